@@ -1,0 +1,105 @@
+#include <unistd.h>
+
+#include <iostream>
+
+#include "cli/command.h"
+#include "cli/progress.h"
+#include "core/errors.h"
+#include "core/files.h"
+#include "core/paths.h"
+#include "core/text.h"
+#include "gpucheck/build_info.h"
+#include "inventory/collect.h"
+#include "report/report.h"
+#include "report/terminal.h"
+#include "runner/suite.h"
+
+extern char** environ;
+
+namespace gpucheck::cli {
+namespace {
+
+struct RunArgs {
+  std::string level = "standard";
+  std::vector<std::string> only;
+  bool strict = false;
+  double timeout = 0;
+  std::string report_dir = "reports";
+  bool no_report = false;
+  bool no_inventory = false;
+};
+
+int run_command(const RunArgs& a, const GlobalOptions& g) {
+  auto catalog = runner::load_catalog(data_path("probes"), probe_dir());
+  auto probes = runner::select_probes(catalog, a.level, a.only);
+  if (probes.empty()) throw InputError("no probe selected for level '" + a.level + "'");
+
+  report::Report rep;
+  rep.meta.tool_version = build::kVersion;
+  rep.meta.hostname = report::hostname();
+  rep.meta.started_at = utc_now_iso();
+  rep.meta.command_line = g.argv;
+  rep.meta.level = a.level;
+  rep.meta.strict = a.strict;
+  rep.meta.environment = report::allowed_environment(environ);
+
+  runner::RunOptions opts;
+  opts.level = a.level;
+  if (a.timeout > 0) opts.timeout_s = a.timeout;
+
+  bool human = !g.json;
+  Progress progress(isatty(2) && human, use_color(g, 2), g.quiet || !human, g.verbose);
+  runner::SuiteObserver obs;
+  obs.on_start = [&](std::size_t i, std::size_t n, const runner::ProbeSpec& p) { progress.start(i, n, p.id); };
+  obs.on_finish = [&](std::size_t, std::size_t, const runner::ProbeSpec&, const Result& r) { progress.finish(r); };
+  rep.results = runner::run_suite(probes, opts, obs);
+  if (!a.no_inventory) {
+    inventory::CollectOptions co;
+    co.python = a.level != "quick";
+    rep.inventory = inventory::collect(co);
+  }
+  rep.meta.finished_at = utc_now_iso();
+
+  auto summary = report::summarize(rep.results, a.strict);
+  std::string doc = report::to_json(rep).dump(2) + "\n";
+  std::string written;
+  if (!a.no_report) {
+    written = report::default_report_path(a.report_dir, rep.meta.hostname, utc_now_compact());
+    write_file_atomic(written, doc, /*no_clobber=*/true);
+  }
+  if (g.json) emit_document(g, doc);
+  else {
+    if (!g.out.empty()) write_file_atomic(g.out, doc);
+    std::cout << report::summary_line(summary, use_color(g, 1)) << "\n";
+    if (!written.empty() && !g.quiet) std::cout << "report: " << written << "\n";
+  }
+  return summary.exit_code;
+}
+
+Runner setup_run(CLI::App& sub, GlobalOptions& g) {
+  auto a = std::make_shared<RunArgs>();
+  sub.add_option("--level", a->level, "quick (<=30 s), standard (<=3 min) or long (<=15 min) on one 8-GPU node")
+      ->check(CLI::IsMember({"quick", "standard", "long"}));
+  sub.add_option("--only", a->only, "Run exactly these probe ids (comma-separated), whatever their level")
+      ->delimiter(',');
+  sub.add_flag("--strict", a->strict, "A skipped probe counts as a failure (acceptance of a node that must have GPUs)");
+  sub.add_option("--timeout", a->timeout, "Per-probe timeout in seconds (overrides each probe's own)")
+      ->check(CLI::PositiveNumber);
+  sub.add_option("--report-dir", a->report_dir, "Directory for the JSON report (default: reports)");
+  sub.add_flag("--no-report", a->no_report, "Do not write a report file");
+  sub.add_flag("--no-inventory", a->no_inventory, "Do not embed the environment inventory in the report");
+  sub.footer(R"(Each probe runs as its own process with a timeout; a crash, hang or garbage output is
+reported as `error` and the suite goes on. The report goes to reports/<host>-<UTC time>.json
+(never overwriting a file) unless --no-report.
+
+Examples:
+  gpucheck run --level quick
+  gpucheck run --only device.runtime,host.info --json
+  gpucheck run --level long --strict --report-dir /var/log/gpucheck)");
+  return [a, &g] { return run_command(*a, g); };
+}
+
+Registration reg({"run", "Run the probe suite and write a report", 10, &setup_run});
+
+}  // namespace
+}  // namespace gpucheck::cli

@@ -1,0 +1,77 @@
+// gpucheck: parses the command line and hands over to a registered subcommand. Nothing else lives here.
+#include <signal.h>
+
+#include <algorithm>
+#include <iostream>
+
+#include "cli/command.h"
+#include "core/errors.h"
+#include "gpucheck/build_info.h"
+
+namespace {
+
+const char* kFooter = R"(Examples:
+  gpucheck run                         run the standard suite on this machine, write a report
+  gpucheck run --level quick --strict  node acceptance: a skipped GPU probe is a failure
+  gpucheck list                        the probes this build has
+  gpucheck <command> --help            options of one command
+
+Exit codes:
+  0  no failure            1  a check failed (with --strict: or was skipped)
+  2  usage or input error  3  a probe errored (crash, timeout, bad output): no verdict)";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  signal(SIGPIPE, SIG_IGN);  // a closed `| head` must become a write error, not a silent death
+  using gpucheck::cli::GlobalOptions;
+  GlobalOptions global;
+  global.argv.assign(argv, argv + argc);
+
+  CLI::App app{"gpucheck: does this GPU stack really work, and if not, what exactly fixes it?", "gpucheck"};
+  app.footer(kFooter);
+  app.require_subcommand(1);
+  app.set_version_flag("-V", gpucheck::build::kVersion);
+  app.add_flag("--json", global.json, "Machine-readable JSON on stdout (or in --out)");
+  app.add_option("--out", global.out, "Write the document to FILE (atomically) instead of stdout");
+  app.add_flag("-q,--quiet", global.quiet, "Only errors and the final verdict");
+  app.add_flag("-v,--verbose", global.verbose, "More detail: evidence, child output tails");
+  app.add_option("--color", global.color, "Colour output: auto, always or never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+
+  auto& cmds = gpucheck::cli::commands();
+  std::sort(cmds.begin(), cmds.end(), [](auto& a, auto& b) { return a.order < b.order; });
+  gpucheck::cli::Runner selected;
+  for (auto& c : cmds) {
+    CLI::App* sub = app.add_subcommand(c.name, c.description);
+    sub->fallthrough();  // global options are accepted after the subcommand name too
+    auto runner = c.setup(*sub, global);
+    sub->callback([&selected, runner] { selected = runner; });
+  }
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "gpucheck: " << e.what() << " (see gpucheck --help)\n";
+    return gpucheck::kExitUsage;
+  }
+  if (global.quiet && global.verbose) {
+    std::cerr << "gpucheck: --quiet and --verbose exclude each other\n";
+    return gpucheck::kExitUsage;
+  }
+  try {
+    return selected ? selected() : gpucheck::kExitUsage;
+  } catch (const gpucheck::InputError& e) {
+    std::cerr << "gpucheck: " << e.what() << "\n";
+    return gpucheck::kExitUsage;
+  } catch (const std::exception& e) {
+    std::cerr << "gpucheck: internal error: " << e.what() << "\n";
+    return gpucheck::kExitNoVerdict;
+  }
+}

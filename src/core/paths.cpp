@@ -1,0 +1,30 @@
+#include "core/paths.h"
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "gpucheck/build_info.h"
+
+namespace gpucheck {
+
+namespace fs = std::filesystem;
+
+std::string self_executable() {
+  std::error_code ec;
+  auto p = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string() : p.string();
+}
+
+namespace {
+std::string relative_to_bin(const char* env_name, const char* relative) {
+  if (const char* v = std::getenv(env_name); v && *v) return v;
+  fs::path exe(self_executable());
+  return (exe.parent_path() / relative).lexically_normal().string();
+}
+}  // namespace
+
+std::string probe_dir() { return relative_to_bin("GPUCHECK_PROBE_DIR", build::kProbeDirFromBin); }
+std::string data_dir() { return relative_to_bin("GPUCHECK_DATA_DIR", build::kDataDirFromBin); }
+std::string data_path(const std::string& relative) { return data_dir() + "/" + relative; }
+
+}  // namespace gpucheck

@@ -1,0 +1,77 @@
+#include "inventory/model.h"
+
+#include "core/errors.h"
+#include "core/files.h"
+
+namespace nlohmann {
+template <typename T>
+struct adl_serializer<std::optional<T>> {
+  static void to_json(json& j, const std::optional<T>& o) { j = o ? json(*o) : json(nullptr); }
+  static void from_json(const json& j, std::optional<T>& o) {
+    if (j.is_null()) o.reset();
+    else o = j.get<T>();
+  }
+};
+}  // namespace nlohmann
+
+namespace gpucheck::inventory {
+
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Driver, present, version, cuda_version, source, error)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Gpu, index, name, uuid, pci_bus_id, pci_device_id, cc_major,
+                                                cc_minor, memory_total_bytes, ecc_mode, persistence_mode,
+                                                mig_mode, sm_clock_max_mhz, mem_clock_max_mhz, pcie_gen_current,
+                                                pcie_gen_max, pcie_width_current, pcie_width_max, source)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Toolkit, root, version, version_source, nvcc, found_via,
+                                                is_usr_local_cuda, host_compiler_max)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ToolkitChoice, consumer, root, version, reason)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Library, name, path, soname, version, version_source, found_via,
+                                                loader_pick)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PythonEnv, interpreter, version, prefix, kind, found_via,
+                                                site_packages, error, torch_installed, torch_version, torch_path,
+                                                torch_cuda, torch_cudnn, torch_nccl, torch_cxx11_abi,
+                                                torch_arch_list, cuda_available, cuda_error, torch_import_error,
+                                                mapped_libraries, packages)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Compiler, name, path, version, source)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(System, os_id, os_version_id, os_pretty, kernel, glibc,
+                                                glibcxx_max, libstdcxx_path, cpu_model, cpu_flags, cpu_count,
+                                                environment)
+
+void to_json(nlohmann::json& j, const Inventory& inv) {
+  j = {{"schema_version", inv.schema_version}, {"collected_at", inv.collected_at}, {"root", inv.root},
+       {"hostname", inv.hostname},             {"driver", inv.driver},             {"gpus", inv.gpus},
+       {"toolkits", inv.toolkits},             {"toolkit_choices", inv.toolkit_choices},
+       {"libraries", inv.libraries},           {"pythons", inv.pythons},           {"compilers", inv.compilers},
+       {"nvcc_host_compiler", inv.nvcc_host_compiler}, {"system", inv.system}, {"notes", inv.notes}};
+}
+
+void from_json(const nlohmann::json& j, Inventory& inv) {
+  if (!j.is_object() || !j.contains("schema_version"))
+    throw InputError("not an inventory document (no schema_version); produce one with `gpucheck env --json`");
+  try {
+    Inventory d;
+    inv.schema_version = j.value("schema_version", d.schema_version);
+    inv.collected_at = j.value("collected_at", "");
+    inv.root = j.value("root", "/");
+    inv.hostname = j.value("hostname", "");
+    inv.driver = j.value("driver", d.driver);
+    inv.gpus = j.value("gpus", d.gpus);
+    inv.toolkits = j.value("toolkits", d.toolkits);
+    inv.toolkit_choices = j.value("toolkit_choices", d.toolkit_choices);
+    inv.libraries = j.value("libraries", d.libraries);
+    inv.pythons = j.value("pythons", d.pythons);
+    inv.compilers = j.value("compilers", d.compilers);
+    inv.nvcc_host_compiler = j.value("nvcc_host_compiler", "");
+    inv.system = j.value("system", d.system);
+    inv.notes = j.value("notes", d.notes);
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(std::string("malformed inventory document: ") + e.what());
+  }
+}
+
+Inventory load_inventory(const std::string& path) {
+  Inventory inv;
+  from_json(read_json_file(path), inv);
+  return inv;
+}
+
+}  // namespace gpucheck::inventory

@@ -1,0 +1,129 @@
+#pragma once
+// The inventory document: what `gpucheck env` finds and what `doctor`, `abi` and `explain` consume.
+// Every item records where its value came from (`source`: a path, a command, a function) so a reader can
+// check it. Serialised as JSON (schema: reports/schema/inventory.schema.json); unknown fields are kept out,
+// missing ones take their defaults, so documents from older versions still load.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace gpucheck::inventory {
+
+struct Driver {
+  bool present = false;
+  std::string version;            // "550.54.15"
+  int cuda_version = 0;           // cuDriverGetVersion: 12040 means CUDA 12.4
+  std::string source;             // "libcuda.so.1 cuDriverGetVersion", "/proc/driver/nvidia/version"
+  std::string error;              // why it is absent, e.g. "libcuda.so.1: cannot open shared object file"
+};
+
+struct Gpu {
+  int index = 0;                  // after CUDA_VISIBLE_DEVICES
+  std::string name, uuid, pci_bus_id, pci_device_id;
+  int cc_major = 0, cc_minor = 0; // compute capability
+  std::uint64_t memory_total_bytes = 0;
+  std::string ecc_mode, persistence_mode, mig_mode;
+  int sm_clock_max_mhz = 0, mem_clock_max_mhz = 0;
+  int pcie_gen_current = 0, pcie_gen_max = 0, pcie_width_current = 0, pcie_width_max = 0;
+  std::string source;
+};
+
+struct Toolkit {
+  std::string root;               // real path
+  std::string version;            // "12.1.105" or "12.1"
+  std::string version_source;     // "version.json", "version.txt", "cuda.h CUDA_VERSION", "nvcc --version", "dist-info"
+  std::string nvcc;               // path of nvcc, empty when the toolkit has none
+  std::vector<std::string> found_via;  // "CUDA_HOME", "PATH", "/usr/local/cuda symlink", "conda:env", "pip:nvidia-cuda-nvcc-cu12"
+  bool is_usr_local_cuda = false; // /usr/local/cuda points here
+  std::string host_compiler_max;  // newest GCC major this nvcc accepts, from the knowledge base or host_config.h
+};
+
+/// Which toolkit a consumer would pick: "path" (nvcc on PATH), "cmake" (FindCUDAToolkit),
+/// "torch_cpp_extension" (CUDA_HOME, CUDA_PATH, which nvcc, /usr/local/cuda).
+struct ToolkitChoice {
+  std::string consumer;
+  std::string root;               // empty: none found
+  std::string version;
+  std::string reason;             // "CUDA_HOME=/usr/local/cuda-11.8"
+};
+
+struct Library {
+  std::string name;               // cudart, cublas, cublasLt, cudnn, nccl, nvrtc, nvjitlink
+  std::string path;
+  std::string soname;
+  std::string version;            // "12.1.105" / "8.9.2" / "2.18.1"
+  std::string version_source;     // "cudaRuntimeGetVersion via dlopen", "file name", "SONAME"
+  std::vector<std::string> found_via;  // "toolkit:/usr/local/cuda-12.1", "LD_LIBRARY_PATH", "ld.so.cache", "pip:nvidia-cudnn-cu12", "torch/lib"
+  bool loader_pick = false;       // what the dynamic loader would load for a plain dlopen(soname)
+};
+
+struct PythonEnv {
+  std::string interpreter;        // path
+  std::string version;            // "3.10.12"
+  std::string prefix;             // sys.prefix
+  std::string kind;               // "system", "venv", "conda", "pyenv"
+  std::vector<std::string> found_via;  // "PATH", "--python", "VIRTUAL_ENV", "CONDA_PREFIX"
+  std::vector<std::string> site_packages;
+  std::string error;              // the interpreter could not be run / probed
+
+  bool torch_installed = false;
+  std::string torch_version;      // "2.0.1+cu118"
+  std::string torch_path;         // .../site-packages/torch
+  std::string torch_cuda;         // torch.version.cuda, "" for CPU builds
+  std::string torch_cudnn;        // "8700"
+  std::string torch_nccl;         // "2.14.3"
+  std::optional<bool> torch_cxx11_abi;
+  std::vector<std::string> torch_arch_list;  // torch.cuda.get_arch_list(): sm_50 ... compute_90
+  std::optional<bool> cuda_available;
+  std::string cuda_error;         // why torch.cuda.is_available() is False, when it says
+  std::string torch_import_error; // import torch raised this
+  std::vector<std::string> mapped_libraries;  // from /proc/self/maps after import torch
+  std::map<std::string, std::string> packages;  // dist-info name -> version (torch, flash-attn, nvidia-*, ...)
+};
+
+struct Compiler {
+  std::string name;               // gcc, g++, clang, clang++, cc, c++
+  std::string path;
+  std::string version;            // "12.2.0"
+  std::string source;             // "--version", "CXX"
+};
+
+struct System {
+  std::string os_id, os_version_id, os_pretty;  // from os-release
+  std::string kernel;
+  std::string glibc;              // "2.36"
+  std::string glibcxx_max;        // "3.4.30" of the libstdc++ in use
+  std::string libstdcxx_path;
+  std::string cpu_model;
+  std::vector<std::string> cpu_flags;  // only the ones that matter: avx2 avx512f f16c fma ...
+  int cpu_count = 0;
+  std::map<std::string, std::string> environment;  // allow-listed variables only
+};
+
+struct Inventory {
+  std::string schema_version = "1";
+  std::string collected_at;       // ISO-8601 UTC
+  std::string root;               // "/" or the --root DIR that was inspected
+  std::string hostname;
+  Driver driver;
+  std::vector<Gpu> gpus;
+  std::vector<Toolkit> toolkits;
+  std::vector<ToolkitChoice> toolkit_choices;
+  std::vector<Library> libraries;
+  std::vector<PythonEnv> pythons;
+  std::vector<Compiler> compilers;
+  std::string nvcc_host_compiler; // the compiler nvcc would use (NVCC_CCBIN, CUDAHOSTCXX, or c++ on PATH)
+  System system;
+  std::vector<std::string> notes; // lookups that failed, with the reason
+};
+
+void to_json(nlohmann::json& j, const Inventory& inv);
+/// Throws gpucheck::InputError when `j` is not an inventory document.
+void from_json(const nlohmann::json& j, Inventory& inv);
+Inventory load_inventory(const std::string& path);
+
+}  // namespace gpucheck::inventory

@@ -1,0 +1,79 @@
+#include "runner/catalog.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "core/errors.h"
+#include "core/files.h"
+#include "core/text.h"
+
+namespace gpucheck::runner {
+
+const std::vector<std::string> kLevels = {"quick", "standard", "long"};
+
+namespace {
+
+ProbeSpec parse_manifest(const nlohmann::json& j, const std::string& file, const std::string& probe_dir) {
+  try {
+    ProbeSpec p;
+    p.id = j.at("id").get<std::string>();
+    p.title = j.at("title").get<std::string>();
+    p.description = j.value("description", "");
+    p.levels = j.at("levels").get<std::vector<std::string>>();
+    p.timeout_s = j.value("timeout_s", 60.0);
+    p.level_args = j.value("level_args", std::map<std::string, std::vector<std::string>>{});
+    p.tags = j.value("tags", std::vector<std::string>{});
+    for (auto& l : p.levels)
+      if (std::find(kLevels.begin(), kLevels.end(), l) == kLevels.end())
+        throw InputError("unknown level '" + l + "'");
+    if (p.timeout_s <= 0) throw InputError("timeout_s must be positive");
+    p.executable = probe_dir + "/" + p.id;
+    return p;
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError("probe manifest " + file + ": " + e.what());
+  } catch (const InputError& e) {
+    throw InputError("probe manifest " + file + ": " + e.what());
+  }
+}
+
+}  // namespace
+
+std::vector<ProbeSpec> load_catalog(const std::string& manifest_dir, const std::string& probe_dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(manifest_dir, ec))
+    throw InputError("no probe manifests in " + manifest_dir + " (is gpucheck installed or built completely?)");
+  std::vector<ProbeSpec> out;
+  for (auto& entry : fs::directory_iterator(manifest_dir, ec)) {
+    if (entry.path().extension() != ".json") continue;
+    out.push_back(parse_manifest(read_json_file(entry.path().string()), entry.path().string(), probe_dir));
+  }
+  std::sort(out.begin(), out.end(), [](auto& a, auto& b) { return a.id < b.id; });
+  return out;
+}
+
+std::vector<ProbeSpec> select_probes(const std::vector<ProbeSpec>& catalog, const std::string& level,
+                                     const std::vector<std::string>& only) {
+  if (std::find(kLevels.begin(), kLevels.end(), level) == kLevels.end())
+    throw InputError("unknown level '" + level + "' (quick, standard or long)");
+  std::vector<ProbeSpec> out;
+  if (!only.empty()) {
+    std::vector<std::string> ids;
+    for (auto& p : catalog) ids.push_back(p.id);
+    for (auto& want : only) {
+      auto it = std::find_if(catalog.begin(), catalog.end(), [&](auto& p) { return p.id == want; });
+      if (it == catalog.end()) {
+        std::string hint = closest_match(want, ids);
+        throw InputError("unknown probe '" + want + "'" + (hint.empty() ? "" : ", did you mean '" + hint + "'?") +
+                         " (gpucheck list shows them)");
+      }
+      out.push_back(*it);
+    }
+    return out;
+  }
+  for (auto& p : catalog)
+    if (std::find(p.levels.begin(), p.levels.end(), level) != p.levels.end()) out.push_back(p);
+  return out;
+}
+
+}  // namespace gpucheck::runner

@@ -1,0 +1,32 @@
+#pragma once
+// The probes this installation has: one manifest per probe (share/gpucheck/probes/<id>.json, from
+// probes/<dir>/probe.json) naming its title, levels, timeout and per-level arguments.
+#include <map>
+#include <string>
+#include <vector>
+
+namespace gpucheck::runner {
+
+struct ProbeSpec {
+  std::string id;           // "device.runtime"
+  std::string title;
+  std::string description;
+  std::string executable;   // absolute path in the probe directory
+  std::vector<std::string> levels;  // levels that include it: quick, standard, long
+  double timeout_s = 60;
+  std::map<std::string, std::vector<std::string>> level_args;  // extra argv per level
+  std::vector<std::string> tags;    // "gpu", "host", "torch", "mpi"
+};
+
+extern const std::vector<std::string> kLevels;  // quick, standard, long
+
+/// Loads every *.json in `manifest_dir`; the executable is `probe_dir/<id>`. Sorted by id.
+/// Throws InputError naming the manifest on malformed content.
+std::vector<ProbeSpec> load_catalog(const std::string& manifest_dir, const std::string& probe_dir);
+
+/// The probes to run: those of `level`, or exactly `only` when non-empty (any level). An unknown id in
+/// `only` is an InputError with a "did you mean" suggestion.
+std::vector<ProbeSpec> select_probes(const std::vector<ProbeSpec>& catalog, const std::string& level,
+                                     const std::vector<std::string>& only);
+
+}  // namespace gpucheck::runner

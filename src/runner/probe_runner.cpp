@@ -1,0 +1,95 @@
+#include "runner/probe_runner.h"
+
+#include <unistd.h>
+
+#include <sstream>
+
+#include "core/text.h"
+
+namespace gpucheck::runner {
+
+namespace {
+
+constexpr std::size_t kStderrTailLines = 20;
+
+Result error_result(const ProbeSpec& spec, const SubprocessResult& o, const std::string& summary) {
+  Result r;
+  r.id = spec.id;
+  r.title = spec.title;
+  r.status = Status::kError;
+  r.summary = summary;
+  r.duration_s = o.elapsed_s;
+  r.evidence["outcome"] = o.describe();
+  std::string tail = last_lines(o.err, kStderrTailLines);
+  if (!tail.empty()) r.evidence["stderr_tail"] = tail;
+  if (o.err_truncated) r.evidence["stderr_truncated"] = "yes (kept the last " + std::to_string(o.err.size()) + " bytes)";
+  return r;
+}
+
+std::string fmt_seconds(double s) {
+  std::ostringstream o;
+  o.precision(3);
+  o << s;
+  return o.str();
+}
+
+}  // namespace
+
+Result classify_probe_outcome(const ProbeSpec& spec, const SubprocessResult& o, double timeout_s) {
+  if (!o.started) return error_result(spec, o, "probe could not be started: " + o.spawn_error);
+  if (o.timed_out)
+    return error_result(spec, o, "timeout: no result within " + fmt_seconds(timeout_s) + " s (killed)");
+  if (o.signal) return error_result(spec, o, "probe crashed: killed by " + signal_name(o.signal));
+
+  std::string payload = trim(o.result);
+  if (payload.empty()) {
+    if (o.exit_code != 0)
+      return error_result(spec, o, "probe exited with code " + std::to_string(o.exit_code) + " without a result");
+    return error_result(spec, o, "probe exited without a result");
+  }
+  if (o.result_truncated) return error_result(spec, o, "probe result exceeds the size limit");
+  Result r;
+  try {
+    from_json(nlohmann::json::parse(payload), r);
+  } catch (const std::exception& e) {
+    Result bad = error_result(spec, o, std::string("unparsable probe result: ") + e.what());
+    bad.evidence["result_head"] = payload.substr(0, 200);
+    return bad;
+  }
+  if (r.id != spec.id) {
+    return error_result(spec, o, "probe reported id '" + r.id + "' instead of '" + spec.id + "'");
+  }
+  if (o.exit_code != 0) {
+    // A result arrived but the process failed afterwards (e.g. crash in teardown): keep the verdict's
+    // data but do not trust it.
+    r.evidence["outcome"] = o.describe();
+    r.status = Status::kError;
+    r.summary = "probe exited with code " + std::to_string(o.exit_code) + " after reporting: " + r.summary;
+  }
+  if (r.title.empty()) r.title = spec.title;
+  r.duration_s = o.elapsed_s;
+  return r;
+}
+
+Result run_probe(const ProbeSpec& spec, const RunOptions& options) {
+  double timeout = options.timeout_s.value_or(spec.timeout_s);
+  std::vector<std::string> argv = {spec.executable, "--result-fd", std::to_string(kResultFd), "--level",
+                                   options.level};
+  if (auto it = spec.level_args.find(options.level); it != spec.level_args.end())
+    argv.insert(argv.end(), it->second.begin(), it->second.end());
+  argv.insert(argv.end(), options.extra_args.begin(), options.extra_args.end());
+
+  SubprocessOptions so;
+  so.timeout = std::chrono::milliseconds(static_cast<long long>(timeout * 1000));
+  so.kill_grace = std::chrono::milliseconds(static_cast<long long>(options.kill_grace_s * 1000));
+  so.result_fd = kResultFd;
+  so.stdout_limit = 1u << 20;
+  if (access(spec.executable.c_str(), X_OK) != 0) {
+    SubprocessResult missing;
+    missing.spawn_error = spec.executable + " is missing or not executable";
+    return classify_probe_outcome(spec, missing, timeout);
+  }
+  return classify_probe_outcome(spec, run_subprocess(argv, so), timeout);
+}
+
+}  // namespace gpucheck::runner
