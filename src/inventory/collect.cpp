@@ -1,18 +1,164 @@
 #include "inventory/collect.h"
 
+#include <algorithm>
+#include <future>
+
+#include "core/errors.h"
 #include "core/text.h"
+#include "inventory/compilers.h"
+#include "inventory/driver_info.h"
+#include "inventory/gpu_info.h"
+#include "inventory/library_scan.h"
+#include "inventory/python_probe.h"
+#include "inventory/root_fs.h"
+#include "inventory/system_info.h"
+#include "inventory/toolkit_choice.h"
+#include "inventory/toolkit_scan.h"
 #include "report/report.h"
+
+extern char** environ;
 
 namespace gpucheck::inventory {
 
-// Interim: only host identity. The full collectors (driver, GPUs, toolkits, libraries, Pythons,
-// compilers, system) are issue 3.
+namespace {
+
+EnvMap process_environment() {
+  EnvMap env;
+  for (char** e = environ; e && *e; ++e) {
+    std::string entry(*e);
+    auto eq = entry.find('=');
+    if (eq != std::string::npos) env[entry.substr(0, eq)] = entry.substr(eq + 1);
+  }
+  return env;
+}
+
+std::vector<std::string> conda_roots(const RootFs& fs, const EnvMap& env) {
+  std::vector<std::string> roots;
+  auto add = [&](const std::string& p) {
+    if (!p.empty() && fs.is_dir(path_join(p, "conda-meta")) && std::find(roots.begin(), roots.end(), p) == roots.end())
+      roots.push_back(p);
+  };
+  if (auto it = env.find("CONDA_PREFIX"); it != env.end()) add(it->second);
+  std::vector<std::string> installs = {"/opt/conda", "/opt/miniconda3", "/opt/miniforge3"};
+  if (auto it = env.find("HOME"); it != env.end())
+    for (const char* d : {"miniconda3", "anaconda3", "miniforge3", "mambaforge"}) installs.push_back(path_join(it->second, d));
+  for (const auto& i : installs) {
+    add(i);
+    for (const auto& e : fs.list(path_join(i, "envs"))) add(path_join(i, "envs/" + e));
+  }
+  return roots;
+}
+
+void check_explicit_pythons(const RootFs& fs, const std::vector<std::string>& pythons) {
+  for (const auto& p : pythons) {
+    if (!fs.exists(p)) throw InputError("--python " + p + ": no such file");
+    if (!fs.is_executable(p)) throw InputError("--python " + p + ": not an executable file");
+  }
+}
+
+}  // namespace
+
 Inventory collect(const CollectOptions& options) {
+  RootFs fs(options.root);
+  if (!fs.live()) {
+    if (!RootFs("/").is_dir(options.root)) throw InputError("--root " + options.root + ": not a directory");
+  }
+  if (!fs.live() && !options.pythons.empty())
+    throw InputError("--python cannot be combined with --root: nothing inside the root is executed");
+  check_explicit_pythons(fs, options.pythons);
+
+  EnvMap env;
+  if (options.environment) env = *options.environment;
+  else if (fs.live()) env = process_environment();
+  else env = {{"PATH", kImageDefaultPath}};
+
   Inventory inv;
   inv.collected_at = utc_now_iso();
-  inv.root = options.root;
-  inv.hostname = report::hostname();
-  inv.notes.push_back("inventory collectors not implemented yet");
+  inv.root = fs.root();
+  inv.hostname = fs.live() ? report::hostname() : "";
+
+  // Independent lookups run concurrently; the slow ones (Python probes, library version children,
+  // compiler --version) overlap each other.
+  auto driver = std::async(std::launch::async, [&] { return read_driver(fs); });
+  auto gpus = std::async(std::launch::async, [&] {
+    if (!fs.live()) return GpuScan{{}, "", "not queried under --root (NVML needs the live driver)"};
+    auto it = env.find("CUDA_VISIBLE_DEVICES");
+    return read_gpus(it == env.end() ? nullptr : it->second.c_str());
+  });
+  auto system = std::async(std::launch::async, [&] { return read_system(fs, env); });
+  auto compilers = std::async(std::launch::async, [&] { return scan_compilers(fs, env); });
+
+  auto candidates = discover_pythons(fs, env, options.pythons);
+  auto file_sites = site_packages_from_files(fs, env, candidates);
+  std::future<std::vector<PythonEnv>> pythons;
+  if (options.python && fs.live()) {
+    pythons = std::async(std::launch::async, [&] {
+      std::vector<std::future<PythonEnv>> jobs;
+      for (const auto& c : candidates)
+        jobs.push_back(std::async(std::launch::async, [c] { return probe_python(c.path, c.via); }));
+      std::vector<PythonEnv> out;
+      for (auto& j : jobs) out.push_back(j.get());
+      return out;
+    });
+  }
+
+  auto scan_stack = [&](const std::vector<std::string>& sites) {
+    ToolkitScanInput ti;
+    ti.env = env;
+    ti.site_packages = sites;
+    ti.conda_roots = conda_roots(fs, env);
+    ti.allow_exec = fs.live();
+    auto toolkits = scan_toolkits(fs, ti);
+    LibraryScanInput li;
+    li.env = env;
+    li.toolkits = toolkits;
+    li.site_packages = sites;
+    li.read_versions = options.read_library_versions && fs.live();
+    auto libs = scan_libraries(fs, li);
+    return std::make_pair(std::move(toolkits), std::move(libs));
+  };
+  auto stack = std::async(std::launch::async, scan_stack, file_sites);
+
+  if (pythons.valid()) {
+    auto probed = pythons.get();
+    for (std::size_t i = 0; i < probed.size(); ++i) {
+      const auto& c = candidates[i];
+      if (c.via == "--python" && probed[i].version.empty())
+        throw InputError("--python " + c.path + ": not a Python interpreter (" + probed[i].error + ")");
+    }
+    inv.pythons = merge_python_envs(std::move(probed));
+  } else if (options.python) {
+    for (const auto& site : file_sites) {
+      auto p = describe_python_from_files(fs, site);
+      if (!p.packages.empty() || p.torch_installed) inv.pythons.push_back(p);
+    }
+  }
+
+  auto [toolkits, libraries] = stack.get();
+  // A Python may name site-packages the file-based guess missed (PYTHONPATH, user site): scan again then.
+  std::vector<std::string> sites = file_sites;
+  bool extra = false;
+  for (const auto& p : inv.pythons)
+    for (const auto& s : p.site_packages) {
+      std::string r = fs.resolve(s);
+      if (!r.empty() && std::find(sites.begin(), sites.end(), r) == sites.end()) sites.push_back(r), extra = true;
+    }
+  if (extra) std::tie(toolkits, libraries) = scan_stack(sites);
+  inv.toolkits = std::move(toolkits);
+  inv.libraries = std::move(libraries);
+  inv.toolkit_choices = choose_toolkits(fs, env, inv.toolkits);
+
+  inv.driver = driver.get();
+  auto g = gpus.get();
+  inv.gpus = std::move(g.gpus);
+  if (!g.error.empty()) inv.notes.push_back("GPUs: " + g.error);
+  if (inv.driver.version.empty() && !g.driver_version.empty()) inv.driver.version = g.driver_version;
+  inv.system = system.get();
+  auto c = compilers.get();
+  inv.compilers = std::move(c.compilers);
+  inv.nvcc_host_compiler = c.nvcc_host_compiler;
+  if (!inv.driver.present) inv.notes.push_back("driver: " + (inv.driver.error.empty() ? "not found" : inv.driver.error));
+  if (!options.python) inv.notes.push_back("Python environments not probed (--no-python)");
   return inv;
 }
 

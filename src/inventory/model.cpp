@@ -16,21 +16,24 @@ struct adl_serializer<std::optional<T>> {
 
 namespace gpucheck::inventory {
 
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Driver, present, version, cuda_version, source, error)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Gpu, index, name, uuid, pci_bus_id, pci_device_id, cc_major,
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Driver, present, version, cuda_version, source, error,
+                                                kernel_module_version, library_path)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Gpu, index, nvml_index, name, uuid, pci_bus_id, pci_device_id, cc_major,
                                                 cc_minor, memory_total_bytes, ecc_mode, persistence_mode,
                                                 mig_mode, sm_clock_max_mhz, mem_clock_max_mhz, pcie_gen_current,
                                                 pcie_gen_max, pcie_width_current, pcie_width_max, source)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Toolkit, root, version, version_source, nvcc, found_via,
-                                                is_usr_local_cuda, host_compiler_max)
+                                                is_usr_local_cuda, host_compiler_max,
+                                                host_compiler_max_source, aliases)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ToolkitChoice, consumer, root, version, reason)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Library, name, path, soname, version, version_source, found_via,
-                                                loader_pick)
+                                                loader_pick, links, package, package_version, version_error)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PythonEnv, interpreter, version, prefix, kind, found_via,
                                                 site_packages, error, torch_installed, torch_version, torch_path,
                                                 torch_cuda, torch_cudnn, torch_nccl, torch_cxx11_abi,
                                                 torch_arch_list, cuda_available, cuda_error, torch_import_error,
-                                                mapped_libraries, packages)
+                                                mapped_libraries, packages, executable, torch_git_version,
+                                                probe_seconds)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Compiler, name, path, version, source)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(System, os_id, os_version_id, os_pretty, kernel, glibc,
                                                 glibcxx_max, libstdcxx_path, cpu_model, cpu_flags, cpu_count,

@@ -19,10 +19,13 @@ struct Driver {
   int cuda_version = 0;           // cuDriverGetVersion: 12040 means CUDA 12.4
   std::string source;             // "libcuda.so.1 cuDriverGetVersion", "/proc/driver/nvidia/version"
   std::string error;              // why it is absent, e.g. "libcuda.so.1: cannot open shared object file"
+  std::string kernel_module_version;  // from /proc/driver/nvidia/version ("" when not loaded)
+  std::string library_path;       // the libcuda.so.1 that was (or would be) loaded
 };
 
 struct Gpu {
   int index = 0;                  // after CUDA_VISIBLE_DEVICES
+  int nvml_index = 0;             // NVML's own numbering (all GPUs, PCI order)
   std::string name, uuid, pci_bus_id, pci_device_id;
   int cc_major = 0, cc_minor = 0; // compute capability
   std::uint64_t memory_total_bytes = 0;
@@ -40,6 +43,8 @@ struct Toolkit {
   std::vector<std::string> found_via;  // "CUDA_HOME", "PATH", "/usr/local/cuda symlink", "conda:env", "pip:nvidia-cuda-nvcc-cu12"
   bool is_usr_local_cuda = false; // /usr/local/cuda points here
   std::string host_compiler_max;  // newest GCC major this nvcc accepts, from the knowledge base or host_config.h
+  std::string host_compiler_max_source;  // "include/crt/host_config.h"
+  std::vector<std::string> aliases;      // other paths that lead here (/usr/local/cuda, a CUDA_HOME symlink)
 };
 
 /// Which toolkit a consumer would pick: "path" (nvcc on PATH), "cmake" (FindCUDAToolkit),
@@ -59,6 +64,10 @@ struct Library {
   std::string version_source;     // "cudaRuntimeGetVersion via dlopen", "file name", "SONAME"
   std::vector<std::string> found_via;  // "toolkit:/usr/local/cuda-12.1", "LD_LIBRARY_PATH", "ld.so.cache", "pip:nvidia-cudnn-cu12", "torch/lib"
   bool loader_pick = false;       // what the dynamic loader would load for a plain dlopen(soname)
+  std::vector<std::string> links; // symlinks found pointing at this file (libcudart.so -> libcudart.so.12)
+  std::string package;            // the pip wheel or toolkit dist-info that shipped it ("nvidia-cuda-runtime-cu12")
+  std::string package_version;    // that package's version ("12.1.105"): more precise than the API's
+  std::string version_error;      // why the dlopen read failed (then `version` comes from the file name)
 };
 
 struct PythonEnv {
@@ -83,6 +92,9 @@ struct PythonEnv {
   std::string torch_import_error; // import torch raised this
   std::vector<std::string> mapped_libraries;  // from /proc/self/maps after import torch
   std::map<std::string, std::string> packages;  // dist-info name -> version (torch, flash-attn, nvidia-*, ...)
+  std::string executable;         // sys.executable (the real interpreter behind a shim)
+  std::string torch_git_version;  // torch.version.git_version
+  double probe_seconds = 0;       // wall time of the probe child
 };
 
 struct Compiler {

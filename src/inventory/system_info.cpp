@@ -8,6 +8,8 @@
 #include <sstream>
 
 #include "core/text.h"
+#include "inventory/ld_cache.h"
+#include "report/report.h"
 
 namespace gpucheck::inventory {
 
@@ -78,6 +80,63 @@ System read_system(const std::string& root) {
     if (uname(&u) == 0) s.kernel = std::string(u.release);
     s.glibc = gnu_get_libc_version();
   }
+  return s;
+}
+
+std::string newest_glibcxx(const std::string& bytes) {
+  const std::string tag = "GLIBCXX_3.4";
+  std::vector<int> best;
+  std::string best_text;
+  for (auto pos = bytes.find(tag); pos != std::string::npos; pos = bytes.find(tag, pos + 1)) {
+    std::size_t end = pos + 8;  // after "GLIBCXX_"
+    while (end < bytes.size() && (std::isdigit(static_cast<unsigned char>(bytes[end])) || bytes[end] == '.')) ++end;
+    std::string v = bytes.substr(pos + 8, end - pos - 8);
+    if (v.empty() || v.back() == '.') continue;
+    std::vector<int> nums;
+    for (const auto& p : split(v, '.')) nums.push_back(std::atoi(p.c_str()));
+    if (nums > best) best = nums, best_text = v;
+  }
+  return best_text;
+}
+
+namespace {
+// The libstdc++ this process (live) or the image's loader (--root) uses.
+std::string libstdcxx_in_use(const RootFs& fs) {
+  if (fs.live()) {
+    std::istringstream maps(slurp("/proc/self/maps"));
+    std::string line;
+    while (std::getline(maps, line)) {
+      auto slash = line.find('/');
+      if (slash != std::string::npos && line.find("libstdc++.so") != std::string::npos) return line.substr(slash);
+    }
+  }
+  for (const auto& e : parse_ld_cache(fs.read("/etc/ld.so.cache", 64u << 20)))
+    if (e.soname == "libstdc++.so.6" && is_native_entry(e)) return e.path;
+  return "";
+}
+}  // namespace
+
+System read_system(const RootFs& fs, const std::map<std::string, std::string>& env) {
+  System s = read_system(fs.root());
+  s.libstdcxx_path = libstdcxx_in_use(fs);
+  if (!s.libstdcxx_path.empty()) s.glibcxx_max = newest_glibcxx(fs.read(s.libstdcxx_path, 8u << 20));
+  if (!fs.live()) {
+    // glibc's banner: "GNU C Library (Debian GLIBC 2.36-9) stable release version 2.36."
+    for (const auto& e : parse_ld_cache(fs.read("/etc/ld.so.cache", 64u << 20))) {
+      if (e.soname != "libc.so.6" || !is_native_entry(e)) continue;
+      std::string libc = fs.read(e.path, 4u << 20);
+      auto pos = libc.find("release version ");
+      if (pos != std::string::npos) {
+        std::size_t end = pos + 16;
+        while (end < libc.size() && (std::isdigit(static_cast<unsigned char>(libc[end])) || libc[end] == '.')) ++end;
+        s.glibc = libc.substr(pos + 16, end - pos - 16);
+        if (!s.glibc.empty() && s.glibc.back() == '.') s.glibc.pop_back();
+      }
+      break;
+    }
+  }
+  for (const auto& [k, v] : env)
+    if (report::is_allowed_variable(k)) s.environment[k] = report::looks_secret(k) ? "<redacted>" : v;
   return s;
 }
 

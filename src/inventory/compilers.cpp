@@ -1,0 +1,76 @@
+#include "inventory/compilers.h"
+
+#include <future>
+#include <regex>
+
+#include "core/subprocess.h"
+#include "core/text.h"
+
+namespace gpucheck::inventory {
+
+namespace {
+std::string env_or(const EnvMap& env, const std::string& key) {
+  auto it = env.find(key);
+  return it == env.end() ? "" : it->second;
+}
+}  // namespace
+
+std::string parse_compiler_version(const std::string& output) {
+  std::string first = output.substr(0, output.find('\n'));
+  static const std::regex clang(R"(version\s+([0-9]+\.[0-9]+(?:\.[0-9]+)?))");
+  static const std::regex any(R"(([0-9]+\.[0-9]+(?:\.[0-9]+)?))");
+  std::smatch m;
+  if (std::regex_search(first, m, clang)) return m[1].str();
+  // gcc prints the version last on the line; take the last dotted number.
+  std::string last;
+  for (std::sregex_iterator it(first.begin(), first.end(), any), end; it != end; ++it) last = (*it)[1].str();
+  return last;
+}
+
+CompilerScan scan_compilers(const RootFs& fs, const EnvMap& env) {
+  struct Want {
+    std::string name, path, source;
+  };
+  std::vector<Want> wants;
+  std::string path_list = env_or(env, "PATH");
+  for (const char* n : {"gcc", "g++", "clang", "clang++", "cc", "c++"})
+    if (auto p = fs.which(n, path_list); !p.empty()) wants.push_back({n, p, "--version"});
+  for (const char* var : {"CC", "CXX", "CUDAHOSTCXX"}) {
+    std::string v = env_or(env, var);
+    if (v.empty()) continue;
+    auto words = split(trim(v), ' ');  // "ccache g++" -> the compiler is the last word
+    std::string exe = words.empty() ? v : words.back();
+    std::string p = exe.find('/') != std::string::npos ? exe : fs.which(exe, path_list);
+    wants.push_back({var, p.empty() ? exe : p, std::string(var) + "=" + v});
+  }
+  std::vector<std::future<Compiler>> jobs;
+  for (const auto& w : wants) {
+    jobs.push_back(std::async(std::launch::async, [w, &fs] {
+      Compiler c;
+      c.name = w.name;
+      c.path = w.path;
+      c.source = w.source;
+      if (fs.live()) {
+        SubprocessOptions o;
+        o.timeout = std::chrono::seconds(10);
+        auto r = run_subprocess({w.path, "--version"}, o);
+        c.version = parse_compiler_version(r.out);
+        if (c.version.empty()) c.source += " (no version: " + r.describe() + ")";
+      } else {
+        static const std::regex suffix(R"(-([0-9]+(?:\.[0-9]+)*)$)");
+        std::smatch m;
+        std::string real = base_name(fs.resolve(w.path));
+        if (std::regex_search(real, m, suffix)) c.version = m[1].str(), c.source = "file name " + real;
+        else c.source = "files only (--root): not run";
+      }
+      return c;
+    }));
+  }
+  CompilerScan scan;
+  for (auto& j : jobs) scan.compilers.push_back(j.get());
+  if (auto v = env_or(env, "NVCC_CCBIN"); !v.empty()) scan.nvcc_host_compiler = v + " (NVCC_CCBIN)";
+  else if (auto g = fs.which("gcc", path_list); !g.empty()) scan.nvcc_host_compiler = g + " (gcc on PATH, nvcc's default)";
+  return scan;
+}
+
+}  // namespace gpucheck::inventory

@@ -1,0 +1,92 @@
+#include "inventory/driver_info.h"
+
+#include <dlfcn.h>
+#include <link.h>
+
+#include <regex>
+
+#include "core/text.h"
+#include "inventory/ld_cache.h"
+
+namespace gpucheck::inventory {
+
+std::string parse_proc_driver_version(const std::string& text) {
+  // Proprietary: "Kernel Module  550.54.15"; open: "Open Kernel Module for x86_64  550.54.15".
+  static const std::regex re(R"(Kernel Module(?:\s+for\s+\S+)?\s+([0-9]+\.[0-9]+(?:\.[0-9]+)?))");
+  std::smatch m;
+  return std::regex_search(text, m, re) ? m[1].str() : "";
+}
+
+namespace {
+
+// libcuda.so.1 -> libcuda.so.550.54.15: the real file's name carries the driver version.
+std::string version_from_libcuda_name(const std::string& path) {
+  std::string name = base_name(path);
+  const std::string prefix = "libcuda.so.";
+  if (!starts_with(name, prefix)) return "";
+  std::string v = name.substr(prefix.size());
+  return v.find('.') == std::string::npos ? "" : v;
+}
+
+void read_live_libcuda(Driver& d) {
+  void* h = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+  if (!h) {
+    const char* e = dlerror();
+    d.error = e ? e : "libcuda.so.1: cannot be loaded";
+    return;
+  }
+  link_map* lm = nullptr;
+  if (dlinfo(h, RTLD_DI_LINKMAP, &lm) == 0 && lm && lm->l_name) d.library_path = lm->l_name;
+  using GetVersion = int (*)(int*);
+  auto get = reinterpret_cast<GetVersion>(dlsym(h, "cuDriverGetVersion"));
+  int v = 0;
+  if (get && get(&v) == 0) {
+    d.present = true;
+    d.cuda_version = v;
+    d.source = "libcuda.so.1 cuDriverGetVersion";
+  } else {
+    d.error = get ? "cuDriverGetVersion failed" : "libcuda.so.1 has no cuDriverGetVersion";
+  }
+  // libcuda stays loaded: unloading the driver library mid-process is a known source of crashes.
+}
+
+}  // namespace
+
+Driver read_driver(const RootFs& fs) {
+  Driver d;
+  std::string proc = fs.read("/proc/driver/nvidia/version", 4096);
+  d.kernel_module_version = parse_proc_driver_version(proc);
+  if (fs.live()) {
+    read_live_libcuda(d);
+  } else {
+    // Files only: find libcuda.so.1 the way the loader would (ld.so.cache, then the usual directories).
+    for (const auto& e : parse_ld_cache(fs.read("/etc/ld.so.cache", 64u << 20)))
+      if (e.soname == "libcuda.so.1" && is_native_entry(e)) {
+        d.library_path = e.path;
+        break;
+      }
+    for (const char* dir : {"/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/local/nvidia/lib64", "/lib/x86_64-linux-gnu"})
+      if (d.library_path.empty() && fs.exists(path_join(dir, "libcuda.so.1"))) d.library_path = path_join(dir, "libcuda.so.1");
+    if (d.library_path.empty()) d.error = "no libcuda.so.1 under " + fs.root();
+  }
+  if (!d.library_path.empty()) {
+    if (auto v = version_from_libcuda_name(fs.resolve(d.library_path)); !v.empty()) {
+      d.version = v;
+      if (!fs.live()) d.present = true, d.source = "libcuda.so.1 -> " + base_name(fs.resolve(d.library_path));
+    }
+  }
+  if (!d.kernel_module_version.empty()) {
+    d.version = d.kernel_module_version;  // what is actually running wins over the user-space file
+    if (d.source.empty()) d.source = "/proc/driver/nvidia/version";
+    else d.source += ", /proc/driver/nvidia/version";
+    d.present = true;
+  }
+  if (d.present && !d.error.empty() && d.cuda_version == 0 && fs.live()) {
+    // Kernel module loaded but libcuda not loadable: keep the reason, it is the interesting part.
+  } else if (d.present) {
+    d.error.clear();
+  }
+  return d;
+}
+
+}  // namespace gpucheck::inventory

@@ -1,0 +1,18 @@
+#pragma once
+// The NVIDIA driver: cuDriverGetVersion through dlopen("libcuda.so.1") and the kernel module's
+// /proc/driver/nvidia/version. No driver is a finding ("present": false with the reason), not an error.
+// Under --root only files are read: the libcuda.so.<version> file name tells the user-space driver version.
+#include <string>
+#include <vector>
+
+#include "inventory/model.h"
+#include "inventory/root_fs.h"
+
+namespace gpucheck::inventory {
+
+Driver read_driver(const RootFs& fs);
+
+/// "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.15  Tue Mar  5 ..." -> "550.54.15".
+std::string parse_proc_driver_version(const std::string& text);
+
+}  // namespace gpucheck::inventory

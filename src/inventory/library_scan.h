@@ -1,0 +1,31 @@
+#pragma once
+// Every copy of the CUDA runtime libraries (cudart, cuBLAS/cuBLASLt, cuDNN, NCCL, NVRTC, nvJitLink) found via
+// the toolkits, LD_LIBRARY_PATH, the ld.so cache, pip `nvidia-*` packages and torch/lib; its version (read
+// through dlopen in a child process on the live machine, else from the file name, the wheel's dist-info or
+// the SONAME) and which copy the dynamic loader would pick for a plain dlopen(soname).
+#include <string>
+#include <vector>
+
+#include "inventory/model.h"
+#include "inventory/root_fs.h"
+#include "inventory/toolkit_scan.h"
+
+namespace gpucheck::inventory {
+
+struct LibraryScanInput {
+  EnvMap env;
+  std::vector<Toolkit> toolkits;
+  std::vector<std::string> site_packages;
+  bool read_versions = true;  // dlopen in a child (live machine only)
+};
+
+std::vector<Library> scan_libraries(const RootFs& fs, const LibraryScanInput& in);
+
+/// "libcudart.so.12.1.105" -> "cudart"; "" for files that are not one of the tracked libraries
+/// (static archives, libnvrtc-builtins, libcudnn_ops, ...).
+std::string library_kind(const std::string& file_name);
+
+/// Version digits after ".so." in a file name: "libcudart.so.12.1.105" -> "12.1.105", "libcudart.so" -> "".
+std::string version_from_file_name(const std::string& file_name);
+
+}  // namespace gpucheck::inventory

@@ -1,0 +1,88 @@
+#include "inventory/library_version.h"
+
+#include <unistd.h>
+
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "core/paths.h"
+#include "core/subprocess.h"
+
+namespace gpucheck::inventory {
+
+const std::map<std::string, std::string>& version_functions() {
+  static const std::map<std::string, std::string> kFunctions = {
+      {"cudart", "cudaRuntimeGetVersion"}, {"cublas", "cublasGetProperty"}, {"cublasLt", "cublasLtGetVersion"},
+      {"cudnn", "cudnnGetVersion"},        {"nccl", "ncclGetVersion"},       {"nvrtc", "nvrtcVersion"},
+      {"nvjitlink", "nvJitLinkVersion"}};
+  return kFunctions;
+}
+
+namespace {
+std::string dotted(long long a, long long b) { return std::to_string(a) + "." + std::to_string(b); }
+std::string dotted(long long a, long long b, long long c) { return dotted(a, b) + "." + std::to_string(c); }
+}  // namespace
+
+std::string decode_version(const std::string& name, const std::vector<long long>& raw) {
+  if (raw.empty() || raw[0] <= 0) return "";
+  long long v = raw[0];
+  if (name == "cudart") return dotted(v / 1000, (v % 1000) / 10);  // 1000*major + 10*minor
+  if (name == "cublas" && raw.size() >= 3) return dotted(raw[0], raw[1], raw[2]);
+  if (name == "cublasLt") return dotted(v / 10000, (v % 10000) / 100, v % 100);  // CUBLAS_VERSION encoding
+  if (name == "cudnn") {
+    // cuDNN 9 encodes major*10000 + minor*100 + patch; up to 8, major*1000 + minor*100 + patch.
+    if (v >= 90000) return dotted(v / 10000, (v % 10000) / 100, v % 100);
+    return dotted(v / 1000, (v % 1000) / 100, v % 100);
+  }
+  if (name == "nccl") {
+    // NCCL_VERSION(X,Y,Z): X*1000+Y*100+Z up to 2.8, X*10000+Y*100+Z from 2.9 on.
+    if (v >= 10000) return dotted(v / 10000, (v % 10000) / 100, v % 100);
+    return dotted(v / 1000, (v % 1000) / 100, v % 100);
+  }
+  if ((name == "nvrtc" || name == "nvjitlink") && raw.size() >= 2) return dotted(raw[0], raw[1]);
+  return "";
+}
+
+std::string version_helper_path() {
+  std::string p = probe_dir() + "/gpucheck-libversion";
+  return access(p.c_str(), X_OK) == 0 ? p : "";
+}
+
+std::map<std::string, VersionReading> read_versions_in_child(const std::vector<VersionRequest>& requests) {
+  std::map<std::string, VersionReading> out;
+  if (requests.empty()) return out;
+  std::string helper = version_helper_path();
+  if (helper.empty()) {
+    for (const auto& r : requests) out[r.path].error = "gpucheck-libversion helper not installed in " + probe_dir();
+    return out;
+  }
+  std::vector<std::string> argv = {helper};
+  for (const auto& r : requests) argv.push_back(r.name + "=" + r.path);
+  SubprocessOptions o;
+  o.timeout = std::chrono::seconds(20);
+  // Keep the child from finding the caller's CUDA libraries in place of the file it was asked about.
+  o.unset_env = {"LD_PRELOAD"};
+  auto res = run_subprocess(argv, o);
+  std::istringstream in(res.out);
+  std::string line;
+  while (std::getline(in, line)) {
+    auto j = nlohmann::json::parse(line, nullptr, false);
+    if (j.is_discarded() || !j.is_object()) continue;
+    std::string path = j.value("path", ""), name = j.value("name", "");
+    auto& reading = out[path];
+    reading.error = j.value("error", "");
+    if (reading.error.empty()) {
+      std::vector<long long> raw = j.value("raw", std::vector<long long>{});
+      reading.version = decode_version(name, raw);
+      auto fn = version_functions().find(name);
+      reading.source = (fn == version_functions().end() ? name : fn->second) + " via dlopen";
+      if (reading.version.empty()) reading.error = "version function returned " + j.value("raw", nlohmann::json()).dump();
+    }
+  }
+  for (const auto& r : requests)
+    if (!out.count(r.path)) out[r.path].error = "version helper " + res.describe() + " before reporting this library";
+  return out;
+}
+
+}  // namespace gpucheck::inventory

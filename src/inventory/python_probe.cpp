@@ -1,0 +1,276 @@
+#include "inventory/python_probe.h"
+
+#include <algorithm>
+#include <regex>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "core/subprocess.h"
+#include "core/text.h"
+#include "inventory/dist_info.h"
+
+namespace gpucheck::inventory {
+
+namespace {
+
+const std::set<std::string> kRelevant = {
+    "torch", "torchvision", "torchaudio", "triton", "pytorch-triton", "bmtrain", "flash-attn", "xformers", "apex",
+    "deepspeed", "bitsandbytes", "transformers", "accelerate", "peft", "numpy", "cupy", "jax", "jaxlib",
+    "vllm", "megatron-core", "nvidia-ml-py", "pynvml", "setuptools", "ninja"};
+
+// Kept short and dependency-free: it must run on any Python >= 3.6 and never import what it measures
+// except torch. Writes one JSON object to fd 3.
+const char* kScript = R"PY(
+import sys, os, json, time
+t0 = time.time()
+o = {"executable": sys.executable, "version": "%d.%d.%d" % tuple(sys.version_info[:3]),
+     "prefix": sys.prefix, "base_prefix": getattr(sys, "base_prefix", sys.prefix)}
+if os.path.isdir(os.path.join(sys.prefix, "conda-meta")): o["kind"] = "conda"
+elif o["prefix"] != o["base_prefix"]: o["kind"] = "venv"
+elif "/.pyenv/versions/" in sys.prefix: o["kind"] = "pyenv"
+else: o["kind"] = "system"
+dirs = []
+for d in sys.path:
+    if d and os.path.isdir(d) and os.path.realpath(d) not in [os.path.realpath(x) for x in dirs]: dirs.append(d)
+o["site_packages"] = [d for d in dirs if os.path.basename(d) in ("site-packages", "dist-packages")]
+pk = {}
+for d in dirs:
+    try: names = os.listdir(d)
+    except OSError: continue
+    for n in names:
+        for suf in (".dist-info", ".egg-info"):
+            if n.endswith(suf):
+                stem = n[:-len(suf)]
+                name, _, ver = stem.partition("-")
+                ver = ver.split("-py")[0]
+                key = "-".join(x for x in name.replace("_", "-").replace(".", "-").lower().split("-") if x)
+                if key not in pk: pk[key] = ver
+o["all_packages"] = pk
+def maps():
+    seen = []
+    try:
+        with open("/proc/self/maps") as f:
+            for line in f:
+                p = line.split(None, 5)
+                if len(p) == 6:
+                    path = p[5].strip()
+                    if path.startswith("/") and (".so" in os.path.basename(path)) and path not in seen: seen.append(path)
+    except OSError: pass
+    return seen
+o["torch_installed"] = False
+try:
+    import torch
+except BaseException as e:
+    if not (isinstance(e, ImportError) and getattr(e, "name", None) == "torch" and type(e).__name__ == "ModuleNotFoundError"):
+        o["torch_import_error"] = "%s: %s" % (type(e).__name__, e)
+else:
+    o["torch_installed"] = True
+    def attempt(f):
+        try: return f()
+        except BaseException as e: return None
+    o["torch_version"] = str(getattr(torch, "__version__", ""))
+    o["torch_path"] = os.path.dirname(getattr(torch, "__file__", "") or "")
+    v = getattr(torch, "version", None)
+    o["torch_cuda"] = str(getattr(v, "cuda", "") or "")
+    o["torch_git_version"] = str(getattr(v, "git_version", "") or "")
+    cd = attempt(lambda: torch.backends.cudnn.version())
+    o["torch_cudnn"] = str(cd) if cd else ""
+    nc = attempt(lambda: torch.cuda.nccl.version())
+    o["torch_nccl"] = ".".join(str(x) for x in nc) if isinstance(nc, tuple) else (str(nc) if nc else "")
+    abi = attempt(lambda: torch._C._GLIBCXX_USE_CXX11_ABI)
+    o["torch_cxx11_abi"] = bool(abi) if abi is not None else None
+    arch = attempt(lambda: torch._C._cuda_getArchFlags())
+    o["torch_arch_list"] = arch.split() if isinstance(arch, str) else []
+    import warnings
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        av = attempt(lambda: bool(torch.cuda.is_available()))
+    o["cuda_available"] = av
+    if av is False:
+        msg = ""
+        try: torch.cuda.init()
+        except BaseException as e: msg = "%s: %s" % (type(e).__name__, e)
+        if not msg and w: msg = str(w[-1].message)
+        o["cuda_error"] = msg.strip()
+o["mapped_libraries"] = maps()
+o["probe_seconds"] = time.time() - t0
+f = os.fdopen(3, "w")
+f.write(json.dumps(o))
+f.close()
+)PY";
+
+std::string env_or(const EnvMap& env, const std::string& key) {
+  auto it = env.find(key);
+  return it == env.end() ? "" : it->second;
+}
+
+}  // namespace
+
+bool is_relevant_package(const std::string& n) { return kRelevant.count(n) || starts_with(n, "nvidia-"); }
+
+const std::string& python_probe_script() {
+  static const std::string s = kScript;
+  return s;
+}
+
+std::vector<PythonCandidate> discover_pythons(const RootFs& fs, const EnvMap& env, const std::vector<std::string>& extra) {
+  std::vector<PythonCandidate> raw;
+  for (const auto& dir : split(env_or(env, "PATH"), ':')) {
+    if (dir.empty() || dir.front() != '/') continue;
+    for (const char* name : {"python3", "python"})
+      if (fs.is_executable(path_join(dir, name))) raw.push_back({path_join(dir, name), "PATH"});
+  }
+  if (auto v = env_or(env, "VIRTUAL_ENV"); !v.empty()) raw.push_back({path_join(v, "bin/python"), "VIRTUAL_ENV"});
+  if (auto v = env_or(env, "CONDA_PREFIX"); !v.empty()) raw.push_back({path_join(v, "bin/python"), "CONDA_PREFIX"});
+  for (const auto& p : extra) raw.push_back({p, "--python"});
+  std::vector<PythonCandidate> out;
+  std::vector<std::string> reals;
+  for (const auto& c : raw) {
+    if (c.via != "--python" && !fs.is_executable(c.path)) continue;
+    std::string real = fs.resolve(c.path);
+    auto it = std::find(reals.begin(), reals.end(), real);
+    if (it != reals.end() && c.via != "--python") continue;  // same file already listed
+    reals.push_back(real);
+    out.push_back(c);
+  }
+  return out;
+}
+
+PythonEnv parse_python_probe(const std::string& text) {
+  PythonEnv p;
+  auto j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) {
+    p.error = "probe printed no valid JSON";
+    return p;
+  }
+  auto str = [&](const char* k) { return j.contains(k) && j[k].is_string() ? j[k].get<std::string>() : std::string(); };
+  p.executable = str("executable");
+  p.version = str("version");
+  p.prefix = str("prefix");
+  p.kind = str("kind");
+  if (j.contains("site_packages") && j["site_packages"].is_array())
+    for (const auto& s : j["site_packages"])
+      if (s.is_string()) p.site_packages.push_back(s.get<std::string>());
+  if (j.contains("all_packages") && j["all_packages"].is_object())
+    for (const auto& [k, v] : j["all_packages"].items())
+      if (v.is_string() && is_relevant_package(k)) p.packages[k] = v.get<std::string>();
+  p.torch_installed = j.value("torch_installed", false);
+  p.torch_version = str("torch_version");
+  p.torch_path = str("torch_path");
+  p.torch_cuda = str("torch_cuda");
+  p.torch_git_version = str("torch_git_version");
+  p.torch_cudnn = str("torch_cudnn");
+  p.torch_nccl = str("torch_nccl");
+  if (j.contains("torch_cxx11_abi") && j["torch_cxx11_abi"].is_boolean()) p.torch_cxx11_abi = j["torch_cxx11_abi"].get<bool>();
+  if (j.contains("torch_arch_list") && j["torch_arch_list"].is_array())
+    for (const auto& a : j["torch_arch_list"])
+      if (a.is_string()) p.torch_arch_list.push_back(a.get<std::string>());
+  if (j.contains("cuda_available") && j["cuda_available"].is_boolean()) p.cuda_available = j["cuda_available"].get<bool>();
+  p.cuda_error = str("cuda_error");
+  p.torch_import_error = str("torch_import_error");
+  if (j.contains("mapped_libraries") && j["mapped_libraries"].is_array())
+    for (const auto& m : j["mapped_libraries"])
+      if (m.is_string()) p.mapped_libraries.push_back(m.get<std::string>());
+  return p;
+}
+
+PythonEnv probe_python(const std::string& interpreter, const std::string& via, double timeout_s) {
+  SubprocessOptions o;
+  o.timeout = std::chrono::milliseconds(static_cast<long long>(timeout_s * 1000));
+  o.result_fd = 3;
+  o.stdout_limit = 1u << 16;
+  auto r = run_subprocess({interpreter, "-c", python_probe_script()}, o);
+  PythonEnv p;
+  if (r.ok() && !r.result.empty()) {
+    p = parse_python_probe(r.result);
+  } else {
+    std::string tail = trim(last_lines(r.err, 3));
+    p.error = r.describe() + (tail.empty() ? "" : ": " + tail);
+  }
+  p.interpreter = interpreter;
+  p.found_via = {via};
+  p.probe_seconds = r.elapsed_s;
+  return p;
+}
+
+std::vector<PythonEnv> merge_python_envs(std::vector<PythonEnv> envs) {
+  std::vector<PythonEnv> out;
+  for (auto& e : envs) {
+    auto it = std::find_if(out.begin(), out.end(), [&](const PythonEnv& o) {
+      return e.error.empty() && o.error.empty() && o.prefix == e.prefix && o.executable == e.executable;
+    });
+    if (it == out.end()) {
+      out.push_back(std::move(e));
+      continue;
+    }
+    for (const auto& v : e.found_via)
+      if (std::find(it->found_via.begin(), it->found_via.end(), v) == it->found_via.end()) it->found_via.push_back(v);
+  }
+  return out;
+}
+
+std::vector<std::string> site_packages_from_files(const RootFs& fs, const EnvMap& env,
+                                                  const std::vector<PythonCandidate>& candidates) {
+  std::vector<std::string> prefixes;
+  for (const auto& c : candidates) prefixes.push_back(parent_dir(parent_dir(fs.resolve(c.path))));
+  for (const char* var : {"VIRTUAL_ENV", "CONDA_PREFIX"})
+    if (auto v = env_or(env, var); !v.empty()) prefixes.push_back(v);
+  std::string pyenv = env_or(env, "PYENV_ROOT");
+  if (pyenv.empty() && !env_or(env, "HOME").empty()) pyenv = path_join(env_or(env, "HOME"), ".pyenv");
+  if (!pyenv.empty())
+    for (const auto& v : fs.list(path_join(pyenv, "versions"))) prefixes.push_back(path_join(pyenv, "versions/" + v));
+  for (const char* p : {"/usr", "/usr/local", "/opt/conda"}) prefixes.push_back(p);
+  for (const auto& e : fs.list("/opt/conda/envs")) prefixes.push_back("/opt/conda/envs/" + e);
+  std::vector<std::string> out;
+  auto add = [&](const std::string& d) {
+    std::string r = fs.resolve(d);
+    if (!r.empty() && fs.is_dir(r) && std::find(out.begin(), out.end(), r) == out.end()) out.push_back(r);
+  };
+  for (const auto& prefix : prefixes) {
+    for (const auto& lib : fs.glob_prefix(path_join(prefix, "lib"), "python3")) {
+      add(path_join(lib, "site-packages"));
+      add(path_join(lib, "dist-packages"));
+    }
+  }
+  return out;
+}
+
+PythonEnv describe_python_from_files(const RootFs& fs, const std::string& site_packages) {
+  PythonEnv p;
+  std::string lib = parent_dir(site_packages);             // .../lib/python3.11
+  std::string prefix = parent_dir(parent_dir(lib));        // ...
+  p.prefix = prefix;
+  p.kind = fs.is_dir(path_join(prefix, "conda-meta")) ? "conda"
+           : fs.is_file(path_join(prefix, "pyvenv.cfg"))  ? "venv"
+                                                          : "system";
+  std::string ver = base_name(lib);
+  if (starts_with(ver, "python")) p.version = ver.substr(6);
+  else if (ver == "python3") p.version = "3";
+  for (const char* name : {"bin/python3", "bin/python"})
+    if (fs.exists(path_join(prefix, name))) {
+      p.interpreter = path_join(prefix, name);
+      break;
+    }
+  p.found_via = {"files"};
+  p.site_packages = {site_packages};
+  for (const auto& [name, version] : read_dist_infos(fs, site_packages))
+    if (is_relevant_package(name)) p.packages[name] = version;
+  std::string torch_dir = path_join(site_packages, "torch");
+  if (fs.is_dir(torch_dir)) {
+    p.torch_installed = true;
+    p.torch_path = torch_dir;
+    std::string vpy = fs.read(path_join(torch_dir, "version.py"), 1u << 16);
+    static const std::regex ver_re(R"(__version__\s*=\s*'([^']*)')");
+    static const std::regex cuda_re(R"(\ncuda(?:\s*:\s*[^=]+)?\s*=\s*'([^']*)')");
+    static const std::regex git_re(R"(git_version\s*=\s*'([^']*)')");
+    std::smatch m;
+    if (std::regex_search(vpy, m, ver_re)) p.torch_version = m[1].str();
+    if (std::regex_search(vpy, m, cuda_re)) p.torch_cuda = m[1].str();
+    if (std::regex_search(vpy, m, git_re)) p.torch_git_version = m[1].str();
+    if (p.torch_version.empty() && p.packages.count("torch")) p.torch_version = p.packages["torch"];
+  }
+  return p;
+}
+
+}  // namespace gpucheck::inventory

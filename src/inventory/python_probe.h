@@ -1,0 +1,49 @@
+#pragma once
+// Python environments. On the live machine each interpreter runs one small embedded script in a child
+// process (result on fd 3, so whatever `import torch` prints cannot corrupt it) that reports the interpreter,
+// torch facts, the shared libraries the process mapped after `import torch` (/proc/self/maps), and package
+// versions read from dist-info metadata without importing them. A broken `import torch` is reported, not
+// raised. Under --root nothing runs: environments are described from their files.
+#include <string>
+#include <vector>
+
+#include "inventory/model.h"
+#include "inventory/root_fs.h"
+#include "inventory/toolkit_scan.h"
+
+namespace gpucheck::inventory {
+
+struct PythonCandidate {
+  std::string path;
+  std::string via;  // "PATH", "--python", "VIRTUAL_ENV", "CONDA_PREFIX"
+};
+
+/// python3 / python in every PATH directory, $VIRTUAL_ENV/bin/python, $CONDA_PREFIX/bin/python, then the
+/// extra ones, de-duplicated by real path (routes merged).
+std::vector<PythonCandidate> discover_pythons(const RootFs& fs, const EnvMap& env, const std::vector<std::string>& extra);
+
+/// The embedded script (exposed for tests and `--verbose`).
+const std::string& python_probe_script();
+
+/// Runs the probe in `interpreter`; errors land in PythonEnv::error.
+PythonEnv probe_python(const std::string& interpreter, const std::string& via, double timeout_s = 120);
+
+/// Parses the probe's JSON output into a PythonEnv (throws nothing; bad JSON -> error set).
+PythonEnv parse_python_probe(const std::string& json_text);
+
+/// Merges environments that are the same installation (same sys.prefix and executable), keeping every route.
+std::vector<PythonEnv> merge_python_envs(std::vector<PythonEnv> envs);
+
+/// Site-packages directories that belong to Python installations found from files alone (interpreter
+/// prefixes, VIRTUAL_ENV, CONDA_PREFIX, pyenv versions, /usr and /usr/local, conda installs).
+std::vector<std::string> site_packages_from_files(const RootFs& fs, const EnvMap& env,
+                                                  const std::vector<PythonCandidate>& candidates);
+
+/// An environment described from its files only (for --root): packages from dist-info, torch version and
+/// torch.version.cuda from torch/version.py.
+PythonEnv describe_python_from_files(const RootFs& fs, const std::string& site_packages);
+
+/// The packages worth reporting: the ML stack and every nvidia-* wheel.
+bool is_relevant_package(const std::string& normalized_name);
+
+}  // namespace gpucheck::inventory
