@@ -1,0 +1,160 @@
+// `gpucheck env` as a user runs it: the JSON document on this machine (real toolkit, real libcudart read
+// through dlopen, validated against reports/schema/inventory.schema.json), --root on a built tree, and bad
+// input exiting 2 with one line.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <regex>
+
+#include "core/files.h"
+#include "core/subprocess.h"
+#include "core/text.h"
+#include "inventory/toolkit_scan.h"
+#include "test_support.h"
+
+namespace gpucheck::inventory {
+namespace {
+
+using testing::gpucheck_binary;
+using testing::make_symlink;
+using testing::TempDir;
+using testing::write_file;
+
+SubprocessResult gpucheck(std::vector<std::string> args) {
+  args.insert(args.begin(), gpucheck_binary());
+  SubprocessOptions o;
+  o.timeout = std::chrono::seconds(120);
+  return run_subprocess(args, o);
+}
+
+class LiveJson : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    auto r = gpucheck({"env", "--no-python", "--json"});
+    ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
+    doc = nlohmann::json::parse(r.out);
+  }
+  static nlohmann::json doc;
+};
+nlohmann::json LiveJson::doc;
+
+TEST_F(LiveJson, RealToolkitWithNvccVersion) {
+  std::string real = trim(run_subprocess({"readlink", "-f", "/usr/local/cuda"}).out);
+  auto nvcc = run_subprocess({real + "/bin/nvcc", "--version"});
+  bool found = false;
+  for (const auto& t : doc["toolkits"]) {
+    if (t["root"] != real) continue;
+    found = true;
+    EXPECT_EQ(t["version"], parse_nvcc_version(nvcc.out));
+    EXPECT_TRUE(t["is_usr_local_cuda"].get<bool>());
+  }
+  EXPECT_TRUE(found) << doc["toolkits"].dump(2);
+}
+
+TEST_F(LiveJson, LibcudartVersionFromTheLibraryAndTheLoadersPick) {
+  // Independent expectation: CUDART_VERSION of the toolkit's own header.
+  std::smatch m;
+  std::string header = read_file("/usr/local/cuda/include/cuda_runtime_api.h");
+  ASSERT_TRUE(std::regex_search(header, m, std::regex(R"(#define\s+CUDART_VERSION\s+(\d+))")));
+  int v = std::stoi(m[1].str());
+  std::string expected = std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
+  // And the loader's pick: the first libcudart.so.N line of ldconfig -p, resolved.
+  std::string soname = "libcudart.so." + std::to_string(v / 1000);
+  auto ld = run_subprocess({"/sbin/ldconfig", "-p"});
+  std::smatch lm;
+  ASSERT_TRUE(std::regex_search(ld.out, lm, std::regex("\\s" + std::regex_replace(soname, std::regex("\\."), "\\.") +
+                                                       R"( \([^)]*\) => (\S+))")));
+  std::string pick = trim(run_subprocess({"readlink", "-f", lm[1].str()}).out);
+  int picks = 0;
+  bool seen = false;
+  for (const auto& l : doc["libraries"]) {
+    if (l["name"] != "cudart") continue;
+    if (l["soname"] == soname && l["loader_pick"].get<bool>()) ++picks, EXPECT_EQ(l["path"], pick);
+    if (l["path"] == pick) {
+      seen = true;
+      EXPECT_EQ(l["version"], expected);
+      EXPECT_EQ(l["version_source"], "cudaRuntimeGetVersion via dlopen");
+    }
+  }
+  EXPECT_TRUE(seen) << doc["libraries"].dump(2);
+  EXPECT_EQ(picks, 1);
+}
+
+TEST_F(LiveJson, MatchesTheSchema) {
+  std::string schema = std::string(GPUCHECK_SOURCE_DIR) + "/reports/schema/inventory.schema.json";
+  auto probe = run_subprocess({"/usr/bin/python3", "-c", "import jsonschema"});
+  if (!probe.ok()) GTEST_SKIP() << "python3-jsonschema not installed: cannot validate";
+  TempDir tmp;
+  write_file(tmp / "inv.json", doc.dump());
+  auto r = run_subprocess({"/usr/bin/python3", "-c",
+                           "import json,sys,jsonschema; jsonschema.validate(json.load(open(sys.argv[2])), "
+                           "json.load(open(sys.argv[1]))); print('ok')",
+                           schema, tmp / "inv.json"});
+  EXPECT_TRUE(r.ok()) << last_lines(r.err, 5);
+  EXPECT_EQ(trim(r.out), "ok");
+}
+
+TEST_F(LiveJson, OnlyAllowListedVariables) {
+  for (const auto& [k, v] : doc["system"]["environment"].items()) {
+    EXPECT_NE(k, "HOME");
+    EXPECT_NE(k, "USER");
+  }
+  EXPECT_TRUE(doc["pythons"].empty());  // --no-python
+}
+
+TEST(EnvCli, RootOnABuiltTree) {
+  TempDir tmp;
+  write_file(tmp / "usr/local/cuda-12.2/version.json", R"({"cuda":{"version":"12.2.2"}})");
+  write_file(tmp / "usr/local/cuda-12.2/bin/nvcc", "#!/bin/sh\ntouch /tmp/gpucheck-env-must-not-run\n", true);
+  write_file(tmp / "usr/local/cuda-12.2/lib64/libcudart.so.12.2.140", "not really ELF");
+  make_symlink("libcudart.so.12.2.140", tmp / "usr/local/cuda-12.2/lib64/libcudart.so.12");
+  make_symlink("/usr/local/cuda-12.2", tmp / "usr/local/cuda");
+  write_file(tmp / "etc/os-release", "ID=ubuntu\nVERSION_ID=\"22.04\"\nPRETTY_NAME=\"Ubuntu 22.04.4 LTS\"\n");
+  auto r = gpucheck({"env", "--json", "--root", tmp.path()});
+  ASSERT_TRUE(r.ok()) << r.describe() << r.err;
+  auto doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(doc["root"], tmp.path());
+  EXPECT_EQ(doc["system"]["os_id"], "ubuntu");
+  ASSERT_EQ(doc["toolkits"].size(), 1u);
+  EXPECT_EQ(doc["toolkits"][0]["root"], "/usr/local/cuda-12.2");
+  EXPECT_EQ(doc["toolkits"][0]["version"], "12.2.2");
+  ASSERT_EQ(doc["libraries"].size(), 1u);
+  EXPECT_EQ(doc["libraries"][0]["path"], "/usr/local/cuda-12.2/lib64/libcudart.so.12.2.140");
+  EXPECT_EQ(doc["libraries"][0]["version"], "12.2.140");
+  EXPECT_EQ(doc["libraries"][0]["version_source"], "file name");
+  EXPECT_EQ(doc["gpus"].size(), 0u);
+  EXPECT_FALSE(std::filesystem::exists("/tmp/gpucheck-env-must-not-run"));
+  for (const auto& c : doc["toolkit_choices"]) EXPECT_EQ(c["root"], "/usr/local/cuda-12.2") << c.dump();
+  auto text = gpucheck({"env", "--root", tmp.path()});
+  ASSERT_TRUE(text.ok());
+  EXPECT_NE(text.out.find("12.2.2"), std::string::npos) << text.out;
+}
+
+TEST(EnvCli, BadInputExitsTwoWithOneLine) {
+  struct Case {
+    std::vector<std::string> args;
+    std::string says;
+  } cases[] = {{{"env", "--root", "/nonexistent/image"}, "not a directory"},
+               {{"env", "--root", "/etc/hostname"}, "not a directory"},
+               {{"env", "--python", "/nonexistent/python"}, "no such file"},
+               {{"env", "--python", "/etc/hostname"}, "not an executable"},
+               {{"env", "--python", "/bin/true"}, "not a Python interpreter"}};
+  for (const auto& c : cases) {
+    auto r = gpucheck(c.args);
+    EXPECT_TRUE(r.exited);
+    EXPECT_EQ(r.exit_code, 2) << join(c.args, " ") << ": " << r.err;
+    EXPECT_NE(r.err.find(c.says), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+}
+
+TEST(EnvCli, HumanSummary) {
+  auto r = gpucheck({"env", "--no-python"});
+  ASSERT_TRUE(r.ok()) << r.err;
+  for (const char* section : {"System", "Driver", "GPUs", "CUDA toolkits", "Libraries", "Compilers"})
+    EXPECT_NE(r.out.find(std::string("\n") + section), std::string::npos) << section;
+  EXPECT_NE(r.out.find("torch_cpp_extension"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpucheck::inventory

@@ -1,0 +1,192 @@
+// Parsers of the inventory, fed with real files of this machine where one exists (ld.so.cache, libcudart,
+// libstdc++, host_config.h) and cross-checked against an independent tool (ldconfig -p, readelf, nvcc).
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "core/files.h"
+#include "core/subprocess.h"
+#include "core/text.h"
+#include "inventory/compilers.h"
+#include "inventory/dist_info.h"
+#include "inventory/driver_info.h"
+#include "inventory/elf_info.h"
+#include "inventory/gpu_info.h"
+#include "inventory/ld_cache.h"
+#include "inventory/library_scan.h"
+#include "inventory/library_version.h"
+#include "inventory/system_info.h"
+#include "inventory/toolkit_scan.h"
+
+namespace gpucheck::inventory {
+namespace {
+
+TEST(ToolkitVersionFiles, VersionTxtJsonCudaHNvcc) {
+  EXPECT_EQ(parse_version_txt("CUDA Version 11.0.228\n"), "11.0.228");
+  EXPECT_EQ(parse_version_txt("garbage"), "");
+  EXPECT_EQ(parse_version_json(R"({"cuda":{"name":"CUDA SDK","version":"12.1.1"},"cuda_nvcc":{"version":"12.1.105"}})"),
+            "12.1.1");
+  EXPECT_EQ(parse_version_json("{not json"), "");
+  EXPECT_EQ(parse_cuda_h_version("#define CUDA_VERSION 12010\n"), "12.1");
+  EXPECT_EQ(parse_cuda_h_version("#define CUDA_VERSION 11080"), "11.8");
+  EXPECT_EQ(parse_nvcc_version("Cuda compilation tools, release 12.1, V12.1.105\n"), "12.1.105");
+}
+
+TEST(ToolkitVersionFiles, RealCudaHeaderAndNvccAgree) {
+  // The same toolkit read two independent ways: the header on disk and the compiler's own banner.
+  std::string from_header = parse_cuda_h_version(read_file("/usr/local/cuda/include/cuda.h"));
+  auto r = run_subprocess({"/usr/local/cuda/bin/nvcc", "--version"});
+  ASSERT_TRUE(r.ok()) << r.describe();
+  std::string from_nvcc = parse_nvcc_version(r.out);
+  ASSERT_FALSE(from_header.empty());
+  EXPECT_EQ(from_nvcc.rfind(from_header + ".", 0), 0u) << from_nvcc << " vs " << from_header;
+}
+
+TEST(ToolkitVersionFiles, HostConfigGccLimitOfTheRealToolkit) {
+  std::string text = read_file("/usr/local/cuda/include/crt/host_config.h");
+  std::string max = parse_host_config_gcc_max(text);
+  ASSERT_FALSE(max.empty());
+  // The guard that errors must literally be in the file with that number.
+  EXPECT_NE(text.find("__GNUC__ > " + max), std::string::npos);
+  EXPECT_EQ(parse_host_config_gcc_max("#if __GNUC__ > 9\n#warning fine\n#endif\n"), "");
+}
+
+TEST(DistInfo, NamesAndVersions) {
+  EXPECT_EQ(parse_dist_info_name("nvidia_cuda_nvcc_cu12-12.1.105.dist-info"),
+            (std::pair<std::string, std::string>{"nvidia-cuda-nvcc-cu12", "12.1.105"}));
+  EXPECT_EQ(parse_dist_info_name("flash_attn-2.5.8.dist-info").first, "flash-attn");
+  EXPECT_EQ(parse_dist_info_name("apex-0.1-py3.10.egg-info").second, "0.1");
+  EXPECT_EQ(parse_dist_info_name("torch").first, "");
+  EXPECT_EQ(normalize_package_name("Flash_Attn"), "flash-attn");
+}
+
+TEST(LibraryVersion, DecodesEveryEncoding) {
+  EXPECT_EQ(decode_version("cudart", {12010}), "12.1");
+  EXPECT_EQ(decode_version("cudart", {11080}), "11.8");
+  EXPECT_EQ(decode_version("cublas", {12, 1, 3}), "12.1.3");
+  EXPECT_EQ(decode_version("cublasLt", {120103}), "12.1.3");
+  EXPECT_EQ(decode_version("cudnn", {8902}), "8.9.2");
+  EXPECT_EQ(decode_version("cudnn", {91900}), "9.19.0");
+  EXPECT_EQ(decode_version("nccl", {2708}), "2.7.8");
+  EXPECT_EQ(decode_version("nccl", {21803}), "2.18.3");
+  EXPECT_EQ(decode_version("nvrtc", {12, 4}), "12.4");
+  EXPECT_EQ(decode_version("cudart", {0}), "");
+}
+
+TEST(LibraryNames, KindsAndFileVersions) {
+  EXPECT_EQ(library_kind("libcudart.so.12.1.105"), "cudart");
+  EXPECT_EQ(library_kind("libcublasLt.so.12"), "cublasLt");
+  EXPECT_EQ(library_kind("libcublas.so"), "cublas");
+  EXPECT_EQ(library_kind("libnvrtc-builtins.so.13.0"), "");
+  EXPECT_EQ(library_kind("libcudnn_ops.so.9"), "");
+  EXPECT_EQ(library_kind("libcudart_static.a"), "");
+  EXPECT_EQ(version_from_file_name("libcudart.so.12.1.105"), "12.1.105");
+  EXPECT_EQ(version_from_file_name("libcudart.so"), "");
+}
+
+TEST(LdCache, MatchesLdconfigOnThisMachine) {
+  auto entries = parse_ld_cache(read_file("/etc/ld.so.cache"));
+  ASSERT_FALSE(entries.empty());
+  auto r = run_subprocess({"/sbin/ldconfig", "-p"});
+  ASSERT_TRUE(r.ok()) << r.describe();
+  // Every "soname (...) => path" line of ldconfig -p must be one of our entries, in the same order.
+  std::regex line_re(R"(^\s+(\S+) \(([^)]*)\) => (\S+)$)");
+  std::vector<std::pair<std::string, std::string>> expected;
+  std::istringstream in(r.out);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::smatch m;
+    if (std::regex_match(line, m, line_re)) expected.emplace_back(m[1].str(), m[3].str());
+  }
+  ASSERT_EQ(expected.size(), entries.size());
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    EXPECT_EQ(entries[i].soname, expected[i].first);
+    EXPECT_EQ(entries[i].path, expected[i].second);
+  }
+  EXPECT_TRUE(parse_ld_cache("not a cache").empty());
+}
+
+TEST(Elf, SonameOfRealLibcudartMatchesReadelf) {
+  std::string lib = "/usr/local/cuda/lib64/libcudart.so";
+  auto info = read_elf_info(lib);
+  ASSERT_TRUE(info.is_elf);
+  EXPECT_EQ(info.machine, 62);
+  auto r = run_subprocess({"readelf", "-d", lib});
+  ASSERT_TRUE(r.ok());
+  EXPECT_NE(r.out.find("Library soname: [" + info.soname + "]"), std::string::npos) << info.soname;
+  EXPECT_FALSE(read_elf_info("/etc/os-release").is_elf);
+  EXPECT_FALSE(read_elf_info("/nonexistent").is_elf);
+}
+
+TEST(System, NewestGlibcxxOfTheRealLibstdcxx) {
+  auto s = read_system(RootFs("/"), {{"CUDA_HOME", "/x"}, {"HOME", "/root"}, {"NCCL_DEBUG", "INFO"}});
+  ASSERT_FALSE(s.libstdcxx_path.empty());
+  ASSERT_FALSE(s.glibcxx_max.empty());
+  // Cross-check with the symbol versions readelf lists.
+  auto r = run_subprocess({"readelf", "-V", s.libstdcxx_path});
+  ASSERT_TRUE(r.ok());
+  EXPECT_NE(r.out.find("GLIBCXX_" + s.glibcxx_max), std::string::npos);
+  EXPECT_EQ(r.out.find("GLIBCXX_" + s.glibcxx_max + "."), std::string::npos) << "a newer patch level exists";
+  EXPECT_EQ(s.environment.count("HOME"), 0u);  // not allow-listed
+  EXPECT_EQ(s.environment.at("NCCL_DEBUG"), "INFO");
+  EXPECT_EQ(s.environment.at("CUDA_HOME"), "/x");
+}
+
+TEST(Driver, ProcVersionBothKernelModuleFlavours) {
+  EXPECT_EQ(parse_proc_driver_version(
+                "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.15  Tue Mar  5 22:23:56 UTC 2024\n"),
+            "550.54.15");
+  EXPECT_EQ(parse_proc_driver_version("NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  570.86.15  Release Build"),
+            "570.86.15");
+  EXPECT_EQ(parse_proc_driver_version(""), "");
+}
+
+TEST(Driver, AbsentDriverIsAFindingNotAnError) {
+  auto d = read_driver(RootFs("/"));
+  std::ifstream proc("/proc/driver/nvidia/version");
+  if (proc) GTEST_SKIP() << "this machine has an NVIDIA driver; the absent-driver path is not testable here";
+  EXPECT_FALSE(d.present);
+  EXPECT_NE(d.error.find("libcuda.so.1"), std::string::npos) << d.error;
+}
+
+TEST(Gpus, VisibleDevicesLikeTheRuntime) {
+  std::vector<Gpu> all(3);
+  for (int i = 0; i < 3; ++i) all[i].nvml_index = i, all[i].uuid = "GPU-" + std::string(1, char('a' + i)) + "1234";
+  auto v = apply_visible_devices(all, "2,0");
+  ASSERT_EQ(v.size(), 2u);
+  EXPECT_EQ(v[0].nvml_index, 2);
+  EXPECT_EQ(v[0].index, 0);
+  EXPECT_EQ(v[1].nvml_index, 0);
+  EXPECT_EQ(apply_visible_devices(all, "1,7,0").size(), 1u);  // stops at the first invalid index
+  EXPECT_EQ(apply_visible_devices(all, "GPU-b1").at(0).nvml_index, 1);
+  EXPECT_TRUE(apply_visible_devices(all, "").empty());
+  EXPECT_TRUE(apply_visible_devices(all, "-1").empty());
+}
+
+TEST(Compilers, VersionLines) {
+  EXPECT_EQ(parse_compiler_version("gcc (Debian 12.2.0-14) 12.2.0\nCopyright"), "12.2.0");
+  EXPECT_EQ(parse_compiler_version("Debian clang version 14.0.6\nTarget: x86_64"), "14.0.6");
+  EXPECT_EQ(parse_compiler_version("g++ (Ubuntu 11.4.0-1ubuntu1~22.04) 11.4.0"), "11.4.0");
+}
+
+TEST(Compilers, RealGccOnThisMachine) {
+  auto scan = scan_compilers(RootFs("/"), {{"PATH", "/usr/bin:/bin"}, {"CXX", "ccache g++"}});
+  const Compiler* gcc = nullptr;
+  const Compiler* cxx = nullptr;
+  for (const auto& c : scan.compilers) {
+    if (c.name == "gcc") gcc = &c;
+    if (c.name == "CXX") cxx = &c;
+  }
+  ASSERT_NE(gcc, nullptr);
+  auto r = run_subprocess({"/usr/bin/gcc", "-dumpfullversion"});
+  EXPECT_EQ(gcc->version, trim(r.out));
+  ASSERT_NE(cxx, nullptr);
+  EXPECT_EQ(cxx->path, "/usr/bin/g++");
+  EXPECT_NE(scan.nvcc_host_compiler.find("/usr/bin/gcc"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpucheck::inventory

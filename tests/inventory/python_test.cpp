@@ -1,0 +1,135 @@
+// Python environments probed for real: a Python without torch, one whose `import torch` raises (a fake
+// torch in a venv, and one on PYTHONPATH), and Debian's python3-torch where it is installed.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "core/errors.h"
+#include "core/subprocess.h"
+#include "core/text.h"
+#include "inventory/collect.h"
+#include "inventory/python_probe.h"
+#include "test_support.h"
+
+namespace gpucheck::inventory {
+namespace {
+
+using testing::TempDir;
+using testing::write_file;
+
+const char* kSystemPython = "/usr/bin/python3";
+
+// A bare venv (no pip: fast) from the system Python; its site-packages path is returned.
+std::string make_venv(const std::string& dir) {
+  auto r = run_subprocess({kSystemPython, "-m", "venv", "--without-pip", dir});
+  EXPECT_TRUE(r.ok()) << r.describe() << r.err;
+  auto v = run_subprocess({dir + "/bin/python", "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"});
+  return trim(v.out);
+}
+
+TEST(PythonProbe, WithoutTorch) {
+  TempDir tmp;
+  std::string site = make_venv(tmp / "venv");
+  auto p = probe_python(tmp / "venv/bin/python", "--python");
+  ASSERT_TRUE(p.error.empty()) << p.error;
+  auto expect = run_subprocess({kSystemPython, "-c", "import platform; print(platform.python_version())"});
+  EXPECT_EQ(p.version, trim(expect.out));
+  EXPECT_EQ(p.kind, "venv");
+  EXPECT_EQ(p.prefix, tmp / "venv");
+  EXPECT_FALSE(p.torch_installed);
+  EXPECT_EQ(p.torch_import_error, "");  // not installed is not an error
+  EXPECT_NE(std::find(p.site_packages.begin(), p.site_packages.end(), site), p.site_packages.end());
+  EXPECT_FALSE(p.mapped_libraries.empty());  // at least libc
+}
+
+TEST(PythonProbe, ImportTorchRaisesInAVenv) {
+  TempDir tmp;
+  std::string site = make_venv(tmp / "venv");
+  write_file(site + "/torch/__init__.py",
+             "raise OSError('libcudart.so.12: cannot open shared object file: No such file or directory')\n");
+  write_file(site + "/torch-2.1.0.dist-info/METADATA", "Name: torch\nVersion: 2.1.0\n");
+  write_file(site + "/nvidia_cudnn_cu12-8.9.2.26.dist-info/METADATA", "Name: nvidia-cudnn-cu12\n");
+  auto p = probe_python(tmp / "venv/bin/python", "--python");
+  ASSERT_TRUE(p.error.empty()) << p.error;
+  EXPECT_FALSE(p.torch_installed);
+  EXPECT_EQ(p.torch_import_error, "OSError: libcudart.so.12: cannot open shared object file: No such file or directory");
+  EXPECT_EQ(p.packages.at("torch"), "2.1.0");  // read from dist-info, not by importing
+  EXPECT_EQ(p.packages.at("nvidia-cudnn-cu12"), "8.9.2.26");
+}
+
+TEST(PythonProbe, ImportTorchRaisesFromPythonpathThroughCollect) {
+  TempDir tmp;
+  make_venv(tmp / "venv");
+  write_file(tmp / "shadow/torch/__init__.py", "import _this_module_does_not_exist\n");
+  setenv("PYTHONPATH", (tmp / "shadow").c_str(), 1);
+  CollectOptions o;
+  o.pythons = {tmp / "venv/bin/python"};
+  o.environment = std::map<std::string, std::string>{{"PATH", "/nonexistent"}};
+  o.read_library_versions = false;
+  auto inv = collect(o);
+  unsetenv("PYTHONPATH");
+  ASSERT_EQ(inv.pythons.size(), 1u);
+  const auto& p = inv.pythons[0];
+  EXPECT_EQ(p.found_via, std::vector<std::string>{"--python"});
+  EXPECT_EQ(p.torch_import_error, "ModuleNotFoundError: No module named '_this_module_does_not_exist'");
+}
+
+TEST(PythonProbe, NotAnInterpreter) {
+  auto p = probe_python("/bin/true", "--python");
+  EXPECT_FALSE(p.error.empty());
+  EXPECT_EQ(p.version, "");
+  CollectOptions o;
+  o.pythons = {"/bin/true"};
+  o.environment = std::map<std::string, std::string>{{"PATH", "/nonexistent"}};
+  EXPECT_THROW(collect(o), InputError);
+  o.pythons = {"/nonexistent/python"};
+  EXPECT_THROW(collect(o), InputError);
+}
+
+TEST(PythonProbe, DebianTorch) {
+  auto check = run_subprocess({kSystemPython, "-c",
+                               "import torch; print(torch.__version__); print(int(torch._C._GLIBCXX_USE_CXX11_ABI)); "
+                               "print(torch.__file__)"});
+  if (!check.ok()) GTEST_SKIP() << "Debian's torch is not importable here (apt-get install python3-torch): "
+                                << last_lines(check.err, 1);
+  auto lines = split(trim(check.out), '\n');
+  ASSERT_EQ(lines.size(), 3u);
+  auto p = probe_python(kSystemPython, "PATH");
+  ASSERT_TRUE(p.error.empty()) << p.error;
+  EXPECT_TRUE(p.torch_installed);
+  EXPECT_EQ(p.torch_version, lines[0]);
+  ASSERT_TRUE(p.torch_cxx11_abi.has_value());
+  EXPECT_EQ(*p.torch_cxx11_abi, lines[1] == "1");
+  EXPECT_EQ(p.torch_path + "/__init__.py", lines[2]);
+  EXPECT_EQ(p.torch_cuda, "");  // Debian's build is CPU-only
+  ASSERT_TRUE(p.cuda_available.has_value());
+  EXPECT_FALSE(*p.cuda_available);
+  EXPECT_NE(p.cuda_error.find("not compiled with CUDA"), std::string::npos) << p.cuda_error;
+  // What import torch really mapped: Debian's libtorch_cpu from libtorch1.13, not a copy inside site-packages.
+  bool libtorch = false;
+  for (const auto& m : p.mapped_libraries)
+    if (m.find("libtorch_cpu.so") != std::string::npos) libtorch = true;
+  EXPECT_TRUE(libtorch) << join(p.mapped_libraries, "\n");
+  EXPECT_EQ(p.packages.count("torch"), 1u);
+}
+
+TEST(PythonFiles, DescribedFromFilesOnly) {
+  TempDir tmp;
+  std::string site = "/usr/lib/python3.10/site-packages";
+  write_file(tmp / (site + "/torch/version.py"),
+             "__version__ = '2.1.2+cu118'\ndebug = False\ncuda: Optional[str] = '11.8'\ngit_version = 'abc'\n");
+  write_file(tmp / (site + "/torch-2.1.2+cu118.dist-info/METADATA"), "");
+  write_file(tmp / (site + "/requests-2.0.dist-info/METADATA"), "");
+  write_file(tmp / "usr/bin/python3", "", true);
+  auto p = describe_python_from_files(RootFs(tmp.path()), site);
+  EXPECT_EQ(p.version, "3.10");
+  EXPECT_EQ(p.interpreter, "/usr/bin/python3");
+  EXPECT_TRUE(p.torch_installed);
+  EXPECT_EQ(p.torch_version, "2.1.2+cu118");
+  EXPECT_EQ(p.torch_cuda, "11.8");
+  EXPECT_EQ(p.packages.count("requests"), 0u);  // not one of the packages that matter
+  EXPECT_EQ(p.packages.at("torch"), "2.1.2+cu118");
+}
+
+}  // namespace
+}  // namespace gpucheck::inventory

@@ -1,0 +1,94 @@
+// Real CUDA wheels from PyPI (nvidia-cuda-runtime-cu11/-cu12, nvidia-cuda-nvcc-cu11/-cu12) pip-installed into
+// venvs cached under the build tree: libcudart.so.11.0 / .12 versions read through dlopen with no GPU, and
+// the pip nvcc packages listed as toolkits with their versions. Skipped when PyPI cannot be reached.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "core/subprocess.h"
+#include "core/text.h"
+#include "inventory/collect.h"
+#include "test_support.h"
+
+namespace gpucheck::inventory {
+namespace {
+
+struct Flavour {
+  const char* name;
+  const char* version;      // pinned wheel version (runtime and nvcc wheels share it)
+  const char* soname;
+  const char* api_version;  // what cudaRuntimeGetVersion must say
+};
+
+// Returns the venv's site-packages, "" (with *skip set) when PyPI is unreachable.
+std::string cached_venv(const Flavour& f, std::string* skip) {
+  std::string venv = std::string(GPUCHECK_ENV_TEST_CACHE) + "/venv-" + f.name;
+  std::string done = venv + "/.gpucheck-complete";
+  if (!std::filesystem::exists(done)) {
+    std::error_code ec;
+    std::filesystem::remove_all(venv, ec);
+    std::filesystem::create_directories(GPUCHECK_ENV_TEST_CACHE, ec);
+    auto mk = run_subprocess({"/usr/bin/python3", "-m", "venv", venv});
+    if (!mk.ok()) return *skip = "cannot create a venv: " + last_lines(mk.err, 2), "";
+    SubprocessOptions o;
+    o.timeout = std::chrono::minutes(6);
+    std::string v = f.version;
+    auto pip = run_subprocess({venv + "/bin/pip", "install", "--disable-pip-version-check", "--no-deps", "--timeout", "30",
+                               std::string("nvidia-cuda-runtime-") + f.name + "==" + v,
+                               std::string("nvidia-cuda-nvcc-") + f.name + "==" + v},
+                              o);
+    if (!pip.ok()) return *skip = "PyPI unreachable or install failed: " + last_lines(pip.err, 2), "";
+    testing::write_file(done, "");
+  }
+  auto sp = run_subprocess({venv + "/bin/python", "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"});
+  return trim(sp.out);
+}
+
+class Wheels : public ::testing::TestWithParam<Flavour> {};
+
+TEST_P(Wheels, RuntimeVersionThroughDlopenAndNvccPackageAsToolkit) {
+  const Flavour& f = GetParam();
+  std::string skip;
+  std::string site = cached_venv(f, &skip);
+  if (site.empty()) GTEST_SKIP() << skip;
+  std::string venv = std::string(GPUCHECK_ENV_TEST_CACHE) + "/venv-" + f.name;
+
+  CollectOptions o;
+  o.pythons = {venv + "/bin/python"};
+  o.environment = std::map<std::string, std::string>{{"PATH", "/nonexistent"}};
+  auto inv = collect(o);
+
+  std::string pkg_runtime = std::string("nvidia-cuda-runtime-") + f.name;
+  std::string lib = site + "/nvidia/cuda_runtime/lib/" + f.soname;
+  const Library* cudart = nullptr;
+  for (const auto& l : inv.libraries)
+    if (l.path == lib) cudart = &l;
+  ASSERT_NE(cudart, nullptr) << "no " << lib;
+  EXPECT_EQ(cudart->name, "cudart");
+  EXPECT_EQ(cudart->soname, f.soname);
+  EXPECT_EQ(cudart->version, f.api_version);
+  EXPECT_EQ(cudart->version_source, "cudaRuntimeGetVersion via dlopen") << cudart->version_error;
+  EXPECT_EQ(cudart->package, pkg_runtime);
+  EXPECT_EQ(cudart->package_version, f.version);
+  EXPECT_NE(std::find(cudart->found_via.begin(), cudart->found_via.end(), "pip:" + pkg_runtime), cudart->found_via.end());
+
+  const Toolkit* tk = nullptr;
+  for (const auto& t : inv.toolkits)
+    if (t.root == site + "/nvidia/cuda_nvcc") tk = &t;
+  ASSERT_NE(tk, nullptr);
+  EXPECT_EQ(tk->version, f.version);
+  EXPECT_EQ(tk->version_source, std::string("dist-info nvidia-cuda-nvcc-") + f.name);
+  EXPECT_EQ(tk->nvcc, "");  // these wheels ship ptxas, not nvcc: no consumer can pick them
+  for (const auto& c : inv.toolkit_choices) EXPECT_NE(c.root, tk->root) << c.consumer;
+
+  ASSERT_FALSE(inv.pythons.empty());
+  EXPECT_EQ(inv.pythons[0].packages.at(pkg_runtime), f.version);
+}
+
+INSTANTIATE_TEST_SUITE_P(Pypi, Wheels,
+                         ::testing::Values(Flavour{"cu11", "11.8.89", "libcudart.so.11.0", "11.8"},
+                                           Flavour{"cu12", "12.1.105", "libcudart.so.12", "12.1"}),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+}  // namespace
+}  // namespace gpucheck::inventory
