@@ -4,6 +4,7 @@
 #include <future>
 
 #include "core/errors.h"
+#include "core/subprocess.h"
 #include "core/text.h"
 #include "inventory/compilers.h"
 #include "inventory/driver_info.h"
@@ -53,6 +54,13 @@ void check_explicit_pythons(const RootFs& fs, const std::vector<std::string>& py
   for (const auto& p : pythons) {
     if (!fs.exists(p)) throw InputError("--python " + p + ": no such file");
     if (!fs.is_executable(p)) throw InputError("--python " + p + ": not an executable file");
+    // Fail fast, before the slow probes start: the file must behave like a Python interpreter.
+    SubprocessOptions o;
+    o.timeout = std::chrono::seconds(30);
+    auto r = run_subprocess({p, "-c", "import sys; sys.stdout.write('gpucheck-python-ok')"}, o);
+    if (r.out != "gpucheck-python-ok")
+      throw InputError("--python " + p + ": not a Python interpreter (" +
+                       (r.ok() ? std::string("did not run the check script") : r.describe()) + ")");
   }
 }
 

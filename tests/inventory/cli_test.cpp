@@ -69,7 +69,10 @@ TEST_F(LiveJson, LibcudartVersionFromTheLibraryAndTheLoadersPick) {
   bool seen = false;
   for (const auto& l : doc["libraries"]) {
     if (l["name"] != "cudart") continue;
-    if (l["soname"] == soname && l["loader_pick"].get<bool>()) ++picks, EXPECT_EQ(l["path"], pick);
+    if (l["soname"] == soname && l["loader_pick"].get<bool>()) {
+      ++picks;
+      EXPECT_EQ(l["path"], pick);
+    }
     if (l["path"] == pick) {
       seen = true;
       EXPECT_EQ(l["version"], expected);
@@ -131,13 +134,18 @@ TEST(EnvCli, RootOnABuiltTree) {
 }
 
 TEST(EnvCli, BadInputExitsTwoWithOneLine) {
+  TempDir tmp;
+  write_file(tmp / "plain.txt", "not a program\n");
+  write_file(tmp / "script.sh", "#!/bin/sh\necho hello\n", true);
   struct Case {
     std::vector<std::string> args;
     std::string says;
   } cases[] = {{{"env", "--root", "/nonexistent/image"}, "not a directory"},
                {{"env", "--root", "/etc/hostname"}, "not a directory"},
                {{"env", "--python", "/nonexistent/python"}, "no such file"},
-               {{"env", "--python", "/etc/hostname"}, "not an executable"},
+               {{"env", "--python", tmp / "plain.txt"}, "not an executable"},
+               {{"env", "--python", tmp / "script.sh"}, "not a Python interpreter"},
+               {{"env", "--python", "/usr/bin/python3", "--root", tmp.path()}, "cannot be combined"},
                {{"env", "--python", "/bin/true"}, "not a Python interpreter"}};
   for (const auto& c : cases) {
     auto r = gpucheck(c.args);

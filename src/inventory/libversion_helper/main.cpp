@@ -44,34 +44,36 @@ std::vector<long long> read_one(void* h, const std::string& name, std::string& e
     }
     return p;
   };
+  int rc = 0;
   if (name == "cudart") {
+    // CUDA <= 11 answers cudaErrorInsufficientDriver (35) here when no driver is installed; 12+ does not.
     auto f = reinterpret_cast<int (*)(int*)>(sym("cudaRuntimeGetVersion"));
     int v = 0;
-    if (f && f(&v) == 0) return {v};
+    if (f && (rc = f(&v)) == 0) return {v};
   } else if (name == "cublas") {
     auto f = reinterpret_cast<int (*)(int, int*)>(sym("cublasGetProperty"));
     int a = 0, b = 0, c = 0;  // MAJOR_VERSION = 0, MINOR_VERSION = 1, PATCH_LEVEL = 2
-    if (f && f(0, &a) == 0 && f(1, &b) == 0 && f(2, &c) == 0) return {a, b, c};
+    if (f && (rc = f(0, &a)) == 0 && (rc = f(1, &b)) == 0 && (rc = f(2, &c)) == 0) return {a, b, c};
   } else if (name == "cublasLt" || name == "cudnn") {
     auto f = reinterpret_cast<std::size_t (*)()>(sym(name == "cudnn" ? "cudnnGetVersion" : "cublasLtGetVersion"));
     if (f) return {static_cast<long long>(f())};
   } else if (name == "nccl") {
     auto f = reinterpret_cast<int (*)(int*)>(sym("ncclGetVersion"));
     int v = 0;
-    if (f && f(&v) == 0) return {v};
+    if (f && (rc = f(&v)) == 0) return {v};
   } else if (name == "nvrtc") {
     auto f = reinterpret_cast<int (*)(int*, int*)>(sym("nvrtcVersion"));
     int a = 0, b = 0;
-    if (f && f(&a, &b) == 0) return {a, b};
+    if (f && (rc = f(&a, &b)) == 0) return {a, b};
   } else if (name == "nvjitlink") {
     auto f = reinterpret_cast<int (*)(unsigned*, unsigned*)>(sym("nvJitLinkVersion"));
     unsigned a = 0, b = 0;
-    if (f && f(&a, &b) == 0) return {a, b};
+    if (f && (rc = f(&a, &b)) == 0) return {a, b};
   } else {
     err = "unknown library kind " + name;
     return {};
   }
-  if (err.empty()) err = "version function returned an error";
+  if (err.empty()) err = "version function returned error code " + std::to_string(rc);
   return {};
 }
 
