@@ -50,6 +50,19 @@ CompilerScan scan_compilers(const RootFs& fs, const EnvMap& env) {
       c.name = w.name;
       c.path = w.path;
       c.source = w.source;
+      // clang is slow to start (~0.1-0.4 s); its resource directory <prefix>/lib/clang/<version> names the
+      // same version `clang --version` prints, so read that first.
+      if (w.name.find("clang") != std::string::npos) {
+        std::string prefix = parent_dir(parent_dir(fs.resolve(w.path)));
+        std::vector<std::string> dotted;
+        for (const auto& v : fs.list(path_join(prefix, "lib/clang")))
+          if (v.find('.') != std::string::npos) dotted.push_back(v);
+        if (dotted.size() == 1) {
+          c.version = dotted[0];
+          c.source = path_join(prefix, "lib/clang/" + dotted[0]);
+          return c;
+        }
+      }
       if (fs.live()) {
         SubprocessOptions o;
         o.timeout = std::chrono::seconds(10);

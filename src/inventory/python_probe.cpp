@@ -198,7 +198,9 @@ std::vector<PythonEnv> merge_python_envs(std::vector<PythonEnv> envs) {
   std::vector<PythonEnv> out;
   for (auto& e : envs) {
     auto it = std::find_if(out.begin(), out.end(), [&](const PythonEnv& o) {
-      return e.error.empty() && o.error.empty() && o.prefix == e.prefix && o.executable == e.executable;
+      // pyenv's python and python3 shims, or python3 and python3.11, are one installation.
+      return e.error.empty() && o.error.empty() && o.prefix == e.prefix &&
+             RootFs("/").resolve(o.executable) == RootFs("/").resolve(e.executable);
     });
     if (it == out.end()) {
       out.push_back(std::move(e));

@@ -126,6 +126,10 @@ std::string RootFs::read(const std::string& guest, std::size_t limit) const {
   if (r.empty()) return "";
   std::ifstream in(host(r), std::ios::binary);
   if (!in) return "";
+  // Size the buffer by the file (the limit is a cap, not an allocation: ld.so.cache gets a 64 MiB cap).
+  struct stat st {};
+  if (stat(host(r).c_str(), &st) == 0 && S_ISREG(st.st_mode) && static_cast<std::size_t>(st.st_size) < limit)
+    limit = static_cast<std::size_t>(st.st_size);
   std::string out(limit, '\0');
   in.read(out.data(), static_cast<std::streamsize>(limit));
   out.resize(static_cast<std::size_t>(in.gcount()));

@@ -9,6 +9,17 @@ namespace gpucheck::inventory {
 namespace {
 std::string or_dash(const std::string& s) { return s.empty() ? "-" : s; }
 
+std::string base_name_of(const std::string& p) { return p.substr(p.find_last_of('/') + 1); }
+
+// The mapped libraries worth showing without --verbose: the CUDA stack, torch itself, the C++ runtime.
+bool is_stack_library(const std::string& name) {
+  for (const char* prefix : {"libcuda.", "libcudart", "libcublas", "libcudnn", "libnccl", "libnvrtc", "libnvJitLink",
+                             "libcusparse", "libcufft", "libcurand", "libcusolver", "libtorch", "libc10", "libstdc++",
+                             "libgomp", "libnvToolsExt"})
+    if (starts_with(name, prefix)) return true;
+  return false;
+}
+
 std::string cuda_int(int v) { return v ? fmt::format("{}.{}", v / 1000, (v % 1000) / 10) : "-"; }
 }  // namespace
 
@@ -72,9 +83,7 @@ std::string render_summary(const Inventory& inv, bool verbose) {
       if (!p.torch_arch_list.empty()) line("    archs: " + join(p.torch_arch_list, " "));
       std::vector<std::string> cuda_libs;
       for (const auto& m : p.mapped_libraries)
-        if (verbose || m.find("cud") != std::string::npos || m.find("nccl") != std::string::npos ||
-            m.find("cublas") != std::string::npos || m.find("nvrtc") != std::string::npos)
-          cuda_libs.push_back(m);
+        if (verbose || is_stack_library(base_name_of(m))) cuda_libs.push_back(m);
       if (!cuda_libs.empty()) line("    loaded: " + join(cuda_libs, "\n            "));
     }
     std::vector<std::string> pk;

@@ -186,6 +186,12 @@ TEST(Compilers, RealGccOnThisMachine) {
   ASSERT_NE(cxx, nullptr);
   EXPECT_EQ(cxx->path, "/usr/bin/g++");
   EXPECT_NE(scan.nvcc_host_compiler.find("/usr/bin/gcc"), std::string::npos);
+  // clang's version comes from its resource directory: it must match what clang itself prints.
+  for (const auto& c : scan.compilers) {
+    if (c.name != "clang") continue;
+    auto r = run_subprocess({c.path, "--version"});
+    EXPECT_EQ(c.version, parse_compiler_version(r.out)) << c.source;
+  }
 }
 
 }  // namespace
