@@ -27,7 +27,7 @@ SubprocessResult gpucheck(std::vector<std::string> args) {
   return run_subprocess(args, o);
 }
 
-class LiveJson : public ::testing::Test {
+class InvLiveJson : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     auto r = gpucheck({"env", "--no-python", "--json"});
@@ -36,9 +36,9 @@ class LiveJson : public ::testing::Test {
   }
   static nlohmann::json doc;
 };
-nlohmann::json LiveJson::doc;
+nlohmann::json InvLiveJson::doc;
 
-TEST_F(LiveJson, RealToolkitWithNvccVersion) {
+TEST_F(InvLiveJson, RealToolkitWithNvccVersion) {
   std::string real = trim(run_subprocess({"readlink", "-f", "/usr/local/cuda"}).out);
   auto nvcc = run_subprocess({real + "/bin/nvcc", "--version"});
   bool found = false;
@@ -51,7 +51,7 @@ TEST_F(LiveJson, RealToolkitWithNvccVersion) {
   EXPECT_TRUE(found) << doc["toolkits"].dump(2);
 }
 
-TEST_F(LiveJson, LibcudartVersionFromTheLibraryAndTheLoadersPick) {
+TEST_F(InvLiveJson, LibcudartVersionFromTheLibraryAndTheLoadersPick) {
   // Independent expectation: CUDART_VERSION of the toolkit's own header.
   std::smatch m;
   std::string header = read_file("/usr/local/cuda/include/cuda_runtime_api.h");
@@ -83,7 +83,7 @@ TEST_F(LiveJson, LibcudartVersionFromTheLibraryAndTheLoadersPick) {
   EXPECT_EQ(picks, 1);
 }
 
-TEST_F(LiveJson, MatchesTheSchema) {
+TEST_F(InvLiveJson, MatchesTheSchema) {
   std::string schema = std::string(GPUCHECK_SOURCE_DIR) + "/reports/schema/inventory.schema.json";
   auto probe = run_subprocess({"/usr/bin/python3", "-c", "import jsonschema"});
   if (!probe.ok()) GTEST_SKIP() << "python3-jsonschema not installed: cannot validate";
@@ -97,7 +97,7 @@ TEST_F(LiveJson, MatchesTheSchema) {
   EXPECT_EQ(trim(r.out), "ok");
 }
 
-TEST_F(LiveJson, OnlyAllowListedVariables) {
+TEST_F(InvLiveJson, OnlyAllowListedVariables) {
   for (const auto& [k, v] : doc["system"]["environment"].items()) {
     EXPECT_NE(k, "HOME");
     EXPECT_NE(k, "USER");
@@ -105,7 +105,7 @@ TEST_F(LiveJson, OnlyAllowListedVariables) {
   EXPECT_TRUE(doc["pythons"].empty());  // --no-python
 }
 
-TEST(EnvCli, RootOnABuiltTree) {
+TEST(InvEnvCli, RootOnABuiltTree) {
   TempDir tmp;
   write_file(tmp / "usr/local/cuda-12.2/version.json", R"({"cuda":{"version":"12.2.2"}})");
   write_file(tmp / "usr/local/cuda-12.2/bin/nvcc", "#!/bin/sh\ntouch /tmp/gpucheck-env-must-not-run\n", true);
@@ -133,7 +133,7 @@ TEST(EnvCli, RootOnABuiltTree) {
   EXPECT_NE(text.out.find("12.2.2"), std::string::npos) << text.out;
 }
 
-TEST(EnvCli, BadInputExitsTwoWithOneLine) {
+TEST(InvEnvCli, BadInputExitsTwoWithOneLine) {
   TempDir tmp;
   write_file(tmp / "plain.txt", "not a program\n");
   write_file(tmp / "script.sh", "#!/bin/sh\necho hello\n", true);
@@ -156,7 +156,7 @@ TEST(EnvCli, BadInputExitsTwoWithOneLine) {
   }
 }
 
-TEST(EnvCli, HumanSummary) {
+TEST(InvEnvCli, HumanSummary) {
   auto r = gpucheck({"env", "--no-python"});
   ASSERT_TRUE(r.ok()) << r.err;
   for (const char* section : {"System", "Driver", "GPUs", "CUDA toolkits", "Libraries", "Compilers"})

@@ -21,7 +21,7 @@ nlohmann::json env_with_fake_driver(const std::string& visible) {
   return nlohmann::json::parse(r.out);
 }
 
-TEST(FakeDriver, DriverVersionFromLibcuda) {
+TEST(InvFakeDriver, DriverVersionFromLibcuda) {
   auto doc = env_with_fake_driver("");
   const auto& d = doc["driver"];
   EXPECT_TRUE(d["present"].get<bool>());
@@ -31,7 +31,7 @@ TEST(FakeDriver, DriverVersionFromLibcuda) {
   EXPECT_EQ(d["source"], "libcuda.so.1 cuDriverGetVersion");
 }
 
-TEST(FakeDriver, AllGpusThroughNvml) {
+TEST(InvFakeDriver, AllGpusThroughNvml) {
   auto doc = env_with_fake_driver("");
   ASSERT_EQ(doc["gpus"].size(), 2u);
   const auto& g = doc["gpus"][0];
@@ -49,7 +49,7 @@ TEST(FakeDriver, AllGpusThroughNvml) {
   EXPECT_EQ(doc["gpus"][1]["pcie_width_current"], 8);
 }
 
-TEST(FakeDriver, CudaVisibleDevicesRenumbers) {
+TEST(InvFakeDriver, CudaVisibleDevicesRenumbers) {
   auto doc = env_with_fake_driver("GPU-bbbb,0");
   ASSERT_EQ(doc["gpus"].size(), 2u);
   EXPECT_EQ(doc["gpus"][0]["index"], 0);

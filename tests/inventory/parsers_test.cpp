@@ -24,7 +24,7 @@
 namespace gpucheck::inventory {
 namespace {
 
-TEST(ToolkitVersionFiles, VersionTxtJsonCudaHNvcc) {
+TEST(InvToolkitVersionFiles, VersionTxtJsonCudaHNvcc) {
   EXPECT_EQ(parse_version_txt("CUDA Version 11.0.228\n"), "11.0.228");
   EXPECT_EQ(parse_version_txt("garbage"), "");
   EXPECT_EQ(parse_version_json(R"({"cuda":{"name":"CUDA SDK","version":"12.1.1"},"cuda_nvcc":{"version":"12.1.105"}})"),
@@ -35,7 +35,7 @@ TEST(ToolkitVersionFiles, VersionTxtJsonCudaHNvcc) {
   EXPECT_EQ(parse_nvcc_version("Cuda compilation tools, release 12.1, V12.1.105\n"), "12.1.105");
 }
 
-TEST(ToolkitVersionFiles, RealCudaHeaderAndNvccAgree) {
+TEST(InvToolkitVersionFiles, RealCudaHeaderAndNvccAgree) {
   // The same toolkit read two independent ways: the header on disk and the compiler's own banner.
   std::string from_header = parse_cuda_h_version(read_file("/usr/local/cuda/include/cuda.h"));
   auto r = run_subprocess({"/usr/local/cuda/bin/nvcc", "--version"});
@@ -45,7 +45,7 @@ TEST(ToolkitVersionFiles, RealCudaHeaderAndNvccAgree) {
   EXPECT_EQ(from_nvcc.rfind(from_header + ".", 0), 0u) << from_nvcc << " vs " << from_header;
 }
 
-TEST(ToolkitVersionFiles, HostConfigGccLimitOfTheRealToolkit) {
+TEST(InvToolkitVersionFiles, HostConfigGccLimitOfTheRealToolkit) {
   std::string text = read_file("/usr/local/cuda/include/crt/host_config.h");
   std::string max = parse_host_config_gcc_max(text);
   ASSERT_FALSE(max.empty());
@@ -54,7 +54,7 @@ TEST(ToolkitVersionFiles, HostConfigGccLimitOfTheRealToolkit) {
   EXPECT_EQ(parse_host_config_gcc_max("#if __GNUC__ > 9\n#warning fine\n#endif\n"), "");
 }
 
-TEST(DistInfo, NamesAndVersions) {
+TEST(InvDistInfo, NamesAndVersions) {
   EXPECT_EQ(parse_dist_info_name("nvidia_cuda_nvcc_cu12-12.1.105.dist-info"),
             (std::pair<std::string, std::string>{"nvidia-cuda-nvcc-cu12", "12.1.105"}));
   EXPECT_EQ(parse_dist_info_name("flash_attn-2.5.8.dist-info").first, "flash-attn");
@@ -63,7 +63,7 @@ TEST(DistInfo, NamesAndVersions) {
   EXPECT_EQ(normalize_package_name("Flash_Attn"), "flash-attn");
 }
 
-TEST(LibraryVersion, DecodesEveryEncoding) {
+TEST(InvLibraryVersion, DecodesEveryEncoding) {
   EXPECT_EQ(decode_version("cudart", {12010}), "12.1");
   EXPECT_EQ(decode_version("cudart", {11080}), "11.8");
   EXPECT_EQ(decode_version("cublas", {12, 1, 3}), "12.1.3");
@@ -76,7 +76,7 @@ TEST(LibraryVersion, DecodesEveryEncoding) {
   EXPECT_EQ(decode_version("cudart", {0}), "");
 }
 
-TEST(LibraryNames, KindsAndFileVersions) {
+TEST(InvLibraryNames, KindsAndFileVersions) {
   EXPECT_EQ(library_kind("libcudart.so.12.1.105"), "cudart");
   EXPECT_EQ(library_kind("libcublasLt.so.12"), "cublasLt");
   EXPECT_EQ(library_kind("libcublas.so"), "cublas");
@@ -87,7 +87,7 @@ TEST(LibraryNames, KindsAndFileVersions) {
   EXPECT_EQ(version_from_file_name("libcudart.so"), "");
 }
 
-TEST(LdCache, MatchesLdconfigOnThisMachine) {
+TEST(InvLdCache, MatchesLdconfigOnThisMachine) {
   auto entries = parse_ld_cache(read_file("/etc/ld.so.cache"));
   ASSERT_FALSE(entries.empty());
   auto r = run_subprocess({"/sbin/ldconfig", "-p"});
@@ -109,7 +109,7 @@ TEST(LdCache, MatchesLdconfigOnThisMachine) {
   EXPECT_TRUE(parse_ld_cache("not a cache").empty());
 }
 
-TEST(Elf, SonameOfRealLibcudartMatchesReadelf) {
+TEST(InvElf, SonameOfRealLibcudartMatchesReadelf) {
   std::string lib = "/usr/local/cuda/lib64/libcudart.so";
   auto info = read_elf_info(lib);
   ASSERT_TRUE(info.is_elf);
@@ -121,7 +121,7 @@ TEST(Elf, SonameOfRealLibcudartMatchesReadelf) {
   EXPECT_FALSE(read_elf_info("/nonexistent").is_elf);
 }
 
-TEST(System, NewestGlibcxxOfTheRealLibstdcxx) {
+TEST(InvSystem, NewestGlibcxxOfTheRealLibstdcxx) {
   auto s = read_system(RootFs("/"), {{"CUDA_HOME", "/x"}, {"HOME", "/root"}, {"NCCL_DEBUG", "INFO"}});
   ASSERT_FALSE(s.libstdcxx_path.empty());
   ASSERT_FALSE(s.glibcxx_max.empty());
@@ -135,7 +135,7 @@ TEST(System, NewestGlibcxxOfTheRealLibstdcxx) {
   EXPECT_EQ(s.environment.at("CUDA_HOME"), "/x");
 }
 
-TEST(Driver, ProcVersionBothKernelModuleFlavours) {
+TEST(InvDriver, ProcVersionBothKernelModuleFlavours) {
   EXPECT_EQ(parse_proc_driver_version(
                 "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.15  Tue Mar  5 22:23:56 UTC 2024\n"),
             "550.54.15");
@@ -144,7 +144,7 @@ TEST(Driver, ProcVersionBothKernelModuleFlavours) {
   EXPECT_EQ(parse_proc_driver_version(""), "");
 }
 
-TEST(Driver, AbsentDriverIsAFindingNotAnError) {
+TEST(InvDriver, AbsentDriverIsAFindingNotAnError) {
   auto d = read_driver(RootFs("/"));
   std::ifstream proc("/proc/driver/nvidia/version");
   if (proc) GTEST_SKIP() << "this machine has an NVIDIA driver; the absent-driver path is not testable here";
@@ -152,7 +152,7 @@ TEST(Driver, AbsentDriverIsAFindingNotAnError) {
   EXPECT_NE(d.error.find("libcuda.so.1"), std::string::npos) << d.error;
 }
 
-TEST(Gpus, VisibleDevicesLikeTheRuntime) {
+TEST(InvGpus, VisibleDevicesLikeTheRuntime) {
   std::vector<Gpu> all(3);
   for (int i = 0; i < 3; ++i) all[i].nvml_index = i, all[i].uuid = "GPU-" + std::string(1, char('a' + i)) + "1234";
   auto v = apply_visible_devices(all, "2,0");
@@ -166,13 +166,13 @@ TEST(Gpus, VisibleDevicesLikeTheRuntime) {
   EXPECT_TRUE(apply_visible_devices(all, "-1").empty());
 }
 
-TEST(Compilers, VersionLines) {
+TEST(InvCompilers, VersionLines) {
   EXPECT_EQ(parse_compiler_version("gcc (Debian 12.2.0-14) 12.2.0\nCopyright"), "12.2.0");
   EXPECT_EQ(parse_compiler_version("Debian clang version 14.0.6\nTarget: x86_64"), "14.0.6");
   EXPECT_EQ(parse_compiler_version("g++ (Ubuntu 11.4.0-1ubuntu1~22.04) 11.4.0"), "11.4.0");
 }
 
-TEST(Compilers, RealGccOnThisMachine) {
+TEST(InvCompilers, RealGccOnThisMachine) {
   auto scan = scan_compilers(RootFs("/"), {{"PATH", "/usr/bin:/bin"}, {"CXX", "ccache g++"}});
   const Compiler* gcc = nullptr;
   const Compiler* cxx = nullptr;

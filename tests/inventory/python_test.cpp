@@ -27,7 +27,7 @@ std::string make_venv(const std::string& dir) {
   return trim(v.out);
 }
 
-TEST(PythonProbe, WithoutTorch) {
+TEST(InvPythonProbe, WithoutTorch) {
   TempDir tmp;
   std::string site = make_venv(tmp / "venv");
   auto p = probe_python(tmp / "venv/bin/python", "--python");
@@ -42,7 +42,7 @@ TEST(PythonProbe, WithoutTorch) {
   EXPECT_FALSE(p.mapped_libraries.empty());  // at least libc
 }
 
-TEST(PythonProbe, ImportTorchRaisesInAVenv) {
+TEST(InvPythonProbe, ImportTorchRaisesInAVenv) {
   TempDir tmp;
   std::string site = make_venv(tmp / "venv");
   write_file(site + "/torch/__init__.py",
@@ -57,7 +57,7 @@ TEST(PythonProbe, ImportTorchRaisesInAVenv) {
   EXPECT_EQ(p.packages.at("nvidia-cudnn-cu12"), "8.9.2.26");
 }
 
-TEST(PythonProbe, ImportTorchRaisesFromPythonpathThroughCollect) {
+TEST(InvPythonProbe, ImportTorchRaisesFromPythonpathThroughCollect) {
   TempDir tmp;
   make_venv(tmp / "venv");
   write_file(tmp / "shadow/torch/__init__.py", "import _this_module_does_not_exist\n");
@@ -74,7 +74,7 @@ TEST(PythonProbe, ImportTorchRaisesFromPythonpathThroughCollect) {
   EXPECT_EQ(p.torch_import_error, "ModuleNotFoundError: No module named '_this_module_does_not_exist'");
 }
 
-TEST(PythonProbe, NotAnInterpreter) {
+TEST(InvPythonProbe, NotAnInterpreter) {
   auto p = probe_python("/bin/true", "--python");
   EXPECT_FALSE(p.error.empty());
   EXPECT_EQ(p.version, "");
@@ -86,7 +86,7 @@ TEST(PythonProbe, NotAnInterpreter) {
   EXPECT_THROW(collect(o), InputError);
 }
 
-TEST(PythonProbe, DebianTorch) {
+TEST(InvPythonProbe, DebianTorch) {
   auto check = run_subprocess({kSystemPython, "-c",
                                "import torch; print(torch.__version__); print(int(torch._C._GLIBCXX_USE_CXX11_ABI)); "
                                "print(torch.__file__)"});
@@ -113,7 +113,7 @@ TEST(PythonProbe, DebianTorch) {
   EXPECT_EQ(p.packages.count("torch"), 1u);
 }
 
-TEST(PythonFiles, DescribedFromFilesOnly) {
+TEST(InvPythonFiles, DescribedFromFilesOnly) {
   TempDir tmp;
   std::string site = "/usr/lib/python3.10/site-packages";
   write_file(tmp / (site + "/torch/version.py"),

@@ -30,7 +30,7 @@ const Toolkit* toolkit_at(const std::vector<Toolkit>& ts, const std::string& roo
   return nullptr;
 }
 
-TEST(RealToolkit, WheelAssembledCuda13FoundWithNvccsVersion) {
+TEST(InvRealToolkit, WheelAssembledCuda13FoundWithNvccsVersion) {
   ToolkitScanInput in;
   in.env = {{"PATH", "/usr/local/cuda/bin:/usr/bin:/bin"}};
   auto tks = scan_toolkits(RootFs("/"), in);
@@ -53,7 +53,7 @@ TEST(RealToolkit, WheelAssembledCuda13FoundWithNvccsVersion) {
 }
 
 // A machine image with four toolkits in four layouts.
-class FakeTree : public ::testing::Test {
+class InvFakeTree : public ::testing::Test {
  protected:
   void SetUp() override {
     // 11.8: runfile layout with version.json; /usr/local/cuda points here with an absolute link.
@@ -88,7 +88,7 @@ class FakeTree : public ::testing::Test {
   TempDir dir;
 };
 
-TEST_F(FakeTree, EveryToolkitListedWithItsVersion) {
+TEST_F(InvFakeTree, EveryToolkitListedWithItsVersion) {
   auto inv = collect_with({{"PATH", "/usr/bin:/bin"}});
   EXPECT_EQ(inv.root, dir.path());
   struct Want {
@@ -114,7 +114,7 @@ TEST_F(FakeTree, EveryToolkitListedWithItsVersion) {
   EXPECT_EQ(inv.system.os_pretty, "Fake Image");
 }
 
-TEST_F(FakeTree, NoVariablesEveryoneFallsBackToUsrLocalCuda) {
+TEST_F(InvFakeTree, NoVariablesEveryoneFallsBackToUsrLocalCuda) {
   auto inv = collect_with({{"PATH", "/usr/bin:/bin"}});
   EXPECT_EQ(choice(inv.toolkit_choices, "path").root, "");
   EXPECT_EQ(choice(inv.toolkit_choices, "cmake").root, "/usr/local/cuda-11.8");
@@ -122,7 +122,7 @@ TEST_F(FakeTree, NoVariablesEveryoneFallsBackToUsrLocalCuda) {
   EXPECT_EQ(choice(inv.toolkit_choices, "torch_cpp_extension").root, "/usr/local/cuda-11.8");
 }
 
-TEST_F(FakeTree, CondaNvccOnPathAndCudaHomeDisagree) {
+TEST_F(InvFakeTree, CondaNvccOnPathAndCudaHomeDisagree) {
   auto inv = collect_with({{"PATH", "/opt/conda/envs/cu121/bin:/usr/bin"}, {"CUDA_HOME", "/usr/local/cuda-10.2"}});
   EXPECT_EQ(choice(inv.toolkit_choices, "path").root, "/opt/conda/envs/cu121");
   EXPECT_EQ(choice(inv.toolkit_choices, "path").version, "12.1.105");
@@ -135,7 +135,7 @@ TEST_F(FakeTree, CondaNvccOnPathAndCudaHomeDisagree) {
   EXPECT_NE(std::find(conda->found_via.begin(), conda->found_via.end(), "PATH"), conda->found_via.end());
 }
 
-TEST_F(FakeTree, CudaPathAndCudacxxSteerCmake) {
+TEST_F(InvFakeTree, CudaPathAndCudacxxSteerCmake) {
   auto inv = collect_with({{"PATH", "/usr/bin"}, {"CUDA_PATH", "/usr/local/cuda-10.2"}});
   EXPECT_EQ(choice(inv.toolkit_choices, "cmake").root, "/usr/local/cuda-10.2");
   EXPECT_EQ(choice(inv.toolkit_choices, "torch_cpp_extension").root, "/usr/local/cuda-10.2");
@@ -144,7 +144,7 @@ TEST_F(FakeTree, CudaPathAndCudacxxSteerCmake) {
   EXPECT_EQ(choice(inv.toolkit_choices, "torch_cpp_extension").root, "/usr/local/cuda-11.8");
 }
 
-TEST_F(FakeTree, WithoutTheSymlinkCmakeTakesTheNewestVersionedDirAndTorchHasNone) {
+TEST_F(InvFakeTree, WithoutTheSymlinkCmakeTakesTheNewestVersionedDirAndTorchHasNone) {
   std::filesystem::remove(dir / "usr/local/cuda");
   auto inv = collect_with({{"PATH", "/usr/bin"}});
   EXPECT_EQ(choice(inv.toolkit_choices, "cmake").root, "/usr/local/cuda-11.8");
@@ -152,7 +152,7 @@ TEST_F(FakeTree, WithoutTheSymlinkCmakeTakesTheNewestVersionedDirAndTorchHasNone
   EXPECT_FALSE(toolkit_at(inv.toolkits, "/usr/local/cuda-11.8")->is_usr_local_cuda);
 }
 
-TEST_F(FakeTree, CudaHomeToAMissingDirIsReportedAsSuch) {
+TEST_F(InvFakeTree, CudaHomeToAMissingDirIsReportedAsSuch) {
   auto inv = collect_with({{"PATH", "/usr/bin"}, {"CUDA_HOME", "/usr/local/cuda-12.9"}});
   const auto& t = choice(inv.toolkit_choices, "torch_cpp_extension");
   EXPECT_EQ(t.root, "/usr/local/cuda-12.9");
@@ -160,7 +160,7 @@ TEST_F(FakeTree, CudaHomeToAMissingDirIsReportedAsSuch) {
   EXPECT_NE(t.reason.find("does not exist"), std::string::npos);
 }
 
-TEST_F(FakeTree, AbsoluteLinksStayInsideTheRoot) {
+TEST_F(InvFakeTree, AbsoluteLinksStayInsideTheRoot) {
   RootFs fs(dir.path());
   EXPECT_EQ(fs.resolve("/usr/local/cuda"), "/usr/local/cuda-11.8");
   EXPECT_EQ(fs.resolve("/usr/local/cuda/bin/nvcc"), "/usr/local/cuda-11.8/bin/nvcc");

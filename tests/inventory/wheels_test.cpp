@@ -46,9 +46,9 @@ std::string cached_venv(const Flavour& f, std::string* skip) {
   return trim(sp.out);
 }
 
-class Wheels : public ::testing::TestWithParam<Flavour> {};
+class InvWheels : public ::testing::TestWithParam<Flavour> {};
 
-TEST_P(Wheels, RuntimeVersionThroughDlopenAndNvccPackageAsToolkit) {
+TEST_P(InvWheels, RuntimeVersionThroughDlopenAndNvccPackageAsToolkit) {
   const Flavour& f = GetParam();
   std::string skip;
   std::string site = cached_venv(f, &skip);
@@ -95,7 +95,7 @@ TEST_P(Wheels, RuntimeVersionThroughDlopenAndNvccPackageAsToolkit) {
   EXPECT_EQ(inv.pythons[0].packages.at(pkg_runtime), f.version);
 }
 
-INSTANTIATE_TEST_SUITE_P(Pypi, Wheels,
+INSTANTIATE_TEST_SUITE_P(Pypi, InvWheels,
                          ::testing::Values(Flavour{"cu11", "11.8.89", "libcudart.so.11.0", "11.8", true},
                                            Flavour{"cu12", "12.1.105", "libcudart.so.12", "12.1", false}),
                          [](const auto& info) { return std::string(info.param.name); });
