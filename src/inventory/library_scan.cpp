@@ -112,7 +112,12 @@ std::vector<Library> scan_libraries(const RootFs& fs, const LibraryScanInput& in
     }
     if (via == "pip") via = "pip:" + (lib.package.empty() ? std::string("nvidia") : lib.package);
     add_via(lib.found_via, via);
-    if (f.path != real) add_via(lib.links, f.path);
+    // Links are the symlink files themselves (libcudart.so -> libcudart.so.12), named through their real
+    // directory: lib64 -> lib style directory links would only repeat every file.
+    if (f.path != real && fs.is_symlink(f.path)) {
+      std::string dir = fs.resolve(parent_dir(f.path));
+      add_via(lib.links, path_join(dir.empty() ? parent_dir(f.path) : dir, base_name(f.path)));
+    }
   }
 
   // Which file a plain dlopen(soname) would get: LD_LIBRARY_PATH, then ld.so.cache, then trusted dirs.

@@ -125,6 +125,8 @@ TEST(InvEnvCli, RootOnABuiltTree) {
   EXPECT_EQ(doc["libraries"][0]["path"], "/usr/local/cuda-12.2/lib64/libcudart.so.12.2.140");
   EXPECT_EQ(doc["libraries"][0]["version"], "12.2.140");
   EXPECT_EQ(doc["libraries"][0]["version_source"], "file name");
+  EXPECT_EQ(doc["libraries"][0]["links"], nlohmann::json::array({"/usr/local/cuda-12.2/lib64/libcudart.so.12"}));
+  EXPECT_EQ(doc["libraries"][0]["soname"], "");  // not an ELF file: nothing invented
   EXPECT_EQ(doc["gpus"].size(), 0u);
   EXPECT_FALSE(std::filesystem::exists("/tmp/gpucheck-env-must-not-run"));
   for (const auto& c : doc["toolkit_choices"]) EXPECT_EQ(c["root"], "/usr/local/cuda-12.2") << c.dump();
