@@ -21,6 +21,7 @@ Runner setup_env(CLI::App& sub, GlobalOptions& g) {
       "document (schema: share/gpucheck/schema/inventory.schema.json). No GPU required.");
   return [o, no_python, &g] {
     o->python = !*no_python;
+    o->timings = g.verbose;
     auto inv = inventory::collect(*o);
     if (g.json) {
       nlohmann::json j;

@@ -1,7 +1,9 @@
 #include "inventory/collect.h"
 
 #include <algorithm>
+#include <chrono>
 #include <future>
+#include <mutex>
 
 #include "core/errors.h"
 #include "core/subprocess.h"
@@ -22,6 +24,11 @@ extern char** environ;
 namespace gpucheck::inventory {
 
 namespace {
+
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
 
 EnvMap process_environment() {
   EnvMap env;
@@ -84,17 +91,36 @@ Inventory collect(const CollectOptions& options) {
   inv.collected_at = utc_now_iso();
   inv.root = fs.root();
   inv.hostname = fs.live() ? report::hostname() : "";
+  const auto t0 = Clock::now();
+  std::vector<std::string> timings;
+  std::mutex timings_mutex;
+  auto timed = [&](const std::string& what, Clock::time_point start) {
+    std::lock_guard<std::mutex> lock(timings_mutex);
+    timings.push_back(what + " " + std::to_string(static_cast<int>(ms_since(start))) + " ms");
+  };
 
   // Independent lookups run concurrently; the slow ones (Python probes, library version children,
   // compiler --version) overlap each other.
-  auto driver = std::async(std::launch::async, [&] { return read_driver(fs); });
+  auto driver = std::async(std::launch::async, [&] {
+    auto d = read_driver(fs);
+    timed("driver", t0);
+    return d;
+  });
   auto gpus = std::async(std::launch::async, [&] {
     if (!fs.live()) return GpuScan{{}, "", "not queried under --root (NVML needs the live driver)"};
     auto it = env.find("CUDA_VISIBLE_DEVICES");
     return read_gpus(it == env.end() ? nullptr : it->second.c_str());
   });
-  auto system = std::async(std::launch::async, [&] { return read_system(fs, env); });
-  auto compilers = std::async(std::launch::async, [&] { return scan_compilers(fs, env); });
+  auto system = std::async(std::launch::async, [&] {
+    auto s = read_system(fs, env);
+    timed("system", t0);
+    return s;
+  });
+  auto compilers = std::async(std::launch::async, [&] {
+    auto c = scan_compilers(fs, env);
+    timed("compilers", t0);
+    return c;
+  });
 
   auto candidates = discover_pythons(fs, env, options.pythons);
   auto file_sites = site_packages_from_files(fs, env, candidates);
@@ -106,23 +132,27 @@ Inventory collect(const CollectOptions& options) {
         jobs.push_back(std::async(std::launch::async, [c] { return probe_python(c.path, c.via); }));
       std::vector<PythonEnv> out;
       for (auto& j : jobs) out.push_back(j.get());
+      timed("pythons", t0);
       return out;
     });
   }
 
   auto scan_stack = [&](const std::vector<std::string>& sites) {
+    auto start = Clock::now();
     ToolkitScanInput ti;
     ti.env = env;
     ti.site_packages = sites;
     ti.conda_roots = conda_roots(fs, env);
     ti.allow_exec = fs.live();
     auto toolkits = scan_toolkits(fs, ti);
+    timed("toolkits", start);
     LibraryScanInput li;
     li.env = env;
     li.toolkits = toolkits;
     li.site_packages = sites;
     li.read_versions = options.read_library_versions && fs.live();
     auto libs = scan_libraries(fs, li);
+    timed("toolkits+libraries", start);
     return std::make_pair(std::move(toolkits), std::move(libs));
   };
   auto stack = std::async(std::launch::async, scan_stack, file_sites);
@@ -166,7 +196,11 @@ Inventory collect(const CollectOptions& options) {
   inv.compilers = std::move(c.compilers);
   inv.nvcc_host_compiler = c.nvcc_host_compiler;
   if (!inv.driver.present) inv.notes.push_back("driver: " + (inv.driver.error.empty() ? "not found" : inv.driver.error));
-  if (!options.python) inv.notes.push_back("Python environments not probed (--no-python)");
+  if (!options.python) inv.notes.push_back("Python environments not probed (gpucheck env --no-python, or run --level quick)");
+  if (options.timings) {
+    timed("total", t0);
+    for (const auto& t : timings) inv.notes.push_back("timing: " + t);
+  }
   return inv;
 }
 

@@ -27,16 +27,20 @@ std::string dotted(long long a, long long b, long long c) { return dotted(a, b) 
 std::string decode_version(const std::string& name, const std::vector<long long>& raw) {
   if (raw.empty() || raw[0] <= 0) return "";
   long long v = raw[0];
-  if (name == "cudart") return dotted(v / 1000, (v % 1000) / 10);  // 1000*major + 10*minor
+  // cudaRuntimeGetVersion: 1000*major + 10*minor (CUDA Runtime API reference).
+  if (name == "cudart") return dotted(v / 1000, (v % 1000) / 10);
   if (name == "cublas" && raw.size() >= 3) return dotted(raw[0], raw[1], raw[2]);
-  if (name == "cublasLt") return dotted(v / 10000, (v % 10000) / 100, v % 100);  // CUBLAS_VERSION encoding
+  // cublasLtGetVersion returns CUBLAS_VERSION = major*10000 + minor*100 + patch (cublas_api.h).
+  if (name == "cublasLt") return dotted(v / 10000, (v % 10000) / 100, v % 100);
   if (name == "cudnn") {
-    // cuDNN 9 encodes major*10000 + minor*100 + patch; up to 8, major*1000 + minor*100 + patch.
+    // cuDNN 9 encodes major*10000 + minor*100 + patch; up to 8, major*1000 + minor*100 + patch
+    // (CUDNN_VERSION in cudnn_version.h of each release; 9.x: /usr/local/cuda/include/cudnn_version.h here).
     if (v >= 90000) return dotted(v / 10000, (v % 10000) / 100, v % 100);
     return dotted(v / 1000, (v % 1000) / 100, v % 100);
   }
   if (name == "nccl") {
-    // NCCL_VERSION(X,Y,Z): X*1000+Y*100+Z up to 2.8, X*10000+Y*100+Z from 2.9 on.
+    // NCCL_VERSION(X,Y,Z): X*1000+Y*100+Z up to 2.8, X*10000+Y*100+Z from 2.9 on
+    // (https://github.com/NVIDIA/nccl/blob/master/src/nccl.h.in).
     if (v >= 10000) return dotted(v / 10000, (v % 10000) / 100, v % 100);
     return dotted(v / 1000, (v % 1000) / 100, v % 100);
   }
