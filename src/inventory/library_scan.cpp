@@ -166,14 +166,17 @@ std::vector<Library> scan_libraries(const RootFs& fs, const LibraryScanInput& in
       continue;
     }
     if (it != readings.end()) l.version_error = it->second.error;
-    // A real file name like libcudart.so.12.1.105 is precise; one equal to the SONAME (libcudart.so.12) is not.
-    std::string file = base_name(l.path);
-    std::string fv = version_from_file_name(file);
-    if (!fv.empty() && file != l.soname) {
+    // A real file name like libcudart.so.12.1.105 is precise; one that only repeats the SONAME's number
+    // (libcudart.so.12, libcudart.so.11.0) is not: the wheel's dist-info is better then.
+    std::string fv = version_from_file_name(base_name(l.path));
+    std::string sv = version_from_file_name(l.soname);
+    bool file_is_precise = l.soname.empty() ? std::count(fv.begin(), fv.end(), '.') >= 2
+                                            : !fv.empty() && fv != sv && starts_with(fv, sv);
+    if (file_is_precise) {
       l.version = fv, l.version_source = "file name";
     } else if (!l.package_version.empty()) {
       l.version = l.package_version, l.version_source = "dist-info " + l.package;
-    } else if (auto sv = version_from_file_name(l.soname); !sv.empty()) {
+    } else if (!sv.empty()) {
       l.version = sv, l.version_source = "SONAME";
     } else if (!fv.empty()) {
       l.version = fv, l.version_source = "file name";

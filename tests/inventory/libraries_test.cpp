@@ -1,0 +1,83 @@
+// Library discovery with real copies of this machine's libcudart: LD_LIBRARY_PATH beating the ld.so cache
+// for the loader's pick, pip `nvidia/*/lib` and torch/lib copies attributed to their wheels.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "inventory/collect.h"
+#include "inventory/library_scan.h"
+#include "test_support.h"
+
+namespace gpucheck::inventory {
+namespace {
+
+using testing::make_symlink;
+using testing::TempDir;
+using testing::write_file;
+
+const std::string kRealCudart = "/usr/local/cuda/lib64/libcudart.so";
+
+const Library* find(const std::vector<Library>& libs, const std::string& path) {
+  for (const auto& l : libs)
+    if (l.path == path) return &l;
+  return nullptr;
+}
+
+TEST(InvLibraries, LdLibraryPathCopyIsWhatTheLoaderPicks) {
+  TempDir tmp;
+  std::string real = RootFs("/").resolve(kRealCudart);
+  std::string soname = base_name(real);  // libcudart.so.N: the toolkit ships the file under its SONAME
+  std::filesystem::copy_file(real, tmp / soname);
+  CollectOptions o;
+  o.python = false;
+  o.environment = std::map<std::string, std::string>{{"PATH", "/usr/bin"}, {"LD_LIBRARY_PATH", tmp.path()}};
+  auto inv = collect(o);
+  const Library* copy = find(inv.libraries, tmp / soname);
+  const Library* original = find(inv.libraries, real);
+  ASSERT_NE(copy, nullptr);
+  ASSERT_NE(original, nullptr);
+  EXPECT_TRUE(copy->loader_pick);
+  EXPECT_FALSE(original->loader_pick);
+  EXPECT_EQ(copy->found_via, std::vector<std::string>{"LD_LIBRARY_PATH"});
+  EXPECT_EQ(copy->soname, soname);
+  // Both copies answer cudaRuntimeGetVersion identically, each in its own child.
+  EXPECT_EQ(copy->version_source, "cudaRuntimeGetVersion via dlopen") << copy->version_error;
+  EXPECT_EQ(copy->version, original->version);
+
+  o.environment->erase("LD_LIBRARY_PATH");
+  inv = collect(o);
+  EXPECT_EQ(find(inv.libraries, tmp / soname), nullptr);
+  EXPECT_TRUE(find(inv.libraries, real)->loader_pick);
+}
+
+TEST(InvLibraries, PipAndTorchCopiesUnderRoot) {
+  TempDir tmp;
+  std::string real = RootFs("/").resolve(kRealCudart);
+  std::string soname = base_name(real);
+  std::string site = "/usr/lib/python3.11/site-packages";
+  std::filesystem::create_directories(tmp / (site + "/nvidia/cuda_runtime/lib"));
+  std::filesystem::copy_file(real, tmp / (site + "/nvidia/cuda_runtime/lib/" + soname));
+  write_file(tmp / (site + "/nvidia_cuda_runtime_cu13-13.0.96.dist-info/METADATA"), "");
+  write_file(tmp / (site + "/torch/lib/libcudnn.so.9.1.0"), "not ELF");
+  make_symlink("libcudnn.so.9.1.0", tmp / (site + "/torch/lib/libcudnn.so.9"));
+  write_file(tmp / "usr/bin/python3", "", true);
+  CollectOptions o;
+  o.root = tmp.path();
+  auto inv = collect(o);
+  const Library* pip = find(inv.libraries, site + "/nvidia/cuda_runtime/lib/" + soname);
+  ASSERT_NE(pip, nullptr);
+  EXPECT_EQ(pip->package, "nvidia-cuda-runtime-cu13");
+  EXPECT_EQ(pip->version, "13.0.96");  // nothing is loaded under --root: the wheel's dist-info
+  EXPECT_EQ(pip->version_source, "dist-info nvidia-cuda-runtime-cu13");
+  EXPECT_EQ(pip->found_via, std::vector<std::string>{"pip:nvidia-cuda-runtime-cu13"});
+  const Library* torch = find(inv.libraries, site + "/torch/lib/libcudnn.so.9.1.0");
+  ASSERT_NE(torch, nullptr);
+  EXPECT_EQ(torch->found_via, std::vector<std::string>{"torch/lib"});
+  EXPECT_EQ(torch->version, "9.1.0");
+  EXPECT_EQ(torch->links, std::vector<std::string>{site + "/torch/lib/libcudnn.so.9"});
+  ASSERT_EQ(inv.pythons.size(), 1u);  // described from files
+  EXPECT_EQ(inv.pythons[0].packages.at("nvidia-cuda-runtime-cu13"), "13.0.96");
+}
+
+}  // namespace
+}  // namespace gpucheck::inventory
