@@ -1,5 +1,7 @@
 #include "inventory/collect.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <future>
@@ -123,13 +125,17 @@ Inventory collect(const CollectOptions& options) {
   });
 
   auto candidates = discover_pythons(fs, env, options.pythons);
+  char cwd_buf[4096] = {0};
+  std::string cwd = getcwd(cwd_buf, sizeof cwd_buf) ? cwd_buf : "/";
   auto file_sites = site_packages_from_files(fs, env, candidates);
   std::future<std::vector<PythonEnv>> pythons;
   if (options.python && fs.live()) {
     pythons = std::async(std::launch::async, [&] {
       std::vector<std::future<PythonEnv>> jobs;
       for (const auto& c : candidates)
-        jobs.push_back(std::async(std::launch::async, [c] { return probe_python(c.path, c.via); }));
+        jobs.push_back(std::async(std::launch::async, [c, run_as = resolve_pyenv_shim(fs, env, c.path, cwd)] {
+          return probe_python(c.path, c.via, 120, run_as);
+        }));
       std::vector<PythonEnv> out;
       for (auto& j : jobs) out.push_back(j.get());
       timed("pythons", t0);

@@ -175,12 +175,28 @@ PythonEnv parse_python_probe(const std::string& text) {
   return p;
 }
 
-PythonEnv probe_python(const std::string& interpreter, const std::string& via, double timeout_s) {
+std::string resolve_pyenv_shim(const RootFs& fs, const EnvMap& env, const std::string& path, const std::string& cwd) {
+  std::string shims = parent_dir(path);
+  if (base_name(shims) != "shims" || !fs.is_file(path)) return "";
+  std::string root = parent_dir(shims);
+  if (!fs.is_dir(path_join(root, "versions"))) return "";
+  std::string version = env_or(env, "PYENV_VERSION");
+  for (std::string dir = cwd; version.empty() && !dir.empty(); dir = dir == "/" ? "" : parent_dir(dir))
+    version = trim(fs.read(path_join(dir, ".python-version"), 4096));
+  if (version.empty()) version = trim(fs.read(path_join(root, "version"), 4096));
+  version = version.substr(0, version.find_first_of(" \n:"));  // the first of several: what the shim runs
+  if (version.empty() || version == "system") return "";
+  std::string exe = path_join(root, "versions/" + version + "/bin/" + base_name(path));
+  return fs.is_executable(exe) ? exe : "";
+}
+
+PythonEnv probe_python(const std::string& interpreter, const std::string& via, double timeout_s,
+                       const std::string& run_as) {
   SubprocessOptions o;
   o.timeout = std::chrono::milliseconds(static_cast<long long>(timeout_s * 1000));
   o.result_fd = 3;
   o.stdout_limit = 1u << 16;
-  auto r = run_subprocess({interpreter, "-c", python_probe_script()}, o);
+  auto r = run_subprocess({run_as.empty() ? interpreter : run_as, "-c", python_probe_script()}, o);
   PythonEnv p;
   if (r.ok() && !r.result.empty()) {
     p = parse_python_probe(r.result);

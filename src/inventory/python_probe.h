@@ -22,11 +22,18 @@ struct PythonCandidate {
 /// extra ones, de-duplicated by real path (routes merged).
 std::vector<PythonCandidate> discover_pythons(const RootFs& fs, const EnvMap& env, const std::vector<std::string>& extra);
 
+/// The interpreter a pyenv shim (<root>/shims/python3) would exec, following pyenv's own order: PYENV_VERSION,
+/// the nearest .python-version from `cwd` upwards, <root>/version. "" when `path` is not a shim or the choice
+/// is "system" or unresolvable (then the shim itself is run). Spares the shim's bash start-up (~0.2 s).
+std::string resolve_pyenv_shim(const RootFs& fs, const EnvMap& env, const std::string& path, const std::string& cwd);
+
 /// The embedded script (exposed for tests and `--verbose`).
 const std::string& python_probe_script();
 
 /// Runs the probe in `interpreter`; errors land in PythonEnv::error.
-PythonEnv probe_python(const std::string& interpreter, const std::string& via, double timeout_s = 120);
+/// `run_as` (when not empty) is the file actually executed for `interpreter` (a resolved pyenv shim).
+PythonEnv probe_python(const std::string& interpreter, const std::string& via, double timeout_s = 120,
+                       const std::string& run_as = "");
 
 /// Parses the probe's JSON output into a PythonEnv (throws nothing; bad JSON -> error set).
 PythonEnv parse_python_probe(const std::string& json_text);

@@ -133,3 +133,41 @@ TEST(InvPythonFiles, DescribedFromFilesOnly) {
 
 }  // namespace
 }  // namespace gpucheck::inventory
+
+namespace gpucheck::inventory {
+namespace {
+
+TEST(InvPyenv, ShimResolvedLikePyenv) {
+  testing::TempDir tmp;
+  testing::write_file(tmp / "pyenv/shims/python3", "#!/usr/bin/env bash\nexec pyenv exec \"$0\" \"$@\"\n", true);
+  testing::write_file(tmp / "pyenv/versions/3.9.1/bin/python3", "", true);
+  testing::write_file(tmp / "pyenv/versions/3.12.0/bin/python3", "", true);
+  testing::write_file(tmp / "pyenv/version", "3.9.1\n");
+  testing::write_file(tmp / "project/.python-version", "3.12.0\n");
+  RootFs fs("/");
+  std::string shim = tmp / "pyenv/shims/python3";
+  EXPECT_EQ(resolve_pyenv_shim(fs, {}, shim, tmp / "elsewhere"), tmp / "pyenv/versions/3.9.1/bin/python3");
+  EXPECT_EQ(resolve_pyenv_shim(fs, {}, shim, tmp / "project/src/deep"), tmp / "pyenv/versions/3.12.0/bin/python3");
+  EXPECT_EQ(resolve_pyenv_shim(fs, {{"PYENV_VERSION", "3.9.1"}}, shim, tmp / "project"),
+            tmp / "pyenv/versions/3.9.1/bin/python3");
+  EXPECT_EQ(resolve_pyenv_shim(fs, {{"PYENV_VERSION", "system"}}, shim, "/"), "");
+  EXPECT_EQ(resolve_pyenv_shim(fs, {{"PYENV_VERSION", "3.0.0"}}, shim, "/"), "");  // not installed
+  EXPECT_EQ(resolve_pyenv_shim(fs, {}, "/usr/bin/python3", "/"), "");              // not a shim
+}
+
+TEST(InvPyenv, RealShimGivesTheSameAnswerAsRunningIt) {
+  std::string shim = find_in_path("python3");
+  RootFs fs("/");
+  std::map<std::string, std::string> env;
+  for (const char* k : {"PYENV_VERSION", "HOME"})
+    if (const char* v = std::getenv(k)) env[k] = v;
+  char cwd[4096];
+  std::string run_as = resolve_pyenv_shim(fs, env, shim, getcwd(cwd, sizeof cwd) ? cwd : "/");
+  if (run_as.empty()) GTEST_SKIP() << "python3 on PATH (" << shim << ") is not a resolvable pyenv shim";
+  auto direct = run_subprocess({shim, "-c", "import sys; print(sys.executable)"});
+  auto resolved = run_subprocess({run_as, "-c", "import sys; print(sys.executable)"});
+  EXPECT_EQ(RootFs("/").resolve(trim(direct.out)), RootFs("/").resolve(trim(resolved.out)));
+}
+
+}  // namespace
+}  // namespace gpucheck::inventory
