@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <future>
 #include <mutex>
 
@@ -73,12 +74,23 @@ void check_explicit_pythons(const RootFs& fs, const std::vector<std::string>& py
   }
 }
 
+// Relative --root / --python arguments are relative to the working directory, not to "/".
+std::string absolute(const std::string& p) {
+  if (p.empty() || p.front() == '/') return p;
+  std::error_code ec;
+  auto a = std::filesystem::absolute(p, ec);
+  return ec ? p : a.lexically_normal().string();
+}
+
 }  // namespace
 
-Inventory collect(const CollectOptions& options) {
+Inventory collect(const CollectOptions& given) {
+  CollectOptions options = given;
+  options.root = absolute(options.root.empty() ? "/" : options.root);
+  for (auto& p : options.pythons) p = absolute(p);
   RootFs fs(options.root);
   if (!fs.live()) {
-    if (!RootFs("/").is_dir(options.root)) throw InputError("--root " + options.root + ": not a directory");
+    if (!RootFs("/").is_dir(options.root)) throw InputError("--root " + given.root + ": not a directory");
   }
   if (!fs.live() && !options.pythons.empty())
     throw InputError("--python cannot be combined with --root: nothing inside the root is executed");

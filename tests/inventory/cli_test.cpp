@@ -20,6 +20,9 @@ using testing::make_symlink;
 using testing::TempDir;
 using testing::write_file;
 
+std::string parent_dir_of(const std::string& p) { return p.substr(0, p.find_last_of('/')); }
+std::string base_name_of(const std::string& p) { return p.substr(p.find_last_of('/') + 1); }
+
 SubprocessResult gpucheck(std::vector<std::string> args) {
   args.insert(args.begin(), gpucheck_binary());
   SubprocessOptions o;
@@ -132,6 +135,12 @@ TEST(InvEnvCli, RootOnABuiltTree) {
   EXPECT_EQ(doc["gpus"].size(), 0u);
   EXPECT_FALSE(std::filesystem::exists("/tmp/gpucheck-env-must-not-run"));
   for (const auto& c : doc["toolkit_choices"]) EXPECT_EQ(c["root"], "/usr/local/cuda-12.2") << c.dump();
+  // A relative --root is relative to the working directory.
+  SubprocessOptions in_parent;
+  in_parent.working_dir = parent_dir_of(tmp.path());
+  auto rel = run_subprocess({gpucheck_binary(), "env", "--json", "--root", base_name_of(tmp.path())}, in_parent);
+  ASSERT_TRUE(rel.ok()) << rel.err;
+  EXPECT_EQ(nlohmann::json::parse(rel.out)["toolkits"].size(), 1u);
   auto text = gpucheck({"env", "--root", tmp.path()});
   ASSERT_TRUE(text.ok());
   EXPECT_NE(text.out.find("12.2.2"), std::string::npos) << text.out;
