@@ -62,7 +62,8 @@ o["torch_installed"] = False
 try:
     import torch
 except BaseException as e:
-    if not (isinstance(e, ImportError) and getattr(e, "name", None) == "torch" and type(e).__name__ == "ModuleNotFoundError"):
+    # Not installed is not an error: ModuleNotFoundError for "torch" itself (Python 2: the message).
+    if not (isinstance(e, ImportError) and (getattr(e, "name", None) == "torch" or str(e) == "No module named torch")):
         o["torch_import_error"] = "%s: %s" % (type(e).__name__, e)
 else:
     o["torch_installed"] = True

@@ -171,3 +171,27 @@ TEST(InvPyenv, RealShimGivesTheSameAnswerAsRunningIt) {
 
 }  // namespace
 }  // namespace gpucheck::inventory
+
+namespace gpucheck::inventory {
+namespace {
+
+TEST(InvPythonProbe, OldInterpretersToo) {
+  // The embedded script must run on whatever Python a cluster still has: 2.7 and 3.6 where pyenv has them.
+  int ran = 0;
+  for (const char* rel : {"/.pyenv/versions/2.7.18/bin/python", "/.pyenv/versions/3.6.15/bin/python3"}) {
+    const char* home = std::getenv("HOME");
+    std::string py = std::string(home ? home : "/root") + rel;
+    if (!RootFs("/").is_executable(py)) continue;
+    ++ran;
+    auto p = probe_python(py, "--python");
+    EXPECT_TRUE(p.error.empty()) << py << ": " << p.error;
+    auto v = run_subprocess({py, "-c", "import platform; print(platform.python_version())"});
+    EXPECT_EQ(p.version, trim(v.out + v.err)) << py;
+    EXPECT_FALSE(p.torch_installed);
+    EXPECT_EQ(p.torch_import_error, "") << py;  // not installed, not an error
+  }
+  if (ran == 0) GTEST_SKIP() << "no pyenv Python 2.7.18 / 3.6.15 on this machine";
+}
+
+}  // namespace
+}  // namespace gpucheck::inventory
