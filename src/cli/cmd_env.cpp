@@ -12,7 +12,9 @@ Runner setup_env(CLI::App& sub, GlobalOptions& g) {
   auto no_python = std::make_shared<bool>(false);
   sub.add_option("--root", o->root, "Inspect a mounted image or chroot: paths resolved under DIR, nothing executed")
       ->type_name("DIR");
-  sub.add_option("--python", o->pythons, "Also probe this interpreter (repeatable)")->type_name("PATH");
+  sub.add_option("--python", o->pythons, "Also probe this interpreter (repeat the option for more)")
+      ->type_name("PATH")
+      ->allow_extra_args(false);
   sub.add_flag("--no-python", *no_python, "Skip the Python probes (fast)");
   sub.footer(
       "Lists the driver, GPUs (NVML), every CUDA toolkit and which one PATH / CMake / torch cpp_extension would\n"
