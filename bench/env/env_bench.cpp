@@ -1,5 +1,7 @@
 // Wall time of `gpucheck env` as ratios to baselines run in the same iteration, so machine load cancels out:
 //   EnvNoPython/vs_python_start   gpucheck env --no-python --json   vs  python3 -c "import sys"
+//                                 (warm: library versions reused from the cache after the first iteration)
+//   EnvNoPythonNoCache/...        the same with --no-cache: every version read through dlopen
 //   EnvNoPython/vs_ldconfig       gpucheck env --no-python --json   vs  ldconfig -p
 //   EnvPython/vs_import_torch     gpucheck env --json (PATH=/usr/bin)  vs  python3 -c "import torch"   (delta_ms)
 //   EnvPython/vs_collect_env      gpucheck env --json (PATH=/usr/bin)  vs  python3 -m torch.utils.collect_env
@@ -46,6 +48,10 @@ const std::string kGpucheck = std::string(GPUCHECK_STAGE_BIN) + "/gpucheck";
 void EnvNoPython_vs_python_start(benchmark::State& state) {
   compare(state, {kGpucheck, "env", "--no-python", "--json"}, {kPython, "-c", "import sys"});
 }
+// Cold: every library version read through dlopen again (the first run on a machine, or --no-cache).
+void EnvNoPythonNoCache_vs_python_start(benchmark::State& state) {
+  compare(state, {kGpucheck, "env", "--no-python", "--json", "--no-cache"}, {kPython, "-c", "import sys"});
+}
 void EnvNoPython_vs_ldconfig(benchmark::State& state) {
   compare(state, {kGpucheck, "env", "--no-python", "--json"}, {"/sbin/ldconfig", "-p"});
 }
@@ -70,6 +76,7 @@ void EnvPython_vs_collect_env(benchmark::State& state) {
 }  // namespace
 
 BENCHMARK(EnvNoPython_vs_python_start)->UseManualTime()->Iterations(10)->Unit(benchmark::kMillisecond);
+BENCHMARK(EnvNoPythonNoCache_vs_python_start)->UseManualTime()->Iterations(10)->Unit(benchmark::kMillisecond);
 BENCHMARK(EnvNoPython_vs_ldconfig)->UseManualTime()->Iterations(10)->Unit(benchmark::kMillisecond);
 BENCHMARK(EnvPython_vs_import_torch)->UseManualTime()->Iterations(5)->Unit(benchmark::kMillisecond);
 BENCHMARK(EnvPython_vs_collect_env)->UseManualTime()->Iterations(3)->Unit(benchmark::kMillisecond);

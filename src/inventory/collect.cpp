@@ -169,6 +169,7 @@ Inventory collect(const CollectOptions& given) {
     li.toolkits = toolkits;
     li.site_packages = sites;
     li.read_versions = options.read_library_versions && fs.live();
+    li.version_cache = options.version_cache;
     auto libs = scan_libraries(fs, li);
     timed("toolkits+libraries", start);
     return std::make_pair(std::move(toolkits), std::move(libs));

@@ -17,6 +17,7 @@ struct CollectOptions {
   /// --root the host's environment says nothing about the image, so only a standard PATH is assumed.
   std::optional<std::map<std::string, std::string>> environment;
   bool read_library_versions = true;    // dlopen each library in a child (live machine only)
+  std::string version_cache;            // remembers dlopen readings by file identity ("" = off)
   bool timings = false;                 // add "timing: ..." notes (gpucheck env --verbose)
 };
 

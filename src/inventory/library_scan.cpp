@@ -10,6 +10,7 @@
 #include "inventory/elf_info.h"
 #include "inventory/ld_cache.h"
 #include "inventory/library_version.h"
+#include "inventory/version_cache.h"
 
 namespace gpucheck::inventory {
 
@@ -140,8 +141,15 @@ std::vector<Library> scan_libraries(const RootFs& fs, const LibraryScanInput& in
   // Versions: the library's own function in a child, one child per directory, directories in parallel.
   std::map<std::string, VersionReading> readings;
   if (in.read_versions && fs.live()) {
+    VersionCache cache(in.version_cache);
     std::map<std::string, std::vector<VersionRequest>> by_dir;
     for (const auto& l : libs) {
+      VersionReading cached;
+      if (cache.lookup(l.path, cached)) {
+        cached.source += " (cached)";
+        readings[l.path] = cached;
+        continue;
+      }
       auto elf = read_elf_info(l.path);
 #if defined(__x86_64__)
       bool native = elf.is_elf && elf.is_64 && elf.machine == 62;
@@ -156,7 +164,11 @@ std::vector<Library> scan_libraries(const RootFs& fs, const LibraryScanInput& in
     for (auto& [dir, reqs] : by_dir)
       jobs.push_back(std::async(std::launch::async, [r = reqs] { return read_versions_in_child(r); }));
     for (auto& j : jobs)
-      for (auto& [path, reading] : j.get()) readings[path] = reading;
+      for (auto& [path, reading] : j.get()) {
+        readings[path] = reading;
+        cache.store(path, reading);
+      }
+    cache.save();
   }
   for (auto& l : libs) {
     auto it = readings.find(l.path);

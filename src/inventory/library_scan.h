@@ -17,6 +17,7 @@ struct LibraryScanInput {
   std::vector<Toolkit> toolkits;
   std::vector<std::string> site_packages;
   bool read_versions = true;  // dlopen in a child (live machine only)
+  std::string version_cache;  // file remembering dlopen readings by file identity ("" = none)
 };
 
 std::vector<Library> scan_libraries(const RootFs& fs, const LibraryScanInput& in);

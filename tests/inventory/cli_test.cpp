@@ -33,7 +33,7 @@ SubprocessResult gpucheck(std::vector<std::string> args) {
 class InvLiveJson : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    auto r = gpucheck({"env", "--no-python", "--json"});
+    auto r = gpucheck({"env", "--no-python", "--json", "--no-cache"});
     ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
     doc = nlohmann::json::parse(r.out);
   }
@@ -167,6 +167,26 @@ TEST(InvEnvCli, BadInputExitsTwoWithOneLine) {
     EXPECT_NE(r.err.find(c.says), std::string::npos) << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   }
+}
+
+TEST(InvEnvCli, VersionCacheReusedThenBypassed) {
+  TempDir tmp;
+  SubprocessOptions o;
+  o.set_env["XDG_CACHE_HOME"] = tmp.path();
+  auto source_of_cudart = [&](const std::vector<std::string>& extra) {
+    std::vector<std::string> argv = {gpucheck_binary(), "env", "--no-python", "--json"};
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    auto r = run_subprocess(argv, o);
+    EXPECT_TRUE(r.ok()) << r.err;
+    auto doc = nlohmann::json::parse(r.out);
+    for (const auto& l : doc["libraries"])
+      if (l["name"] == "cudart" && l["loader_pick"].get<bool>()) return l["version_source"].get<std::string>();
+    return std::string("none");
+  };
+  EXPECT_EQ(source_of_cudart({}), "cudaRuntimeGetVersion via dlopen");
+  EXPECT_TRUE(std::filesystem::exists(tmp / "gpucheck/library-versions.json"));
+  EXPECT_EQ(source_of_cudart({}), "cudaRuntimeGetVersion via dlopen (cached)");
+  EXPECT_EQ(source_of_cudart({"--no-cache"}), "cudaRuntimeGetVersion via dlopen");
 }
 
 TEST(InvEnvCli, HumanSummary) {

@@ -16,7 +16,7 @@ nlohmann::json env_with_fake_driver(const std::string& visible) {
   o.set_env["LD_LIBRARY_PATH"] = GPUCHECK_FAKE_DRIVER_DIR;
   if (visible.empty()) o.unset_env = {"CUDA_VISIBLE_DEVICES"};
   else o.set_env["CUDA_VISIBLE_DEVICES"] = visible;
-  auto r = run_subprocess({testing::gpucheck_binary(), "env", "--json", "--no-python"}, o);
+  auto r = run_subprocess({testing::gpucheck_binary(), "env", "--json", "--no-python", "--no-cache"}, o);
   EXPECT_TRUE(r.ok()) << r.describe() << r.err;
   return nlohmann::json::parse(r.out);
 }

@@ -50,6 +50,25 @@ TEST(InvLibraries, LdLibraryPathCopyIsWhatTheLoaderPicks) {
   EXPECT_TRUE(find(inv.libraries, real)->loader_pick);
 }
 
+TEST(InvLibraries, CachedReadingIsDroppedWhenTheFileChanges) {
+  TempDir tmp;
+  std::string real = RootFs("/").resolve(kRealCudart);
+  std::string copy = tmp / ("lib/" + base_name(real));
+  std::filesystem::create_directories(tmp / "lib");
+  std::filesystem::copy_file(real, copy);
+  CollectOptions o;
+  o.python = false;
+  o.version_cache = tmp / "cache.json";
+  o.environment = std::map<std::string, std::string>{{"PATH", "/usr/bin"}, {"LD_LIBRARY_PATH", tmp / "lib"}};
+  auto source = [&] { return find(collect(o).libraries, copy)->version_source; };
+  EXPECT_EQ(source(), "cudaRuntimeGetVersion via dlopen");
+  EXPECT_EQ(source(), "cudaRuntimeGetVersion via dlopen (cached)");
+  std::filesystem::last_write_time(copy, std::filesystem::file_time_type::clock::now() + std::chrono::hours(1));
+  EXPECT_EQ(source(), "cudaRuntimeGetVersion via dlopen");  // new identity: read again
+  write_file(tmp / "cache.json", "{corrupt");
+  EXPECT_EQ(source(), "cudaRuntimeGetVersion via dlopen");  // a broken cache is an empty one
+}
+
 TEST(InvLibraries, PipAndTorchCopiesUnderRoot) {
   TempDir tmp;
   std::string real = RootFs("/").resolve(kRealCudart);

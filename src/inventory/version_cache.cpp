@@ -1,0 +1,78 @@
+#include "inventory/version_cache.h"
+
+#include <sys/stat.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "core/errors.h"
+#include "core/files.h"
+
+namespace gpucheck::inventory {
+
+VersionCache::VersionCache(std::string file) : file_(std::move(file)) {
+  if (file_.empty()) return;
+  std::ifstream in(file_);
+  if (!in) return;
+  std::stringstream s;
+  s << in.rdbuf();
+  auto j = nlohmann::json::parse(s.str(), nullptr, false);
+  if (j.is_discarded() || !j.is_object() || j.value("format", 0) != 1 || !j.contains("entries")) return;
+  for (const auto& [path, e] : j["entries"].items()) {
+    if (!e.is_object()) continue;
+    VersionReading r;
+    r.version = e.value("version", "");
+    r.source = e.value("source", "");
+    std::string id = e.value("identity", "");
+    if (!r.version.empty() && !id.empty()) entries_[path] = {id, r};
+  }
+}
+
+std::string VersionCache::identity(const std::string& path) {
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0) return "";
+  std::ostringstream o;
+  o << st.st_dev << ':' << st.st_ino << ':' << st.st_size << ':' << st.st_mtim.tv_sec << '.' << st.st_mtim.tv_nsec << ':'
+    << st.st_ctim.tv_sec << '.' << st.st_ctim.tv_nsec;
+  return o.str();
+}
+
+bool VersionCache::lookup(const std::string& path, VersionReading& out) const {
+  auto it = entries_.find(path);
+  if (it == entries_.end() || it->second.first != identity(path)) return false;
+  out = it->second.second;
+  return true;
+}
+
+void VersionCache::store(const std::string& path, const VersionReading& reading) {
+  if (file_.empty() || reading.version.empty() || !reading.error.empty()) return;
+  std::string id = identity(path);
+  if (id.empty()) return;
+  entries_[path] = {id, reading};
+  dirty_ = true;
+}
+
+void VersionCache::save() const {
+  if (file_.empty() || !dirty_) return;
+  nlohmann::json j = {{"format", 1}, {"entries", nlohmann::json::object()}};
+  for (const auto& [path, e] : entries_)
+    j["entries"][path] = {{"identity", e.first}, {"version", e.second.version}, {"source", e.second.source}};
+  try {
+    auto slash = file_.find_last_of('/');
+    if (slash != std::string::npos && slash > 0) make_dirs(file_.substr(0, slash));
+    write_file_atomic(file_, j.dump(1) + "\n");
+  } catch (const InputError&) {
+    // Read-only home, full disk: the inventory is still right, only the next run is slower.
+  }
+}
+
+std::string default_version_cache_file() {
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x == '/') return std::string(x) + "/gpucheck/library-versions.json";
+  if (const char* h = std::getenv("HOME"); h && *h == '/') return std::string(h) + "/.cache/gpucheck/library-versions.json";
+  return "";
+}
+
+}  // namespace gpucheck::inventory
