@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstdlib>
 #include <map>
@@ -44,6 +45,8 @@ bool is_file(const std::string& path) {
 struct LoaderHelp {
   std::vector<std::string> system_dirs;
   std::string platform;
+  std::vector<std::string> glibc_hwcaps;  // x86-64-v4, x86-64-v3, ... (supported ones, priority order)
+  std::vector<std::string> legacy;        // haswell, tls, avx512_1, x86_64 (searched ones)
 };
 
 LoaderHelp query_loader() {
@@ -52,12 +55,20 @@ LoaderHelp query_loader() {
   opt.timeout = std::chrono::seconds(5);
   auto r = run_subprocess({kInterpreter, "--help"}, opt);
   if (!r.ok()) return h;
+  enum { kOther, kHwcaps, kLegacy } section = kOther;
   for (const auto& raw : split(r.out, '\n')) {
     std::string line = trim(raw);
+    if (starts_with(line, "Subdirectories of glibc-hwcaps")) section = kHwcaps;
+    else if (starts_with(line, "Legacy HWCAP subdirectories")) section = kLegacy;
+    else if (line.empty() || line.back() == ':') section = kOther;
     auto paren = line.find(" (");
     if (paren == std::string::npos) continue;
-    if (line.find("(system search path)") != std::string::npos) h.system_dirs.push_back(line.substr(0, paren));
-    else if (line.find("(AT_PLATFORM") != std::string::npos) h.platform = line.substr(0, paren);
+    std::string name = line.substr(0, paren);
+    if (line.find("(system search path)") != std::string::npos) h.system_dirs.push_back(name);
+    if (line.find("(AT_PLATFORM") != std::string::npos) h.platform = name;
+    bool searched = line.find("searched") != std::string::npos;
+    if (section == kHwcaps && searched) h.glibc_hwcaps.push_back(name);
+    if (section == kLegacy && searched) h.legacy.push_back(name);
   }
   return h;
 }
@@ -88,13 +99,28 @@ LoaderConfig LoaderConfig::for_this_host(const LdCache* cache) {
     const char* p = reinterpret_cast<const char*>(getauxval(AT_PLATFORM));
     c.platform = p ? p : "";
   }
-  // glibc defines $LIB as the last component of its slibdir: the directory holding libc.so.6.
+  // $LIB is glibc's slibdir without the leading '/': where the loader found libc.so.6 (not symlink-resolved,
+  // so a merged /usr still gives "lib/x86_64-linux-gnu").
   Dl_info info{};
-  if (dladdr(reinterpret_cast<void*>(&::getpid), &info) && info.dli_fname) {
-    std::string d = dir_name(real_path(info.dli_fname));
-    c.lib = d.substr(d.rfind('/') + 1);
-  }
+  if (dladdr(reinterpret_cast<void*>(&::getpid), &info) && info.dli_fname && info.dli_fname[0] == '/')
+    c.lib = dir_name(info.dli_fname).substr(1);
   if (c.lib.empty()) c.lib = "lib64";
+  for (const auto& v : help.glibc_hwcaps) c.hwcap_subdirs.push_back("glibc-hwcaps/" + v);
+  // Legacy hwcap directories: every subset of (tls, platform, other names) in the order glibc 2.36 tries
+  // them, longest combinations first.
+  std::vector<std::string> legacy;
+  if (std::find(help.legacy.begin(), help.legacy.end(), "tls") != help.legacy.end()) legacy.push_back("tls");
+  for (const auto& n : help.legacy)
+    if (n != "tls") legacy.push_back(n);
+  if (!legacy.empty() && legacy.size() < 12) {
+    unsigned n = static_cast<unsigned>(legacy.size());
+    for (unsigned mask = (1u << n) - 1; mask > 0; --mask) {
+      std::string sub;
+      for (unsigned i = 0; i < n; ++i)
+        if (mask & (1u << (n - 1 - i))) sub += (sub.empty() ? "" : "/") + legacy[i];
+      c.hwcap_subdirs.push_back(sub);
+    }
+  }
   return c;
 }
 
@@ -188,11 +214,23 @@ class GraphBuilder {
 
   /// Tries `dir/name`; returns the object index when it is a loadable object.
   int try_dir(const std::string& dir, const std::string& name, const std::string& source, int req, Dependency& d) {
-    std::string candidate = (dir.empty() ? std::string(".") : dir) + "/" + name;
+    std::string base = dir.empty() ? std::string(".") : dir;
+    for (const auto& sub : cfg_.hwcap_subdirs) {  // only hits are recorded: the misses would drown the list
+      std::string candidate = base + "/" + sub + "/" + name;
+      if (is_file(candidate)) {
+        int idx = try_file(candidate, name, source, req, d);
+        if (idx >= 0) return idx;
+      }
+    }
+    std::string candidate = base + "/" + name;
     if (!is_file(candidate)) {
       d.searched.push_back({candidate, source, "absent"});
       return -1;
     }
+    return try_file(candidate, name, source, req, d);
+  }
+
+  int try_file(const std::string& candidate, const std::string& name, const std::string& source, int req, Dependency& d) {
     std::string mismatch = ElfObject::loadable_mismatch(candidate);
     if (!mismatch.empty()) {  // the loader skips it and searches on
       d.searched.push_back({candidate, source, "skipped: " + mismatch});

@@ -20,10 +20,14 @@ struct LoaderConfig {
   std::vector<std::string> default_dirs;     // the loader's system search path
   std::string platform;                      // $PLATFORM
   std::string lib;                           // $LIB
+  /// Subdirectories ld.so tries inside every search directory before the directory itself, in its
+  /// order: glibc-hwcaps/x86-64-v3 ..., then (glibc < 2.37) legacy tls/haswell/avx512_1/x86_64 ...
+  std::vector<std::string> hwcap_subdirs;
 
   /// This machine's loader: LD_LIBRARY_PATH from the environment, the system search path and
   /// $PLATFORM as `ld.so --help` reports them (falling back to glibc's built-in x86-64 defaults),
-  /// $LIB as the directory name that holds the running libc.
+  /// hwcap subdirectories from the same output, $LIB as glibc's slibdir (where libc.so.6 was loaded
+  /// from, without the leading '/': "lib/x86_64-linux-gnu" on Debian, "lib64" on Fedora).
   static LoaderConfig for_this_host(const LdCache* cache);
 };
 
