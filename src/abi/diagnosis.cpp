@@ -16,8 +16,10 @@ std::vector<SymbolOwner> load_symbol_owners() {
   std::vector<SymbolOwner> out;
   std::string path = data_path("abi/symbol_owners.json");
   if (!fs::exists(path)) return out;
-  for (const auto& o : read_json_file(path).at("owners"))
-    out.push_back({o.at("prefix"), o.at("library"), o.value("package", ""), o.value("link_flag", "")});
+  const nlohmann::json doc = read_json_file(path);  // kept alive: iterating a temporary's member dangles
+  for (const auto& o : doc.at("owners"))
+    out.push_back({o.at("prefix").get<std::string>(), o.at("library").get<std::string>(),
+                   o.value("package", std::string()), o.value("link_flag", std::string())});
   // Longest prefix first so "cublasLt" wins over "cublas" and "cuda" over "cu".
   std::sort(out.begin(), out.end(), [](const SymbolOwner& a, const SymbolOwner& b) { return a.prefix.size() > b.prefix.size(); });
   return out;
@@ -44,6 +46,37 @@ bool version_less(const std::string& a, const std::string& b) {
     return n;
   };
   return nums(a) < nums(b);
+}
+
+/// A demangled name with the string/ABI spelling removed, so the two ABIs' versions of one function compare equal.
+std::string abi_neutral(std::string d) {
+  auto replace_all = [&](const std::string& from, const std::string& to) {
+    for (std::size_t p = d.find(from); p != std::string::npos; p = d.find(from, p + to.size())) d.replace(p, from.size(), to);
+  };
+  replace_all("std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> >", "std::string");
+  replace_all("[abi:cxx11]", "");
+  replace_all("std::__cxx11::", "std::");
+  return d;
+}
+
+/// The same function defined in the closure under the other C++ string ABI: the object and the library
+/// were built with different _GLIBCXX_USE_CXX11_ABI. Returns "path: demangled" or "".
+std::string abi_twin(const LoadGraph& g, const std::string& mangled) {
+  std::string d = demangle(mangled);
+  if (d == mangled) return "";
+  std::string key = abi_neutral(d);
+  std::string fn = d.substr(0, d.find('('));
+  fn = fn.substr(fn.rfind("::") == std::string::npos ? 0 : fn.rfind("::") + 2);
+  fn = fn.substr(fn.rfind(' ') == std::string::npos ? 0 : fn.rfind(' ') + 1);
+  if (fn.empty()) return "";
+  std::string fragment = std::to_string(fn.size()) + fn;  // how the identifier appears mangled
+  for (const auto& o : g.objects)
+    for (const auto& s : o.elf->symbols())
+      if (s.exported && s.name.find(fragment) != std::string_view::npos && s.name != mangled) {
+        std::string other = demangle(std::string(s.name));
+        if (abi_neutral(other) == key) return o.path + ": " + other;
+      }
+  return "";
 }
 
 bool is_torch_symbol(const std::string& demangled) {
@@ -213,7 +246,16 @@ std::vector<SymbolGroup> diagnose(const LoadGraph& g, const SymbolCheck& check, 
             owner = &o;
             break;
           }
-      if (owner) {
+      std::string twin = ms.name.rfind("_Z", 0) == 0 && check.symbols.size() <= 200 ? abi_twin(g, ms.name) : "";
+      if (!twin.empty()) {
+        s = &group("cxx_abi", "cxx_abi");
+        if (s->cause.empty()) {
+          const CxxAbiUse& mine = abi_of(obj.elf);
+          s->cause = "C++ ABI mismatch: " + obj.path + " was built with " + cxx_abi_sentence(mine.abi) +
+                     " but the closure defines these with the other string ABI (" + twin + ")";
+          s->remedy = {"rebuild with the same -D_GLIBCXX_USE_CXX11_ABI as the library that defines them"};
+        }
+      } else if (owner) {
         s = &group("lib:" + owner->library, "library_api");
         bool linked = false;
         std::string stem = owner->library.substr(0, owner->library.find(".so"));
