@@ -4,7 +4,10 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <sys/stat.h>
+
 #include <cstdlib>
+#include <functional>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -76,6 +79,24 @@ inline std::map<std::string, std::string> ldd(const std::string& path, std::map<
     out[name] = gpucheck::starts_with(rest, "not found") ? "not found" : rest.substr(0, rest.find(" ("));
   }
   return out;
+}
+
+/// Build products shared by every process of one test binary (gtest_discover_tests runs each test in its
+/// own process): built once into a temporary directory, renamed into place; rebuilt when the test binary
+/// changes. Only for products that embed no absolute path of their directory and that tests never modify.
+inline std::string shared_fixture_dir(const std::string& name, const std::function<void(const std::string&)>& build) {
+  struct stat st {};
+  ::stat("/proc/self/exe", &st);
+  std::string base = std::string(GPUCHECK_ABI_FIXTURES) + "/" + name + "-" + std::to_string(st.st_mtime);
+  if (fs::exists(base + "/.complete")) return base;
+  std::string tmp = base + ".tmp" + std::to_string(getpid());
+  fs::create_directories(tmp);
+  build(tmp);
+  write_file(tmp + "/.complete", "");
+  std::error_code ec;
+  fs::rename(tmp, base, ec);  // fails when another process got there first: use theirs
+  if (ec) fs::remove_all(tmp, ec);
+  return base;
 }
 
 }  // namespace abitest
