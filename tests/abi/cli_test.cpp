@@ -118,3 +118,36 @@ TEST_F(CliTest, PythonTargetsInAVenvWithAStandInTorch) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(AbiProbe, PassesOnCleanExtensionsAndFailsOnABrokenOne) {
+  TempDir d;
+  const std::string probe = std::string(GPUCHECK_STAGE_PROBES) + "/abi.extensions";
+  gpucheck::SubprocessOptions o;
+  o.timeout = std::chrono::seconds(120);
+  auto mk = gpucheck::run_subprocess({"python3", "-m", "venv", "--without-pip", d / "venv"}, o);
+  if (!mk.ok()) GTEST_SKIP() << "python3 -m venv failed: " << mk.err;
+  std::string py = d / "venv/bin/python";
+  auto run_probe = [&] {
+    auto r = gpucheck::run_subprocess({probe, "--json", "--python", py}, o);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return nlohmann::json::parse(r.out);
+  };
+  EXPECT_EQ(run_probe()["status"], "skip");  // no torch in a fresh venv
+  std::string site = gpucheck::trim(run_ok({py, "-c", "import site; print(site.getsitepackages()[0])"}));
+  write_file(site + "/torch/__init__.py", "");
+  build_so(site + "/torch/lib/libc10.so", "namespace c10 { int wheel_only_marker() { return 7; } }", {"-Wl,-soname,libc10.so"});
+  build_so(site + "/good/_C.so", "namespace c10 { int wheel_only_marker(); }\nextern \"C\" int PyInit__C() { return c10::wheel_only_marker(); }\n",
+           {"-L" + site + "/torch/lib", "-Wl,--no-as-needed", "-lc10"});
+  auto ok = run_probe();
+  EXPECT_EQ(ok["status"], "pass") << ok.dump(2);
+  build_so(site + "/bad/_C.so", "namespace c10 { int wheel_only_marker(); int gone_in_this_torch(); }\n"
+           "extern \"C\" int PyInit__C() { return c10::wheel_only_marker() + c10::gone_in_this_torch(); }\n",
+           {"-L" + site + "/torch/lib", "-Wl,--no-as-needed", "-lc10"});
+  auto bad = run_probe();
+  EXPECT_EQ(bad["status"], "fail") << bad.dump(2);
+  EXPECT_NE(bad["evidence"].dump().find("another torch"), std::string::npos) << bad["evidence"].dump();
+}
+
+}  // namespace
