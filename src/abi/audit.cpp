@@ -25,6 +25,18 @@ std::vector<FatbinInfo> read_fatbins(const ElfObject& o) {
     }
     out.push_back(std::move(f));
   }
+  // Kernels a library registers itself live in its data sections (cuFFT: .ldata).
+  for (const auto& s : o.sections()) {
+    if (s.type != 1 /* SHT_PROGBITS */ || s.name == ".nv_fatbin" || s.name == "__nv_relfatbin" || s.size < 64) continue;
+    if (s.name.find("data") == std::string::npos) continue;  // .rodata .lrodata .data .ldata .data.rel.ro
+    std::size_t containers = 0;
+    auto entries = scan_embedded_fatbins(o.section_bytes(s.name), &containers);
+    if (containers == 0) continue;
+    FatbinInfo f;
+    f.section = s.name + " (" + std::to_string(containers) + " embedded fatbins)";
+    f.entries = std::move(entries);
+    out.push_back(std::move(f));
+  }
   return out;
 }
 
@@ -35,9 +47,13 @@ Auditor::Auditor(AuditOptions options) : opt_(std::move(options)), ptx_(PtxIsaTa
 
 namespace {
 
-bool is_python_extension(const ElfObject& o) {
-  for (const auto& s : o.symbols())
+/// Objects that only ever live inside a Python process: extension modules (PyInit_*) and libraries
+/// importing the C API (libtorch_python). Their Py* symbols come from the interpreter.
+bool lives_in_python(const ElfObject& o) {
+  for (const auto& s : o.symbols()) {
     if (s.exported && s.name.rfind("PyInit_", 0) == 0) return true;
+    if (!s.defined && (s.name.rfind("Py", 0) == 0 || s.name.rfind("_Py", 0) == 0)) return true;
+  }
   return false;
 }
 
@@ -48,7 +64,7 @@ std::string python_executable(const std::string& python) {
   if (ElfObject::loadable_mismatch(exe).empty()) return exe;
   SubprocessOptions o;
   o.timeout = std::chrono::seconds(20);
-  auto r = run_subprocess({exe, "-c", "import sys; print(sys.executable)"}, o);
+  auto r = run_subprocess({exe, "-I", "-S", "-c", "import sys; print(sys.executable)"}, o);
   return r.ok() ? trim(r.out) : "";
 }
 
@@ -73,7 +89,7 @@ TargetReport Auditor::audit(const std::string& path) {
     return t;
   }
   std::vector<std::string> preload = opt_.preload;
-  if (!opt_.python.empty() && is_python_extension(*root)) {
+  if (!opt_.python.empty() && lives_in_python(*root)) {
     static std::string exe;  // resolved once per process
     if (exe.empty()) exe = python_executable(opt_.python);
     if (!exe.empty()) preload.insert(preload.begin(), exe);
@@ -91,7 +107,7 @@ TargetReport Auditor::audit(const std::string& path) {
     t.problems.push_back(d->name + " (needed by " + t.graph.objects[d->requester].path + "): " + d->error);
 
   if (opt_.symbols) {
-    t.check = check_symbols(t.graph);
+    t.check = check_symbols(t.graph, &binding_);
     t.groups = diagnose(t.graph, t.check, diag_);
     for (const auto& g : t.groups)
       t.problems.push_back(std::to_string(g.symbols.size()) + " " + g.category + ": " + g.cause);
@@ -132,10 +148,15 @@ TargetReport Auditor::audit(const std::string& path) {
       if (v.verdict == KernelVerdict::kNone || v.verdict == KernelVerdict::kPtxTooNew)
         t.problems.push_back(gpu.label + ": " + v.detail);
     }
-  if (!t.fatbins.empty() && !opt_.cuobjdump.empty()) {
+  bool registered = std::any_of(t.fatbins.begin(), t.fatbins.end(), [](const FatbinInfo& f) {
+    return f.section == ".nv_fatbin" || f.section == "__nv_relfatbin";
+  });
+  if (registered && !opt_.cuobjdump.empty()) {
     t.cuobjdump = run_cuobjdump(opt_.cuobjdump, path);
     // cuobjdump lists the executable fatbin when there is one, else the relocatable one.
     const FatbinInfo* f = &t.fatbins.front();
+    for (const auto& fb : t.fatbins)
+      if (fb.section == ".nv_fatbin") f = &fb;
     std::multiset<std::string> mine_sass, mine_ptx, theirs_sass, theirs_ptx;
     for (const auto& e : f->entries) {
       if (e.kind == FatbinKind::kSass) mine_sass.insert(sass_key(e));

@@ -67,6 +67,7 @@ class Auditor {
  private:
   AuditOptions opt_;
   ObjectCache cache_;
+  BindingCache binding_;
   PtxIsaTable ptx_;
   DiagnosisContext diag_;
 };

@@ -261,7 +261,10 @@ std::vector<SymbolGroup> diagnose(const LoadGraph& g, const SymbolCheck& check, 
         std::string stem = owner->library.substr(0, owner->library.find(".so"));
         for (const auto& o : g.objects)
           if (std::string(o.elf->soname()).rfind(stem, 0) == 0) linked = true;
-        if (linked) {
+        if (!owner->link_flag.empty() && owner->link_flag[0] == '(') {
+          s->cause = owner->library + " symbols: provided by the process that loads this object, not by a library it links";
+          s->remedy = {"audit it as part of a Python environment (--python PATH, --python-package NAME), or --preload the interpreter"};
+        } else if (linked) {
           s->cause = owner->library + " is loaded but does not define these: it is older than the one the object was built against";
           s->remedy = {"install the " + owner->library + " (" + owner->package + ") the object was built against"};
         } else {

@@ -90,4 +90,34 @@ std::vector<FatbinEntry> parse_fatbin(std::string_view b) {
   return out;
 }
 
+std::vector<FatbinEntry> scan_embedded_fatbins(std::string_view data, std::size_t* containers) {
+  std::vector<FatbinEntry> out;
+  std::size_t found = 0;
+  const std::size_t align = 8;
+  std::size_t start = (align - reinterpret_cast<std::uintptr_t>(data.data()) % align) % align;
+  for (std::size_t pos = start; pos + kContainerHeader <= data.size();) {
+    if (rd<std::uint32_t>(data, pos) != kMagic || rd<std::uint16_t>(data, pos + 4) != 1 ||
+        rd<std::uint16_t>(data, pos + 6) != kContainerHeader) {
+      pos += align;
+      continue;
+    }
+    std::uint64_t size = rd<std::uint64_t>(data, pos + 8);
+    if (size > data.size() - pos - kContainerHeader) {
+      pos += align;
+      continue;
+    }
+    try {
+      auto entries = parse_fatbin(data.substr(pos, kContainerHeader + static_cast<std::size_t>(size)));
+      for (auto& e : entries) e.offset += pos;
+      out.insert(out.end(), entries.begin(), entries.end());
+      ++found;
+      pos += (kContainerHeader + static_cast<std::size_t>(size) + align - 1) / align * align;
+    } catch (const FatbinError&) {
+      pos += align;  // the magic number appeared by chance in unrelated data
+    }
+  }
+  if (containers) *containers = found;
+  return out;
+}
+
 }  // namespace gpucheck::abi

@@ -39,4 +39,9 @@ struct FatbinEntry {
 /// smaller than the fixed part.
 std::vector<FatbinEntry> parse_fatbin(std::string_view section);
 
+/// Fat binaries embedded in other data (libraries that register kernels themselves, e.g. cuFFT keeps
+/// thousands in .ldata): scans 8-byte aligned positions for a container header whose sizes fit, parses
+/// each one found. Returns the entries and the number of containers.
+std::vector<FatbinEntry> scan_embedded_fatbins(std::string_view data, std::size_t* containers);
+
 }  // namespace gpucheck::abi

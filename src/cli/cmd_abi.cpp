@@ -11,14 +11,16 @@ Runner setup_abi(CLI::App& sub, GlobalOptions& g) {
   auto r = std::make_shared<abi::AbiRequest>();
   auto strict = std::make_shared<bool>(false);
   sub.add_option("targets", r->paths, "ELF files or directories (walked recursively) to audit");
-  sub.add_option("--python-package", r->python_packages, "Audit the shared objects of this installed package (flash_attn)");
+  sub.add_option("--python-package", r->python_packages, "Audit the shared objects of this installed package (flash_attn)")->allow_extra_args(false);
   sub.add_option("--python", r->python, "Interpreter of the environment to inspect (default: python3 on PATH)");
   sub.add_flag("--torch-extensions", r->torch_extensions, "Audit every module in site-packages that links libc10/libtorch");
   sub.add_flag("--torch", r->torch, "Audit torch's own libraries");
   sub.add_flag("--with-torch", r->with_torch, "Treat the environment's torch as already loaded (as after `import torch`)");
   sub.add_option("--torch-lib", r->torch_lib, "Treat the LibTorch in this lib directory as already loaded");
-  sub.add_option("--preload", r->preload, "Library the parent process has already loaded (repeatable)");
-  sub.add_option("--gpu", r->gpus, "GPU to judge device code for: sm_90, 9.0 (repeatable or comma-separated)")->delimiter(',');
+  sub.add_option("--preload", r->preload, "Library the parent process has already loaded (repeatable)")->allow_extra_args(false);
+  sub.add_option("--gpu", r->gpus, "GPU to judge device code for: sm_90, 9.0 (repeatable or comma-separated)")
+      ->allow_extra_args(false)
+      ->delimiter(',');
   sub.add_option("--env", r->env_json, "Inventory document (gpucheck env --json) for GPUs and driver");
   sub.add_flag("--no-symbols", [r](std::int64_t) { r->symbols = false; }, "Resolve dependencies only, do not bind symbols");
   sub.add_flag("--cross-check", r->cross_check, "Compare the fatbin parser with cuobjdump --list-elf --list-ptx");
