@@ -21,6 +21,7 @@ class LocalTransport : public Transport {
   double run(const std::vector<Collective>& group, int iterations, double timeout_s) override;
   double sum_over_processes(double v) override { return v; }
   std::vector<std::string> gather_to_root(const std::string& s) override { return {s}; }
+  std::vector<std::string> all_gather_strings(const std::string& s) override { return {s}; }
   std::unique_ptr<Transport> split(int color, int key) override;
   void abort() override {}
 

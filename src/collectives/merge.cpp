@@ -201,12 +201,19 @@ void merge_into_result(const std::vector<RankReport>& ranks, const std::vector<C
   for (auto& k : ranks)
     if (!k.error.empty() && (!stopped || (k.timed_out && !stopped->timed_out))) stopped = &k;
 
+  // The summary quotes the plateau of every collective for the first data type swept.
   std::string perf;
-  if (!sweep_order.empty()) {
-    auto& n = sweep_order.back();
-    if (auto p = plateau_busbw(sweeps[n].oop))
-      perf = world > 1 ? fmt::format("; {} plateau busbw {:.2f} GB/s", n, *p)
-                       : "; 1 rank: busbw is not meaningful (bus factor 0), the library and buffers were verified";
+  if (!sweep_order.empty() && world == 1) {
+    perf = "; 1 rank: busbw is not meaningful (bus factor 0), the library and buffers were verified";
+  } else if (!sweep_order.empty()) {
+    std::string first_dtype = to_string(plan.front().dtype);
+    for (auto& n : sweep_order) {
+      if (n.size() < first_dtype.size() || n.compare(n.size() - first_dtype.size(), first_dtype.size(), first_dtype) != 0)
+        continue;
+      if (auto p = plateau_busbw(sweeps[n].oop))
+        perf += fmt::format("{}{} {:.2f}", perf.empty() ? "" : ", ", n.substr(0, n.size() - first_dtype.size() - 1), *p);
+    }
+    if (!perf.empty()) perf = fmt::format("; plateau busbw GB/s ({}): {}", first_dtype, perf);
   }
 
   if (stopped) {

@@ -9,13 +9,13 @@ namespace gpucheck::collectives {
 
 std::string render_table(const std::vector<Row>& rows) {
   // Pair out-of-place and in-place rows of the same (op, redop, dtype, count).
-  using Key = std::tuple<int, int, int, std::size_t, int>;
+  using Key = std::tuple<int, int, int, int, std::size_t, int>;
   std::map<Key, std::pair<const Row*, const Row*>> pairs;
   std::vector<Key> order;
   for (auto& r : rows) {
     const CaseSpec& c = *r.spec;
     if (c.kind != CaseKind::kSweep && c.kind != CaseKind::kCheck) continue;
-    Key k{static_cast<int>(c.op), static_cast<int>(c.redop), static_cast<int>(c.dtype), c.count, c.root};
+    Key k{static_cast<int>(c.kind), static_cast<int>(c.op), static_cast<int>(c.redop), static_cast<int>(c.dtype), c.count, c.root};
     if (!pairs.count(k)) order.push_back(k);
     (c.in_place ? pairs[k].second : pairs[k].first) = &r;
   }

@@ -66,11 +66,14 @@ class Transport {
   virtual double sum_over_processes(double v) = 0;
   /// The root process receives every process's string (in process order); others get an empty list.
   virtual std::vector<std::string> gather_to_root(const std::string& s) = 0;
+  /// Every process receives every process's string (pairs mode: which node each rank is on).
+  virtual std::vector<std::string> all_gather_strings(const std::string& s) = 0;
 
   /// A transport over the processes with the same color (pairs mode), or nullptr for color < 0.
   /// Throws TransportError where the transport cannot split.
   virtual std::unique_ptr<Transport> split(int color, int key) = 0;
-  /// Gives up on pending work after a timeout (ncclCommAbort / MPI_Abort).
+  /// Gives up on pending work after a timeout (ncclCommAbort; a no-op for MPI, which cannot cancel a
+  /// collective: the probe then ends the job with MPI_Abort).
   virtual void abort() = 0;
 };
 
