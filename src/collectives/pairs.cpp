@@ -85,14 +85,19 @@ void classify_pairs(std::vector<PairOutcome>& outcomes) {
 }
 
 std::vector<int> suspect_nodes(const std::vector<PairOutcome>& outcomes, int nodes) {
+  // Wrong data and errors outrank slowness: when any pair is broken, only broken pairs count, so a pair
+  // that was merely slow (a busy machine) does not implicate its nodes.
+  bool any_broken = false;
+  for (auto& o : outcomes) any_broken = any_broken || (o.bad && (o.wrong || !o.error.empty()));
+  auto counts = [&](const PairOutcome& o) { return any_broken ? o.bad && (o.wrong || !o.error.empty()) : o.bad; };
   std::vector<int> bad(static_cast<std::size_t>(nodes), 0), total(static_cast<std::size_t>(nodes), 0);
   bool any = false;
   for (auto& o : outcomes) {
     for (int n : {o.pair.a, o.pair.b}) {
       ++total[static_cast<std::size_t>(n)];
-      if (o.bad) ++bad[static_cast<std::size_t>(n)];
+      if (counts(o)) ++bad[static_cast<std::size_t>(n)];
     }
-    any = any || o.bad;
+    any = any || counts(o);
   }
   std::vector<int> out;
   if (!any) return out;
@@ -130,8 +135,14 @@ void run_pairs(Transport& t, const Options& o, Result& r) {
     std::string mine;
     auto sub = t.split(color, me);
     if (sub) {
-      auto plan = make_plan(po, sub->world());
-      auto reports = run_plan(*sub, plan, po);
+      // --corrupt-rank names a world rank; inside the pair this process has a new rank number.
+      Options pair_opts = po;
+      pair_opts.corrupt_rank.reset();
+      if (o.corrupt_rank && *o.corrupt_rank == me) pair_opts.corrupt_rank = sub->info(0).rank;
+      pair_opts.hang_rank.reset();
+      if (o.hang_rank && *o.hang_rank == me) pair_opts.hang_rank = sub->info(0).rank;
+      auto plan = make_plan(pair_opts, sub->world());
+      auto reports = run_plan(*sub, plan, pair_opts);
       bool stopped = false;
       for (auto& rep : reports) stopped = stopped || !rep.error.empty();
       if (stopped) sub->abort();

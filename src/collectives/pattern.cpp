@@ -103,6 +103,11 @@ std::uint32_t Pattern::reduced_bits(int first, int count, std::size_t i) const {
 }
 
 std::uint32_t Pattern::corrupted(std::uint32_t b) const {
+  if (redop == RedOp::kMax) {
+    // Above every generated value, so the maximum itself changes.
+    if (dtype == DType::kU8) return b == 0xffu ? 0xfeu : 0xffu;
+    return encode(dtype, std::ldexp(static_cast<double>(magnitude() + 1), exponent()));
+  }
   switch (dtype) {
     case DType::kU8: return b ^ 0x80u ^ (b == 0 ? 1u : 0u);
     case DType::kF16:

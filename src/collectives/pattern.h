@@ -36,7 +36,7 @@ struct Pattern {
   /// Exact expected bits of the reduction over contributors [first, first+count) at element i.
   std::uint32_t reduced_bits(int first, int count, std::size_t i) const;
   /// What --corrupt-rank writes instead of bits(c, i): always a different value (sign/top bit flipped,
-  /// zero replaced by one unit), so the reduction or copy visibly changes.
+  /// zero replaced by one unit; for max a value above every generated one), so the result changes.
   std::uint32_t corrupted(std::uint32_t bits) const;
 };
 

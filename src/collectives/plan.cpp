@@ -63,10 +63,13 @@ std::vector<CaseSpec> make_plan(const Options& o, int world) {
   auto sizes = sweep_sizes(o);
   for (DType t : o.dtypes) {
     for (CollOp op : o.ops) {
+      std::size_t previous = 0;
       for (std::size_t s : sizes) {
         std::size_t count = s / dtype_size(t);
         if (op == CollOp::kAllGather || op == CollOp::kReduceScatter) count /= static_cast<std::size_t>(world);
         if (count == 0) count = 1;
+        if (count == previous) continue;  // sizes below one element per rank collapse to the same case
+        previous = count;
         for (bool in_place : {false, true})
           plan.push_back(simple(CaseKind::kSweep, op, sweep_redop(op), t, count, in_place, world, "sweep"));
       }
