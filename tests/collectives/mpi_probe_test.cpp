@@ -5,6 +5,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <sys/stat.h>
+
+#include <cstdlib>
+
+#include "core/files.h"
 #include "core/subprocess.h"
 
 namespace {
@@ -176,4 +181,44 @@ TEST(CollectivesProbe, SingleProcessMpiTransportIsOneRank) {
   auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["status"], "pass") << j["summary"];
   EXPECT_NE(j["summary"].get<std::string>().find("busbw is not meaningful"), std::string::npos);
+}
+
+TEST_F(MpiProbe, MpiScriptWritesOneMergedResult) {
+  std::string out = ::testing::TempDir() + "/collectives-script.json";
+  auto so = mpi_env();
+  so.set_env["MPIRUN_ARGS"] = "--oversubscribe";
+  so.set_env["GPUCHECK_PROBE_DIR"] = GPUCHECK_STAGE_PROBES;
+  auto r = run_subprocess({std::string(GPUCHECK_SOURCE_DIR) + "/scripts/mpi/collectives.sh", "-g", "2", "-o", out, "--",
+                           "--transport", "mpi", "--level", "quick", "--max-bytes", "4K"},
+                          so);
+  ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.out << r.err;
+  EXPECT_NE(r.out.find("pass  collectives.nccl"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("rank 1 on"), std::string::npos) << r.out;
+  auto j = nlohmann::json::parse(gpucheck::read_file(out));
+  EXPECT_EQ(j["details"]["world"], 2);
+  auto bad = run_subprocess({std::string(GPUCHECK_SOURCE_DIR) + "/scripts/mpi/collectives.sh", "--frobnicate"}, so);
+  EXPECT_EQ(bad.exit_code, 2);
+}
+
+TEST_F(MpiProbe, SlurmBatchScriptRunsTheProbeUnderSrun) {
+  // No Slurm here: a stand-in srun on PATH drops srun's own options and starts 2 ranks with mpirun.
+  std::string dir = ::testing::TempDir() + "/fake-slurm";
+  gpucheck::make_dirs(dir);
+  gpucheck::write_file_atomic(dir + "/srun",
+                              "#!/bin/sh\nwhile [ \"${1#-}\" != \"$1\" ]; do shift; done\n"
+                              "exec mpirun --oversubscribe -np 2 --mca btl self,vader \"$@\"\n");
+  ASSERT_EQ(::chmod((dir + "/srun").c_str(), 0755), 0);
+  auto so = mpi_env();
+  so.set_env["PATH"] = dir + ":" + std::string(std::getenv("PATH"));
+  so.set_env["GPUCHECK_PROBE_DIR"] = GPUCHECK_STAGE_PROBES;
+  so.set_env["GPUCHECK_COLLECTIVES_OUT"] = dir + "/result.json";
+  so.set_env["SLURM_JOB_ID"] = "42";
+  auto r = run_subprocess({"bash", std::string(GPUCHECK_SOURCE_DIR) + "/scripts/slurm/collectives.sbatch", "--transport",
+                           "mpi", "--level", "quick", "--max-bytes", "1K", "--corrupt-rank", "1"},
+                          so);
+  ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
+  auto j = nlohmann::json::parse(gpucheck::read_file(dir + "/result.json"));
+  EXPECT_EQ(j["status"], "fail");
+  EXPECT_GT(metric(j, "wrong_elements"), 0);
+  EXPECT_EQ(j["devices"].size(), 2u);
 }
