@@ -17,7 +17,7 @@ struct Options {
   std::string level = "standard";
   std::string transport = "nccl";        // nccl | mpi
   std::size_t min_bytes = 8;
-  std::size_t max_bytes = std::size_t{1} << 30;
+  std::size_t max_bytes = std::size_t{1} << 30;  // long; standard 256 MiB, quick 64 MiB, mpi 16 MiB
   std::size_t factor = 2;
   std::vector<CollOp> ops{CollOp::kAllGather, CollOp::kReduceScatter, CollOp::kAllReduce, CollOp::kBroadcast};
   std::vector<DType> dtypes{DType::kF16, DType::kBF16, DType::kF32};

@@ -56,7 +56,8 @@ TEST(Options, ParsesSweepAndDefaultsPerLevel) {
   EXPECT_EQ(q.layout_sizes, (std::vector<std::size_t>{7, 1237, 65539}));
   auto s = parse_options({}, "standard");
   EXPECT_EQ(s.layout_sizes.back(), (std::size_t{1} << 24) + 3);
-  EXPECT_EQ(s.max_bytes, std::size_t{1} << 30);
+  EXPECT_EQ(s.max_bytes, std::size_t{256} << 20);
+  EXPECT_EQ(parse_options({}, "long").max_bytes, std::size_t{1} << 30);
   EXPECT_EQ(parse_options({"--transport", "mpi"}, "standard").max_bytes, std::size_t{16} << 20);
   EXPECT_EQ(parse_bytes("64K"), 65536u);
   EXPECT_EQ(parse_bytes("1G"), std::size_t{1} << 30);
