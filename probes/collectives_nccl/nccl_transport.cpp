@@ -226,6 +226,9 @@ void NcclTransport::release(int local, void* p) {
 void NcclTransport::upload(int local, void* dst, const void* src, std::size_t bytes) {
   check_cuda(cudaSetDevice(devices_.at(static_cast<std::size_t>(local))), "cudaSetDevice");
   check_cuda(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice), "cudaMemcpy host to device");
+  // From pageable memory cudaMemcpy may return before the DMA lands, and the collectives run on
+  // non-blocking streams that do not order after the legacy stream: wait for the copy here.
+  check_cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize after upload");
 }
 
 void NcclTransport::download(int local, void* dst, const void* src, std::size_t bytes) {

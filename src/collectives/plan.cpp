@@ -115,6 +115,8 @@ std::vector<CaseSpec> make_plan(const Options& o, int world) {
   // One block's parameters, one flat buffer per dtype group, as CheckpointBlock builds them.
   std::vector<ZeroLayout> groups;
   for (DType t : o.dtypes) groups.push_back(make_zero_layout(t, o.layout_sizes, world));
+  std::size_t per_rank = 0;  // a layout case's count: elements each rank stores, all groups together
+  for (auto& l : groups) per_rank += l.partition;
   std::string sizes_text;
   for (auto n : o.layout_sizes) sizes_text += (sizes_text.empty() ? "" : ",") + std::to_string(n);
   for (bool in_place : {false, true}) {
@@ -129,6 +131,7 @@ std::vector<CaseSpec> make_plan(const Options& o, int world) {
     for (auto& l : groups) g.label += fmt::format(" {}={}", to_string(l.dtype), l.partition);
     g.label += in_place ? ") in-place" : ") out-of-place";
     g.dtype = groups.front().dtype;
+    g.count = per_rank;
     plan.push_back(g);
   }
   CaseSpec r;
@@ -137,6 +140,7 @@ std::vector<CaseSpec> make_plan(const Options& o, int world) {
   r.redop = RedOp::kSum;
   r.layouts = groups;
   r.dtype = groups.front().dtype;
+  r.count = per_rank;
   r.key = "layout.reduce_scatter.grouped.accumulate";
   r.label = fmt::format("BMTrain block backward: {} grouped reduce_scatter sums of params [{}], 2 micro-steps "
                         "with the local gradient added before the second",

@@ -25,7 +25,8 @@ struct CaseSpec {
   CollOp op = CollOp::kAllReduce;
   RedOp redop = RedOp::kNone;
   DType dtype = DType::kF32;
-  std::size_t count = 0;  // per-rank send count (all-gather), recv count (reduce-scatter), buffer count
+  std::size_t count = 0;  // per-rank send count (all-gather), recv count (reduce-scatter), buffer count;
+                          // layouts: elements each rank stores over all groups
   bool in_place = false;
   int root = 0;
   bool flag = false, flag_none = false;  // uint8 overflow flag set by one rank / by none

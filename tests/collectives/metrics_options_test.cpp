@@ -7,6 +7,7 @@
 #include "collectives/options.h"
 #include "collectives/plan.h"
 #include "core/errors.h"
+#include "core/files.h"
 
 using namespace gpucheck::collectives;
 
@@ -103,4 +104,16 @@ TEST(Plan, CoversBmtrainCollectivesAndIsDeterministic) {
   EXPECT_GT(avg, 0);
   EXPECT_EQ(shards, 3 * 3 * 2);
   for (auto& c : make_plan(o, 3)) EXPECT_NE(c.redop, RedOp::kAvg) << "avg is only exact for power-of-two W";
+}
+
+TEST(Bandwidth, CodeMatchesTheSourcedDefinitionsInData) {
+  auto j = gpucheck::read_json_file(std::string(GPUCHECK_SOURCE_DIR) + "/data/collectives/busbw.json");
+  EXPECT_EQ(j["gigabyte_bytes"].get<double>(), 1e9);
+  EXPECT_DOUBLE_EQ(algbw_gbps(1000000000, 1.0), 1.0);
+  for (auto& [name, c] : j["collectives"].items()) {
+    EXPECT_FALSE(c["source"].get<std::string>().empty());
+    CollOp op = parse_collop(name);
+    for (auto& [n, factor] : c["factor_at"].items())
+      EXPECT_DOUBLE_EQ(bus_factor(op, std::stoi(n)), factor.get<double>()) << name << " n=" << n;
+  }
 }

@@ -100,6 +100,23 @@ TEST_F(MpiProbe, TwoAndFourRanksPassBitExact) {
   }
 }
 
+TEST_F(MpiProbe, DetailsMatchTheirJsonSchema) {
+  auto r = run_mpi(2, {"--max-bytes", "4K", "--factor", "8", "--corrupt-rank", "1"});
+  ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
+  auto j = parse_result(r);
+  std::string doc = ::testing::TempDir() + "/collectives-details.json";
+  gpucheck::write_file_atomic(doc, j["details"].dump());
+  std::string python = gpucheck::find_in_path("python3");
+  if (python.empty()) GTEST_SKIP() << "python3 not found";
+  auto v = run_subprocess({python, "-c",
+                           "import json,sys\n"
+                           "try:\n import jsonschema\nexcept ImportError:\n print('no jsonschema'); sys.exit(77)\n"
+                           "jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(json.load(open(sys.argv[2])))\n",
+                           std::string(GPUCHECK_SOURCE_DIR) + "/reports/schema/collectives.details.schema.json", doc});
+  if (v.exit_code == 77) GTEST_SKIP() << "python3 has no jsonschema (apt-get install python3-jsonschema)";
+  EXPECT_TRUE(v.ok()) << v.describe() << "\n" << v.err;
+}
+
 TEST_F(MpiProbe, CorruptedRankGivesWrongElementsAndFail) {
   auto r = run_mpi(4, {"--max-bytes", "16K", "--factor", "8", "--corrupt-rank", "1"});
   ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
