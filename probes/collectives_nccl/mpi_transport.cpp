@@ -1,6 +1,7 @@
 #include "mpi_transport.h"
 
 #include <chrono>
+#include <climits>
 #include <cstdlib>
 #include <cstring>
 
@@ -149,6 +150,8 @@ double MpiTransport::run(const std::vector<Collective>& group, int iterations, d
     for (auto& c : group) {
       const CallBuffers& b = c.local.at(0);
       const std::size_t es = dtype_size(c.dtype);
+      if (c.count * (c.op == CollOp::kReduceScatter ? W : 1) > static_cast<std::size_t>(INT_MAX))
+        throw TransportError(fmt::format("{} elements exceed MPI's int counts; use a smaller --max-bytes", c.count));
       const int n = static_cast<int>(c.count);
       auto* recv = static_cast<unsigned char*>(b.recv);
       MPI_Request req = MPI_REQUEST_NULL;

@@ -50,11 +50,13 @@ std::vector<Row> merge_rows(const std::vector<RankReport>& ranks, const std::vec
         row.got_bits = o.got_bits;
       }
       row.wrong += o.wrong;
+      if (o.wrong) row.wrong_by_rank.push_back({ranks[k].info.rank, o.wrong, o.first_index});
       if (o.time_s >= 0) {
         tsum += o.time_s;
         ++tn;
       }
     }
+    std::sort(row.wrong_by_rank.begin(), row.wrong_by_rank.end(), [](auto& a, auto& b) { return a.rank < b.rank; });
     if (tn) {
       double t = tsum / tn;
       row.time_us = t * 1e6;
@@ -109,6 +111,9 @@ void merge_into_result(const std::vector<RankReport>& ranks, const std::vector<C
       j["first_bad_index"] = row.first_bad_index;
       j["expected_bits"] = hex_bits(row.spec->dtype, row.expected_bits);
       j["got_bits"] = hex_bits(row.spec->dtype, row.got_bits);
+      nlohmann::json per = nlohmann::json::array();
+      for (auto& w : row.wrong_by_rank) per.push_back({{"rank", w.rank}, {"wrong", w.wrong}, {"first_index", w.first_index}});
+      j["wrong_by_rank"] = per;
     }
     jrows.push_back(j);
   }

@@ -14,6 +14,12 @@
 
 namespace gpucheck::collectives {
 
+struct RankWrong {
+  int rank = 0;
+  std::size_t wrong = 0;
+  std::int64_t first_index = -1;
+};
+
 struct Row {
   const CaseSpec* spec = nullptr;
   std::size_t bytes = 0;
@@ -24,6 +30,7 @@ struct Row {
   int first_bad_rank = -1;
   std::int64_t first_bad_index = -1;
   std::uint32_t expected_bits = 0, got_bits = 0;
+  std::vector<RankWrong> wrong_by_rank;  // only ranks with wrong elements, by rank
 };
 
 std::vector<Row> merge_rows(const std::vector<RankReport>& ranks, const std::vector<CaseSpec>& plan, int world);

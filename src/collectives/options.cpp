@@ -69,6 +69,7 @@ Options parse_options(const std::vector<std::string>& args, const std::string& l
   o.level = level;
   if (level == "quick") {
     o.max_bytes = std::size_t{64} << 20;
+    o.factor = 4;
     o.warmup = 2;
     o.iters = 5;
     o.layout_sizes = {7, 1237, 65539};

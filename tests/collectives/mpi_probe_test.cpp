@@ -132,6 +132,8 @@ TEST_F(MpiProbe, CorruptedRankGivesWrongElementsAndFail) {
       EXPECT_GT(row["wrong"].get<int>(), 0);
       EXPECT_EQ(row["first_bad_rank"], 0);
       EXPECT_EQ(row["first_bad_index"].get<int>(), row["count"].get<int>() + 5);  // rank 1's block, element 5
+      ASSERT_EQ(row["wrong_by_rank"].size(), 4u);  // every rank gathered the bad block
+      for (int k = 0; k < 4; ++k) EXPECT_EQ(row["wrong_by_rank"][k]["rank"], k);
     }
     if (row["op"] == "broadcast") EXPECT_EQ(row["wrong"], 0) << "roots are 0 and 3, rank 1 is not read";
   }
