@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <iostream>
 
+extern char** environ;
+
 #include "collectives/harness.h"
 #include "collectives/merge.h"
 #include "collectives/options.h"
@@ -70,10 +72,21 @@ std::unique_ptr<Transport> make_transport(const Options& o, const JobState& job,
 #endif
 }
 
+// NCCL's tuning variables change algorithms and protocols; a result is only comparable with them known.
+void record_nccl_environment(Result& r) {
+  for (char** e = environ; e && *e; ++e) {
+    std::string kv = *e;
+    if (kv.rfind("NCCL_", 0) != 0) continue;
+    auto eq = kv.find('=');
+    r.evidence["env." + kv.substr(0, eq)] = eq == std::string::npos ? "" : kv.substr(eq + 1);
+  }
+}
+
 void execute(const Options& o, JobState& job, Result& r) {
   auto t = make_transport(o, job, r);
   if (!t) return;
   r.evidence["level"] = o.level;
+  record_nccl_environment(r);
   if (o.pairs != PairsMode::kOff) {
     run_pairs(*t, o, r);
     return;
