@@ -1,0 +1,163 @@
+#include "explain/log_scanner.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace gpucheck::explain {
+namespace {
+
+constexpr std::size_t kEvidenceChars = 300;
+
+// Words that make a line worth showing when no signature matched.
+const char* const kErrorWords[] = {"error", "fatal", "failed", "exception", "traceback", "abort",
+                                   "not found", "cannot", "unable to"};
+
+std::string shorten(const std::string& s) {
+  if (s.size() <= kEvidenceChars) return s;
+  std::size_t cut = kEvidenceChars;
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xc0) == 0x80) --cut;  // not inside a UTF-8 char
+  return s.substr(0, cut) + " ...";
+}
+
+}  // namespace
+
+LogScanner::LogScanner(const std::vector<Signature>& signatures, ScanOptions options)
+    : signatures_(signatures), options_(options), hits_(signatures.size()) {
+  for (std::size_t si = 0; si < signatures_.size(); ++si) {
+    pattern_offset_.push_back(pattern_pending_.size());
+    hits_[si].patterns_matched.assign(signatures_[si].patterns.size(), false);
+    for (std::size_t pi = 0; pi < signatures_[si].patterns.size(); ++pi) {
+      const auto& p = signatures_[si].patterns[pi];
+      max_window_ = std::max<std::size_t>(max_window_, static_cast<std::size_t>(p.window));
+      pattern_pending_.push_back(0);
+      for (const auto& lit : p.literals) {
+        literals_.add(lit);
+        literal_patterns_.push_back({{si, pi}});
+      }
+    }
+  }
+  first_error_literal_ = literals_.size();
+  for (const char* w : kErrorWords) literals_.add(w);
+  literals_.build();
+}
+
+void LogScanner::feed(std::string_view bytes) {
+  bytes_ += bytes.size();
+  while (!bytes.empty()) {
+    const void* nl = std::memchr(bytes.data(), '\n', bytes.size());
+    std::size_t take = nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - bytes.data()) : bytes.size();
+    if (!pending_overflow_) {
+      std::size_t room = kMaxLineBytes - pending_.size();
+      if (take > room) {
+        pending_.append(bytes.data(), room);
+        pending_overflow_ = true;
+      } else {
+        pending_.append(bytes.data(), take);
+      }
+    }
+    if (!nl) break;
+    end_line();
+    bytes.remove_prefix(take + 1);
+  }
+}
+
+void LogScanner::end_line() {
+  ++line_no_;
+  if (pending_overflow_) ++long_lines_;
+  window_.push_back({line_no_, normalize_line(pending_, stats_)});
+  pending_.clear();
+  pending_overflow_ = false;
+  if (window_.size() >= max_window_) {
+    process_front();
+    window_.pop_front();
+  }
+}
+
+void LogScanner::finish() {
+  if (!pending_.empty() || pending_overflow_) end_line();
+  while (!window_.empty()) {
+    process_front();
+    window_.pop_front();
+  }
+}
+
+void LogScanner::process_front() {
+  const Line& line = window_.front();
+  if (line.text.empty()) return;
+  std::vector<std::pair<std::size_t, std::size_t>> todo;
+  bool error_like = false;
+  if (options_.prefilter) {
+    literals_.scan(line.text, [&](std::size_t lit) {
+      if (lit >= first_error_literal_) {
+        error_like = true;
+        return;
+      }
+      for (const auto& ref : literal_patterns_[lit]) {
+        auto flat = pattern_offset_[ref.signature] + ref.pattern;
+        if (!pattern_pending_[flat]) {
+          pattern_pending_[flat] = 1;
+          todo.emplace_back(ref.signature, ref.pattern);
+        }
+      }
+    });
+  } else {
+    for (std::size_t si = 0; si < signatures_.size(); ++si)
+      for (std::size_t pi = 0; pi < signatures_[si].patterns.size(); ++pi) todo.emplace_back(si, pi);
+    literals_.scan(line.text, [&](std::size_t lit) { error_like |= lit >= first_error_literal_; });
+  }
+  std::sort(todo.begin(), todo.end());  // deterministic order whatever the automaton reported
+  for (auto [si, pi] : todo) {
+    pattern_pending_[pattern_offset_[si] + pi] = 0;
+    match_pattern(si, pi);
+  }
+  if (error_like) {
+    error_lines_.emplace_back(line.number, shorten(line.text));
+    if (error_lines_.size() > kErrorLinesKept) error_lines_.pop_front();
+  }
+}
+
+void LogScanner::match_pattern(std::size_t si, std::size_t pi) {
+  const Signature& sig = signatures_[si];
+  const Pattern& pat = sig.patterns[pi];
+  // The text a wrapped message spans: this line and the next window-1 lines, joined by a space.
+  std::string text = window_[0].text.substr(0, kMaxRegexBytes);
+  std::vector<std::size_t> line_ends{text.size()};
+  for (std::size_t k = 1; k < static_cast<std::size_t>(pat.window) && k < window_.size(); ++k) {
+    text += ' ';
+    text.append(window_[k].text, 0, kMaxRegexBytes);
+    line_ends.push_back(text.size());
+  }
+  std::smatch m;
+  if (!std::regex_search(text, m, pat.regex.regex)) return;
+
+  SignatureHits& h = hits_[si];
+  ++h.hits;
+  if (h.first_line == 0) h.first_line = window_[0].number;
+  h.confidence = std::max(h.confidence, pat.confidence);
+  h.patterns_matched[pi] = true;
+
+  std::map<std::string, std::string> caps;
+  for (std::size_t g = 0; g < pat.regex.group_names.size(); ++g) {
+    const auto& name = pat.regex.group_names[g];
+    if (name.empty() || !m[g + 1].matched) continue;
+    caps[name] = m[g + 1].str();
+  }
+  if (sig.kind == "context") {
+    if (h.values.size() < kMaxContextValues) h.values.emplace_back(window_[0].number, caps);
+    else h.values.back() = {window_[0].number, caps};  // keep the latest as the last entry
+    return;
+  }
+  for (auto& [k, v] : caps) h.captures.emplace(k, v);
+  // Evidence: the lines the match covers.
+  auto match_end = static_cast<std::size_t>(m.position(0) + m.length(0));
+  for (std::size_t k = 0; k < line_ends.size(); ++k) {
+    std::size_t begin = k == 0 ? 0 : line_ends[k - 1] + 1;
+    if (begin >= match_end && k > 0) break;
+    if (h.evidence.size() >= kMaxEvidence) break;
+    auto number = window_[k].number;
+    bool dup = std::any_of(h.evidence.begin(), h.evidence.end(), [&](const auto& e) { return e.first == number; });
+    if (!dup) h.evidence.emplace_back(number, shorten(window_[k].text));
+  }
+}
+
+}  // namespace gpucheck::explain
