@@ -12,11 +12,25 @@ constexpr std::size_t kEvidenceChars = 300;
 const char* const kErrorWords[] = {"error", "fatal", "failed", "exception", "traceback", "abort",
                                    "not found", "cannot", "unable to"};
 
-std::string shorten(const std::string& s) {
+std::string ascii_lower(std::string s) {
+  for (auto& c : s)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return s;
+}
+
+std::size_t char_boundary(const std::string& s, std::size_t i) {
+  while (i > 0 && i < s.size() && (static_cast<unsigned char>(s[i]) & 0xc0) == 0x80) --i;  // not inside a UTF-8 char
+  return i;
+}
+
+// A long line is shown as the part around what matched, so the evidence still shows the error.
+std::string shorten(const std::string& s, std::size_t focus = 0) {
   if (s.size() <= kEvidenceChars) return s;
-  std::size_t cut = kEvidenceChars;
-  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xc0) == 0x80) --cut;  // not inside a UTF-8 char
-  return s.substr(0, cut) + " ...";
+  std::size_t begin = focus > kEvidenceChars / 4 ? focus - kEvidenceChars / 4 : 0;
+  if (begin + kEvidenceChars > s.size()) begin = s.size() - kEvidenceChars;
+  begin = char_boundary(s, begin);
+  std::size_t end = char_boundary(s, std::min(s.size(), begin + kEvidenceChars));
+  return (begin > 0 ? "... " : "") + s.substr(begin, end - begin) + (end < s.size() ? " ..." : "");
 }
 
 }  // namespace
@@ -86,7 +100,7 @@ void LogScanner::process_front() {
   if (line.text.empty()) return;
   std::vector<std::pair<std::size_t, std::size_t>> todo;
   bool error_like = false;
-  if (options_.prefilter) {
+  if (options_.automaton) {
     literals_.scan(line.text, [&](std::size_t lit) {
       if (lit >= first_error_literal_) {
         error_like = true;
@@ -101,9 +115,15 @@ void LogScanner::process_front() {
       }
     });
   } else {
+    std::string lower = ascii_lower(line.text);
     for (std::size_t si = 0; si < signatures_.size(); ++si)
-      for (std::size_t pi = 0; pi < signatures_[si].patterns.size(); ++pi) todo.emplace_back(si, pi);
-    literals_.scan(line.text, [&](std::size_t lit) { error_like |= lit >= first_error_literal_; });
+      for (std::size_t pi = 0; pi < signatures_[si].patterns.size(); ++pi)
+        for (const auto& lit : signatures_[si].patterns[pi].literals)
+          if (lower.find(ascii_lower(lit)) != std::string::npos) {
+            todo.emplace_back(si, pi);
+            break;
+          }
+    for (const char* w : kErrorWords) error_like |= lower.find(w) != std::string::npos;
   }
   std::sort(todo.begin(), todo.end());  // deterministic order whatever the automaton reported
   for (auto [si, pi] : todo) {
@@ -156,7 +176,8 @@ void LogScanner::match_pattern(std::size_t si, std::size_t pi) {
     if (h.evidence.size() >= kMaxEvidence) break;
     auto number = window_[k].number;
     bool dup = std::any_of(h.evidence.begin(), h.evidence.end(), [&](const auto& e) { return e.first == number; });
-    if (!dup) h.evidence.emplace_back(number, shorten(window_[k].text));
+    auto focus = k == 0 ? static_cast<std::size_t>(m.position(0)) : 0;
+    if (!dup) h.evidence.emplace_back(number, shorten(window_[k].text, focus));
   }
 }
 

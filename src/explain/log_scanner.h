@@ -33,7 +33,10 @@ struct SignatureHits {
 };
 
 struct ScanOptions {
-  bool prefilter = true;  // false: run every regex on every line (tests compare both)
+  // false: find each pattern's literals by a plain case-insensitive substring search instead of the
+  // automaton (slow; the tests check both give the same result). Either way a pattern applies at a line
+  // that contains one of its literals.
+  bool automaton = true;
 };
 
 class LogScanner {
