@@ -91,6 +91,7 @@ struct ExtensionRelease {
   std::vector<std::string> wheel_pythons;  // Python versions with a prebuilt wheel on PyPI
   std::vector<std::string> requires_dist;
   std::string wheel_pattern, note, source;
+  std::string recommended;           // the release of this row to pin when recommending it ("0.2.3.post2")
 };
 
 struct ExtensionInfo {
@@ -108,6 +109,8 @@ class KnowledgeBase {
 
   /// Minimum Linux driver for a toolkit "11.8" / "11.8.89"; nullopt when the release is not recorded.
   std::optional<DriverMinimum> driver_minimum(const std::string& cuda) const;
+  /// Every recorded toolkit release with its minimum driver, oldest first.
+  const std::vector<DriverMinimum>& driver_minimums() const { return drivers_; }
   /// Oldest driver that runs applications of this CUDA major under minor-version compatibility.
   std::optional<MinorCompatFloor> minor_compat_floor(int cuda_major) const;
   /// Host compilers nvcc of this version accepts; falls back to the newest recorded release of the same
