@@ -142,6 +142,7 @@ InstallPlan plan_install(const DoctorContext& ctx, const PackageRequest& req) {
                                     : "torch only warns about a minor mismatch."),
          {}, {}});
   }
+  bool unbuildable = false;
   if (source_build && tk && rel->build == "cmake" && !rel->archs.empty()) {
     std::vector<std::string> bad;
     for (const auto& a : rel->archs) {
@@ -149,6 +150,7 @@ InstallPlan plan_install(const DoctorContext& ctx, const PackageRequest& req) {
       if (!ctx.kb.cuda_can_build(tk->version, cc)) bad.push_back(cc);
     }
     if (!bad.empty()) {
+      unbuildable = true;
       std::string cc = bad.front();
       cc.erase(std::remove(cc.begin(), cc.end(), '.'), cc.end());
       add({"install.arch_unbuildable", Severity::kError,
@@ -193,11 +195,26 @@ InstallPlan plan_install(const DoctorContext& ctx, const PackageRequest& req) {
                               other.versions + ")"});
     break;
   }
+  if (!wheel && rel->distribution == "wheel" && !rel->wheel_pythons.empty()) {
+    std::string py_wheel = rel->wheel_pythons.back();
+    std::string env_name = ext.name + "-py" + py_wheel;
+    plan.paths.push_back({rank++, "Use Python " + py_wheel + ", for which " + ext.name + " has a prebuilt wheel",
+                          {"conda create -y -n " + shell_quote(env_name) + " python=" + py_wheel,
+                           "conda run -n " + shell_quote(env_name) + " pip install " + target},
+                          "a new environment: reinstall your other packages (and a torch for Python " + py_wheel +
+                              ") there; nothing is compiled"});
+  }
   if (wheel) {
     plan.paths.push_back({rank++, "Install the prebuilt wheel", {"pip install " + target},
                           "no compiler or toolkit needed"});
   } else {
-    std::string build_cmd = "pip install " + std::string(rel->setup_imports_torch ? "--no-build-isolation " : "") + target;
+    std::vector<std::string> build_cmds = rel->install;
+    if (build_cmds.empty())
+      build_cmds = {"pip install " + std::string(rel->setup_imports_torch ? "--no-build-isolation " : "") + target};
+    auto with_build = [&build_cmds](std::vector<std::string> cmds) {
+      cmds.insert(cmds.end(), build_cmds.begin(), build_cmds.end());
+      return cmds;
+    };
     std::string wheel_name = expected_wheel(ctx, *rel, req.version);
     std::string build_cost = wheel_name.empty() ? "compiles the CUDA sources (minutes to hours)"
                                                 : "setup.py first tries the prebuilt " + wheel_name +
@@ -211,11 +228,11 @@ InstallPlan plan_install(const DoctorContext& ctx, const PackageRequest& req) {
       if (c) {
         s.summary = "Install torch " + c.release->latest_patch + "+" + c.build->tag + " (matches the CUDA " + nvcc_mm +
                     " toolkit here) first, then build " + ext.name + " against it";
-        s.commands = {c.release->install_command(*c.build), build_cmd};
+        s.commands = with_build({c.release->install_command(*c.build)});
         s.cost = "torch download (about 2 GB); " + build_cost;
       } else {
         s.summary = "Install torch first, then build " + ext.name + " against it";
-        s.commands = {"pip install torch", build_cmd};
+        s.commands = with_build({"pip install torch"});
         s.cost = "torch download (about 2 GB); " + build_cost + "; its CUDA must match the toolkit you build with";
       }
       plan.paths.push_back(s);
@@ -225,14 +242,14 @@ InstallPlan plan_install(const DoctorContext& ctx, const PackageRequest& req) {
         FixStep s = use_toolkit_step(*matching.front(), rank++);
         s.summary = "Build " + target + " with the installed CUDA " + torch_mm + " toolkit at " + matching.front()->root +
                     " (matches torch " + py->torch_version + ")";
-        s.commands.push_back(build_cmd);
+        s.commands = with_build(s.commands);
         s.cost = "nothing to download; " + build_cost;
         plan.paths.push_back(s);
       } else {
         FixStep s = install_toolkit_step(torch_mm, rank++);
         s.summary = "Install a CUDA " + torch_mm + " toolkit (matches torch " + py->torch_version + ") and build " +
                     target + " with it (no " + torch_mm + " toolkit was found)";
-        s.commands.push_back(build_cmd);
+        s.commands = with_build(s.commands);
         s.cost += "; " + build_cost;
         plan.paths.push_back(s);
       }
@@ -241,15 +258,32 @@ InstallPlan plan_install(const DoctorContext& ctx, const PackageRequest& req) {
         FixStep s = install_torch_step(*c.release, *c.build, py->torch_version, rank++);
         s.summary = "Install torch " + c.release->latest_patch + "+" + c.build->tag + " to match the CUDA " + nvcc_mm +
                     " toolkit at " + tk->root + ", then build " + target;
-        s.commands.push_back(build_cmd);
+        s.commands = with_build(s.commands);
+        s.cost += "; " + build_cost;
+        plan.paths.push_back(s);
+      }
+    } else if (unbuildable && tk) {
+      // nvcc here cannot compile the package's fixed architecture list: use the newest toolkit that can.
+      std::string newest;
+      for (const auto& d : ctx.kb.driver_minimums()) {
+        bool all = true;
+        for (const auto& a : rel->archs) all = all && ctx.kb.cuda_can_build(d.cuda, a.substr(0, a.find('+')));
+        if (all) newest = d.cuda;
+      }
+      if (!newest.empty()) {
+        auto have = ctx.toolkits_with(newest);
+        FixStep s = have.empty() ? install_toolkit_step(newest, rank++) : use_toolkit_step(*have.front(), rank++);
+        s.summary = "Build " + target + " with a CUDA " + newest + " toolkit, the newest that still compiles its architectures" +
+                    (have.empty() ? "" : " (installed at " + have.front()->root + ")");
+        s.commands = with_build(s.commands);
         s.cost += "; " + build_cost;
         plan.paths.push_back(s);
       }
     } else if (tk || !rel->needs_nvcc) {
-      plan.paths.push_back({rank++, "Build " + target + " against the installed torch", {build_cmd}, build_cost});
+      plan.paths.push_back({rank++, "Build " + target + " against the installed torch", build_cmds, build_cost});
     } else if (torch && !torch_mm.empty()) {
       FixStep s = install_toolkit_step(torch_mm, rank++);
-      s.commands.push_back(build_cmd);
+      s.commands = with_build(s.commands);
       s.cost += "; " + build_cost;
       plan.paths.push_back(s);
     }
@@ -259,6 +293,7 @@ InstallPlan plan_install(const DoctorContext& ctx, const PackageRequest& req) {
                             [](const Finding& f) { return f.severity == Severity::kError; });
   bool hardware = std::any_of(plan.findings.begin(), plan.findings.end(),
                               [](const Finding& f) { return f.id == "install.gpu_too_old"; });
+  if (hardware) plan.paths.clear();  // no install path gives this GPU the missing hardware features
   if (!errors) plan.verdict = "installs";
   else if (!plan.paths.empty() && !hardware) plan.verdict = "fails as asked; installs by a path below";
   else plan.verdict = "no known path on this machine";

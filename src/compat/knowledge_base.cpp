@@ -144,6 +144,7 @@ KnowledgeBase KnowledgeBase::load(const std::string& dir_in) {
         r.requires_dist = strings(f, "requires");
         r.wheel_pattern = f.value("wheel_pattern", "");
         r.recommended = f.value("recommended", "");
+        r.install = strings(f, "install");
         r.note = f.value("note", "");
         r.source = f["source"];
         info.releases.push_back(std::move(r));

@@ -92,6 +92,7 @@ struct ExtensionRelease {
   std::vector<std::string> requires_dist;
   std::string wheel_pattern, note, source;
   std::string recommended;           // the release of this row to pin when recommending it ("0.2.3.post2")
+  std::vector<std::string> install;  // how to install when not `pip install NAME` (apex: from its git tree)
 };
 
 struct ExtensionInfo {

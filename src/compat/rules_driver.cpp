@@ -69,7 +69,8 @@ void compare(const DoctorContext& ctx, const std::string& have, const std::strin
     // Under minor-version compatibility any build of the driver's CUDA major runs (without PTX JIT).
     std::string limit = have;
     auto hfloor = ctx.kb.minor_compat_floor(hv->major());
-    if (hfloor && compare_versions(ctx.inv.driver.version, hfloor->min_driver) >= 0)
+    if (!minor_ok && hv->major() != nv->major() && hfloor &&
+        compare_versions(ctx.inv.driver.version, hfloor->min_driver) >= 0)
       limit = std::to_string(hv->major()) + ".99";
     if (auto c = torch_for_cuda(ctx, limit, limit))
       f.fixes.push_back(install_torch_step(*c.release, *c.build, current, rank++));

@@ -65,9 +65,10 @@ void check_torch_install(const DoctorContext& ctx, std::vector<Finding>& out) {
       f.evidence.push_back({"torch " + py->torch_version, path, "python " + py->version + " at " + py->interpreter});
     f.explanation = "`pip install` and `python` can belong to different environments, so an extension gets built "
                     "against one torch and imported with another.";
-    f.fixes.push_back({1, "Always install with the interpreter that runs the program",
-                       {ctx.python ? shell_quote(ctx.python->interpreter) + " -m pip install ..." : "python -m pip install ..."},
-                       "none"});
+    std::vector<std::string> cmds{"type -a python python3 pip pip3"};
+    for (const auto& [path, py] : installs) cmds.push_back(shell_quote(py->interpreter) + " -m pip --version");
+    f.fixes.push_back({1, "See which interpreter each command runs, then always install with `<that python> -m pip`",
+                       cmds, "none"});
     out.push_back(std::move(f));
   }
 
