@@ -30,7 +30,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PythonEnv, interpreter, version,
                                                 site_packages, error, torch_installed, torch_version, torch_path,
                                                 torch_cuda, torch_cudnn, torch_nccl, torch_cxx11_abi,
                                                 torch_arch_list, cuda_available, cuda_error, torch_import_error,
-                                                mapped_libraries, packages)
+                                                mapped_libraries, packages, import_errors)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Compiler, name, path, version, source)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(System, os_id, os_version_id, os_pretty, kernel, glibc,
                                                 glibcxx_max, libstdcxx_path, cpu_model, cpu_flags, cpu_count,

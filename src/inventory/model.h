@@ -83,6 +83,7 @@ struct PythonEnv {
   std::string torch_import_error; // import torch raised this
   std::vector<std::string> mapped_libraries;  // from /proc/self/maps after import torch
   std::map<std::string, std::string> packages;  // dist-info name -> version (torch, flash-attn, nvidia-*, ...)
+  std::map<std::string, std::string> import_errors;  // extension module -> what importing it raised ("undefined symbol: ...")
 };
 
 struct Compiler {
