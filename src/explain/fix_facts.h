@@ -4,8 +4,8 @@
 //   inventory   env_toolkit_root(v), env_toolkits(), env_torch(), env_torch_cuda(), env_python(),
 //               env_python_version(), env_driver(), env_driver_cuda(), env_gpu_cc(), env_gcc(),
 //               env_glibc(), env_glibcxx_max(), env_nvcc_cuda(), env_driver_absent()
-//   knowledge   kb_torch_index(cuda), kb_min_driver(cuda), kb_max_gcc(cuda): answered by the compat
-//               knowledge base shared with `doctor` (data/compat), never by a table kept here.
+//   knowledge   kb_*(...): answered by the compat knowledge base shared with `doctor` (data/compat, see
+//               knowledge_facts.h), never by a table kept here.
 // An unknown fact is nullopt, so the template falls back to a generic alternative.
 #include <optional>
 #include <string>

@@ -6,7 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include "compat/knowledge_base.h"
 #include "core/files.h"
+#include "explain/knowledge_facts.h"
 #include "core/text.h"
 #include "explain/log_normalizer.h"
 #include "explain/log_scanner.h"
@@ -58,6 +60,37 @@ TEST(ExplainSeedLog, BothAttemptsAndTheirVersionsAreFound) {
   ASSERT_EQ(mismatch.evidence.size(), 2u);
   EXPECT_EQ(mismatch.evidence[0].line, 151u);
   EXPECT_EQ(mismatch.evidence[1].line, 152u);
+}
+
+// Version facts in fixes come from the knowledge base `doctor` uses (data/compat), not from a copy here.
+TEST(ExplainKnowledge, FixesQuoteTheSharedKnowledgeBase) {
+  const std::string dir = std::string(GPUCHECK_SOURCE_DIR) + "/data/compat";
+  auto kb = gpucheck::compat::KnowledgeBase::load(dir);
+  std::string note;
+  auto knowledge = load_knowledge_facts(note, dir);
+  ASSERT_TRUE(knowledge) << note;
+  std::ifstream in(kLogs + "/cpm-bee-57-seed.log", std::ios::binary);
+  auto e = explain_stream(in, "seed", source_signatures(), make_fact_call(nullptr, knowledge));
+  ASSERT_EQ(e.causes.size(), 2u);
+
+  std::string wheel;
+  for (const auto& r : kb.extension("bmtrain")->releases)
+    if (r.distribution == "wheel" && !r.recommended.empty()) wheel = r.recommended;
+  ASSERT_FALSE(wheel.empty()) << "the knowledge base no longer records a bmtrain wheel release";
+  ASSERT_GE(e.causes[0].fix.size(), 2u);
+  EXPECT_NE(e.causes[0].fix[1].find("`pip install bmtrain==" + wheel + "`"), std::string::npos) << e.causes[0].fix[1];
+
+  auto releases = kb.torch_releases_with_cuda("12.1");
+  ASSERT_FALSE(releases.empty());
+  std::string install = releases.front()->install_command(*releases.front()->build_for_cuda("12.1"));
+  ASSERT_GE(e.causes[1].fix.size(), 2u);
+  EXPECT_NE(e.causes[1].fix[1].find(install), std::string::npos) << e.causes[1].fix[1];
+
+  // Without the knowledge base the same step falls back to a generic wording.
+  std::ifstream again(kLogs + "/cpm-bee-57-seed.log", std::ios::binary);
+  auto plain = explain_stream(again, "seed", source_signatures(), make_fact_call(nullptr, {}));
+  EXPECT_NE(plain.causes[1].fix[1].find("cu121 wheels"), std::string::npos) << plain.causes[1].fix[1];
+  EXPECT_EQ(plain.causes[0].fix.size(), 1u) << "the wheel hint needs the knowledge base";
 }
 
 TEST(ExplainFixtureCorpus, HasAtLeastFortyPublicLogsEachWithSourceAndLog) {
