@@ -127,8 +127,9 @@ std::string normalize_line(std::string_view raw, NormalizeStats& stats) {
     end -= 3;
     while (end > start && is_blank(out[end - 1])) --end;
   }
-  if (start == 0 && end == out.size()) return out;
-  return out.substr(start, end - start);
+  out.erase(end);
+  out.erase(0, start);
+  return out;
 }
 
 }  // namespace gpucheck::explain

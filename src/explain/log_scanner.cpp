@@ -50,6 +50,9 @@ LogScanner::LogScanner(const std::vector<Signature>& signatures, ScanOptions opt
       }
     }
   }
+  for (std::size_t si = 0; si < signatures_.size(); ++si)
+    if (signatures_[si].kind == "context")
+      for (std::size_t pi = 0; pi < signatures_[si].patterns.size(); ++pi) contexts_.push_back({si, pi, {}, 0});
   first_error_literal_ = literals_.size();
   for (const char* w : kErrorWords) literals_.add(w);
   literals_.build();
@@ -78,7 +81,7 @@ void LogScanner::feed(std::string_view bytes) {
 void LogScanner::end_line() {
   ++line_no_;
   if (pending_overflow_) ++long_lines_;
-  window_.push_back({line_no_, normalize_line(pending_, stats_)});
+  window_.push_back({line_no_, normalize_line(pending_, stats_)});  // moved, not copied
   pending_.clear();
   pending_overflow_ = false;
   if (window_.size() >= max_window_) {
@@ -98,7 +101,8 @@ void LogScanner::finish() {
 void LogScanner::process_front() {
   const Line& line = window_.front();
   if (line.text.empty()) return;
-  std::vector<std::pair<std::size_t, std::size_t>> todo;
+  auto& todo = todo_;
+  todo.clear();
   bool error_like = false;
   if (options_.automaton) {
     literals_.scan(line.text, [&](std::size_t lit) {
@@ -128,7 +132,8 @@ void LogScanner::process_front() {
   std::sort(todo.begin(), todo.end());  // deterministic order whatever the automaton reported
   for (auto [si, pi] : todo) {
     pattern_pending_[pattern_offset_[si] + pi] = 0;
-    match_pattern(si, pi);
+    if (signatures_[si].kind == "context") remember_context(si, pi, line);
+    else match_pattern(si, pi);
   }
   if (error_like) {
     error_lines_.emplace_back(line.number, shorten(line.text));
@@ -148,10 +153,12 @@ void LogScanner::match_pattern(std::size_t si, std::size_t pi) {
     line_ends.push_back(text.size());
   }
   std::smatch m;
-  if (!std::regex_search(text, m, pat.regex.regex)) return;
+  auto flags = pat.anchored ? std::regex_constants::match_continuous : std::regex_constants::match_default;
+  if (!std::regex_search(text, m, pat.regex.regex, flags)) return;
 
   SignatureHits& h = hits_[si];
   ++h.hits;
+  bool first_cause = h.first_line == 0;
   if (h.first_line == 0) h.first_line = window_[0].number;
   h.confidence = std::max(h.confidence, pat.confidence);
   h.patterns_matched[pi] = true;
@@ -162,12 +169,8 @@ void LogScanner::match_pattern(std::size_t si, std::size_t pi) {
     if (name.empty() || !m[g + 1].matched) continue;
     caps[name] = m[g + 1].str();
   }
-  if (sig.kind == "context") {
-    if (h.values.size() < kMaxContextValues) h.values.emplace_back(window_[0].number, caps);
-    else h.values.back() = {window_[0].number, caps};  // keep the latest as the last entry
-    return;
-  }
   for (auto& [k, v] : caps) h.captures.emplace(k, v);
+  if (first_cause) resolve_contexts();
   // Evidence: the lines the match covers.
   auto match_end = static_cast<std::size_t>(m.position(0) + m.length(0));
   for (std::size_t k = 0; k < line_ends.size(); ++k) {
@@ -178,6 +181,49 @@ void LogScanner::match_pattern(std::size_t si, std::size_t pi) {
     bool dup = std::any_of(h.evidence.begin(), h.evidence.end(), [&](const auto& e) { return e.first == number; });
     auto focus = k == 0 ? static_cast<std::size_t>(m.position(0)) : 0;
     if (!dup) h.evidence.emplace_back(number, shorten(window_[k].text, focus));
+  }
+}
+
+void LogScanner::remember_context(std::size_t si, std::size_t pi, const Line& line) {
+  for (auto& c : contexts_) {
+    if (c.signature != si || c.pattern != pi) continue;
+    if (c.awaiting > 0) {
+      --c.awaiting;
+      if (record_context(si, pi, line)) {
+        c.awaiting = 0;
+        return;
+      }
+    }
+    c.recent.push_back({line.number, line.text.substr(0, kMaxRegexBytes)});
+    if (c.recent.size() > kContextCandidates) c.recent.pop_front();
+  }
+}
+
+bool LogScanner::record_context(std::size_t si, std::size_t pi, const Line& line) {
+  const Pattern& pat = signatures_[si].patterns[pi];
+  std::smatch m;
+  auto flags = pat.anchored ? std::regex_constants::match_continuous : std::regex_constants::match_default;
+  if (!std::regex_search(line.text, m, pat.regex.regex, flags)) return false;
+  std::map<std::string, std::string> caps;
+  for (std::size_t g = 0; g < pat.regex.group_names.size(); ++g)
+    if (!pat.regex.group_names[g].empty() && m[g + 1].matched) caps[pat.regex.group_names[g]] = m[g + 1].str();
+  SignatureHits& h = hits_[si];
+  ++h.hits;
+  if (h.first_line == 0 || line.number < h.first_line) h.first_line = line.number;
+  h.patterns_matched[pi] = true;
+  if (h.values.size() >= kMaxContextValues) return true;
+  auto at = std::upper_bound(h.values.begin(), h.values.end(), line.number,
+                             [](std::uint64_t n, const auto& v) { return n < v.first; });
+  if (at != h.values.begin() && std::prev(at)->first == line.number) return true;  // already recorded
+  h.values.insert(at, {line.number, std::move(caps)});
+  return true;
+}
+
+void LogScanner::resolve_contexts() {
+  for (auto& c : contexts_) {
+    bool found = false;
+    for (auto it = c.recent.rbegin(); it != c.recent.rend() && !found; ++it) found = record_context(c.signature, c.pattern, *it);
+    c.awaiting = found ? 0 : kContextCandidates;
   }
 }
 

@@ -20,6 +20,7 @@ constexpr std::size_t kMaxRegexBytes = 4 * 1024;   // of one normalised line giv
 constexpr std::size_t kMaxEvidence = 6;            // per cause
 constexpr std::size_t kMaxContextValues = 256;     // per context signature
 constexpr std::size_t kErrorLinesKept = 8;         // for the "unknown" verdict
+constexpr std::size_t kContextCandidates = 8;      // recent candidate lines kept per context pattern
 
 struct SignatureHits {
   std::size_t hits = 0;             // matched lines
@@ -65,6 +66,17 @@ class LogScanner {
   void end_line();
   void process_front();
   void match_pattern(std::size_t si, std::size_t pi);
+  // Context values are only needed next to a cause, so their regexes run lazily: candidate lines (that
+  // contain a context literal) are remembered, and evaluated when a cause first appears, newest first.
+  void remember_context(std::size_t si, std::size_t pi, const Line& line);
+  bool record_context(std::size_t si, std::size_t pi, const Line& line);
+  void resolve_contexts();
+  struct ContextState {
+    std::size_t signature = 0, pattern = 0;
+    std::deque<Line> recent;  // newest at the back
+    std::size_t awaiting = 0;  // a cause had no earlier value: try this many following candidates
+  };
+  std::vector<ContextState> contexts_;
 
   const std::vector<Signature>& signatures_;
   ScanOptions options_;
@@ -80,6 +92,7 @@ class LogScanner {
   std::uint64_t bytes_ = 0, line_no_ = 0, long_lines_ = 0;
   NormalizeStats stats_;
   std::vector<char> pattern_pending_;  // per flat pattern index, for de-duplication within a line
+  std::vector<std::pair<std::size_t, std::size_t>> todo_;  // (signature, pattern) to try on this line
   std::vector<std::size_t> pattern_offset_;
 };
 

@@ -111,6 +111,7 @@ Signature parse_one(const nlohmann::json& s, const std::string& origin) {
     pat.window = p.value("window", 1);
     if (pat.window < 1 || pat.window > 4) throw std::invalid_argument("window must be 1..4");
     pat.confidence = p.value("confidence", 0.9);
+    pat.anchored = p.value("anchored", false);
     try {
       pat.regex = compile_named_regex(p.at("regex").get<std::string>(), p.value("icase", false));
     } catch (const std::invalid_argument& e) {

@@ -25,6 +25,7 @@ struct Pattern {
   std::vector<std::string> literals;  // the line must contain one of these (case-insensitive)
   NamedRegex regex;
   int window = 1;                     // lines joined (with a space) for a message hard-wrapped over lines
+  bool anchored = false;              // match only at the start of the (normalised) line: much cheaper
   double confidence = 0.9;
 };
 
