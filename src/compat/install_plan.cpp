@@ -123,11 +123,13 @@ InstallPlan plan_install(const DoctorContext& ctx, const PackageRequest& req) {
          {asked, {"nvcc", tk->version, tk->root}}, "setup.py checks the nvcc version before compiling.", {}, {}});
   }
   std::string nvcc_mm = tk ? major_minor(tk->version) : "", torch_mm = major_minor(torch_cuda);
+  bool mismatch_blocks = false;  // the build stops on the nvcc / torch.version.cuda difference
   if (source_build && rel->needs_nvcc && tk && torch && !torch_mm.empty() && nvcc_mm != torch_mm &&
       (rel->build == "torch_cpp_extension" || rel->build == "jit_ops")) {
     auto rule = ctx.kb.cuda_check_rule(py->torch_version);
     bool major = Version::parse(nvcc_mm)->major() != Version::parse(torch_mm)->major();
     bool mismatch_fatal = major || rel->strict_minor;
+    mismatch_blocks = mismatch_fatal;
     std::string text = rule ? rule->text : "";
     for (auto [k, v] : {std::pair<std::string, std::string>{"{nvcc}", nvcc_mm}, {"{torch_cuda}", torch_mm}})
       for (auto p = text.find(k); p != std::string::npos; p = text.find(k)) text.replace(p, k.size(), v);
@@ -142,22 +144,54 @@ InstallPlan plan_install(const DoctorContext& ctx, const PackageRequest& req) {
                                     : "torch only warns about a minor mismatch."),
          {}, {}});
   }
+  // The architectures the build compiles: a CMake build's fixed list; for torch's extension builder
+  // TORCH_CUDA_ARCH_LIST, else the visible GPUs, else the package's own default list.
   bool unbuildable = false;
-  if (source_build && tk && rel->build == "cmake" && !rel->archs.empty()) {
-    std::vector<std::string> bad;
-    for (const auto& a : rel->archs) {
+  std::string arch_list_fix;  // TORCH_CUDA_ARCH_LIST value that this nvcc can build, when one helps
+  std::vector<std::string> archs;
+  std::string arch_origin;
+  if (rel->build == "cmake") {
+    archs = rel->archs;
+    arch_origin = "architectures in its CMake build";
+  } else if (rel->build == "torch_cpp_extension") {
+    if (ctx.has_env("TORCH_CUDA_ARCH_LIST")) {
+      for (auto a : split(ctx.env("TORCH_CUDA_ARCH_LIST"), ' '))
+        for (auto b : split(a, ';'))
+          if (!trim(b).empty()) archs.push_back(trim(b));
+      arch_origin = "TORCH_CUDA_ARCH_LIST";
+    } else if (!ctx.inv.gpus.empty()) {
+      for (const auto& g : ctx.inv.gpus) {
+        std::string cc = std::to_string(g.cc_major) + "." + std::to_string(g.cc_minor);
+        if (std::find(archs.begin(), archs.end(), cc) == archs.end()) archs.push_back(cc);
+      }
+      arch_origin = "visible GPUs (torch builds for them when TORCH_CUDA_ARCH_LIST is unset)";
+    } else {
+      archs = rel->archs;
+      arch_origin = "the package's default TORCH_CUDA_ARCH_LIST (no GPU visible)";
+    }
+  }
+  if (source_build && tk && !archs.empty()) {
+    std::vector<std::string> bad, good;
+    for (const auto& a : archs) {
       std::string cc = a.substr(0, a.find('+'));
-      if (!ctx.kb.cuda_can_build(tk->version, cc)) bad.push_back(cc);
+      (ctx.kb.cuda_can_build(tk->version, cc) ? good : bad).push_back(a);
     }
     if (!bad.empty()) {
       unbuildable = true;
-      std::string cc = bad.front();
+      std::string cc = bad.front().substr(0, bad.front().find('+'));
       cc.erase(std::remove(cc.begin(), cc.end(), '.'), cc.end());
+      std::string why = "nvcc stops with \"nvcc fatal   : Unsupported gpu architecture 'compute_" + cc + "'\".";
+      if (rel->build == "torch_cpp_extension" && !good.empty()) {
+        std::string last = good.back();
+        if (last.find("+PTX") == std::string::npos) good.back() = last + "+PTX";
+        arch_list_fix = join(good, " ");
+        why += " Restricting TORCH_CUDA_ARCH_LIST to \"" + arch_list_fix + "\" avoids it (SASS for those, PTX for newer GPUs).";
+      }
       add({"install.arch_unbuildable", Severity::kError,
-           ext.name + " builds a fixed architecture list that nvcc " + nvcc_mm + " cannot compile (" + join(bad, ", ") + ")",
-           {asked, {"architectures in its CMake build", join(rel->archs, " "), rel->source},
+           ext.name + " would compile architectures that nvcc " + nvcc_mm + " cannot build (" + join(bad, ", ") + ")",
+           {asked, {arch_origin, join(archs, " "), rel->build == "cmake" ? rel->source : "environment / inventory"},
             {"nvcc", tk->version, tk->root}},
-           "nvcc stops with \"nvcc fatal   : Unsupported gpu architecture 'compute_" + cc + "'\".", {}, {}});
+           why, {}, {}});
     }
   }
   if (torch && !rel->torch.empty() && !satisfies(py->torch_version, rel->torch)) {
@@ -211,6 +245,10 @@ InstallPlan plan_install(const DoctorContext& ctx, const PackageRequest& req) {
     std::vector<std::string> build_cmds = rel->install;
     if (build_cmds.empty())
       build_cmds = {"pip install " + std::string(rel->setup_imports_torch ? "--no-build-isolation " : "") + target};
+    if (!arch_list_fix.empty()) {
+      build_cmds.insert(build_cmds.begin(), "export TORCH_CUDA_ARCH_LIST=" + shell_quote(arch_list_fix));
+      unbuildable = false;  // the variable fixes it; the ordinary build paths apply
+    }
     auto with_build = [&build_cmds](std::vector<std::string> cmds) {
       cmds.insert(cmds.end(), build_cmds.begin(), build_cmds.end());
       return cmds;
@@ -236,7 +274,7 @@ InstallPlan plan_install(const DoctorContext& ctx, const PackageRequest& req) {
         s.cost = "torch download (about 2 GB); " + build_cost + "; its CUDA must match the toolkit you build with";
       }
       plan.paths.push_back(s);
-    } else if (torch && !torch_mm.empty() && tk && nvcc_mm != torch_mm && rel->needs_nvcc) {
+    } else if (mismatch_blocks) {
       auto matching = ctx.toolkits_with(torch_mm);
       if (!matching.empty()) {
         FixStep s = use_toolkit_step(*matching.front(), rank++);

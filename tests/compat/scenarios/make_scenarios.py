@@ -163,6 +163,12 @@ S["driver_older_than_toolkit"] = machine(driver=("525.60.13", 12000),
                                          toolkits=[toolkit("12.4", "12.4.131", ["CUDA_HOME"])],
                                          pythons=[python("2.1.2+cu121", "12.1")],
                                          env={"CUDA_HOME": "/usr/local/cuda-12.4", "PATH": "/usr/bin:/bin"})
+# This development machine: no GPU, CUDA 13.0 wheels at /usr/local/cuda, torch 2.15.0+cu132 from PyPI.
+S["devbox_cuda13_torch215"] = machine(
+    driver=None, gpus=[], toolkits=[toolkit("13.0", "13.0.88", ["PATH", "/usr/local/cuda symlink"], usr_local=True)],
+    pythons=[python("2.15.0+cu132", "13.2", version="3.11.7", arch=[])], compilers=gcc("12.2.0"),
+    env={"PATH": "/usr/local/cuda/bin:/usr/bin:/bin"})
+S["devbox_cuda13_torch215"]["system"].update({"os_id": "debian", "os_version_id": "12", "os_pretty": "Debian GNU/Linux 12 (bookworm)"})
 
 for name, inv in S.items():
     with open(os.path.join(HERE, name + ".json"), "w") as f:
