@@ -144,17 +144,27 @@ void LogScanner::process_front() {
 void LogScanner::match_pattern(std::size_t si, std::size_t pi) {
   const Signature& sig = signatures_[si];
   const Pattern& pat = sig.patterns[pi];
-  // The text a wrapped message spans: this line and the next window-1 lines, joined by a space.
-  std::string text = window_[0].text.substr(0, kMaxRegexBytes);
-  std::vector<std::size_t> line_ends{text.size()};
-  for (std::size_t k = 1; k < static_cast<std::size_t>(pat.window) && k < window_.size(); ++k) {
-    text += ' ';
-    text.append(window_[k].text, 0, kMaxRegexBytes);
-    line_ends.push_back(text.size());
-  }
+  // The text a wrapped message spans: this line and the next window-1 lines, joined by a space (a message
+  // the program broke over lines), else joined directly (a terminal or paste that cut a long line anywhere).
+  std::string text;
+  std::vector<std::size_t> line_ends;
+  auto join = [&](const char* sep) {
+    text = window_[0].text.substr(0, kMaxRegexBytes);
+    line_ends.assign(1, text.size());
+    for (std::size_t k = 1; k < static_cast<std::size_t>(pat.window) && k < window_.size(); ++k) {
+      text += sep;
+      text.append(window_[k].text, 0, kMaxRegexBytes);
+      line_ends.push_back(text.size());
+    }
+  };
   std::smatch m;
   auto flags = pat.anchored ? std::regex_constants::match_continuous : std::regex_constants::match_default;
-  if (!std::regex_search(text, m, pat.regex.regex, flags)) return;
+  join(" ");
+  if (!std::regex_search(text, m, pat.regex.regex, flags)) {
+    if (pat.window == 1) return;
+    join("");
+    if (!std::regex_search(text, m, pat.regex.regex, flags)) return;
+  }
 
   SignatureHits& h = hits_[si];
   ++h.hits;
@@ -174,7 +184,7 @@ void LogScanner::match_pattern(std::size_t si, std::size_t pi) {
   // Evidence: the lines the match covers.
   auto match_end = static_cast<std::size_t>(m.position(0) + m.length(0));
   for (std::size_t k = 0; k < line_ends.size(); ++k) {
-    std::size_t begin = k == 0 ? 0 : line_ends[k - 1] + 1;
+    std::size_t begin = k == 0 ? 0 : line_ends[k - 1];
     if (begin >= match_end && k > 0) break;
     if (h.evidence.size() >= kMaxEvidence) break;
     auto number = window_[k].number;

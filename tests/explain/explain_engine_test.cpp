@@ -157,6 +157,15 @@ TEST(ExplainScanner, WrappedMessageIsMatchedAcrossLinesWithCaptures) {
   EXPECT_EQ(c->evidence[1].line, 3u);
 }
 
+TEST(ExplainScanner, LineCutMidWordByATerminalIsRejoined) {
+  auto e = explain_string("The detected CUDA version (12.1) mismatches the version that was used to comp\n"
+                          "ile PyTorch (11.8). Please make sure to use the same CUDA versions.\n");
+  const Cause* c = find_cause(e, "cuda-mismatch-nvcc-torch");
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->captures.at("torch_cuda"), "11.8");
+  EXPECT_EQ(c->evidence.size(), 2u);
+}
+
 TEST(ExplainScanner, ResultDoesNotDependOnHowTheStreamIsCut) {
   std::string log = gpucheck::read_file(std::string(GPUCHECK_TEST_DATA) + "/logs/cpm-bee-57-seed.log");
   auto whole = explain_string(log);

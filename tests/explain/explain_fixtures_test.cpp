@@ -116,10 +116,12 @@ TEST_P(ExplainFixture, ExplainsTheExpectedCauses) {
   const Fixture& f = GetParam();
   auto e = explain_file(f.log_path);
   auto found = cause_ids(e);
-  if (f.set == "heldout") GTEST_SKIP() << "held-out fixture: measured in the accuracy table, not tuned for";
-  EXPECT_EQ(found, f.expected) << f.name << " (" << f.source << ")";
-  if (!f.root.empty()) {
-    EXPECT_EQ(root_of(e), f.root) << f.name;
+  // Held-out fixtures are measured in the accuracy table, not tuned for: only the shape is checked here.
+  if (f.set != "heldout") {
+    EXPECT_EQ(found, f.expected) << f.name << " (" << f.source << ")";
+    if (!f.root.empty()) {
+      EXPECT_EQ(root_of(e), f.root) << f.name;
+    }
   }
   // Each cause has evidence inside the log and a fix or an explanation to act on.
   for (const auto& c : e.causes) {
