@@ -90,8 +90,9 @@ TargetReport Auditor::audit(const std::string& path) {
   }
   std::vector<std::string> preload = opt_.preload;
   if (!opt_.python.empty() && lives_in_python(*root)) {
-    static std::string exe;  // resolved once per process
-    if (exe.empty()) exe = python_executable(opt_.python);
+    auto it = python_exe_.find(opt_.python);  // resolving a shim costs a process start: once per audit
+    if (it == python_exe_.end()) it = python_exe_.emplace(opt_.python, python_executable(opt_.python)).first;
+    const std::string& exe = it->second;
     if (!exe.empty()) preload.insert(preload.begin(), exe);
   }
   try {

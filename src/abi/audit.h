@@ -2,6 +2,7 @@
 // `gpucheck abi`: for each target object, its load closure, the symbols and versions it cannot bind,
 // grouped with a likely cause, its C++ ABI against the torch it loads, and its CUDA device code with a
 // verdict per GPU. Nothing is imported or executed.
+#include <map>
 #include <string>
 #include <vector>
 
@@ -70,6 +71,7 @@ class Auditor {
   BindingCache binding_;
   PtxIsaTable ptx_;
   DiagnosisContext diag_;
+  std::map<std::string, std::string> python_exe_;  // --python -> its ELF executable
 };
 
 /// Reads the fatbin sections of an object (".nv_fatbin", "__nv_relfatbin").

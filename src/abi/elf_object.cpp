@@ -109,6 +109,14 @@ void ElfObject::load() {
   if (eh.e_phoff + std::uint64_t(eh.e_phnum) * eh.e_phentsize > file_size_)
     throw ElfError(path_ + ": truncated (program headers end past the end of the file)");
   read_sections();
+  if (sections_.empty()) {
+    // sstrip'ed: dependencies would only be reachable through PT_DYNAMIC. Say so instead of "no deps".
+    for (std::size_t i = 0; i < eh.e_phnum; ++i) {
+      GElf_Phdr ph;
+      if (gelf_getphdr(elf_, static_cast<int>(i), &ph) && ph.p_type == PT_DYNAMIC)
+        throw ElfError(path_ + ": dynamic object without section headers (sstrip'ed): not supported");
+    }
+  }
   read_versions();
   read_dynamic();
   read_symbols();

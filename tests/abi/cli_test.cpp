@@ -151,3 +151,35 @@ TEST(AbiProbe, PassesOnCleanExtensionsAndFailsOnABrokenOne) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(AbiEnv, GpusAndDriverFromAnInventoryDocument) {
+  TempDir d;
+  build_so(d / "libk.so", "extern \"C\" int k() { return 1; }");
+  // Device code as nvcc emits it (sm_90 SASS + compute_90 PTX, from the fuzz corpus), added as .nv_fatbin.
+  std::string seed = std::string(GPUCHECK_SOURCE_DIR) + "/tests/abi/fuzz/corpus/fatbin/nvcc_sm90_compute90_compressed.bin";
+  run_ok({"objcopy", "--add-section", ".nv_fatbin=" + seed, d / "libk.so", d / "libfat.so"});
+  nlohmann::json env = {{"schema_version", "1"},
+                        {"driver", {{"present", true}, {"version", "550.54.15"}, {"cuda_version", 12040}}},
+                        {"gpus", {{{"index", 0}, {"name", "NVIDIA H100"}, {"cc_major", 9}, {"cc_minor", 0}},
+                                  {{"index", 1}, {"name", "Tesla T4"}, {"cc_major", 7}, {"cc_minor", 5}},
+                                  {{"index", 2}, {"name", "NVIDIA B200"}, {"cc_major", 10}, {"cc_minor", 0}}}}};
+  write_file(d / "env.json", env.dump());
+  auto r = gpucheck_abi({d / "libfat.so", "--env", d / "env.json", "--json"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  auto& gpus = j["targets"][0]["cuda"]["gpus"];
+  ASSERT_EQ(gpus.size(), 3u) << r.out;
+  EXPECT_EQ(gpus[0]["gpu"], "GPU 0 (NVIDIA H100, sm_90)");
+  EXPECT_EQ(gpus[0]["verdict"], "native");
+  EXPECT_EQ(gpus[1]["verdict"], "none");
+  EXPECT_NE(gpus[1]["detail"].get<std::string>().find("cudaErrorNoKernelImageForDevice"), std::string::npos);
+  EXPECT_EQ(gpus[2]["verdict"], "ptx_too_new");  // PTX ISA 9.0 needs a CUDA 13.0 driver; this one is 12.4
+  // --gpu overrides the inventory's GPUs but keeps its driver.
+  auto o = nlohmann::json::parse(gpucheck_abi({d / "libfat.so", "--env", d / "env.json", "--gpu", "sm_90", "--json"}).out);
+  ASSERT_EQ(o["targets"][0]["cuda"]["gpus"].size(), 1u);
+  EXPECT_EQ(o["targets"][0]["cuda"]["gpus"][0]["verdict"], "native");
+}
+
+}  // namespace

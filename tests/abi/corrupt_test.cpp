@@ -83,6 +83,17 @@ TEST_F(CorruptTest, OverlappingSections) {
   EXPECT_NE(why(out).find("ends past the end"), std::string::npos) << why(out);
 }
 
+TEST_F(CorruptTest, NoSectionHeadersIsSaidNotGuessed) {
+  Elf64_Ehdr eh;
+  std::memcpy(&eh, bytes.data(), sizeof eh);
+  eh.e_shoff = 0;
+  eh.e_shnum = 0;
+  eh.e_shstrndx = 0;
+  std::string out = bytes;
+  std::memcpy(&out[0], &eh, sizeof eh);
+  EXPECT_NE(why(out).find("without section headers"), std::string::npos) << why(out);
+}
+
 TEST_F(CorruptTest, GarbageAfterAValidHeaderNeverCrashes) {
   // Deterministic byte noise over the section/dynamic data: every outcome is a clean open or an ElfError.
   std::uint32_t seed = 12345;

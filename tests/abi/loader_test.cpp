@@ -202,6 +202,22 @@ TEST(LdCache, AgreesWithLdconfig) {
   EXPECT_GT(compared, 100);
 }
 
+TEST(LdCache, OldFormatTableInFrontOfTheNewOne) {
+  // glibc < 2.32 ldconfig wrote "ld.so-1.7.0" + an old table, then the new table 8-byte aligned; string
+  // offsets of the new table are relative to its own header.
+  std::string fresh = read_bytes(std::string(GPUCHECK_SOURCE_DIR) + "/tests/abi/fuzz/corpus/ldcache/small_valid.cache");
+  ASSERT_FALSE(fresh.empty());
+  std::string old = std::string("ld.so-1.7.0") + '\0';
+  std::uint32_t nold = 1;
+  old.append(reinterpret_cast<const char*>(&nold), 4);
+  old.append(12, '\0');        // one old entry
+  old.append(4, '\0');         // 28 -> 32: 8-byte alignment
+  LdCache c = LdCache::parse(old + fresh, "combined");
+  EXPECT_EQ(c.lookup("libz.so.1").value_or(""), "/lib/x86_64-linux-gnu/libz.so.1");
+  EXPECT_EQ(c.lookup("libm.so.6").value_or(""), "/lib/x86_64-linux-gnu/libm.so.6");
+  EXPECT_FALSE(c.lookup("libnope.so").has_value());
+}
+
 TEST(LdCache, MalformedCachesAreInputErrors) {
   std::string good = read_bytes("/etc/ld.so.cache");
   ASSERT_GT(good.size(), 100u);
