@@ -81,6 +81,16 @@ class CaseRunner {
     if (c.op == CollOp::kReduceScatter) send_n = c.count * W;
     const int L = t_.local_count();
     std::vector<RankBuffers> bufs(static_cast<std::size_t>(L));
+    struct Release {
+      Transport& t;
+      std::vector<RankBuffers>& b;
+      ~Release() {
+        for (std::size_t l = 0; l < b.size(); ++l) {
+          if (b[l].base) t.release(static_cast<int>(l), b[l].base);
+          if (b[l].base2) t.release(static_cast<int>(l), b[l].base2);
+        }
+      }
+    } release{t_, bufs};
     Collective col;
     col.op = c.op;
     col.redop = c.redop;
@@ -102,16 +112,6 @@ class CaseRunner {
       }
       col.local.push_back({b.send, b.recv});
     }
-    struct Release {
-      Transport& t;
-      std::vector<RankBuffers>& b;
-      ~Release() {
-        for (std::size_t l = 0; l < b.size(); ++l) {
-          if (b[l].base) t.release(static_cast<int>(l), b[l].base);
-          if (b[l].base2) t.release(static_cast<int>(l), b[l].base2);
-        }
-      }
-    } release{t_, bufs};
 
     Pattern p;
     p.dtype = c.dtype;
@@ -187,6 +187,17 @@ class CaseRunner {
     const int L = t_.local_count();
     const std::size_t G = c.layouts.size();
     std::vector<std::vector<RankBuffers>> bufs(G, std::vector<RankBuffers>(static_cast<std::size_t>(L)));
+    struct Release {
+      Transport& t;
+      std::vector<std::vector<RankBuffers>>& b;
+      ~Release() {
+        for (auto& g : b)
+          for (std::size_t l = 0; l < g.size(); ++l) {
+            if (g[l].base) t.release(static_cast<int>(l), g[l].base);
+            if (g[l].base2) t.release(static_cast<int>(l), g[l].base2);
+          }
+      }
+    } release{t_, bufs};
     std::vector<Collective> group(G);
     std::vector<Pattern> pats(G);
     for (std::size_t g = 0; g < G; ++g) {
@@ -207,17 +218,6 @@ class CaseRunner {
         group[g].local.push_back({b.send, b.recv});
       }
     }
-    struct Release {
-      Transport& t;
-      std::vector<std::vector<RankBuffers>>& b;
-      ~Release() {
-        for (auto& g : b)
-          for (std::size_t l = 0; l < g.size(); ++l) {
-            if (g[l].base) t.release(static_cast<int>(l), g[l].base);
-            if (g[l].base2) t.release(static_cast<int>(l), g[l].base2);
-          }
-      }
-    } release{t_, bufs};
 
     auto upload_inputs = [&](std::uint64_t seed) {
       Bytes host;
@@ -278,6 +278,17 @@ class CaseRunner {
     const int L = t_.local_count();
     const std::size_t G = c.layouts.size();
     std::vector<std::vector<RankBuffers>> bufs(G, std::vector<RankBuffers>(static_cast<std::size_t>(L)));
+    struct Release {
+      Transport& t;
+      std::vector<std::vector<RankBuffers>>& b;
+      ~Release() {
+        for (auto& g : b)
+          for (std::size_t l = 0; l < g.size(); ++l) {
+            if (g[l].base) t.release(static_cast<int>(l), g[l].base);
+            if (g[l].base2) t.release(static_cast<int>(l), g[l].base2);
+          }
+      }
+    } release{t_, bufs};
     std::vector<Collective> group(G);
     std::vector<Pattern> pats(G);
     for (std::size_t g = 0; g < G; ++g) {
@@ -298,17 +309,6 @@ class CaseRunner {
         group[g].local.push_back({b.send, b.recv});
       }
     }
-    struct Release {
-      Transport& t;
-      std::vector<std::vector<RankBuffers>>& b;
-      ~Release() {
-        for (auto& g : b)
-          for (std::size_t l = 0; l < g.size(); ++l) {
-            if (g[l].base) t.release(static_cast<int>(l), g[l].base);
-            if (g[l].base2) t.release(static_cast<int>(l), g[l].base2);
-          }
-      }
-    } release{t_, bufs};
 
     // Parameters cover [off_k, off_k + numel_k); the gradient buffer is zero in the alignment gaps and tail.
     auto covered = [](const ZeroLayout& lay, std::size_t j) {
