@@ -171,15 +171,18 @@ TargetReport Auditor::audit(const std::string& path) {
                                  " SASS + " + std::to_string(theirs_ptx.size()) + " PTX";
   }
 
-  bool only_weak = true;
-  for (const auto& mv : t.check.versions) only_weak = only_weak && mv.weak;
-  if (!t.problems.empty()) t.status = Status::kFail;
-  if (t.problems.empty() == false && t.graph.missing().empty() && t.check.symbols.empty() && only_weak &&
-      !t.cxx_abi_mismatch && std::none_of(t.verdicts.begin(), t.verdicts.end(), [](const GpuVerdict& v) {
-        return v.verdict == KernelVerdict::kNone || v.verdict == KernelVerdict::kPtxTooNew;
-      }) &&
-      std::all_of(t.fatbins.begin(), t.fatbins.end(), [](const FatbinInfo& f) { return f.error.empty(); }))
-    t.status = Status::kWarn;  // only weak version needs: the loader warns and goes on
+  // fail: the import or a kernel launch would fail. warn: the loader only warns (weak version needs), or
+  // the fatbin parser and cuobjdump disagree (the CUDA verdicts may be wrong).
+  bool hard_version = std::any_of(t.check.versions.begin(), t.check.versions.end(), [](const MissingVersion& v) { return !v.weak; });
+  bool no_kernel = std::any_of(t.verdicts.begin(), t.verdicts.end(), [](const GpuVerdict& v) {
+    return v.verdict == KernelVerdict::kNone || v.verdict == KernelVerdict::kPtxTooNew;
+  });
+  bool bad_fatbin = std::any_of(t.fatbins.begin(), t.fatbins.end(), [](const FatbinInfo& f) { return !f.error.empty(); });
+  if (!t.graph.missing().empty() || !t.check.symbols.empty() || hard_version || t.cxx_abi_mismatch || no_kernel || bad_fatbin)
+    t.status = Status::kFail;
+  else if (!t.check.versions.empty() || !t.cuobjdump_disagreement.empty())
+    t.status = Status::kWarn;
+  if (!t.cuobjdump_disagreement.empty()) t.problems.push_back("cuobjdump disagrees: " + t.cuobjdump_disagreement);
   return t;
 }
 
