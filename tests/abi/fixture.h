@@ -109,6 +109,13 @@ inline std::string shared_fixture_dir(const std::string& name, const std::functi
   std::error_code ec;
   fs::rename(tmp, base, ec);  // fails when another process got there first: use theirs
   if (ec) fs::remove_all(tmp, ec);
+  // Products of earlier builds of this test binary are stale now.
+  for (const auto& e : fs::directory_iterator(GPUCHECK_ABI_FIXTURES, ec)) {
+    std::string n = e.path().filename().string();
+    if (n.rfind(name + "-", 0) == 0 && e.path().string() != base && n.find(".lock") == std::string::npos &&
+        n.find(".tmp") == std::string::npos)
+      fs::remove_all(e.path(), ec);
+  }
   return base;
 }
 
