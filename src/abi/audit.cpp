@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <set>
 
 #include "core/subprocess.h"
@@ -171,15 +172,18 @@ TargetReport Auditor::audit(const std::string& path) {
                                  " SASS + " + std::to_string(theirs_ptx.size()) + " PTX";
   }
 
-  bool only_weak = true;
-  for (const auto& mv : t.check.versions) only_weak = only_weak && mv.weak;
-  if (!t.problems.empty()) t.status = Status::kFail;
-  if (t.problems.empty() == false && t.graph.missing().empty() && t.check.symbols.empty() && only_weak &&
-      !t.cxx_abi_mismatch && std::none_of(t.verdicts.begin(), t.verdicts.end(), [](const GpuVerdict& v) {
-        return v.verdict == KernelVerdict::kNone || v.verdict == KernelVerdict::kPtxTooNew;
-      }) &&
-      std::all_of(t.fatbins.begin(), t.fatbins.end(), [](const FatbinInfo& f) { return f.error.empty(); }))
-    t.status = Status::kWarn;  // only weak version needs: the loader warns and goes on
+  // fail: the import or a kernel launch would fail. warn: the loader only warns (weak version needs), or
+  // the fatbin parser and cuobjdump disagree (the CUDA verdicts may be wrong).
+  bool hard_version = std::any_of(t.check.versions.begin(), t.check.versions.end(), [](const MissingVersion& v) { return !v.weak; });
+  bool no_kernel = std::any_of(t.verdicts.begin(), t.verdicts.end(), [](const GpuVerdict& v) {
+    return v.verdict == KernelVerdict::kNone || v.verdict == KernelVerdict::kPtxTooNew;
+  });
+  bool bad_fatbin = std::any_of(t.fatbins.begin(), t.fatbins.end(), [](const FatbinInfo& f) { return !f.error.empty(); });
+  if (!t.graph.missing().empty() || !t.check.symbols.empty() || hard_version || t.cxx_abi_mismatch || no_kernel || bad_fatbin)
+    t.status = Status::kFail;
+  else if (!t.check.versions.empty() || !t.cuobjdump_disagreement.empty())
+    t.status = Status::kWarn;
+  if (!t.cuobjdump_disagreement.empty()) t.problems.push_back("cuobjdump disagrees: " + t.cuobjdump_disagreement);
   return t;
 }
 
@@ -236,19 +240,33 @@ nlohmann::json to_json(const TargetReport& t) {
     json fb = json::array();
     std::set<std::string> sass, ptx;
     for (const auto& f : t.fatbins) {
+      // Every entry for ordinary objects; libraries with thousands (cuFFT: ~24,000) get the per-target
+      // summary only, which is what the verdicts use.
+      constexpr std::size_t kListLimit = 256;
       json entries = json::array();
+      std::map<std::string, json> by_target;
       for (const auto& e : f.entries) {
-        json ej = {{"kind", e.kind == FatbinKind::kPtx ? "ptx" : e.kind == FatbinKind::kSass ? "sass" : "other"},
-                   {"target", e.target()}, {"compressed", e.compressed}, {"size", e.payload_size},
+        std::string kind = e.kind == FatbinKind::kPtx ? "ptx" : e.kind == FatbinKind::kSass ? "sass" : "other";
+        std::string isa = std::to_string(e.ptx_major) + "." + std::to_string(e.ptx_minor);
+        json ej = {{"kind", kind}, {"target", e.target()}, {"compressed", e.compressed}, {"size", e.payload_size},
                    {"uncompressed_size", e.uncompressed_size}};
         if (e.kind == FatbinKind::kPtx) {
-          ej["ptx_isa"] = std::to_string(e.ptx_major) + "." + std::to_string(e.ptx_minor);
-          ptx.insert(e.target() + " (ISA " + ej["ptx_isa"].get<std::string>() + ")");
+          ej["ptx_isa"] = isa;
+          ptx.insert(e.target() + " (ISA " + isa + ")");
         }
         if (e.kind == FatbinKind::kSass) sass.insert(e.target());
-        entries.push_back(ej);
+        std::string key = e.target() + (e.kind == FatbinKind::kPtx ? " ISA " + isa : "");
+        json& agg = by_target[key];
+        if (agg.is_null()) agg = {{"kind", kind}, {"target", e.target()}, {"count", 0}, {"compressed", 0}};
+        if (e.kind == FatbinKind::kPtx) agg["ptx_isa"] = isa;
+        agg["count"] = agg["count"].get<int>() + 1;
+        if (e.compressed) agg["compressed"] = agg["compressed"].get<int>() + 1;
+        if (f.entries.size() <= kListLimit) entries.push_back(ej);
       }
-      json fj = {{"section", f.section}, {"entries", entries.size()}, {"list", entries}};
+      json summary = json::array();
+      for (auto& [k, v] : by_target) summary.push_back(v);
+      json fj = {{"section", f.section}, {"entries", f.entries.size()}, {"by_target", summary}};
+      if (f.entries.size() <= kListLimit) fj["list"] = entries;
       if (!f.error.empty()) fj["error"] = f.error;
       fb.push_back(fj);
     }

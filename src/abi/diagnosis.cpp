@@ -112,11 +112,19 @@ std::vector<std::string> libstdcxx_with_version(const std::string& version, cons
                                                 const DiagnosisContext& ctx) {
   std::set<std::string> candidates;
   std::vector<std::string> dirs = ctx.libstdcxx_search;
-  for (const char* d : {"/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib", "/usr/local/lib64", "/usr/local/lib",
-                        "/opt/conda/lib"})
+  for (const char* d : {"/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib", "/usr/local/lib64", "/usr/local/lib"})
     dirs.push_back(d);
   if (const char* c = std::getenv("CONDA_PREFIX")) dirs.push_back(std::string(c) + "/lib");
   std::error_code ec;
+  // conda installations and their environments: the usual home of a newer libstdc++
+  std::vector<std::string> conda_roots{"/opt/conda", "/opt/miniconda3", "/opt/miniforge3"};
+  if (const char* home = std::getenv("HOME"))
+    for (const char* n : {"miniconda3", "anaconda3", "miniforge3", "mambaforge", ".conda"})
+      conda_roots.push_back(std::string(home) + "/" + n);
+  for (const auto& root : conda_roots) {
+    dirs.push_back(root + "/lib");
+    for (const auto& e : fs::directory_iterator(root + "/envs", ec)) dirs.push_back(e.path().string() + "/lib");
+  }
   for (const char* gcc : {"/usr/lib/gcc/x86_64-linux-gnu", "/usr/lib/gcc/x86_64-redhat-linux", "/usr/local/lib/gcc"})
     for (const auto& e : fs::directory_iterator(gcc, ec)) dirs.push_back(e.path().string());
   for (const auto& d : dirs) {

@@ -183,7 +183,6 @@ class GraphBuilder {
 
   /// Breadth-first over DT_NEEDED starting at object `first` (glibc _dl_map_object_deps).
   void close_over(int first) {
-    std::size_t qi = static_cast<std::size_t>(first);
     std::vector<int> queue{first};
     for (std::size_t k = 0; k < queue.size(); ++k) {
       int req = queue[k];
@@ -197,7 +196,6 @@ class GraphBuilder {
         g.deps.push_back(std::move(d));
       }
     }
-    (void)qi;
   }
 
  private:

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 
 #include <cstdlib>
@@ -89,6 +91,17 @@ inline std::string shared_fixture_dir(const std::string& name, const std::functi
   ::stat("/proc/self/exe", &st);
   std::string base = std::string(GPUCHECK_ABI_FIXTURES) + "/" + name + "-" + std::to_string(st.st_mtime);
   if (fs::exists(base + "/.complete")) return base;
+  // One process builds while the others (ctest -j) wait for it.
+  fs::create_directories(GPUCHECK_ABI_FIXTURES);
+  int lock = ::open((base + ".lock").c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+  if (lock >= 0) flock(lock, LOCK_EX);
+  struct Unlock {
+    int fd;
+    ~Unlock() {
+      if (fd >= 0) ::close(fd);  // closing releases the flock
+    }
+  } unlock{lock};
+  if (fs::exists(base + "/.complete")) return base;
   std::string tmp = base + ".tmp" + std::to_string(getpid());
   fs::create_directories(tmp);
   build(tmp);
@@ -96,6 +109,13 @@ inline std::string shared_fixture_dir(const std::string& name, const std::functi
   std::error_code ec;
   fs::rename(tmp, base, ec);  // fails when another process got there first: use theirs
   if (ec) fs::remove_all(tmp, ec);
+  // Products of earlier builds of this test binary are stale now.
+  for (const auto& e : fs::directory_iterator(GPUCHECK_ABI_FIXTURES, ec)) {
+    std::string n = e.path().filename().string();
+    if (n.rfind(name + "-", 0) == 0 && e.path().string() != base && n.find(".lock") == std::string::npos &&
+        n.find(".tmp") == std::string::npos)
+      fs::remove_all(e.path(), ec);
+  }
   return base;
 }
 

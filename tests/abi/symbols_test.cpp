@@ -13,9 +13,15 @@ namespace {
 
 class SymbolsTest : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() {
-    t = new TempDir();
-    const TempDir& d = *t;
+  // Built once for all test processes: only $ORIGIN-relative RPATHs, and tests that modify the chain
+  // work on their own copy.
+  struct Dir {
+    std::string path;
+    std::string operator/(const std::string& rel) const { return path + "/" + rel; }
+  };
+  static void SetUpTestSuite() { t = new Dir{shared_fixture_dir("symbols", build)}; }
+  static void build(const std::string& root) {
+    const Dir d{root};
     // Undefined symbols: one plain, one NCCL API (bmtrain's "undefined symbol: ncclBroadcast").
     build_so(d / "und/libund.so",
              "namespace util { int nowhere(int); }\n"
@@ -51,9 +57,14 @@ class SymbolsTest : public ::testing::Test {
              {"-nostdlib", "-Wl,-soname,libstdc++.so.6", "-Wl,--version-script=" + d / "oldcxx/old.map"});
   }
   static void TearDownTestSuite() { delete t; }
-  static TempDir* t;
+  /// A private copy of the chain, for tests that remove or move its files.
+  static std::string chain_copy(const TempDir& scratch) {
+    fs::copy(*t / "chain", scratch / "chain", fs::copy_options::recursive);
+    return scratch / "chain";
+  }
+  static Dir* t;
 };
-TempDir* SymbolsTest::t = nullptr;
+SymbolsTest::Dir* SymbolsTest::t = nullptr;
 
 TEST_F(SymbolsTest, UndefinedSymbolIsFoundDemangledAndGrouped) {
   auto r = audit_one(*t / "und/libund.so");
@@ -93,23 +104,24 @@ TEST_F(SymbolsTest, VersionScriptV2RequiredButV1Present) {
 }
 
 TEST_F(SymbolsTest, ThreeLibraryChainIsClean) {
-  auto r = audit_one(*t / "chain/a/liba1.so");
+  TempDir scratch;
+  std::string chain = chain_copy(scratch);
+  auto r = audit_one(chain + "/a/liba1.so");
   EXPECT_EQ(r.status, gpucheck::Status::kPass) << gpucheck::join(r.problems, "\n");
   EXPECT_TRUE(r.check.symbols.empty());
   EXPECT_GT(r.check.references_checked, 0u);
   ASSERT_GE(r.graph.objects.size(), 3u);
-  EXPECT_EQ(r.graph.objects[1].path, *t / "chain/a/../b/libb2.so");
+  EXPECT_EQ(r.graph.objects[1].path, chain + "/a/../b/libb2.so");
   // $ORIGIN of libb2 is the directory it was found in, unnormalised, exactly as ld.so (and ldd) print it.
-  EXPECT_EQ(r.graph.objects[2].path, *t / "chain/a/../b/../c/libc3.so");
-  EXPECT_EQ(ldd(*t / "chain/a/liba1.so")["libc3.so"], r.graph.objects[2].path);
+  EXPECT_EQ(r.graph.objects[2].path, chain + "/a/../b/../c/libc3.so");
+  EXPECT_EQ(ldd(chain + "/a/liba1.so")["libc3.so"], r.graph.objects[2].path);
   // Remove the end of the chain: the middle library's need is reported, against the right requester.
-  fs::rename(*t / "chain/c/libc3.so", *t / "chain/c/libc3.so.off");
-  auto broken = audit_one(*t / "chain/a/liba1.so");
-  fs::rename(*t / "chain/c/libc3.so.off", *t / "chain/c/libc3.so");
+  fs::remove(chain + "/c/libc3.so");
+  auto broken = audit_one(chain + "/a/liba1.so");
   auto missing = broken.graph.missing();
   ASSERT_EQ(missing.size(), 1u);
   EXPECT_EQ(missing[0]->name, "libc3.so");
-  EXPECT_EQ(broken.graph.objects[missing[0]->requester].path, *t / "chain/a/../b/libb2.so");
+  EXPECT_EQ(broken.graph.objects[missing[0]->requester].path, chain + "/a/../b/libb2.so");
   EXPECT_EQ(broken.check.symbols.size(), 1u);  // c3, needed by libb2
 }
 
@@ -150,10 +162,10 @@ TEST_F(SymbolsTest, TooOldLibstdcxxPointsToANewerOne) {
 
 TEST_F(SymbolsTest, PreloadedLibrarySatisfiesNeedsAndSymbols) {
   // libb2.so's NEEDED libc3.so matched by SONAME to a preloaded copy, even with the file gone from the path.
-  fs::rename(*t / "chain/c/libc3.so", *t / "chain/c/libc3.so.off");
-  fs::copy_file(*t / "chain/c/libc3.so.off", *t / "preloaded-libc3.so", fs::copy_options::overwrite_existing);
-  auto r = audit_one(*t / "chain/a/liba1.so", {}, {*t / "preloaded-libc3.so"});
-  fs::rename(*t / "chain/c/libc3.so.off", *t / "chain/c/libc3.so");
+  TempDir scratch;
+  std::string chain = chain_copy(scratch);
+  fs::rename(chain + "/c/libc3.so", scratch / "preloaded-libc3.so");
+  auto r = audit_one(chain + "/a/liba1.so", {}, {scratch / "preloaded-libc3.so"});
   EXPECT_EQ(r.status, gpucheck::Status::kPass) << gpucheck::join(r.problems, "\n");
   bool via_preload = false;
   for (const auto& d : r.graph.deps) via_preload = via_preload || (d.name == "libc3.so" && d.via == "preloaded");

@@ -25,30 +25,38 @@ class TorchTest : public ::testing::Test {
   static void SetUpTestSuite() {
     if (!fs::exists("/usr/include/torch/csrc/api/include") && !fs::exists("/usr/include/c10/util/Exception.h")) return;
     if (!fs::exists(kTorchLib + "/libc10.so")) return;
-    t = new TempDir();
-    const TempDir& d = *t;
-    std::vector<std::string> inc{"-I/usr/include/torch/csrc/api/include"};
-    auto with = [&](std::vector<std::string> extra) {
-      extra.insert(extra.begin(), inc.begin(), inc.end());
-      return extra;
-    };
-    build_so(d / "ext/module_cxx11.so", kModule, with({"-L" + kTorchLib, "-Wl,--no-as-needed", "-lc10"}));
-    build_so(d / "ext/module_old_abi.so", kModule,
-             with({"-D_GLIBCXX_USE_CXX11_ABI=0", "-L" + kTorchLib, "-Wl,--no-as-needed", "-lc10"}));
-    build_so(d / "ext/module_unlinked.so", kModule, with({}));
-    // A libc10 stand-in with Debian's SONAME that lacks the std::string overload of torchCheckFail.
-    build_so(d / "standin/libc10.so.1.13",
-             "#include <cstdint>\nnamespace c10 { namespace detail {\n"
-             "[[noreturn]] void torchCheckFail(const char*, const char*, uint32_t, const char*) { throw 1; }\n}}\n",
-             {"-Wl,-soname,libc10.so.1.13"});
+    // Nothing here embeds its own directory (no RPATH) and no test modifies it: built once for all processes.
+    dir = shared_fixture_dir("torch", [](const std::string& d) {
+      std::vector<std::string> inc{"-I/usr/include/torch/csrc/api/include"};
+      auto with = [&](std::vector<std::string> extra) {
+        extra.insert(extra.begin(), inc.begin(), inc.end());
+        return extra;
+      };
+      build_so(d + "/ext/module_cxx11.so", kModule, with({"-L" + kTorchLib, "-Wl,--no-as-needed", "-lc10"}));
+      build_so(d + "/ext/module_old_abi.so", kModule,
+               with({"-D_GLIBCXX_USE_CXX11_ABI=0", "-L" + kTorchLib, "-Wl,--no-as-needed", "-lc10"}));
+      build_so(d + "/ext/module_unlinked.so", kModule, with({}));
+      // A libc10 stand-in with Debian's SONAME that lacks the std::string overload of torchCheckFail.
+      build_so(d + "/standin/libc10.so.1.13",
+               "#include <cstdint>\nnamespace c10 { namespace detail {\n"
+               "[[noreturn]] void torchCheckFail(const char*, const char*, uint32_t, const char*) { throw 1; }\n}}\n",
+               {"-Wl,-soname,libc10.so.1.13"});
+    });
+    t = new Dir{dir};
   }
   static void TearDownTestSuite() { delete t; }
   void SetUp() override {
     if (!t) GTEST_SKIP() << "Debian libtorch-dev (headers in /usr/include/torch, " << kTorchLib << "/libc10.so) not installed";
   }
-  static TempDir* t;
+  struct Dir {
+    std::string path;
+    std::string operator/(const std::string& rel) const { return path + "/" + rel; }
+  };
+  static Dir* t;
+  static std::string dir;
 };
-TempDir* TorchTest::t = nullptr;
+TorchTest::Dir* TorchTest::t = nullptr;
+std::string TorchTest::dir;
 
 TEST_F(TorchTest, ModuleAgainstItsLibtorchIsClean) {
   auto r = audit_one(*t / "ext/module_cxx11.so");
