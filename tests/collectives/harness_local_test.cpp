@@ -69,7 +69,19 @@ TEST(HarnessLocal, EveryCasePassesBitExactForSeveralWorldSizes) {
     merge_into_result(reports, plan, o, "local", world, res);
     EXPECT_EQ(res.status, gpucheck::Status::kPass) << res.summary;
     EXPECT_EQ(res.devices.size(), static_cast<std::size_t>(world));
-    if (world == 1) EXPECT_NE(res.summary.find("busbw is not meaningful"), std::string::npos) << res.summary;
+    bool has_busbw = false, has_algbw = false;
+    for (auto& m : res.metrics) {
+      has_busbw = has_busbw || m.name.rfind("busbw_plateau.", 0) == 0;
+      has_algbw = has_algbw || m.name.rfind("algbw_plateau.", 0) == 0;
+    }
+    if (world == 1) {
+      EXPECT_NE(res.summary.find("busbw is not meaningful"), std::string::npos) << res.summary;
+      EXPECT_FALSE(has_busbw);
+      EXPECT_TRUE(has_algbw);
+    } else {
+      EXPECT_TRUE(has_busbw);
+      EXPECT_FALSE(has_algbw);
+    }
   }
 }
 
