@@ -97,7 +97,9 @@ TEST(HarnessLocal, CorruptRankIsCaughtInEveryKindOfCase) {
     for (auto& c : r.cases) per_case[c.key] += c.wrong;
   for (auto& c : plan) {
     bool reads_rank2 = c.op != CollOp::kBroadcast;  // broadcast roots are 0 and 3
-    if (reads_rank2) EXPECT_GT(per_case[c.key], 0u) << c.key;
+    if (reads_rank2) {
+      EXPECT_GT(per_case[c.key], 0u) << c.key;
+    }
   }
   // all-gather: rank 2's block starts at 2*count; the corrupted element is index 5 of that block
   const CaseSpec* ag = nullptr;
@@ -109,7 +111,9 @@ TEST(HarnessLocal, CorruptRankIsCaughtInEveryKindOfCase) {
   ASSERT_NE(ag, nullptr);
   for (auto& r : reports)
     for (auto& c : r.cases)
-      if (c.key == ag->key) EXPECT_EQ(c.first_index, static_cast<std::int64_t>(2 * ag->count + 5));
+      if (c.key == ag->key) {
+        EXPECT_EQ(c.first_index, static_cast<std::int64_t>(2 * ag->count + 5));
+      }
   gpucheck::Result res;
   merge_into_result(reports, plan, o, "local", 4, res);
   EXPECT_EQ(res.status, gpucheck::Status::kFail);
