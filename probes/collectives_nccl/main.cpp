@@ -42,7 +42,7 @@ struct JobState {
   bool abort_job = false;  // a rank stopped (timeout, error): the job cannot finish its collectives
 };
 
-std::unique_ptr<Transport> make_transport(const Options& o, const JobState& job, Result& r) {
+std::unique_ptr<Transport> make_transport(const Options& o, JobState& job, Result& r) {
   if (o.transport == "mpi") {
 #ifdef GPUCHECK_COLL_HAVE_MPI
     return std::make_unique<MpiTransport>(MPI_COMM_WORLD);
@@ -63,6 +63,13 @@ std::unique_ptr<Transport> make_transport(const Options& o, const JobState& job,
     r.remedy.push_back("run on a node with an NVIDIA driver and GPU; `gpucheck run --only device.runtime` shows why "
                        "CUDA cannot reach one. The host path runs anywhere: --transport mpi");
     probe::skip(r, std::string("NCCL collectives cannot run here: ") + e.what());
+    return nullptr;
+  } catch (const std::runtime_error& e) {
+    // There is a GPU but NCCL cannot build a communicator (or the watchdog fired during it): a broken stack.
+    r.status = Status::kFail;
+    r.summary = std::string("NCCL communicator initialisation failed: ") + e.what();
+    r.remedy.push_back("rerun with NCCL_DEBUG=INFO to see which transport or device NCCL rejected");
+    job.abort_job = job.multi_process;
     return nullptr;
   }
 #else

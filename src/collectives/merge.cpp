@@ -84,9 +84,11 @@ void merge_into_result(const std::vector<RankReport>& ranks, const std::vector<C
     if (row.spec->kind != CaseKind::kSweep || row.time_us < 0) continue;
     std::string n = sweep_name(*row.spec);
     if (!sweeps.count(n)) sweep_order.push_back(n);
-    (row.spec->in_place ? sweeps[n].ip : sweeps[n].oop).emplace_back(row.bytes, row.busbw);
+    (row.spec->in_place ? sweeps[n].ip : sweeps[n].oop).emplace_back(row.bytes, world > 1 ? row.busbw : row.algbw);
   }
 
+  // One rank has no bus (factor 0): its plateau is reported as algbw, never as a busbw of 0.
+  const std::string plateau_metric = world > 1 ? "busbw_plateau." : "algbw_plateau.";
   nlohmann::json details;
   details["transport"] = transport;
   details["world"] = world;
@@ -126,10 +128,11 @@ void merge_into_result(const std::vector<RankReport>& ranks, const std::vector<C
     auto& s = sweeps[n];
     auto p_oop = plateau_busbw(s.oop);
     auto p_ip = plateau_busbw(s.ip);
-    nlohmann::json j{{"sweep", n}, {"sizes", s.oop.size()}, {"points", plateau_points(s.oop.size())}};
+    nlohmann::json j{{"sweep", n}, {"metric", world > 1 ? "busbw" : "algbw"}, {"sizes", s.oop.size()},
+                     {"points", plateau_points(s.oop.size())}};
     if (p_oop) {
       j["out_of_place_gbps"] = *p_oop;
-      r.add_metric("busbw_plateau." + n, *p_oop, "GB/s", "higher");
+      r.add_metric(plateau_metric + n, *p_oop, "GB/s", "higher");
       if (o.min_busbw && world > 1 && *p_oop < *o.min_busbw)
         slow.push_back(fmt::format("{} plateau busbw {:.2f} GB/s < --min-busbw {:.2f}", n, *p_oop, *o.min_busbw));
     }
@@ -159,13 +162,14 @@ void merge_into_result(const std::vector<RankReport>& ranks, const std::vector<C
       if (c.wrong && first_bad.empty())
         first_bad = fmt::format("{}: {} wrong, first at index {}", s.label, c.wrong, c.first_index);
       if (s.kind == CaseKind::kSweep && !s.in_place && c.time_s > 0)
-        mine[sweep_name(s)].emplace_back(s.bytes(world), busbw_gbps(s.op, s.bytes(world), c.time_s, world));
+        mine[sweep_name(s)].emplace_back(s.bytes(world), world > 1 ? busbw_gbps(s.op, s.bytes(world), c.time_s, world)
+                                                                   : algbw_gbps(s.bytes(world), c.time_s));
     }
     nlohmann::json jr{{"rank", k.info.rank}, {"host", k.info.host}, {"device", k.info.device}, {"wrong", wrong}};
     for (auto& [n, pts] : mine)
       if (auto p = plateau_busbw(pts)) {
-        d.metrics.push_back({"busbw_plateau." + n, *p, "GB/s", "higher"});
-        jr["busbw_plateau"][n] = *p;
+        d.metrics.push_back({plateau_metric + n, *p, "GB/s", "higher"});
+        jr[plateau_metric.substr(0, plateau_metric.size() - 1)][n] = *p;
       }
     if (!k.error.empty()) {
       d.status = Status::kFail;

@@ -69,7 +69,19 @@ TEST(HarnessLocal, EveryCasePassesBitExactForSeveralWorldSizes) {
     merge_into_result(reports, plan, o, "local", world, res);
     EXPECT_EQ(res.status, gpucheck::Status::kPass) << res.summary;
     EXPECT_EQ(res.devices.size(), static_cast<std::size_t>(world));
-    if (world == 1) EXPECT_NE(res.summary.find("busbw is not meaningful"), std::string::npos) << res.summary;
+    bool has_busbw = false, has_algbw = false;
+    for (auto& m : res.metrics) {
+      has_busbw = has_busbw || m.name.rfind("busbw_plateau.", 0) == 0;
+      has_algbw = has_algbw || m.name.rfind("algbw_plateau.", 0) == 0;
+    }
+    if (world == 1) {
+      EXPECT_NE(res.summary.find("busbw is not meaningful"), std::string::npos) << res.summary;
+      EXPECT_FALSE(has_busbw);
+      EXPECT_TRUE(has_algbw);
+    } else {
+      EXPECT_TRUE(has_busbw);
+      EXPECT_FALSE(has_algbw);
+    }
   }
 }
 
@@ -85,7 +97,9 @@ TEST(HarnessLocal, CorruptRankIsCaughtInEveryKindOfCase) {
     for (auto& c : r.cases) per_case[c.key] += c.wrong;
   for (auto& c : plan) {
     bool reads_rank2 = c.op != CollOp::kBroadcast;  // broadcast roots are 0 and 3
-    if (reads_rank2) EXPECT_GT(per_case[c.key], 0u) << c.key;
+    if (reads_rank2) {
+      EXPECT_GT(per_case[c.key], 0u) << c.key;
+    }
   }
   // all-gather: rank 2's block starts at 2*count; the corrupted element is index 5 of that block
   const CaseSpec* ag = nullptr;
@@ -97,7 +111,9 @@ TEST(HarnessLocal, CorruptRankIsCaughtInEveryKindOfCase) {
   ASSERT_NE(ag, nullptr);
   for (auto& r : reports)
     for (auto& c : r.cases)
-      if (c.key == ag->key) EXPECT_EQ(c.first_index, static_cast<std::int64_t>(2 * ag->count + 5));
+      if (c.key == ag->key) {
+        EXPECT_EQ(c.first_index, static_cast<std::int64_t>(2 * ag->count + 5));
+      }
   gpucheck::Result res;
   merge_into_result(reports, plan, o, "local", 4, res);
   EXPECT_EQ(res.status, gpucheck::Status::kFail);

@@ -135,7 +135,9 @@ TEST_F(MpiProbe, CorruptedRankGivesWrongElementsAndFail) {
       ASSERT_EQ(row["wrong_by_rank"].size(), 4u);  // every rank gathered the bad block
       for (int k = 0; k < 4; ++k) EXPECT_EQ(row["wrong_by_rank"][k]["rank"], k);
     }
-    if (row["op"] == "broadcast") EXPECT_EQ(row["wrong"], 0) << "roots are 0 and 3, rank 1 is not read";
+    if (row["op"] == "broadcast") {
+      EXPECT_EQ(row["wrong"], 0) << "roots are 0 and 3, rank 1 is not read";
+    }
   }
   EXPECT_TRUE(saw_gather);
 }
@@ -160,7 +162,9 @@ TEST_F(MpiProbe, PairsFindTheCorruptRank) {
   EXPECT_EQ(j["details"]["rounds"], 3);
   bool any_bad = false;
   for (auto& p : j["details"]["pairs"]) any_bad = any_bad || p["status"] == "fail";
-  if (!any_bad) EXPECT_EQ(j["status"], "pass") << j["summary"];
+  if (!any_bad) {
+    EXPECT_EQ(j["status"], "pass") << j["summary"];
+  }
   // a slow pair on a busy machine could fail the speed rule; wrong data must never appear
   for (auto& p : j["details"]["pairs"]) EXPECT_EQ(p["wrong"], 0);
 

@@ -40,7 +40,9 @@ TEST(Pairs, RoundsAreNodeDisjointAndCoverEveryPairOnce) {
         covered += round.size();
       }
       EXPECT_EQ(covered, pairs.size());
-      if (mode == PairsMode::kNeighbour) EXPECT_LE(rounds.size(), 3u) << n;  // a ring needs 2 or 3 rounds
+      if (mode == PairsMode::kNeighbour) {
+        EXPECT_LE(rounds.size(), 3u) << n;  // a ring needs 2 or 3 rounds
+      }
     }
   }
 }
