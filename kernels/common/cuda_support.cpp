@@ -38,3 +38,23 @@ void DeviceBuffer::download(void* dst, std::size_t bytes) const {
 }
 
 }  // namespace gpucheck::kernels
+
+namespace gpucheck::kernels {
+
+DeviceBuffer to_device(const HostTensor& t) {
+  DeviceBuffer d(t.bytes());
+  d.upload(t.data(), t.bytes());
+  return d;
+}
+
+void from_device(const DeviceBuffer& d, HostTensor& t) { d.download(t.data(), t.bytes()); }
+
+std::string current_device_description() {
+  int dev = 0;
+  cudaDeviceProp p{};
+  if (cudaGetDevice(&dev) != cudaSuccess || cudaGetDeviceProperties(&p, dev) != cudaSuccess) return "unknown device";
+  return std::string(p.name) + " (sm_" + std::to_string(p.major) + std::to_string(p.minor) + ", " +
+         std::to_string(p.multiProcessorCount) + " SMs)";
+}
+
+}  // namespace gpucheck::kernels

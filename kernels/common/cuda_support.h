@@ -43,3 +43,15 @@ class DeviceBuffer {
 };
 
 }  // namespace gpucheck::kernels
+
+#include "common/host_tensor.h"
+
+namespace gpucheck::kernels {
+
+/// Device copy of a host tensor, and back.
+DeviceBuffer to_device(const HostTensor& t);
+void from_device(const DeviceBuffer& d, HostTensor& t);
+/// "NVIDIA H200 (sm_90, 132 SMs)" for the current device.
+std::string current_device_description();
+
+}  // namespace gpucheck::kernels
