@@ -11,6 +11,7 @@ namespace gpucheck::runner {
 namespace {
 
 constexpr std::size_t kStderrTailLines = 20;
+constexpr std::size_t kStderrTailBytes = 4096;  // a report stays readable even after a flood of one line
 
 Result error_result(const ProbeSpec& spec, const SubprocessResult& o, const std::string& summary) {
   Result r;
@@ -21,6 +22,7 @@ Result error_result(const ProbeSpec& spec, const SubprocessResult& o, const std:
   r.duration_s = o.elapsed_s;
   r.evidence["outcome"] = o.describe();
   std::string tail = last_lines(o.err, kStderrTailLines);
+  if (tail.size() > kStderrTailBytes) tail = "..." + tail.substr(tail.size() - kStderrTailBytes);
   if (!tail.empty()) r.evidence["stderr_tail"] = tail;
   if (o.err_truncated) r.evidence["stderr_truncated"] = "yes (kept the last " + std::to_string(o.err.size()) + " bytes)";
   return r;

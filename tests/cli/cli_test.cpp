@@ -1,0 +1,160 @@
+// The real gpucheck binary, end to end: exit codes, reports, usage errors.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_support.h"
+#include "core/files.h"
+
+namespace gpucheck::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<fs::path> reports_in(const fs::path& dir) {
+  std::vector<fs::path> out;
+  for (auto& e : fs::directory_iterator(dir))
+    if (e.path().extension() == ".json") out.push_back(e.path());
+  return out;
+}
+
+const nlohmann::json* find_result(const nlohmann::json& report, const std::string& id) {
+  for (auto& r : report["results"])
+    if (r["id"] == id) return &r;
+  return nullptr;
+}
+
+TEST(Cli, RunOnThisMachineWritesAValidReport) {
+  auto dir = fresh_temp_dir("run");
+  auto r = gpucheck({"run", "--level", "quick", "--report-dir", dir.string(), "--color", "never"});
+  auto files = reports_in(dir);
+  ASSERT_EQ(files.size(), 1u) << r.out << r.err;
+  EXPECT_EQ(schema_errors("report.schema.json", files[0].string()), "");
+  auto report = read_json_file(files[0].string());
+  const nlohmann::json* rt = find_result(report, "device.runtime");
+  ASSERT_NE(rt, nullptr);
+  if (!nvidia_driver_loaded()) {
+    // No GPU here: the probe must say skip with the exact CUDA error, and the run is not a failure.
+    EXPECT_EQ((*rt)["status"], "skip");
+    EXPECT_NE((*rt)["summary"].get<std::string>().find("cudaErrorInsufficientDriver (35)"), std::string::npos)
+        << (*rt)["summary"];
+    EXPECT_EQ(report["summary"]["counts"]["error"], 0) << report["results"].dump(1);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("report: " + files[0].string()), std::string::npos);
+  } else {
+    EXPECT_NE((*rt)["status"], "skip");
+  }
+  EXPECT_EQ(report["summary"]["exit_code"], r.exit_code);
+  fs::remove_all(dir);
+}
+
+TEST(Cli, StrictTurnsSkipIntoFailure) {
+  if (nvidia_driver_loaded()) GTEST_SKIP() << "a driver is loaded: device.runtime will not skip";
+  auto r = gpucheck({"run", "--only", "device.runtime", "--strict", "--no-report"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.out.find("FAIL"), std::string::npos);
+}
+
+TEST(Cli, JsonGoesToStdoutAndOutIsWritten) {
+  auto dir = fresh_temp_dir("json");
+  auto r = gpucheck({"run", "--only", "host.info", "--json", "--no-report"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(doc["kind"], "gpucheck.report");
+  EXPECT_EQ(doc["results"].size(), 1u);
+  std::string out = (dir / "r.json").string();
+  auto r2 = gpucheck({"run", "--only", "host.info", "--no-report", "--out", out, "-q"});
+  EXPECT_EQ(r2.exit_code, 0);
+  EXPECT_EQ(schema_errors("report.schema.json", out), "");
+  fs::remove_all(dir);
+}
+
+TEST(Cli, ReportsAreNeverOverwritten) {
+  auto dir = fresh_temp_dir("twice");
+  gpucheck({"run", "--only", "host.info", "--report-dir", dir.string(), "-q", "--no-inventory"});
+  gpucheck({"run", "--only", "host.info", "--report-dir", dir.string(), "-q", "--no-inventory"});
+  EXPECT_EQ(reports_in(dir).size(), 2u);
+  fs::remove_all(dir);
+}
+
+TEST(Cli, UsageErrorsExitTwoWithOneLine) {
+  for (std::vector<std::string> args : {std::vector<std::string>{"run", "--level", "medium"},
+                                        {"bogus-command"},
+                                        {},
+                                        {"run", "--timeout", "-3"},
+                                        {"run", "--no-such-flag"},
+                                        {"run", "--color", "purple"},
+                                        {"run", "--quiet", "--verbose"},
+                                        {"run", "--only", "device.runtim", "--no-report"}}) {
+    auto r = gpucheck(args);
+    std::string joined;
+    for (auto& a : args) joined += a + " ";
+    EXPECT_EQ(r.exit_code, 2) << joined << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << joined << "\n" << r.err;
+  }
+  auto r = gpucheck({"run", "--only", "device.runtim"});
+  EXPECT_NE(r.err.find("did you mean 'device.runtime'"), std::string::npos) << r.err;
+}
+
+TEST(Cli, HelpTeachesExitCodesAndExamples) {
+  auto r = gpucheck({"--help"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("Exit codes"), std::string::npos);
+  auto run_help = gpucheck({"run", "--help"});
+  EXPECT_EQ(run_help.exit_code, 0);
+  EXPECT_NE(run_help.out.find("--strict"), std::string::npos);
+  EXPECT_NE(run_help.out.find("Examples"), std::string::npos);
+}
+
+TEST(Cli, ListAndVersion) {
+  auto l = gpucheck({"list", "--json"});
+  ASSERT_EQ(l.exit_code, 0);
+  auto probes = nlohmann::json::parse(l.out);
+  bool has_runtime = false, has_host = false;
+  for (auto& p : probes) {
+    has_runtime = has_runtime || p["id"] == "device.runtime";
+    has_host = has_host || p["id"] == "host.info";
+    EXPECT_EQ(access(p["executable"].get<std::string>().c_str(), X_OK), 0) << p["executable"];
+  }
+  EXPECT_TRUE(has_runtime && has_host);
+  auto v = gpucheck({"version", "--json"});
+  EXPECT_EQ(nlohmann::json::parse(v.out)["version"].get<std::string>().empty(), false);
+}
+
+TEST(Cli, SuiteOfMisbehavingProbesFinishesAndReportsEveryOne) {
+  // A probe directory of symlinks to the misbehaving child, each name choosing a failure mode.
+  auto dir = fresh_temp_dir("suite");
+  fs::create_directories(dir / "probes");
+  fs::create_directories(dir / "data" / "probes");
+  std::vector<std::string> modes = {"segfault", "hang", "garbage", "exit7", "stderr_flood", "good"};
+  for (auto& m : modes) {
+    fs::create_symlink(MISBEHAVING_PROBE, dir / "probes" / ("test." + m));
+    std::ofstream(dir / "data" / "probes" / ("test." + m + ".json"))
+        << R"({"id":"test.)" << m << R"(","title":")" << m << R"(","levels":["quick"],"timeout_s":1})";
+  }
+  SubprocessOptions o;
+  o.set_env["GPUCHECK_PROBE_DIR"] = (dir / "probes").string();
+  o.set_env["GPUCHECK_DATA_DIR"] = (dir / "data").string();
+  auto start = std::chrono::steady_clock::now();
+  auto r = gpucheck({"run", "--level", "quick", "--json", "--no-report", "--no-inventory"}, o);
+  double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  auto doc = nlohmann::json::parse(r.out);
+  ASSERT_EQ(doc["results"].size(), modes.size());
+  std::map<std::string, std::string> status;
+  for (auto& res : doc["results"]) status[res["id"]] = res["status"];
+  EXPECT_EQ(status["test.segfault"], "error");
+  EXPECT_EQ(status["test.hang"], "error");
+  EXPECT_EQ(status["test.garbage"], "error");
+  EXPECT_EQ(status["test.exit7"], "error");
+  EXPECT_EQ(status["test.stderr_flood"], "pass");
+  EXPECT_EQ(status["test.good"], "pass");
+  EXPECT_LT(took, 1.0 + 2.0 + 10.0);  // one timeout + grace, plus slack for five quick children
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace gpucheck::test

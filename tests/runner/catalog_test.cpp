@@ -1,0 +1,72 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "core/errors.h"
+#include "runner/catalog.h"
+
+namespace gpucheck::runner {
+namespace {
+
+namespace fs = std::filesystem;
+
+class CatalogTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir = fs::temp_directory_path() / ("gpucheck-catalog-" + std::to_string(getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+  }
+  void TearDown() override { fs::remove_all(dir); }
+  void write(const std::string& name, const std::string& text) { std::ofstream(dir / name) << text; }
+  fs::path dir;
+};
+
+TEST_F(CatalogTest, LoadsAndSelectsByLevel) {
+  write("a.one.json", R"({"id":"a.one","title":"A","levels":["quick","standard"],"timeout_s":5})");
+  write("b.two.json", R"({"id":"b.two","title":"B","levels":["long"],"level_args":{"long":["--big"]}})");
+  write("README.txt", "ignored");
+  auto cat = load_catalog(dir.string(), "/probes");
+  ASSERT_EQ(cat.size(), 2u);
+  EXPECT_EQ(cat[0].executable, "/probes/a.one");
+  EXPECT_EQ(cat[1].level_args.at("long"), std::vector<std::string>{"--big"});
+  EXPECT_EQ(select_probes(cat, "quick", {}).size(), 1u);
+  EXPECT_EQ(select_probes(cat, "long", {})[0].id, "b.two");
+  EXPECT_EQ(select_probes(cat, "quick", {"b.two"})[0].id, "b.two");  // --only ignores levels
+}
+
+TEST_F(CatalogTest, UnknownIdSuggestsTheClosest) {
+  write("a.json", R"({"id":"device.runtime","title":"A","levels":["quick"]})");
+  auto cat = load_catalog(dir.string(), "/p");
+  try {
+    select_probes(cat, "quick", {"device.runtim"});
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("did you mean 'device.runtime'"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(select_probes(cat, "medium", {}), InputError);
+}
+
+TEST_F(CatalogTest, MalformedManifestNamesTheFile) {
+  write("bad.json", R"({"id":"x.y","levels":["quick"]})");  // no title
+  try {
+    load_catalog(dir.string(), "/p");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("bad.json"), std::string::npos);
+  }
+  fs::remove(dir / "bad.json");
+  write("trunc.json", R"({"id":"x.y","title":)");
+  EXPECT_THROW(load_catalog(dir.string(), "/p"), InputError);
+  fs::remove(dir / "trunc.json");
+  write("lvl.json", R"({"id":"x.y","title":"t","levels":["sometimes"]})");
+  EXPECT_THROW(load_catalog(dir.string(), "/p"), InputError);
+}
+
+TEST_F(CatalogTest, MissingDirectoryIsAnInputError) {
+  EXPECT_THROW(load_catalog((dir / "nope").string(), "/p"), InputError);
+}
+
+}  // namespace
+}  // namespace gpucheck::runner
