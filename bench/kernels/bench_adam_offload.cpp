@@ -3,12 +3,14 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <chrono>
 #include <thread>
 #include <vector>
 
 #include "adam/adam_offload.h"
 #include "adam/adam_reference.h"
+#include "bmtrain_peer/bmtrain_peer.h"
 
 using namespace gpucheck::kernels;
 
@@ -72,7 +74,43 @@ void args(benchmark::internal::Benchmark* b) {
       for (std::int64_t n : {std::int64_t{1} << 20, std::int64_t{1} << 24}) b->Args({isa, t, n});
 }
 
+// Ours (best ISA, all CPUs) vs the installed BMTrain's adam_cpu_fp16_launcher on the same inputs and
+// thread count (its own default: the process's CPU affinity), its time measured inside Python around the
+// launcher call. The Python is $GPUCHECK_PYTHON or python3; without bmtrain there: SkipWithError.
+void BM_OffloadAdamVsBmtrain(benchmark::State& state) {
+  const char* env = std::getenv("GPUCHECK_PYTHON");
+  std::string python = env && *env ? env : "python3";
+  bmtrain::Install in = bmtrain::locate(python);
+  if (!in.found || in.native_modules.empty()) {
+    state.SkipWithError(("bmtrain with its native module is not installed in " + python +
+                         " (set GPUCHECK_PYTHON to a Python that has it)").c_str());
+    return;
+  }
+  std::size_t n = static_cast<std::size_t>(state.range(0));
+  AdamHyper h = adam_with_step(AdamHyper{1e-3f, 0.9f, 0.95f, 1e-8f, 0.1f, 1024.0f}, 3);
+  AdamState s = make_adam_state(AdamVariant::kOffloadFp16, n, 1, h, false);
+  bmtrain::PeerRun peer = bmtrain::run_cpu_adam(in.python, in.native_modules.front(), s, h, 5);
+  if (!peer.ran || peer.seconds <= 0) {
+    state.SkipWithError(("bmtrain's adam_cpu launcher failed: " + peer.error).c_str());
+    return;
+  }
+  OffloadAdamBuffers b{n, s.param.f32(), s.param_h.u16(), s.grad.u16(), s.m.f32(), s.v.f32(), false};
+  double best = 1e30;
+  for (auto _ : state) {
+    auto t0 = std::chrono::steady_clock::now();
+    adam_offload_step(b, h, best_cpu_isa(), offload_default_threads());
+    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    best = std::min(best, secs);
+    state.SetIterationTime(secs);
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * n * kAdamBytesPerElement));
+  state.counters["bmtrain_ms"] = peer.seconds * 1e3;
+  state.counters["speedup_vs_bmtrain"] = peer.seconds / best;  // best call each side
+  state.SetLabel("bmtrain " + in.version + " vs ours " + to_string(best_cpu_isa()));
+}
+
 }  // namespace
 
+BENCHMARK(BM_OffloadAdamVsBmtrain)->Arg(1 << 20)->Arg(1 << 24)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_OffloadAdam)->Apply(args)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK_MAIN();

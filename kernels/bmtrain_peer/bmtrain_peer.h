@@ -29,12 +29,14 @@ Install locate(const std::string& python);
 struct PeerRun {
   bool ran = false;
   std::string error;                 // loading the module or calling the launcher failed: the message
-  AdamState result;                  // BMTrain's outputs
+  AdamState result;                  // BMTrain's outputs (after the first call)
+  double seconds = 0;                // best wall time of one launcher call, measured inside Python
 };
 
-/// Calls adam_cpu_{fp16,bf16}_launcher of `native_module` on `before` (variant kOffloadFp16/kOffloadBf16).
+/// Calls adam_cpu_{fp16,bf16}_launcher of `native_module` on `before` (variant kOffloadFp16/kOffloadBf16)
+/// `repeats` times (outputs are those of the first call; `seconds` the fastest call, for benchmarks).
 PeerRun run_cpu_adam(const std::string& python, const std::string& native_module, const AdamState& before,
-                     const AdamHyper& h);
+                     const AdamHyper& h, int repeats = 1);
 
 /// Fraction of elements whose bf16 param copy equals the truncation (not the rounding) of the fp32 master.
 double bf16_truncated_fraction(const AdamState& s);
