@@ -44,8 +44,11 @@ TEST(AdamOffload, IsaDetectionAgreesWithProcCpuinfo) {
   EXPECT_EQ(f.f16c, has("f16c"));
   EXPECT_EQ(f.avx512f, has("avx512f"));  // the kernel hides flags the OS does not enable
   CpuIsa best = best_cpu_isa();
-  if (has("avx512f")) EXPECT_EQ(best, CpuIsa::kAvx512);
-  else if (has("avx2") && has("fma") && has("f16c")) EXPECT_EQ(best, CpuIsa::kAvx2);
+  if (has("avx512f")) {
+    EXPECT_EQ(best, CpuIsa::kAvx512);
+  } else if (has("avx2") && has("fma") && has("f16c")) {
+    EXPECT_EQ(best, CpuIsa::kAvx2);
+  }
   std::cout << "best ISA here: " << to_string(best) << "\n";
 }
 
@@ -91,5 +94,7 @@ TEST(AdamOffload, MultiStepTrajectoryStaysWithinPolicy) {
 TEST(AdamOffload, RejectsUnsupportedIsaAndZeroThreads) {
   AdamState s = make_adam_state(AdamVariant::kOffloadFp16, 8, 1, AdamHyper{}, false);
   EXPECT_THROW(run(s, AdamHyper{}, CpuIsa::kScalar, 0), std::invalid_argument);
-  if (!cpu_isa_supported(CpuIsa::kAvx512)) EXPECT_THROW(run(s, AdamHyper{}, CpuIsa::kAvx512, 1), std::invalid_argument);
+  if (!cpu_isa_supported(CpuIsa::kAvx512)) {
+    EXPECT_THROW(run(s, AdamHyper{}, CpuIsa::kAvx512, 1), std::invalid_argument);
+  }
 }

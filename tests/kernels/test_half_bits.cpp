@@ -87,7 +87,9 @@ TEST(HalfBits, Fp16EncodeMatchesExactRoundingAndF16C) {
     if (std::isnan(f)) ASSERT_TRUE(fp16_is_inf_or_nan(h) && (h & 0x3ff)) << f;
     else ASSERT_EQ(static_cast<double>(fp16_to_float(h)), want) << "float " << f << " bits " << float_bits(f);
 #if defined(__x86_64__)
-    if (have_f16c()) ASSERT_EQ(hw_fp16(f), h) << "F16C disagrees for bits " << float_bits(f);
+    if (have_f16c()) {
+      ASSERT_EQ(hw_fp16(f), h) << "F16C disagrees for bits " << float_bits(f);
+    }
 #endif
   };
   // Every fp16 value, its midpoints to the neighbours and one float ulp either side of them.

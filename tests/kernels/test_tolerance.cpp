@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "adam/adam_reference.h"
+#include "common/check_result.h"
 #include "common/tolerance.h"
 #include "cross_entropy/ce_reference.h"
 
@@ -96,4 +97,25 @@ TEST(Tolerance, CrossEntropyGradientAtTheWrongClassFails) {
   std::size_t row = r.worst_index / 50, col = r.worst_index % 50;
   EXPECT_EQ(row, 5u);
   EXPECT_TRUE(col == std::size_t(c.target[5]) || col == std::size_t(wrong.target[5]));
+}
+
+TEST(Tolerance, CollectorTurnsReportsIntoAProbeVerdict) {
+  HostTensor want(Dtype::kFp32, 4);
+  for (std::size_t i = 0; i < 4; ++i) want.set(i, double(i));
+  HostTensor bad = want;
+  bad.set(2, 2.5);
+  CheckCollector ok, fail;
+  ok.add("clean", check_exact("x", want, want));
+  gpucheck::Result r1;
+  ok.fill(r1, "demo");
+  EXPECT_EQ(r1.status, gpucheck::Status::kPass);
+  fail.add("clean", check_exact("x", want, want));
+  fail.add("perturbed", check_exact("x", bad, want));
+  gpucheck::Result r2;
+  fail.fill(r2, "demo");
+  EXPECT_EQ(r2.status, gpucheck::Status::kFail);
+  EXPECT_NE(r2.summary.find("perturbed: x: 1/4"), std::string::npos) << r2.summary;
+  EXPECT_NE(r2.summary.find("worst [2]"), std::string::npos) << r2.summary;
+  EXPECT_EQ(r2.details["cases"].size(), 2u);
+  EXPECT_EQ(r2.details["cases"][1]["checks"][0]["worst_index"], 2);
 }
