@@ -82,6 +82,14 @@ AdamState make_adam_state(AdamVariant variant, std::size_t n, std::uint64_t seed
   return s;
 }
 
+void rescale_scaled_state(AdamState& s, double factor) {
+  if (s.variant != AdamVariant::kFp16) return;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    s.m.set(i, s.m.get(i) * factor);
+    s.v.set(i, s.v.get(i) * factor);
+  }
+}
+
 namespace {
 // One step over every element in precision T, storing through the dtypes' rounding.
 template <typename T>

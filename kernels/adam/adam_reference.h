@@ -40,6 +40,11 @@ Dtype adam_half_dtype(AdamVariant v);  // dtype of param_h / grad (fp32 for kFp3
 AdamState make_adam_state(AdamVariant variant, std::size_t n, std::uint64_t seed, const AdamHyper& h,
                           bool adversarial);
 
+/// BMTrain's _on_justify_scale for fp16 params: when the loss scale changes from S to S·factor it
+/// multiplies the stored fp16 m and fp32 v by factor in place. fp16 m can overflow to ±inf here (spec
+/// §1.1 hazard); the next step then drives those parameters to ±inf. No-op for other variants.
+void rescale_scaled_state(AdamState& s, double factor);
+
 /// One optimizer step computed in double, storing each output with the dtype's rounding (RNE).
 void adam_reference_step(AdamState& s, const AdamHyper& h);
 

@@ -72,6 +72,17 @@ int main(int argc, char** argv) {
         }
       }
     }
+    // The loss scale doubled (BMTrain's _on_justify_scale): fp16 m overflows to inf for |S·m| > 32752.
+    {
+      AdamHyper h = adam_with_step(AdamHyper{1e-3f, 0.9f, 0.95f, 1e-8f, 0.1f, 4096.0f}, 7);
+      AdamState before = make_adam_state(AdamVariant::kFp16, 4099, 8, h, true);
+      for (std::size_t i = 0; i < before.size(); i += 97) before.m.set(i, i % 2 ? 40000.0 : -33000.0);
+      rescale_scaled_state(before, 2.0);
+      h.scale *= 2;
+      AdamState want = before;
+      adam_reference_step(want, h);
+      checks.add("fp16 n=4099 state rescaled x2 (overflowed m)", check_adam_step(before, want, run_on_gpu(before, h), h));
+    }
     if (ctx.level == "long") {  // beyond int32 indexing: 2^31 + 17 elements of the bf16 variant (~34 GB)
       std::size_t n = (std::size_t{1} << 31) + 17;
       AdamHyper h = adam_with_step(AdamHyper{1e-3f, 0.9f, 0.95f, 1e-8f, 0.1f, 1.0f}, 2);

@@ -129,3 +129,22 @@ TEST(AdamReference, AdversarialClassesBehaveAsSpecified) {
   EXPECT_EQ(r.param.get(3 * stride), s.param.get(3 * stride));  // zero grad and state: no move
   EXPECT_EQ(r.m.get(4 * stride), 65504.0);                       // fp16 state at its maximum stays finite
 }
+
+// Raising the loss scale doubles the stored fp16 m: |S·m| > 32752 overflows to inf, and the following
+// step drives that parameter to ±inf — in the reference and in the kernel's float math alike.
+TEST(AdamReference, RescaledFp16StateOverflowsAndPoisonsTheStep) {
+  AdamHyper h = adam_with_step(AdamHyper{1e-3f, 0.9f, 0.999f, 1e-8f, 0.0f, 2048.0f}, 3);
+  AdamState s = make_adam_state(AdamVariant::kFp16, 64, 4, h, false);
+  s.m.set(10, 40000.0);
+  s.m.set(11, -30000.0);
+  rescale_scaled_state(s, 2.0);
+  EXPECT_TRUE(std::isinf(s.m.get(10)));
+  EXPECT_EQ(s.m.get(11), -60000.0);
+  h.scale *= 2;
+  AdamState want = s, got = s;
+  adam_reference_step(want, h);
+  adam_host_float_step(got, h);
+  EXPECT_TRUE(std::isinf(want.param.get(10)));  // p - lr·inf/(sqrt(v̂)+eps)
+  EXPECT_TRUE(std::isfinite(want.param.get(11)));
+  EXPECT_TRUE(all_ok(check_adam_step(s, want, got, h))) << summarize(check_adam_step(s, want, got, h));
+}
