@@ -12,6 +12,10 @@
 #include "adam/adam_offload.h"
 #include "adam/adam_reference.h"
 #include "cross_entropy/ce_reference.h"
+#ifdef GPUCHECK_TORCHCHECK_OUR_CUDA
+#include "adam/adam_cuda.h"
+#include "cross_entropy/ce_cuda.h"
+#endif
 
 namespace gpucheck::kernels::torchcheck {
 
@@ -129,6 +133,23 @@ NamedChecks check_adam(bool adamw, bool cuda, int steps, float weight_decay, boo
       r.name = "step " + std::to_string(step) + " " + r.name;
       all.push_back(r);
     }
+#ifdef GPUCHECK_TORCHCHECK_OUR_CUDA
+    if (cuda && !adamw) {  // our fp32 kernel (torch-Adam semantics) on torch's CUDA buffers, same inputs
+      torch::Tensor pp = to_torch(s.param, true), gg = to_torch(s.grad, true), mm = to_torch(s.m, true),
+                    vv = to_torch(s.v, true);
+      torch::cuda::synchronize();
+      cudaError_t e = launch_adam_fp32(n, pp.data_ptr<float>(), gg.data_ptr<float>(), mm.data_ptr<float>(),
+                                       vv.data_ptr<float>(), h, nullptr);
+      if (e == cudaSuccess) e = cudaDeviceSynchronize();
+      if (e != cudaSuccess) throw std::runtime_error(std::string("our Adam kernel: ") + cudaGetErrorName(e));
+      AdamState ours = s;
+      from_torch(pp, ours.param), from_torch(mm, ours.m), from_torch(vv, ours.v);
+      for (auto& r : check_adam_step(s, want, ours, h)) {
+        r.name = "step " + std::to_string(step) + " our kernel " + r.name;
+        all.push_back(r);
+      }
+    }
+#endif
     s = got;  // next step starts from torch's state: errors are per step, not accumulated
   }
   return {std::string(adamw ? "torch::optim::AdamW vs our decoupled reference" : "torch::optim::Adam vs our L2 reference") +
@@ -217,6 +238,28 @@ NamedChecks check_cross_entropy(Dtype dtype, std::size_t rows, std::size_t vocab
   std::vector<CheckReport> out;
   // Forward: the loss bound of our policy (torch has no saved softmax to compare).
   out.push_back(check_ce_forward(c32, want, got_loss, want.softmax)[0]);
+#ifdef GPUCHECK_TORCHCHECK_OUR_CUDA
+  if (cuda) {  // our forward kernel on the same fp32 logits in torch's CUDA memory
+    torch::Tensor xs = x.detach().contiguous(), sm = torch::empty_like(xs);
+    torch::Tensor ti = t.to(torch::kInt32), ol = torch::empty({long(rows)}, xs.options());
+    torch::Tensor ws = torch::empty({long(ce_forward_workspace_bytes(rows, vocab))},
+                                    torch::TensorOptions().dtype(torch::kUInt8).device(xs.device()));
+    torch::cuda::synchronize();
+    cudaError_t e = launch_ce_forward(Dtype::kFp32, rows, vocab, xs.data_ptr<float>(), sm.data_ptr<float>(),
+                                      ti.data_ptr<std::int32_t>(), c.ignore_index, ol.data_ptr<float>(),
+                                      ws.data_ptr(), nullptr);
+    if (e == cudaSuccess) e = cudaDeviceSynchronize();
+    if (e != cudaSuccess) throw std::runtime_error(std::string("our cross-entropy kernel: ") + cudaGetErrorName(e));
+    torch::Tensor olc = ol.to(torch::kCPU);
+    std::vector<float> our_loss(olc.data_ptr<float>(), olc.data_ptr<float>() + rows);
+    HostTensor our_sm(Dtype::kFp32, rows * vocab);
+    from_torch(sm.reshape({-1}), our_sm);
+    for (auto r : check_ce_forward(c32, want, our_loss, our_sm)) {
+      r.name = "our kernel " + r.name;
+      out.push_back(r);
+    }
+  }
+#endif
   // Backward: torch forms exp(log_softmax) - onehot, so its softmax inherits the error of
   // x - max - log(sum) (≈ (|x - max| + |log sum|)·2^-24 relative) and the sum's kCeSumRelError.
   out.push_back(check_elements(
