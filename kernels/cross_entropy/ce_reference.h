@@ -18,7 +18,7 @@ struct CeCase {
 
 struct CeCaseOptions {
   double ignore_fraction = 0.1;   // rows whose target is ignore_index
-  bool adversarial = false;       // row 0 all ignored... see make_ce_case
+  bool adversarial = false;       // add the edge-case rows listed at make_ce_case
   double logit_stddev = 3.0;
 };
 
