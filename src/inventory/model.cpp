@@ -33,7 +33,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PythonEnv, interpreter, version,
                                                 torch_cuda, torch_cudnn, torch_nccl, torch_cxx11_abi,
                                                 torch_arch_list, cuda_available, cuda_error, torch_import_error,
                                                 mapped_libraries, packages, executable, torch_git_version,
-                                                probe_seconds)
+                                                probe_seconds, import_errors)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Compiler, name, path, version, source)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(System, os_id, os_version_id, os_pretty, kernel, glibc,
                                                 glibcxx_max, libstdcxx_path, cpu_model, cpu_flags, cpu_count,

@@ -95,6 +95,7 @@ struct PythonEnv {
   std::string executable;         // sys.executable (the real interpreter behind a shim)
   std::string torch_git_version;  // torch.version.git_version
   double probe_seconds = 0;       // wall time of the probe child
+  std::map<std::string, std::string> import_errors;  // extension module -> what importing it raised ("undefined symbol: ...")
 };
 
 struct Compiler {

@@ -1,0 +1,175 @@
+#include "cross_entropy/ce_cuda.h"
+
+#include <cmath>
+
+#include "common/storage.h"
+#include "cross_entropy/ce_math.h"
+
+namespace gpucheck::kernels {
+
+namespace {
+
+constexpr int kBlock = 256;
+constexpr unsigned kMaxGridY = 65535;
+
+__device__ float warp_max(float v) {
+  for (int o = 16; o > 0; o >>= 1) v = fmaxf(v, __shfl_down_sync(0xffffffffu, v, o));
+  return v;
+}
+__device__ float warp_sum(float v) {
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
+  return v;
+}
+
+// Block-wide reductions, result broadcast to every thread. `slots` holds one value per warp.
+__device__ float block_max(float v, float* slots) {
+  v = warp_max(v);
+  if ((threadIdx.x & 31) == 0) slots[threadIdx.x >> 5] = v;
+  __syncthreads();
+  float r = slots[0];
+  for (int w = 1; w < kBlock / 32; ++w) r = fmaxf(r, slots[w]);
+  __syncthreads();
+  return r;
+}
+__device__ float block_sum(float v, float* slots) {
+  v = warp_sum(v);
+  if ((threadIdx.x & 31) == 0) slots[threadIdx.x >> 5] = v;
+  __syncthreads();
+  float r = slots[0];
+  for (int w = 1; w < kBlock / 32; ++w) r += slots[w];
+  __syncthreads();
+  return r;
+}
+
+// Pass 1: per (row, chunk) the clamped max and sum of exp(x - max). fmaxf ignores NaN (as BMTrain's max
+// does) while the sum propagates it; +inf gives inf - inf = NaN in the sum, as in BMTrain.
+template <typename S>
+__global__ void ce_chunk_stats(std::size_t rows, std::size_t vocab, std::size_t chunks,
+                               const typename S::T* __restrict__ x, const std::int32_t* __restrict__ target,
+                               float2* __restrict__ stats, float* __restrict__ x_target) {
+  __shared__ float slots[kBlock / 32];
+  const std::size_t c = blockIdx.x;
+  const std::size_t begin = c * kCeChunk;
+  const std::size_t end = begin + kCeChunk < vocab ? begin + kCeChunk : vocab;
+  for (std::size_t r = blockIdx.y; r < rows; r += gridDim.y) {
+    const typename S::T* row = x + r * vocab;
+    float mx = kCeMaxFloor;
+    for (std::size_t i = begin + threadIdx.x; i < end; i += kBlock) mx = fmaxf(mx, S::load(row[i]));
+    mx = block_max(mx, slots);
+    float s = 0.0f;
+    for (std::size_t i = begin + threadIdx.x; i < end; i += kBlock) s += expf(S::load(row[i]) - mx);
+    s = block_sum(s, slots);
+    if (threadIdx.x == 0) stats[r * chunks + c] = make_float2(mx, s);
+    // The target logit is saved here, in pass 1, because pass 2 may overwrite it (softmax aliasing x).
+    const std::int32_t t = target[r];
+    if (threadIdx.x == 0 && t >= 0 && static_cast<std::size_t>(t) >= begin && static_cast<std::size_t>(t) < end)
+      x_target[r] = S::load(row[t]);
+  }
+}
+
+// Pass 2: merge the row's chunk statistics in a fixed order (deterministic), add 1e-10 once, write the
+// softmax of this chunk; chunk 0 writes the loss.
+template <typename S>
+__global__ void ce_chunk_softmax(std::size_t rows, std::size_t vocab, std::size_t chunks,
+                                 const typename S::T* x, typename S::T* softmax, const float2* __restrict__ stats,
+                                 const float* __restrict__ x_target,
+                                 const std::int32_t* __restrict__ target, std::int32_t ignore_index,
+                                 float* __restrict__ loss) {
+  const std::size_t c = blockIdx.x;
+  const std::size_t begin = c * kCeChunk;
+  const std::size_t end = begin + kCeChunk < vocab ? begin + kCeChunk : vocab;
+  for (std::size_t r = blockIdx.y; r < rows; r += gridDim.y) {
+    const float2* st = stats + r * chunks;
+    float mx = kCeMaxFloor;
+    for (std::size_t k = 0; k < chunks; ++k) mx = fmaxf(mx, st[k].x);
+    float s = 0.0f;
+    for (std::size_t k = 0; k < chunks; ++k) s += st[k].y * expf(st[k].x - mx);
+    s += kCeSumEpsilon;
+    const typename S::T* row = x + r * vocab;
+    typename S::T* out = softmax + r * vocab;
+    if (c == 0 && threadIdx.x == 0) {
+      std::int32_t t = target[r];
+      float l;
+      if (t == ignore_index) l = 0.0f;
+      else if (t < 0 || static_cast<std::size_t>(t) >= vocab) l = nanf("");
+      else l = ce_loss<float>(x_target[r], mx, s);
+      loss[r] = l;
+    }
+    for (std::size_t i = begin + threadIdx.x; i < end; i += kBlock)
+      out[i] = S::store(ce_softmax<float>(S::load(row[i]), mx, s));
+  }
+}
+
+template <typename S>
+__global__ void ce_backward(std::size_t rows, std::size_t vocab, typename S::T* g, const std::int32_t* target,
+                            const float* grad_output) {
+  const std::size_t begin = blockIdx.x * kCeChunk;
+  const std::size_t end = begin + kCeChunk < vocab ? begin + kCeChunk : vocab;
+  for (std::size_t r = blockIdx.y; r < rows; r += gridDim.y) {
+    const std::int32_t t = target[r];
+    const float gr = grad_output[r];
+    typename S::T* row = g + r * vocab;
+    for (std::size_t i = begin + threadIdx.x; i < end; i += kBlock)
+      row[i] = S::store(ce_grad<float>(S::load(row[i]), t >= 0 && static_cast<std::size_t>(t) == i, gr));
+  }
+}
+
+std::size_t chunks_of(std::size_t vocab) { return (vocab + kCeChunk - 1) / kCeChunk; }
+
+dim3 grid_of(std::size_t rows, std::size_t vocab) {
+  return dim3(static_cast<unsigned>(chunks_of(vocab)), static_cast<unsigned>(rows < kMaxGridY ? rows : kMaxGridY));
+}
+
+template <typename S>
+cudaError_t forward(std::size_t rows, std::size_t vocab, const void* x, void* sm, const std::int32_t* target,
+                    std::int32_t ignore, float* loss, void* ws, cudaStream_t stream) {
+  using T = typename S::T;
+  std::size_t chunks = chunks_of(vocab);
+  auto* stats = static_cast<float2*>(ws);
+  auto* x_target = reinterpret_cast<float*>(stats + rows * chunks);
+  ce_chunk_stats<S><<<grid_of(rows, vocab), kBlock, 0, stream>>>(rows, vocab, chunks, static_cast<const T*>(x), target,
+                                                                  stats, x_target);
+  ce_chunk_softmax<S><<<grid_of(rows, vocab), kBlock, 0, stream>>>(rows, vocab, chunks, static_cast<const T*>(x),
+                                                                    static_cast<T*>(sm), stats, x_target, target,
+                                                                    ignore, loss);
+  return cudaGetLastError();
+}
+
+}  // namespace
+
+std::size_t ce_forward_workspace_bytes(std::size_t rows, std::size_t vocab) {
+  return rows * chunks_of(vocab) * sizeof(float2) + rows * sizeof(float);  // chunk stats, then target logits
+}
+
+cudaError_t launch_ce_forward(Dtype dtype, std::size_t rows, std::size_t vocab, const void* logits, void* softmax,
+                              const std::int32_t* target, std::int32_t ignore_index, float* loss, void* workspace,
+                              cudaStream_t stream) {
+  if (rows == 0) return cudaSuccess;
+  if (vocab == 0) return cudaErrorInvalidValue;
+  switch (dtype) {
+    case Dtype::kFp16: return forward<Fp16Storage>(rows, vocab, logits, softmax, target, ignore_index, loss, workspace, stream);
+    case Dtype::kBf16: return forward<Bf16Storage>(rows, vocab, logits, softmax, target, ignore_index, loss, workspace, stream);
+    case Dtype::kFp32: return forward<Fp32Storage>(rows, vocab, logits, softmax, target, ignore_index, loss, workspace, stream);
+  }
+  return cudaErrorInvalidValue;
+}
+
+cudaError_t launch_ce_backward_inplace(Dtype dtype, std::size_t rows, std::size_t vocab, void* softmax_grad,
+                                       const std::int32_t* target, const float* grad_output, cudaStream_t stream) {
+  if (rows == 0 || vocab == 0) return cudaSuccess;
+  dim3 grid = grid_of(rows, vocab);
+  switch (dtype) {
+    case Dtype::kFp16:
+      ce_backward<Fp16Storage><<<grid, kBlock, 0, stream>>>(rows, vocab, static_cast<std::uint16_t*>(softmax_grad), target, grad_output);
+      break;
+    case Dtype::kBf16:
+      ce_backward<Bf16Storage><<<grid, kBlock, 0, stream>>>(rows, vocab, static_cast<std::uint16_t*>(softmax_grad), target, grad_output);
+      break;
+    case Dtype::kFp32:
+      ce_backward<Fp32Storage><<<grid, kBlock, 0, stream>>>(rows, vocab, static_cast<float*>(softmax_grad), target, grad_output);
+      break;
+  }
+  return cudaGetLastError();
+}
+
+}  // namespace gpucheck::kernels

@@ -1,0 +1,178 @@
+#include "cross_entropy/ce_reference.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <random>
+
+#include "cross_entropy/ce_math.h"
+
+namespace gpucheck::kernels {
+
+CeCase make_ce_case(Dtype dtype, std::size_t rows, std::size_t vocab, std::uint64_t seed, const CeCaseOptions& o) {
+  CeCase c;
+  c.rows = rows;
+  c.vocab = vocab;
+  c.logits = HostTensor(dtype, rows * vocab);
+  c.target.resize(rows);
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> nd(0.0, o.logit_stddev);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  for (std::size_t i = 0; i < rows * vocab; ++i) c.logits.set(i, nd(rng));
+  for (std::size_t r = 0; r < rows; ++r)
+    c.target[r] = u(rng) < o.ignore_fraction ? c.ignore_index
+                                             : static_cast<std::int32_t>(static_cast<std::size_t>(u(rng) * vocab) % vocab);
+  if (o.adversarial && rows >= 6 && vocab >= 2) {
+    const double inf = std::numeric_limits<double>::infinity();
+    const double huge = dtype == Dtype::kFp16 ? 6.0e4 : 1.0e30;
+    auto at = [&](std::size_t r, std::size_t i) { return r * vocab + i; };
+    c.target[0] = c.ignore_index;
+    for (std::size_t i = 0; i < vocab; ++i) c.logits.set(at(1, i), (i % 2 ? huge : -huge) * (0.5 + 0.5 * u(rng)));
+    c.target[1] = 1;
+    c.logits.set(at(2, vocab / 2), std::numeric_limits<double>::quiet_NaN());
+    c.target[2] = 0;
+    for (std::size_t i = 0; i < vocab; ++i) c.logits.set(at(3, i), -inf);
+    c.target[3] = 0;
+    c.logits.set(at(4, vocab / 3), inf);
+    c.target[4] = 0;
+    c.target[5] = static_cast<std::int32_t>(vocab - 1);
+  }
+  return c;
+}
+
+CeForward ce_forward_reference(const CeCase& c) {
+  CeForward f;
+  f.loss.assign(c.rows, 0.0f);
+  f.softmax = HostTensor(c.logits.dtype(), c.rows * c.vocab);
+  f.row_max.assign(c.rows, 0.0);
+  f.row_log_sum.assign(c.rows, 0.0);
+  for (std::size_t r = 0; r < c.rows; ++r) {
+    const std::size_t base = r * c.vocab;
+    double mx = -std::numeric_limits<double>::infinity();
+    for (std::size_t i = 0; i < c.vocab; ++i) mx = std::fmax(mx, c.logits.get(base + i));  // NaN ignored
+    mx = std::fmax(mx, static_cast<double>(kCeMaxFloor));
+    double s = 0.0;
+    for (std::size_t i = 0; i < c.vocab; ++i) s += std::exp(c.logits.get(base + i) - mx);
+    s += static_cast<double>(kCeSumEpsilon);
+    for (std::size_t i = 0; i < c.vocab; ++i) f.softmax.set(base + i, ce_softmax<double>(c.logits.get(base + i), mx, s));
+    std::int32_t t = c.target[r];
+    double loss;
+    if (t == c.ignore_index) loss = 0.0;
+    else if (t < 0 || static_cast<std::size_t>(t) >= c.vocab) loss = std::numeric_limits<double>::quiet_NaN();
+    else loss = ce_loss<double>(c.logits.get(base + t), mx, s);
+    f.loss[r] = static_cast<float>(loss);
+    f.row_max[r] = mx;
+    f.row_log_sum[r] = std::log(s);
+  }
+  return f;
+}
+
+namespace {
+// Tree reduction over lanes in the order warp shuffles then the per-warp slots combine them.
+float tree(std::vector<float> v, bool is_max) {
+  auto op = [&](float a, float b) { return is_max ? std::fmax(a, b) : a + b; };
+  std::size_t lanes = v.size();
+  std::vector<float> warps;
+  for (std::size_t w = 0; w < lanes; w += 32) {
+    for (std::size_t o = 16; o > 0; o >>= 1)
+      for (std::size_t l = 0; l < o; ++l) v[w + l] = op(v[w + l], v[w + l + o]);
+    warps.push_back(v[w]);
+  }
+  float r = warps[0];
+  for (std::size_t k = 1; k < warps.size(); ++k) r = op(r, warps[k]);
+  return r;
+}
+}  // namespace
+
+CeForward ce_forward_host_float(const CeCase& c, std::size_t chunk, std::size_t lanes) {
+  CeForward f;
+  f.loss.assign(c.rows, 0.0f);
+  f.softmax = HostTensor(c.logits.dtype(), c.rows * c.vocab);
+  f.row_max.assign(c.rows, 0.0);
+  f.row_log_sum.assign(c.rows, 0.0);
+  const std::size_t chunks = (c.vocab + chunk - 1) / chunk;
+  std::vector<float> cm(chunks), cs(chunks), lane(lanes);
+  for (std::size_t r = 0; r < c.rows; ++r) {
+    const std::size_t base = r * c.vocab;
+    auto x = [&](std::size_t i) { return static_cast<float>(c.logits.get(base + i)); };
+    for (std::size_t k = 0; k < chunks; ++k) {
+      std::size_t b = k * chunk, e = std::min(c.vocab, b + chunk);
+      for (std::size_t l = 0; l < lanes; ++l) {
+        float m = kCeMaxFloor;
+        for (std::size_t i = b + l; i < e; i += lanes) m = std::fmax(m, x(i));
+        lane[l] = m;
+      }
+      float mx = tree(lane, true);
+      for (std::size_t l = 0; l < lanes; ++l) {
+        float s = 0.0f;
+        for (std::size_t i = b + l; i < e; i += lanes) s += std::exp(x(i) - mx);
+        lane[l] = s;
+      }
+      cm[k] = mx;
+      cs[k] = tree(lane, false);
+    }
+    float mx = kCeMaxFloor;
+    for (std::size_t k = 0; k < chunks; ++k) mx = std::fmax(mx, cm[k]);
+    float s = 0.0f;
+    for (std::size_t k = 0; k < chunks; ++k) s += cs[k] * std::exp(cm[k] - mx);
+    s += kCeSumEpsilon;
+    for (std::size_t i = 0; i < c.vocab; ++i) f.softmax.set(base + i, ce_softmax<float>(x(i), mx, s));
+    std::int32_t t = c.target[r];
+    if (t == c.ignore_index) f.loss[r] = 0.0f;
+    else if (t < 0 || static_cast<std::size_t>(t) >= c.vocab) f.loss[r] = std::numeric_limits<float>::quiet_NaN();
+    else f.loss[r] = ce_loss<float>(x(static_cast<std::size_t>(t)), mx, s);
+    f.row_max[r] = mx;
+    f.row_log_sum[r] = std::log(s);
+  }
+  return f;
+}
+
+HostTensor ce_backward_reference(const CeCase& c, const HostTensor& softmax, const std::vector<float>& grad_output) {
+  HostTensor g(softmax.dtype(), softmax.size());
+  for (std::size_t r = 0; r < c.rows; ++r)
+    for (std::size_t i = 0; i < c.vocab; ++i) {
+      std::size_t k = r * c.vocab + i;
+      bool is_t = c.target[r] >= 0 && static_cast<std::size_t>(c.target[r]) == i;
+      g.set(k, ce_grad<double>(softmax.get(k), is_t, grad_output[r]));
+    }
+  return g;
+}
+
+std::vector<CheckReport> check_ce_forward(const CeCase& c, const CeForward& want, const std::vector<float>& loss,
+                                          const HostTensor& softmax) {
+  namespace tol = tolerance;
+  std::vector<CheckReport> out;
+  out.push_back(check_elements(
+      "loss", c.rows, [&](std::size_t r) { return static_cast<double>(loss[r]); },
+      [&](std::size_t r) { return static_cast<double>(want.loss[r]); },
+      [&](std::size_t r) {
+        std::int32_t t = c.target[r];
+        if (t == c.ignore_index) return 0.0;  // must be exactly 0
+        double xt = c.logits.get(r * c.vocab + static_cast<std::size_t>(t));
+        double mag = std::fabs(xt) + std::fabs(want.row_max[r]) + std::fabs(want.row_log_sum[r]);
+        return 4 * ulp_fp32(mag) + tol::kCeSumRelError;
+      }));
+  out.push_back(check_elements(
+      "softmax", c.rows * c.vocab, [&](std::size_t i) { return softmax.get(i); },
+      [&](std::size_t i) { return want.softmax.get(i); },
+      [&](std::size_t i) {
+        double w = want.softmax.get(i);
+        double arg = std::fabs(c.logits.get(i) - want.row_max[i / c.vocab]);
+        double rel = arg * std::ldexp(1.0, -24) + tol::kCeExpUlps * std::ldexp(1.0, -24) + tol::kCeSumRelError;
+        return tol::stored_bound(softmax.dtype(), w, std::fabs(w) * rel);
+      }));
+  return out;
+}
+
+CheckReport check_ce_backward(const HostTensor& want, const HostTensor& got) {
+  namespace tol = tolerance;
+  return check_elements(
+      "grad", want.size(), [&](std::size_t i) { return got.get(i); }, [&](std::size_t i) { return want.get(i); },
+      [&](std::size_t i) {
+        double w = want.get(i);
+        // float evaluates (s - onehot) then * grad: two roundings before the storage rounding.
+        return tol::stored_bound(want.dtype(), w, tol::kFp32StoredUlps * ulp_fp32(w));
+      });
+}
+
+}  // namespace gpucheck::kernels

@@ -1,0 +1,35 @@
+// abi.extensions: `gpucheck abi --torch-extensions --with-torch` as a probe. Fails when an extension would
+// not import (or would find no kernel image for a GPU here); skips when there is nothing to audit.
+#include "abi/request.h"
+#include "abi/targets.h"
+#include "core/errors.h"
+#include "probe/probe.h"
+
+int main(int argc, char** argv) {
+  using namespace gpucheck;
+  return probe::run(argc, argv, "abi.extensions", "Torch extension modules link and bind",
+                    [](const probe::Context& ctx, Result& r) {
+    abi::AbiRequest req;
+    req.python = ctx.arg("--python", "python3");
+    abi::PythonEnvPaths env;
+    try {
+      env = abi::probe_python(req.python);
+    } catch (const InputError& e) {
+      return probe::skip(r, std::string("no usable Python: ") + e.what());
+    }
+    r.evidence["python"] = env.executable;
+    if (env.torch_dir.empty()) return probe::skip(r, "torch is not installed for " + env.executable);
+    r.evidence["torch"] = env.torch_dir;
+    req.torch_extensions = true;
+    req.with_torch = true;
+    abi::AuditReport rep = abi::run_abi(req);
+    if (rep.targets.empty())
+      return probe::skip(r, "no module linking libc10/libtorch in the site-packages of " + env.executable);
+    Result audited = abi::to_result(rep, r.id, r.title);
+    audited.evidence.insert(r.evidence.begin(), r.evidence.end());
+    if (audited.status != Status::kPass)
+      audited.remedy.push_back("gpucheck abi --torch-extensions --with-torch --python " + env.executable +
+                               " --verbose   (full list, causes and fixes)");
+    r = audited;
+  });
+}

@@ -1,0 +1,96 @@
+// kernels.adam: the fused Adam kernels on GPU 0 vs the double reference, every output buffer checked.
+#include <string>
+
+#include "adam/adam_cuda.h"
+#include "adam/adam_reference.h"
+#include "common/check_result.h"
+#include "common/cuda_support.h"
+#include "probe/probe.h"
+
+namespace {
+
+using namespace gpucheck::kernels;
+
+AdamState run_on_gpu(const AdamState& before, const AdamHyper& h) {
+  AdamState s = before;
+  DeviceBuffer p = to_device(s.param), g = to_device(s.grad), m = to_device(s.m), v = to_device(s.v);
+  DeviceBuffer ph = s.param_h.size() ? to_device(s.param_h) : DeviceBuffer();
+  const std::size_t n = s.size();
+  cudaError_t e = cudaSuccess;
+  switch (s.variant) {
+    case AdamVariant::kFp16:
+      e = launch_adam_fp16(n, p.as<float>(), ph.as<std::uint16_t>(), g.as<std::uint16_t>(), m.as<std::uint16_t>(),
+                           v.as<float>(), h, nullptr);
+      break;
+    case AdamVariant::kBf16:
+      e = launch_adam_bf16(n, p.as<float>(), ph.as<std::uint16_t>(), g.as<std::uint16_t>(), m.as<float>(),
+                           v.as<float>(), h, nullptr);
+      break;
+    default:
+      e = launch_adam_fp32(n, p.as<float>(), g.as<float>(), m.as<float>(), v.as<float>(), h, nullptr);
+      break;
+  }
+  cuda_check(e, "Adam launch");
+  cuda_check(cudaDeviceSynchronize(), "Adam kernel");
+  from_device(p, s.param);
+  if (s.param_h.size()) from_device(ph, s.param_h);
+  from_device(m, s.m);
+  from_device(v, s.v);
+  return s;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace gpucheck;
+  return probe::run(argc, argv, "kernels.adam", "BMTrain fused Adam kernels on the GPU",
+                    [](const probe::Context& ctx, Result& r) {
+    if (auto why = cuda_unavailable_reason()) {
+      r.evidence["cudaGetDeviceCount"] = *why;
+      return probe::skip(r, "no usable GPU: " + *why);
+    }
+    r.evidence["device"] = current_device_description();
+    CheckCollector checks;
+    // n = 0 must be a no-op that touches no pointer.
+    AdamHyper h0 = adam_with_step(AdamHyper{}, 1);
+    cuda_check(launch_adam_fp16(0, nullptr, nullptr, nullptr, nullptr, nullptr, h0, nullptr), "n = 0 launch");
+    std::vector<std::size_t> sizes{1, 255, 257, 1000003};
+    if (ctx.level != "quick") sizes.push_back((1u << 24) + 1);
+    for (AdamVariant v : {AdamVariant::kFp16, AdamVariant::kBf16, AdamVariant::kFp32}) {
+      for (float scale : {1.0f, 32768.0f}) {
+        for (std::size_t n : sizes) {
+          for (bool adversarial : {false, true}) {
+            AdamHyper h = adam_with_step(AdamHyper{1e-3f, 0.9f, 0.95f, 1e-8f, 0.1f, scale}, 5);
+            AdamState before = make_adam_state(v, n, n + adversarial, h, adversarial);
+            AdamState want = before;
+            adam_reference_step(want, h);
+            AdamState got = run_on_gpu(before, h);
+            checks.add(std::string(to_string(v)) + " S=" + std::to_string(int(scale)) + " n=" + std::to_string(n) +
+                           (adversarial ? " adversarial" : ""),
+                       check_adam_step(before, want, got, h));
+          }
+        }
+      }
+    }
+    // The loss scale doubled (BMTrain's _on_justify_scale): fp16 m overflows to inf for |S·m| > 32752.
+    {
+      AdamHyper h = adam_with_step(AdamHyper{1e-3f, 0.9f, 0.95f, 1e-8f, 0.1f, 4096.0f}, 7);
+      AdamState before = make_adam_state(AdamVariant::kFp16, 4099, 8, h, true);
+      for (std::size_t i = 0; i < before.size(); i += 97) before.m.set(i, i % 2 ? 40000.0 : -33000.0);
+      rescale_scaled_state(before, 2.0);
+      h.scale *= 2;
+      AdamState want = before;
+      adam_reference_step(want, h);
+      checks.add("fp16 n=4099 state rescaled x2 (overflowed m)", check_adam_step(before, want, run_on_gpu(before, h), h));
+    }
+    if (ctx.level == "long") {  // beyond int32 indexing: 2^31 + 17 elements of the bf16 variant (~34 GB)
+      std::size_t n = (std::size_t{1} << 31) + 17;
+      AdamHyper h = adam_with_step(AdamHyper{1e-3f, 0.9f, 0.95f, 1e-8f, 0.1f, 1.0f}, 2);
+      AdamState before = make_adam_state(AdamVariant::kBf16, n, 99, h, true);
+      AdamState want = before;
+      adam_reference_step(want, h);
+      checks.add("bf16 n=2^31+17", check_adam_step(before, want, run_on_gpu(before, h), h));
+    }
+    checks.fill(r, "fused Adam fp16/bf16/fp32 on " + r.evidence["device"]);
+  });
+}

@@ -1,0 +1,33 @@
+#pragma once
+// Switching between toolkits installed side by side: shell exports for `eval "$(gpucheck use-cuda 11.8)"`
+// and Environment Modules (Tcl) / Lmod (Lua) modulefiles for every toolkit.
+#include <string>
+#include <vector>
+
+#include "inventory/model.h"
+
+namespace gpucheck::compat {
+
+/// The toolkit for "11.8" (major.minor; /usr/local/cuda-X.Y preferred), "12" (newest 12.x), "12.1.105"
+/// (exact) or an absolute root. Throws InputError listing the toolkits found when none matches.
+const inventory::Toolkit& select_toolkit(const inventory::Inventory& inv, const std::string& wanted);
+
+/// Shell lines setting CUDA_HOME, CUDA_PATH, PATH and LD_LIBRARY_PATH for `t`: its bin and lib dirs go
+/// first, every other known toolkit's dirs are dropped from `path` / `ld_library_path` (the current
+/// values). Values are single-quoted for POSIX shells.
+std::string shell_exports(const inventory::Inventory& inv, const inventory::Toolkit& t, const std::string& path,
+                          const std::string& ld_library_path);
+
+struct ModuleFile {
+  std::string relative_path;  // "tcl/cuda/11.8" or "lua/cuda/11.8.lua"
+  std::string content;
+};
+
+/// One Tcl and one Lua modulefile per toolkit with nvcc, each with `conflict cuda` so two never load together.
+/// Throws InputError when there is no toolkit, or a root cannot be written safely (braces, newlines).
+std::vector<ModuleFile> modulefiles(const inventory::Inventory& inv);
+
+/// Module name version of a toolkit: "11.8", or the full version when two toolkits share a major.minor.
+std::string module_version(const inventory::Inventory& inv, const inventory::Toolkit& t);
+
+}  // namespace gpucheck::compat

@@ -1,0 +1,50 @@
+#pragma once
+// Finds which of many literal strings occur in a line in one pass (Aho-Corasick automaton, ASCII
+// case-insensitive). It is the prefilter that keeps `explain` fast: a signature's regex only runs on a line
+// that contains one of its literals, and most log lines contain none.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpucheck::explain {
+
+class LiteralMatcher {
+ public:
+  /// Adds a literal and returns its index (0, 1, ...). Empty literals are an error (std::invalid_argument).
+  std::size_t add(const std::string& literal);
+  /// Builds the automaton; call once after the last add().
+  void build();
+  /// Calls `found(index)` once per distinct literal occurring in `text` (order unspecified).
+  template <typename F>
+  void scan(std::string_view text, F&& found) const {
+    std::int32_t state = 0;
+    ++generation_;
+    for (char c : text) {
+      state = delta_[static_cast<std::size_t>(state) * 256 + fold_[static_cast<unsigned char>(c)]];
+      if (has_output_[static_cast<std::size_t>(state)]) {
+        for (std::int32_t s = state; s > 0; s = output_link_[static_cast<std::size_t>(s)]) {
+          for (std::uint32_t lit : outputs_[static_cast<std::size_t>(s)]) {
+            if (seen_[lit] != generation_) {
+              seen_[lit] = generation_;
+              found(static_cast<std::size_t>(lit));
+            }
+          }
+        }
+      }
+    }
+  }
+  std::size_t size() const { return literals_.size(); }
+
+ private:
+  std::vector<std::string> literals_;
+  std::vector<std::int32_t> delta_;       // states x 256, complete transition table
+  std::vector<std::vector<std::uint32_t>> outputs_;  // literals ending exactly in this state
+  std::vector<std::int32_t> output_link_; // next state on the suffix chain that has outputs (0 = none)
+  std::vector<char> has_output_;          // this state or a suffix of it ends a literal
+  unsigned char fold_[256] = {};
+  mutable std::vector<std::uint32_t> seen_;
+  mutable std::uint32_t generation_ = 0;
+};
+
+}  // namespace gpucheck::explain

@@ -1,0 +1,185 @@
+// `gpucheck abi` as a user runs it: exit codes 0/1/2, one-line errors, the JSON document, and the Python
+// targets (--python-package, --torch-extensions, --with-torch) against a venv made here with a stand-in
+// torch package laid out like the real wheel (torch/lib/libc10.so from Debian's LibTorch).
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "fixture.h"
+
+using namespace abitest;
+
+namespace {
+
+const std::string kBin = std::string(GPUCHECK_STAGE_BIN) + "/gpucheck";
+
+gpucheck::SubprocessResult gpucheck_abi(std::vector<std::string> args) {
+  args.insert(args.begin(), {kBin, "abi"});
+  gpucheck::SubprocessOptions o;
+  o.timeout = std::chrono::seconds(120);
+  o.unset_env = {"LD_LIBRARY_PATH"};
+  return gpucheck::run_subprocess(args, o);
+}
+
+class CliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    build_so(d / "ok/libok.so", "extern \"C\" int ok() { return 1; }");
+    build_so(d / "bad/libund.so", "extern \"C\" int nope(); extern \"C\" int f() { return nope(); }");
+    write_file(d / "trunc.so", read_bytes(d / "ok/libok.so").substr(0, 500));
+  }
+  TempDir d;
+};
+
+TEST_F(CliTest, CleanFileExitsZero) {
+  auto r = gpucheck_abi({d / "ok/libok.so", "--gpu", "sm_90"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("pass  " + d / "ok/libok.so"), std::string::npos) << r.out;
+}
+
+TEST_F(CliTest, ProblemsExitOneWithJson) {
+  auto r = gpucheck_abi({d / "bad/libund.so", "--json", "--gpu", "sm_90"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["status"], "fail");
+  auto& t = j["targets"][0];
+  EXPECT_EQ(t["symbols"]["missing"], 1);
+  EXPECT_EQ(t["symbols"]["groups"][0]["symbols"][0], "nope");
+  EXPECT_TRUE(t["dependencies"].is_array());
+}
+
+TEST_F(CliTest, BadInputExitsTwoWithOneLine) {
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {d / "trunc.so"}, {d / "missing.so"}, {d / "ok/libok.so", "--gpu", "sm_banana"}, {}, 
+           {"--env", d / "nope.json", d / "ok/libok.so"}, {"--python-package", "surely_not_installed_pkg_xyz"}}) {
+    auto r = gpucheck_abi(args);
+    EXPECT_EQ(r.exit_code, 2) << gpucheck::join(args, " ") << "\n" << r.out << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+}
+
+TEST_F(CliTest, DirectoryWithACorruptFileAuditsTheRest) {
+  fs::create_directories(d / "tree");
+  fs::copy_file(d / "ok/libok.so", d / "tree/libok.so");
+  fs::copy_file(d / "trunc.so", d / "tree/libtrunc.so");
+  fs::create_directory_symlink(d / "tree", d / "tree/self");
+  auto r = gpucheck_abi({d / "tree", "--json", "--gpu", "sm_80"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["targets"].size(), 2u);
+  int errors = 0, passes = 0;
+  for (auto& t : j["targets"]) {
+    if (t["status"] == "error") ++errors;
+    if (t["status"] == "pass") ++passes;
+  }
+  EXPECT_EQ(errors, 1);
+  EXPECT_EQ(passes, 1);
+  EXPECT_NE(j["notes"].dump().find("directory loop"), std::string::npos) << j["notes"].dump();
+}
+
+TEST_F(CliTest, PythonTargetsInAVenvWithAStandInTorch) {
+  gpucheck::SubprocessOptions o;
+  o.timeout = std::chrono::seconds(120);
+  auto mk = gpucheck::run_subprocess({"python3", "-m", "venv", "--without-pip", d / "venv"}, o);
+  if (!mk.ok()) GTEST_SKIP() << "python3 -m venv failed: " << mk.err;
+  std::string site = gpucheck::trim(run_ok({d / "venv/bin/python", "-c", "import site; print(site.getsitepackages()[0])"}));
+  // torch/: __init__.py and lib/libc10.so with the wheel's SONAME, defining one symbol Debian's lacks.
+  write_file(site + "/torch/__init__.py", "raise ImportError('gpucheck must not import packages')\n");
+  build_so(site + "/torch/lib/libc10.so",
+           "namespace c10 { int wheel_only_marker() { return 7; } }", {"-Wl,-soname,libc10.so"});
+  // myext/: an extension linking libc10.so without any RUNPATH (it relies on torch being loaded first).
+  build_so(site + "/myext/_C.cpython-311-x86_64-linux-gnu.so",
+           "namespace c10 { int wheel_only_marker(); }\n"
+           "extern \"C\" int PyInit__C() { return c10::wheel_only_marker(); }\n",
+           {"-L" + site + "/torch/lib", "-Wl,--no-as-needed", "-lc10"});
+  write_file(site + "/myext/__init__.py", "raise ImportError('gpucheck must not import packages')\n");
+  std::string py = d / "venv/bin/python";
+
+  auto found = gpucheck_abi({"--torch-extensions", "--python", py, "--json", "--gpu", "sm_90"});
+  auto j = nlohmann::json::parse(found.out);
+  ASSERT_EQ(j["targets"].size(), 1u) << found.out << found.err;
+  EXPECT_NE(j["targets"][0]["path"].get<std::string>().find("myext/_C."), std::string::npos);
+  // Without torch loaded, the loader finds no libc10.so, or Debian's (ld.so.cache), which lacks the symbol.
+  EXPECT_EQ(found.exit_code, 1) << found.out;
+  EXPECT_NE(found.out.find("libc10.so"), std::string::npos);
+  // As after `import torch`: torch/lib/libc10.so is loaded, the extension binds against it.
+  auto with = gpucheck_abi({"--python-package", "myext", "--python", py, "--with-torch", "--json", "--gpu", "sm_90"});
+  EXPECT_EQ(with.exit_code, 0) << with.out << with.err;
+  auto w = nlohmann::json::parse(with.out);
+  bool via_preload = false;
+  for (auto& dep : w["targets"][0]["dependencies"])
+    if (dep["name"] == "libc10.so") via_preload = dep["via"] == "preloaded";
+  EXPECT_TRUE(via_preload) << with.out;
+  // --torch audits torch's own libraries.
+  auto own = gpucheck_abi({"--torch", "--python", py, "--json", "--gpu", "sm_90"});
+  auto ow = nlohmann::json::parse(own.out);
+  ASSERT_EQ(ow["targets"].size(), 1u);
+  EXPECT_NE(ow["targets"][0]["path"].get<std::string>().find("torch/lib/libc10.so"), std::string::npos);
+}
+
+}  // namespace
+
+namespace {
+
+TEST(AbiProbe, PassesOnCleanExtensionsAndFailsOnABrokenOne) {
+  TempDir d;
+  const std::string probe = std::string(GPUCHECK_STAGE_PROBES) + "/abi.extensions";
+  gpucheck::SubprocessOptions o;
+  o.timeout = std::chrono::seconds(120);
+  auto mk = gpucheck::run_subprocess({"python3", "-m", "venv", "--without-pip", d / "venv"}, o);
+  if (!mk.ok()) GTEST_SKIP() << "python3 -m venv failed: " << mk.err;
+  std::string py = d / "venv/bin/python";
+  auto run_probe = [&] {
+    auto r = gpucheck::run_subprocess({probe, "--json", "--python", py}, o);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return nlohmann::json::parse(r.out);
+  };
+  EXPECT_EQ(run_probe()["status"], "skip");  // no torch in a fresh venv
+  std::string site = gpucheck::trim(run_ok({py, "-c", "import site; print(site.getsitepackages()[0])"}));
+  write_file(site + "/torch/__init__.py", "");
+  build_so(site + "/torch/lib/libc10.so", "namespace c10 { int wheel_only_marker() { return 7; } }", {"-Wl,-soname,libc10.so"});
+  build_so(site + "/good/_C.so", "namespace c10 { int wheel_only_marker(); }\nextern \"C\" int PyInit__C() { return c10::wheel_only_marker(); }\n",
+           {"-L" + site + "/torch/lib", "-Wl,--no-as-needed", "-lc10"});
+  auto ok = run_probe();
+  EXPECT_EQ(ok["status"], "pass") << ok.dump(2);
+  build_so(site + "/bad/_C.so", "namespace c10 { int wheel_only_marker(); int gone_in_this_torch(); }\n"
+           "extern \"C\" int PyInit__C() { return c10::wheel_only_marker() + c10::gone_in_this_torch(); }\n",
+           {"-L" + site + "/torch/lib", "-Wl,--no-as-needed", "-lc10"});
+  auto bad = run_probe();
+  EXPECT_EQ(bad["status"], "fail") << bad.dump(2);
+  EXPECT_NE(bad["evidence"].dump().find("another torch"), std::string::npos) << bad["evidence"].dump();
+}
+
+}  // namespace
+
+namespace {
+
+TEST(AbiEnv, GpusAndDriverFromAnInventoryDocument) {
+  TempDir d;
+  build_so(d / "libk.so", "extern \"C\" int k() { return 1; }");
+  // Device code as nvcc emits it (sm_90 SASS + compute_90 PTX, from the fuzz corpus), added as .nv_fatbin.
+  std::string seed = std::string(GPUCHECK_SOURCE_DIR) + "/tests/abi/fuzz/corpus/fatbin/nvcc_sm90_compute90_compressed.bin";
+  run_ok({"objcopy", "--add-section", ".nv_fatbin=" + seed, d / "libk.so", d / "libfat.so"});
+  nlohmann::json env = {{"schema_version", "1"},
+                        {"driver", {{"present", true}, {"version", "550.54.15"}, {"cuda_version", 12040}}},
+                        {"gpus", {{{"index", 0}, {"name", "NVIDIA H100"}, {"cc_major", 9}, {"cc_minor", 0}},
+                                  {{"index", 1}, {"name", "Tesla T4"}, {"cc_major", 7}, {"cc_minor", 5}},
+                                  {{"index", 2}, {"name", "NVIDIA B200"}, {"cc_major", 10}, {"cc_minor", 0}}}}};
+  write_file(d / "env.json", env.dump());
+  auto r = gpucheck_abi({d / "libfat.so", "--env", d / "env.json", "--json"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  auto& gpus = j["targets"][0]["cuda"]["gpus"];
+  ASSERT_EQ(gpus.size(), 3u) << r.out;
+  EXPECT_EQ(gpus[0]["gpu"], "GPU 0 (NVIDIA H100, sm_90)");
+  EXPECT_EQ(gpus[0]["verdict"], "native");
+  EXPECT_EQ(gpus[1]["verdict"], "none");
+  EXPECT_NE(gpus[1]["detail"].get<std::string>().find("cudaErrorNoKernelImageForDevice"), std::string::npos);
+  EXPECT_EQ(gpus[2]["verdict"], "ptx_too_new");  // PTX ISA 9.0 needs a CUDA 13.0 driver; this one is 12.4
+  // --gpu overrides the inventory's GPUs but keeps its driver.
+  auto o = nlohmann::json::parse(gpucheck_abi({d / "libfat.so", "--env", d / "env.json", "--gpu", "sm_90", "--json"}).out);
+  ASSERT_EQ(o["targets"][0]["cuda"]["gpus"].size(), 1u);
+  EXPECT_EQ(o["targets"][0]["cuda"]["gpus"][0]["verdict"], "native");
+}
+
+}  // namespace

@@ -1,0 +1,140 @@
+// The built `gpucheck` binary: doctor / use-cuda / modulefiles exit codes, one-line errors, and --json
+// documents that validate against reports/schema/doctor.schema.json.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "core/subprocess.h"
+
+using namespace gpucheck;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kBin = std::string(GPUCHECK_STAGE_BIN) + "/gpucheck";
+const std::string kScenarios = std::string(GPUCHECK_SOURCE_DIR) + "/tests/compat/scenarios/";
+
+SubprocessResult run_gpucheck(std::vector<std::string> args) {
+  args.insert(args.begin(), kBin);
+  SubprocessOptions o;
+  o.timeout = std::chrono::seconds(60);
+  o.set_env = {{"PATH", "/usr/bin:/bin"}, {"LD_LIBRARY_PATH", ""}};
+  return run_subprocess(args, o);
+}
+
+std::string one_line(const std::string& s) { return s.substr(0, s.find('\n')); }
+
+fs::path temp_dir(const std::string& tag) {
+  fs::path p = fs::temp_directory_path() / ("gpucheck_cli_" + tag + "_" + std::to_string(::getpid()));
+  fs::remove_all(p);
+  fs::create_directories(p);
+  return p;
+}
+
+}  // namespace
+
+TEST(DoctorCli, SeedExitsOneWithTheMismatchAndTheInstallPaths) {
+  auto r = run_gpucheck({"doctor", "--from", kScenarios + "seed2_torch_cu118_nvcc_121.json", "--for", "bmtrain==0.2.2", "--json"});
+  ASSERT_TRUE(r.exited) << r.describe();
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  auto doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(doc["exit_code"], 1);
+  EXPECT_EQ(doc["errors"], 2);
+  EXPECT_EQ(doc["findings"][0]["id"], "cuda.nvcc_torch_major_mismatch");
+  EXPECT_EQ(doc["plan"]["paths"][0]["commands"][0], "pip install bmtrain==0.2.3.post2");
+}
+
+TEST(DoctorCli, HealthyMachineExitsZeroAndTextModeWritesJsonToOut) {
+  fs::path dir = temp_dir("out");
+  auto r = run_gpucheck({"doctor", "--from", kScenarios + "healthy_h100.json", "--out", (dir / "d.json").string()});
+  ASSERT_TRUE(r.exited);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("no findings about the installed stack"), std::string::npos) << r.out;
+  auto doc = nlohmann::json::parse(std::ifstream(dir / "d.json"));
+  EXPECT_EQ(doc["findings"].size(), 0u);
+  fs::remove_all(dir);
+}
+
+TEST(DoctorCli, BadInputIsOneLineAndExitTwo) {
+  fs::path dir = temp_dir("bad");
+  std::ofstream(dir / "trunc.json") << "{\"schema_version\": \"1\", \"gpus\": [";
+  std::ofstream(dir / "other.json") << "{\"results\": []}";
+  std::ofstream(dir / "types.json") << "{\"schema_version\": \"1\", \"toolkits\": 7}";
+  std::string seed = kScenarios + "seed1_no_torch.json";
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"doctor", "--from", (dir / "missing.json").string()}, "cannot read"},
+      {{"doctor", "--from", (dir / "trunc.json").string()}, "is not valid JSON"},
+      {{"doctor", "--from", (dir / "other.json").string()}, "not an inventory document"},
+      {{"doctor", "--from", (dir / "types.json").string()}, "malformed inventory document"},
+      {{"doctor", "--from", seed, "--for", "bmtrian"}, "did you mean bmtrain?"},
+      {{"doctor", "--from", seed, "--for", "bmtrain>=0.2"}, "is not PACKAGE or PACKAGE==VERSION"},
+      {{"doctor", "--from", seed, "--for", "bmtrain==x"}, "bad version"},
+      {{"doctor", "--from", seed, "--root", "/"}, "exclude each other"},
+      {{"use-cuda", "10.2", "--from", seed}, "no CUDA 10.2 toolkit"},
+      {{"use-cuda", "cuda", "--from", seed}, "is not a CUDA version"},
+      {{"modulefiles", "--from", seed}, "--out"},
+  };
+  for (const auto& [args, message] : cases) {
+    auto r = run_gpucheck(args);
+    ASSERT_TRUE(r.exited) << args[0] << " " << r.describe();
+    EXPECT_EQ(r.exit_code, 2) << args[1] << " " << r.err;
+    EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "not one line: " << r.err;
+    EXPECT_EQ(r.err.rfind("gpucheck: ", 0), 0u) << one_line(r.err);
+  }
+  fs::remove_all(dir);
+}
+
+TEST(DoctorCli, EveryScenarioDocumentValidatesAgainstTheSchema) {
+  const std::string py = "/usr/bin/python3";
+  auto probe = run_subprocess({py, "-c", "import jsonschema"});
+  if (!probe.ok()) GTEST_SKIP() << "python3-jsonschema is not installed for " << py;
+  fs::path dir = temp_dir("schema");
+  std::vector<std::string> docs;
+  for (const auto& e : fs::directory_iterator(kScenarios)) {
+    if (e.path().extension() != ".json" || e.path().stem() == "expected") continue;
+    std::vector<std::string> args{"doctor", "--from", e.path().string(), "--json"};
+    if (e.path().stem() == "seed2_torch_cu118_nvcc_121") args = {"doctor", "--from", e.path().string(), "--json", "--for", "bmtrain"};
+    auto r = run_gpucheck(args);
+    ASSERT_TRUE(r.exited && (r.exit_code == 0 || r.exit_code == 1)) << e.path() << r.err;
+    fs::path out = dir / e.path().filename();
+    std::ofstream(out) << r.out;
+    docs.push_back(out.string());
+  }
+  std::vector<std::string> argv{py, "-c",
+                                "import json, sys, jsonschema\n"
+                                "schema = json.load(open(sys.argv[1]))\n"
+                                "for path in sys.argv[2:]:\n"
+                                "    jsonschema.validate(json.load(open(path)), schema)\n"
+                                "print(len(sys.argv) - 2)\n",
+                                std::string(GPUCHECK_SOURCE_DIR) + "/reports/schema/doctor.schema.json"};
+  argv.insert(argv.end(), docs.begin(), docs.end());
+  auto v = run_subprocess(argv);
+  EXPECT_TRUE(v.ok()) << v.err;
+  EXPECT_EQ(v.out, std::to_string(docs.size()) + "\n");
+  fs::remove_all(dir);
+}
+
+TEST(UseCudaCli, PrintsExportsForEval) {
+  auto r = run_gpucheck({"use-cuda", "12.4", "--from", kScenarios + "three_toolkits.json"});
+  ASSERT_TRUE(r.ok()) << r.err;
+  EXPECT_EQ(r.out,
+            "export CUDA_HOME=/usr/local/cuda-12.4\n"
+            "export CUDA_PATH=/usr/local/cuda-12.4\n"
+            "export PATH=/usr/local/cuda-12.4/bin:/usr/bin:/bin\n"
+            "export LD_LIBRARY_PATH=/usr/local/cuda-12.4/lib64\n");
+}
+
+TEST(ModulefilesCli, WritesTclAndLuaTrees) {
+  fs::path dir = temp_dir("mods");
+  auto r = run_gpucheck({"modulefiles", "--from", kScenarios + "three_toolkits.json", "--out", dir.string(), "--json"});
+  ASSERT_TRUE(r.ok()) << r.err;
+  auto doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(doc["written"].size(), 6u);
+  for (const char* f : {"tcl/cuda/11.8", "tcl/cuda/12.1", "tcl/cuda/12.4", "lua/cuda/11.8.lua", "lua/cuda/12.4.lua"})
+    EXPECT_TRUE(fs::exists(dir / f)) << f;
+  fs::remove_all(dir);
+}

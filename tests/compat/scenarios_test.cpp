@@ -1,0 +1,88 @@
+// Every scenario inventory under tests/compat/scenarios/ through every rule: the exact set of finding ids
+// (and, with --for, the plan's findings, verdict and exit code) recorded in scenarios/expected.json.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "compat/doctor.h"
+#include "core/files.h"
+#include "inventory/model.h"
+
+using namespace gpucheck;
+using namespace gpucheck::compat;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kScenarios = std::string(GPUCHECK_SOURCE_DIR) + "/tests/compat/scenarios";
+
+const KnowledgeBase& kb() {
+  static KnowledgeBase k = KnowledgeBase::load(std::string(GPUCHECK_SOURCE_DIR) + "/data/compat");
+  return k;
+}
+
+std::vector<std::string> ids(const std::vector<Finding>& fs) {
+  std::vector<std::string> v;
+  for (const auto& f : fs) v.push_back(f.id);
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
+std::vector<std::string> sorted(const nlohmann::json& j) {
+  auto v = j.get<std::vector<std::string>>();
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
+class Scenario : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Scenario, ProducesExactlyTheExpectedFindings) {
+  const std::string name = GetParam();
+  auto expected = read_json_file(kScenarios + "/expected.json").at(name);
+  auto inv = inventory::load_inventory(kScenarios + "/" + name + ".json");
+  std::optional<std::string> request;
+  if (expected.contains("for")) request = expected["for"].get<std::string>();
+  DoctorReport rep = run_doctor(inv, kb(), request);
+
+  EXPECT_EQ(ids(rep.findings), sorted(expected.at("findings")));
+  EXPECT_EQ(rep.exit_code(), expected.at("exit").get<int>());
+  if (request) {
+    ASSERT_TRUE(rep.plan);
+    EXPECT_EQ(ids(rep.plan->findings), sorted(expected.at("plan_findings")));
+    EXPECT_EQ(rep.plan->verdict, expected.at("verdict").get<std::string>());
+    EXPECT_EQ(rep.plan->paths.size(), expected.at("paths").get<std::size_t>());
+  } else {
+    EXPECT_FALSE(rep.plan);
+  }
+  // Every finding is complete: evidence, an explanation, and fixes with commands ranked from 1.
+  auto all = rep.findings;
+  if (rep.plan) all.insert(all.end(), rep.plan->findings.begin(), rep.plan->findings.end());
+  for (const auto& f : all) {
+    EXPECT_FALSE(f.evidence.empty()) << f.id;
+    EXPECT_FALSE(f.explanation.empty()) << f.id;
+    EXPECT_FALSE(f.title.empty()) << f.id;
+    for (std::size_t i = 0; i < f.fixes.size(); ++i) EXPECT_EQ(f.fixes[i].rank, static_cast<int>(i + 1)) << f.id;
+  }
+}
+
+std::vector<std::string> scenario_names() {
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(kScenarios))
+    if (e.path().extension() == ".json" && e.path().stem() != "expected") names.push_back(e.path().stem().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+INSTANTIATE_TEST_SUITE_P(Doctor, Scenario, ::testing::ValuesIn(scenario_names()),
+                         [](const auto& info) { return info.param; });
+
+TEST(Scenarios, EveryScenarioHasAnExpectationAndThereAreAtLeastTwenty) {
+  auto expected = read_json_file(kScenarios + "/expected.json");
+  auto names = scenario_names();
+  EXPECT_GE(names.size(), 20u);
+  EXPECT_EQ(expected.size(), names.size());
+  for (const auto& n : names) EXPECT_TRUE(expected.contains(n)) << n << " has no expectation";
+}
+
+}  // namespace

@@ -1,0 +1,126 @@
+// The seed machine's answer, exactly: Ubuntu 22.04, Python 3.10, driver for CUDA 12.1, torch 2.0.1+cu118
+// installed by hand, nvcc 12.1, `pip install bmtrain==0.2.2` (../shared/seeds/000_a98027b884d51af6.txt).
+#include <gtest/gtest.h>
+
+#include "compat/doctor.h"
+#include "inventory/model.h"
+
+using namespace gpucheck;
+using namespace gpucheck::compat;
+
+namespace {
+
+const std::string kScenarios = std::string(GPUCHECK_SOURCE_DIR) + "/tests/compat/scenarios/";
+
+DoctorReport doctor(const std::string& scenario, const std::string& request) {
+  static KnowledgeBase kb = KnowledgeBase::load(std::string(GPUCHECK_SOURCE_DIR) + "/data/compat");
+  return run_doctor(inventory::load_inventory(kScenarios + scenario + ".json"), kb, request);
+}
+
+const Finding& find(const std::vector<Finding>& v, const std::string& id) {
+  for (const auto& f : v)
+    if (f.id == id) return f;
+  throw std::runtime_error("no finding " + id);
+}
+
+std::string evidence(const Finding& f, const std::string& what) {
+  for (const auto& e : f.evidence)
+    if (e.what == what) return e.value;
+  return "<missing>";
+}
+
+const std::string kMismatch =
+    "The detected CUDA version (12.1) mismatches the version that was used to compile PyTorch (11.8). Please make "
+    "sure to use the same CUDA versions.";
+
+}  // namespace
+
+TEST(Seed, SecondAttemptNamesTheMismatchBeforeAnythingIsCompiled) {
+  auto rep = doctor("seed2_torch_cu118_nvcc_121", "bmtrain==0.2.2");
+  const Finding& m = find(rep.findings, "cuda.nvcc_torch_major_mismatch");
+  EXPECT_EQ(m.severity, Severity::kError);
+  EXPECT_EQ(evidence(m, "torch.version.cuda"), "11.8");
+  EXPECT_EQ(evidence(m, "nvcc"), "12.1.105");
+  EXPECT_EQ(evidence(m, "toolkit chosen by torch.utils.cpp_extension"), "/usr/local/cuda-12.1");
+  EXPECT_NE(m.explanation.find(kMismatch), std::string::npos) << m.explanation;
+  // No 11.8 toolkit here: install one side by side first (keeps torch), then the torch matching 12.1.
+  ASSERT_EQ(m.fixes.size(), 2u);
+  EXPECT_EQ(m.fixes[0].commands.front(), "conda install -y -c nvidia/label/cuda-11.8.0 cuda-toolkit");
+  EXPECT_EQ(m.fixes[1].commands,
+            std::vector<std::string>{"pip install torch==2.1.2 --index-url https://download.pytorch.org/whl/cu121"});
+  EXPECT_EQ(rep.exit_code(), 1);
+}
+
+TEST(Seed, SecondAttemptInstallPathsAreRankedWithExactCommands) {
+  auto rep = doctor("seed2_torch_cu118_nvcc_121", "bmtrain==0.2.2");
+  ASSERT_TRUE(rep.plan);
+  const auto& p = *rep.plan;
+  EXPECT_EQ(p.verdict, "fails as asked; installs by a path below");
+  EXPECT_EQ(p.toolkits, std::vector<std::string>{
+                            "12.1 at /usr/local/cuda-12.1 (nvcc /usr/local/cuda-12.1/bin/nvcc) via PATH, /usr/local/cuda symlink"});
+  const Finding& iso = find(p.findings, "install.setup_imports_torch");
+  EXPECT_NE(iso.explanation.find("No module named 'torch'"), std::string::npos);
+  EXPECT_NE(iso.explanation.find("--no-build-isolation"), std::string::npos);
+  const Finding& mm = find(p.findings, "install.nvcc_torch_major_mismatch");
+  EXPECT_EQ(mm.severity, Severity::kError);
+  EXPECT_NE(mm.explanation.find(kMismatch), std::string::npos);
+
+  ASSERT_EQ(p.paths.size(), 3u);
+  // (a) a bmtrain release that builds nothing: the PyPI wheel.
+  EXPECT_EQ(p.paths[0].commands, std::vector<std::string>{"pip install bmtrain==0.2.3.post2"});
+  EXPECT_NE(p.paths[0].cost.find("nvidia-nccl-cu11"), std::string::npos);
+  // (b) an 11.8 toolkit for the build.
+  EXPECT_EQ(p.paths[1].commands.front(), "conda install -y -c nvidia/label/cuda-11.8.0 cuda-toolkit");
+  EXPECT_EQ(p.paths[1].commands.back(), "pip install --no-build-isolation bmtrain==0.2.2");
+  // (c) the torch build that matches the 12.1 toolkit.
+  EXPECT_EQ(p.paths[2].commands,
+            (std::vector<std::string>{"pip install torch==2.1.2 --index-url https://download.pytorch.org/whl/cu121",
+                                      "pip install --no-build-isolation bmtrain==0.2.2"}));
+  EXPECT_NE(p.paths[2].cost.find("replaces torch 2.0.1+cu118"), std::string::npos);
+}
+
+TEST(Seed, WithAnInstalled118ToolkitThePathPointsCudaHomeAtIt) {
+  auto rep = doctor("seed2_with_118_side_by_side", "bmtrain==0.2.2");
+  const Finding& m = find(rep.findings, "cuda.nvcc_torch_major_mismatch");
+  EXPECT_EQ(m.fixes[0].summary, "Build with the CUDA 11.8 toolkit at /usr/local/cuda-11.8");
+  ASSERT_TRUE(rep.plan);
+  EXPECT_EQ(rep.plan->toolkits.size(), 2u);
+  EXPECT_EQ(rep.plan->paths[1].commands,
+            (std::vector<std::string>{"export CUDA_HOME=/usr/local/cuda-11.8",
+                                      "export PATH=/usr/local/cuda-11.8/bin:\"$PATH\"",
+                                      "export LD_LIBRARY_PATH=/usr/local/cuda-11.8/lib64:\"$LD_LIBRARY_PATH\"",
+                                      "pip install --no-build-isolation bmtrain==0.2.2"}));
+}
+
+TEST(Seed, FirstAttemptWithoutTorchPredictsTheMetadataFailure) {
+  auto rep = doctor("seed1_no_torch", "bmtrain==0.2.2");
+  ASSERT_TRUE(rep.plan);
+  const Finding& iso = find(rep.plan->findings, "install.setup_imports_torch");
+  EXPECT_EQ(iso.severity, Severity::kError);
+  EXPECT_EQ(evidence(iso, "torch"), "not installed");
+  EXPECT_EQ(rep.plan->paths[0].commands, std::vector<std::string>{"pip install bmtrain==0.2.3.post2"});
+  // Torch first (the build matching the 12.1 toolkit found here), then the build without isolation.
+  EXPECT_EQ(rep.plan->paths[1].commands,
+            (std::vector<std::string>{"pip install torch==2.5.1 --index-url https://download.pytorch.org/whl/cu121",
+                                      "pip install --no-build-isolation bmtrain==0.2.2"}));
+  EXPECT_EQ(rep.exit_code(), 1);
+}
+
+TEST(Seed, TheFixedMachineIsClean) {
+  auto rep = doctor("seed_fixed_cuda_home_118", "bmtrain==0.2.2");
+  EXPECT_TRUE(rep.findings.empty());
+  EXPECT_EQ(rep.exit_code(), 0);
+  EXPECT_EQ(rep.plan->paths.back().commands, std::vector<std::string>{"pip install --no-build-isolation bmtrain==0.2.2"});
+}
+
+TEST(Seed, TextRenderingShowsEvidenceAndCommands) {
+  auto rep = doctor("seed2_torch_cu118_nvcc_121", "bmtrain==0.2.2");
+  rep.inventory_source = "--from seed.json";
+  std::string text = render_text(rep, false, false);
+  EXPECT_NE(text.find("ERROR Extension builds would use nvcc 12.1 but torch 2.0.1+cu118 was built with CUDA 11.8"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("$ pip install bmtrain==0.2.3.post2"), std::string::npos);
+  EXPECT_NE(text.find("2 error(s), 1 warning(s)"), std::string::npos);
+  EXPECT_EQ(text.find("\033["), std::string::npos);  // no colour when not asked
+}

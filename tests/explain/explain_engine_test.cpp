@@ -1,0 +1,269 @@
+// Unit behaviour of the explain engine: normalisation, the literal prefilter, named-capture regexes,
+// templates, streaming (chunking, wrapped lines) and robustness against hostile input.
+#include <sys/resource.h>
+
+#include <random>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "core/errors.h"
+#include "core/files.h"
+#include "explain/fix_template.h"
+#include "explain/literal_matcher.h"
+#include "explain/log_normalizer.h"
+#include "explain/log_scanner.h"
+#include "explain_test_util.h"
+
+using namespace gpucheck::explain;
+using namespace gpucheck::explain::testing;
+
+namespace {
+
+std::string norm(const std::string& raw) {
+  NormalizeStats st;
+  return normalize_line(raw, st);
+}
+
+const char* kMismatch =
+    "      RuntimeError:\n"
+    "      The detected CUDA version (12.1) mismatches the version that was used to compile\n"
+    "      PyTorch (11.8). Please make sure to use the same CUDA versions.\n";
+
+}  // namespace
+
+TEST(ExplainLogNormalizer, StripsTerminalAndToolDecoration) {
+  EXPECT_EQ(norm("\x1b[1;31mERROR\x1b[0m: No matching distribution"), "ERROR: No matching distribution");
+  EXPECT_EQ(norm("error: metadata-generation-failed\r"), "error: metadata-generation-failed");
+  EXPECT_EQ(norm("Downloading 10%\rDownloading 100%"), "Downloading 100%");
+  EXPECT_EQ(norm("\tcompilation\tterminated."), "compilation terminated.");
+  EXPECT_EQ(norm("  \xe2\x94\x82 exit code: 1"), "exit code: 1");                    // "  │ exit code: 1"
+  EXPECT_EQ(norm("  \xe2\x95\xb0\xe2\x94\x80> [6 lines of output]"), "[6 lines of output]");  // "╰─>"
+  EXPECT_EQ(norm("\xe2\x94\x82 /x/train.py:4 in <module>   \xe2\x94\x82"), "/x/train.py:4 in <module>");
+  EXPECT_EQ(norm("(CPM-Bee) root@gpu01:~/CPM-Bee$ pip install bmtrain"), "pip install bmtrain");
+  EXPECT_EQ(norm(">>> import torch"), "import torch");
+  EXPECT_EQ(norm("$ nvidia-smi"), "nvidia-smi");
+  EXPECT_EQ(norm("2024-05-01T10:11:12.1234567Z ERROR: boom"), "ERROR: boom");
+  // Text that merely looks like a prompt stays.
+  EXPECT_EQ(norm("error: foo@bar: $ x"), "error: foo@bar: $ x");
+}
+
+TEST(ExplainLogNormalizer, ReplacesInvalidAndTruncatedUtf8) {
+  NormalizeStats st;
+  EXPECT_EQ(normalize_line("\xff\xfe" "abc", st), "??abc");
+  EXPECT_EQ(st.invalid_utf8_bytes, 2u);
+  EXPECT_EQ(normalize_line("abc\xe2\x94", st), "abc??");  // truncated 3-byte sequence
+  EXPECT_EQ(st.invalid_utf8_bytes, 4u);
+  EXPECT_EQ(normalize_line("\xe5\xae\x89\xe8\xa3\x85 ok", st), "\xe5\xae\x89\xe8\xa3\x85 ok");  // valid CJK kept
+  EXPECT_EQ(normalize_line(std::string("a\0b", 3), st), "a b");
+  EXPECT_EQ(st.control_bytes, 1u);
+}
+
+TEST(ExplainLiteralMatcher, ReportsEachOverlappingLiteralOnceCaseInsensitively) {
+  LiteralMatcher m;
+  auto he = m.add("he"), she = m.add("she"), hers = m.add("hers"), nccl = m.add("NCCL error");
+  m.build();
+  std::vector<std::size_t> found;
+  m.scan("uSHErs ... ushers", [&](std::size_t i) { found.push_back(i); });
+  std::sort(found.begin(), found.end());
+  EXPECT_EQ(found, (std::vector<std::size_t>{he, she, hers}));
+  found.clear();
+  m.scan("... nccl ERROR in: x", [&](std::size_t i) { found.push_back(i); });
+  EXPECT_EQ(found, (std::vector<std::size_t>{nccl}));
+  found.clear();
+  m.scan("xyz 123", [&](std::size_t i) { found.push_back(i); });
+  EXPECT_TRUE(found.empty());
+}
+
+TEST(ExplainNamedRegex, TranslatesNamedGroupsAndCountsPlainOnes) {
+  auto r = compile_named_regex(R"((?:a|b)(?<first>\d+)\((x)\)[(](?<second>[^)]*)(?=z))", false);
+  ASSERT_EQ(r.group_names, (std::vector<std::string>{"first", "", "second"}));
+  std::smatch m;
+  std::string s = "a12(x)(yyz";
+  ASSERT_TRUE(std::regex_search(s, m, r.regex));
+  EXPECT_EQ(m[1].str(), "12");
+  EXPECT_EQ(m[3].str(), "yy");
+  EXPECT_THROW(compile_named_regex("(?<open>abc", false), std::invalid_argument);
+  EXPECT_THROW(compile_named_regex("abc)", false), std::invalid_argument);
+  EXPECT_THROW(compile_named_regex("[z-a]", false), std::invalid_argument);
+}
+
+TEST(ExplainFixTemplate, ResolvesCapturesFactsAndNestedCalls) {
+  Vars vars{{"cuda", "11.8.89"}, {"pkg", "bmtrain"}};
+  FactCall facts = [](const std::string& fn, const std::vector<std::string>& a) -> std::optional<std::string> {
+    if (fn == "mm" && a.size() == 1) return a[0].substr(0, 4);
+    if (fn == "root" && a.size() == 1) return "/usr/local/cuda-" + a[0];
+    return std::nullopt;
+  };
+  EXPECT_EQ(render_template("pip install {pkg}", vars, facts), "pip install bmtrain");
+  EXPECT_EQ(render_template("{root(mm(cuda))}/bin", vars, facts), "/usr/local/cuda-11.8/bin");
+  EXPECT_EQ(render_template("{root('12.1')}", vars, facts), "/usr/local/cuda-12.1");
+  EXPECT_EQ(render_template("{{literal}} {pkg}", vars, facts), "{literal} bmtrain");
+  EXPECT_FALSE(render_template("{missing}", vars, facts).has_value());
+  EXPECT_FALSE(render_template("{unknown_fn(cuda)}", vars, facts).has_value());
+}
+
+TEST(ExplainFixFacts, MajorMinorAcceptsTheVersionSpellingsLogsUse) {
+  EXPECT_EQ(major_minor("11.8.89"), "11.8");
+  EXPECT_EQ(major_minor("12.1"), "12.1");
+  EXPECT_EQ(major_minor("cu118"), "11.8");
+  EXPECT_EQ(major_minor("12040"), "12.4");
+  EXPECT_EQ(major_minor("11040"), "11.4");
+  EXPECT_EQ(major_minor("abc"), "");
+  EXPECT_EQ(major_minor("12"), "");
+}
+
+TEST(ExplainSignatures, EveryFileLoadsAndEveryIdInTheIssueExists) {
+  const auto& sigs = source_signatures();
+  std::set<std::string> ids;
+  for (const auto& s : sigs) ids.insert(s.id);
+  for (const char* id :
+       {"build-isolation-missing-torch", "cuda-mismatch-nvcc-torch", "cuda-home-not-found", "nvcc-missing",
+        "host-compiler-unsupported", "cuda-arch-unsupported", "no-kernel-image", "driver-too-old", "no-gpu-or-driver",
+        "shared-library-missing", "undefined-symbol-torch-abi", "undefined-symbol-link", "glibc-glibcxx-too-old",
+        "cudnn-mismatch", "nccl-failure", "python-headers-missing", "pip-resolution-conflict", "no-matching-wheel",
+        "prebuilt-binary-mismatch", "cpu-only-torch", "system-libs-shadow", "driver-library-mismatch",
+        "build-tool-incompatible", "out-of-memory", "gpu-arch-too-old-for-feature"})
+    EXPECT_TRUE(ids.count(id)) << id;
+  for (const auto& s : sigs) {
+    for (const auto& other : s.consequence_of) EXPECT_TRUE(ids.count(other)) << s.id << " -> " << other;
+    for (const auto& other : s.overridden_by) EXPECT_TRUE(ids.count(other)) << s.id << " -> " << other;
+    for (const auto& r : s.reclassify) EXPECT_TRUE(ids.count(r.id)) << s.id << " -> " << r.id;
+    EXPECT_FALSE(s.sources.empty()) << s.id;
+  }
+}
+
+TEST(ExplainSignatures, MalformedDocumentsAreInputErrors) {
+  auto bad = [](const char* text) {
+    return parse_signatures(nlohmann::json::parse(text), "test.json");
+  };
+  EXPECT_THROW(bad(R"({"x": 1})"), gpucheck::InputError);
+  EXPECT_THROW(bad(R"({"signatures": [{"id": "a", "title": "t", "explanation": "e", "sources": ["u"],
+                      "patterns": [{"regex": "abc"}]}]})"), gpucheck::InputError);  // no literal
+  EXPECT_THROW(bad(R"({"signatures": [{"id": "a", "title": "t", "explanation": "e", "sources": ["u"],
+                      "patterns": [{"literals": ["abcd"], "regex": "(abc"}]}]})"), gpucheck::InputError);
+  EXPECT_NO_THROW(bad(R"({"signatures": [{"id": "a", "title": "t", "explanation": "e", "sources": ["u"],
+                         "patterns": [{"literals": ["abcd"], "regex": "abcd"}]}]})"));
+}
+
+TEST(ExplainScanner, WrappedMessageIsMatchedAcrossLinesWithCaptures) {
+  auto e = explain_string(kMismatch);
+  const Cause* c = find_cause(e, "cuda-mismatch-nvcc-torch");
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->captures.at("nvcc_cuda"), "12.1");
+  EXPECT_EQ(c->captures.at("torch_cuda"), "11.8");
+  ASSERT_EQ(c->evidence.size(), 2u);
+  EXPECT_EQ(c->evidence[0].line, 2u);
+  EXPECT_EQ(c->evidence[1].line, 3u);
+}
+
+TEST(ExplainScanner, LineCutMidWordByATerminalIsRejoined) {
+  auto e = explain_string("The detected CUDA version (12.1) mismatches the version that was used to comp\n"
+                          "ile PyTorch (11.8). Please make sure to use the same CUDA versions.\n");
+  const Cause* c = find_cause(e, "cuda-mismatch-nvcc-torch");
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->captures.at("torch_cuda"), "11.8");
+  EXPECT_EQ(c->evidence.size(), 2u);
+}
+
+TEST(ExplainScanner, ResultDoesNotDependOnHowTheStreamIsCut) {
+  std::string log = gpucheck::read_file(std::string(GPUCHECK_TEST_DATA) + "/logs/cpm-bee-57-seed.log");
+  auto whole = explain_string(log);
+  for (std::size_t chunk : {1u, 7u, 4096u}) {
+    LogScanner s(source_signatures());
+    for (std::size_t i = 0; i < log.size(); i += chunk) s.feed(std::string_view(log).substr(i, chunk));
+    s.finish();
+    auto e = build_explanation(s, "chunked", source_signatures(), make_fact_call(nullptr, {}));
+    ASSERT_EQ(e.causes.size(), whole.causes.size()) << "chunk " << chunk;
+    for (std::size_t k = 0; k < e.causes.size(); ++k) {
+      EXPECT_EQ(e.causes[k].id, whole.causes[k].id);
+      EXPECT_EQ(e.causes[k].captures, whole.causes[k].captures);
+      ASSERT_EQ(e.causes[k].evidence.size(), whole.causes[k].evidence.size());
+      for (std::size_t j = 0; j < e.causes[k].evidence.size(); ++j)
+        EXPECT_EQ(e.causes[k].evidence[j].line, whole.causes[k].evidence[j].line);
+    }
+  }
+}
+
+TEST(ExplainScanner, CrlfAnsiAndPromptDoNotHideACause) {
+  std::string log = "(venv) me@box:~/x$ python -c 'import torch; torch.zeros(1).cuda()'\r\n"
+                    "\x1b[31mAssertionError\x1b[0m: Torch not compiled with CUDA enabled\r\n";
+  auto e = explain_string(log);
+  ASSERT_EQ(cause_ids(e), (std::set<std::string>{"cpu-only-torch"}));
+  EXPECT_EQ(e.causes[0].evidence[0].text, "AssertionError: Torch not compiled with CUDA enabled");
+  EXPECT_EQ(e.causes[0].evidence[0].line, 2u);
+}
+
+TEST(ExplainRobustness, EmptyInputIsUnknownWithANote) {
+  auto e = explain_string("");
+  EXPECT_FALSE(e.identified());
+  EXPECT_EQ(e.input.lines, 0u);
+  ASSERT_FALSE(e.notes.empty());
+  EXPECT_NE(e.notes[0].find("empty"), std::string::npos);
+  EXPECT_EQ(to_json(e)["causes"][0]["id"], "unknown");
+}
+
+TEST(ExplainRobustness, RandomBytesAreReportedAsNotText) {
+  std::mt19937 rng(42);
+  std::string bytes(1 << 20, '\0');
+  for (auto& c : bytes) c = static_cast<char>(rng() & 0xff);
+  auto e = explain_string(bytes);
+  EXPECT_FALSE(e.identified());
+  EXPECT_TRUE(e.input.binary);
+  EXPECT_EQ(e.input.bytes, bytes.size());
+}
+
+TEST(ExplainRobustness, OneMegabyteSingleLineIsCutNotHeld) {
+  std::string line = "ImportError: libcudnn.so.8: cannot open shared object file: No such file or directory ";
+  std::string big = line + std::string((1 << 20) - line.size(), 'x');
+  auto e = explain_string(big);
+  EXPECT_EQ(e.input.lines, 1u);
+  EXPECT_EQ(e.input.long_lines, 1u);
+  ASSERT_EQ(cause_ids(e), (std::set<std::string>{"shared-library-missing"}));
+  EXPECT_EQ(e.causes[0].captures.at("library"), "libcudnn.so.8");
+  EXPECT_LT(e.causes[0].evidence[0].text.size(), 400u);
+  bool noted = false;
+  for (const auto& n : e.notes) noted |= n.find("longer than") != std::string::npos;
+  EXPECT_TRUE(noted);
+}
+
+TEST(ExplainRobustness, TruncatedUtf8AroundAnErrorStillExplains) {
+  std::string log = "\xe5\xae\x89\xe8\xa3 broken\n"
+                    "RuntimeError: No CUDA GPUs are available \xe2\x94\n";
+  auto e = explain_string(log);
+  EXPECT_EQ(cause_ids(e), (std::set<std::string>{"no-gpu-or-driver"}));
+  EXPECT_GT(e.input.invalid_utf8_bytes, 0u);
+}
+
+// 100 MB of realistic noise generated chunk by chunk (never held whole), one real error at the end: the
+// error is found at the right line and peak memory stays far below the input size.
+TEST(ExplainRobustness, HundredMegabytesStreamWithBoundedMemory) {
+  const char* noise[] = {
+      "      copying bmtrain/optim/adam.py -> build/lib.linux-x86_64-cpython-310/bmtrain/optim\n",
+      "  Downloading nvidia_cublas_cu12-12.1.3.1-py3-none-manylinux1_x86_64.whl (410.6 MB)\n",
+      "[2024-01-01 10:00:00,000] [INFO] [engine.py:123:step] step=100 loss=2.3461 lr=0.0001\n",
+      "/usr/local/cuda/bin/nvcc -I/opt/torch/include -c csrc/kernel.cu -o build/kernel.o -O3 --use_fast_math\n",
+      "\x1b[32mRequirement already satisfied: numpy in ./venv/lib/python3.10/site-packages (1.26.4)\x1b[0m\n"};
+  LogScanner s(source_signatures());
+  std::string chunk;
+  std::uint64_t bytes = 0, lines = 0;
+  std::size_t k = 0;
+  while (bytes < 100ull << 20) {
+    chunk.clear();
+    while (chunk.size() < (1u << 20)) {
+      chunk += noise[k++ % 5];
+      ++lines;
+    }
+    bytes += chunk.size();
+    s.feed(chunk);
+  }
+  s.feed("torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB\n");
+  s.finish();
+  auto e = build_explanation(s, "noise", source_signatures(), make_fact_call(nullptr, {}));
+  ASSERT_EQ(cause_ids(e), (std::set<std::string>{"out-of-memory"}));
+  EXPECT_EQ(e.causes[0].evidence[0].line, lines + 1);
+  EXPECT_EQ(e.causes[0].captures.at("requested"), "20.00 MiB");
+  struct rusage ru {};
+  getrusage(RUSAGE_SELF, &ru);
+  EXPECT_LT(ru.ru_maxrss, 64 * 1024) << "peak RSS in KiB; the input was 100 MiB";
+}

@@ -1,0 +1,53 @@
+// The kernel probes end to end, as the runner starts them (--result-fd): CPU probes must pass here; GPU
+// probes either pass or skip naming the exact CUDA error; none may error.
+#include <gtest/gtest.h>
+
+#include <cctype>
+
+#include <nlohmann/json.hpp>
+
+#include "core/subprocess.h"
+
+using namespace gpucheck;
+
+namespace {
+nlohmann::json run_probe(const std::string& id, std::vector<std::string> extra = {}) {
+  std::vector<std::string> argv{std::string(GPUCHECK_STAGE_PROBES) + "/" + id, "--result-fd", "3", "--level", "quick"};
+  argv.insert(argv.end(), extra.begin(), extra.end());
+  SubprocessOptions o;
+  o.result_fd = 3;
+  o.timeout = std::chrono::minutes(4);
+  auto r = run_subprocess(argv, o);
+  EXPECT_TRUE(r.ok()) << id << ": " << r.describe() << "\n" << r.err;
+  return nlohmann::json::parse(r.result);
+}
+}  // namespace
+
+TEST(KernelProbes, OffloadAdamPassesOnThisCpu) {
+  auto j = run_probe("kernels.adam_offload");
+  EXPECT_EQ(j["status"], "pass") << j.dump(1);
+  EXPECT_FALSE(j["evidence"]["isa_paths"].get<std::string>().empty());
+  // 2 variants x 5 sizes x 2 input kinds, each: 1 reference check + 3 thread counts per ISA path.
+  EXPECT_GE(j["details"]["cases"].size(), 2u * 5 * 2 * (1 + 3));
+}
+
+TEST(KernelProbes, GpuProbesPassOrSkipWithTheCudaError) {
+  for (const char* id : {"kernels.adam", "kernels.cross_entropy", "kernels.inf_nan"}) {
+    auto j = run_probe(id);
+    std::string status = j["status"], summary = j["summary"];
+    if (status == "skip") {
+      std::string lower = summary;
+      for (auto& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      // "cudaGetDeviceCount failed: cudaErrorInsufficientDriver (35)..." or "built without a CUDA compiler"
+      EXPECT_NE(lower.find("cuda"), std::string::npos) << id << ": " << summary;
+    } else {
+      EXPECT_EQ(status, "pass") << id << ": " << summary;
+    }
+  }
+}
+
+TEST(KernelProbes, BmtrainProbeSkipsWhenPythonHasNoBmtrain) {
+  auto j = run_probe("bmtrain.installed", {"--python", "/nonexistent/python3"});
+  EXPECT_EQ(j["status"], "skip");
+  EXPECT_NE(j["summary"].get<std::string>().find("could not be run"), std::string::npos) << j["summary"];
+}
