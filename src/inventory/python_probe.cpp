@@ -94,6 +94,16 @@ else:
         except BaseException as e: msg = "%s: %s" % (type(e).__name__, e)
         if not msg and w: msg = str(w[-1].message)
         o["cuda_error"] = msg.strip()
+    # Compiled extensions break at import time ("undefined symbol" after a torch upgrade): import the
+    # installed ones (found by dist-info) and keep what they raise. Only after torch itself imported.
+    ie = {}
+    for pkg, mod in (("flash-attn", "flash_attn"), ("xformers", "xformers"), ("apex", "apex"),
+                     ("bmtrain", "bmtrain"), ("bitsandbytes", "bitsandbytes"), ("torchvision", "torchvision"),
+                     ("torchaudio", "torchaudio")):
+        if pkg in pk:
+            try: __import__(mod)
+            except BaseException as e: ie[mod] = "%s: %s" % (type(e).__name__, e)
+    o["import_errors"] = ie
 o["mapped_libraries"] = maps()
 o["probe_seconds"] = time.time() - t0
 f = os.fdopen(3, "w")
@@ -170,6 +180,9 @@ PythonEnv parse_python_probe(const std::string& text) {
   if (j.contains("cuda_available") && j["cuda_available"].is_boolean()) p.cuda_available = j["cuda_available"].get<bool>();
   p.cuda_error = str("cuda_error");
   p.torch_import_error = str("torch_import_error");
+  if (j.contains("import_errors") && j["import_errors"].is_object())
+    for (const auto& [k, v] : j["import_errors"].items())
+      if (v.is_string()) p.import_errors[k] = v.get<std::string>();
   if (j.contains("mapped_libraries") && j["mapped_libraries"].is_array())
     for (const auto& m : j["mapped_libraries"])
       if (m.is_string()) p.mapped_libraries.push_back(m.get<std::string>());

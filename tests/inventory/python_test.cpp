@@ -57,6 +57,28 @@ TEST(InvPythonProbe, ImportTorchRaisesInAVenv) {
   EXPECT_EQ(p.packages.at("nvidia-cudnn-cu12"), "8.9.2.26");
 }
 
+TEST(InvPythonProbe, ExtensionThatFailsToImportAfterTorchDid) {
+  TempDir tmp;
+  std::string site = make_venv(tmp / "venv");
+  // A torch that imports, and a flash-attn whose compiled part was built against another torch.
+  write_file(site + "/torch/__init__.py", "__version__ = '2.3.0'\n");
+  write_file(site + "/torch-2.3.0.dist-info/METADATA", "");
+  write_file(site + "/flash_attn/__init__.py",
+             "raise ImportError(__file__ + '/../flash_attn_2_cuda.so: undefined symbol: _ZN3c104cuda9SetDeviceEi')\n");
+  write_file(site + "/flash_attn-2.5.8.dist-info/METADATA", "");
+  write_file(site + "/xformers/__init__.py", "");
+  write_file(site + "/xformers-0.0.26.dist-info/METADATA", "");
+  auto p = probe_python(tmp / "venv/bin/python", "--python");
+  ASSERT_TRUE(p.error.empty()) << p.error;
+  EXPECT_TRUE(p.torch_installed);
+  EXPECT_EQ(p.torch_version, "2.3.0");
+  ASSERT_EQ(p.import_errors.count("flash_attn"), 1u);
+  EXPECT_NE(p.import_errors.at("flash_attn").find("ImportError: "), std::string::npos);
+  EXPECT_NE(p.import_errors.at("flash_attn").find("undefined symbol: _ZN3c104cuda9SetDeviceEi"), std::string::npos);
+  EXPECT_EQ(p.import_errors.count("xformers"), 0u);  // imported fine
+  EXPECT_EQ(p.packages.at("flash-attn"), "2.5.8");
+}
+
 TEST(InvPythonProbe, ImportTorchRaisesFromPythonpathThroughCollect) {
   TempDir tmp;
   make_venv(tmp / "venv");
