@@ -29,6 +29,7 @@ DoctorReport run_doctor(const inventory::Inventory& inv, const KnowledgeBase& kb
   DoctorContext ctx(inv, kb);
   DoctorReport rep;
   rep.knowledge_base = kb.directory();
+  rep.notes = inv.notes;
   for (const auto& t : inv.toolkits)
     rep.toolkits.push_back(major_minor(t.version) + " at " + t.root + (t.nvcc.empty() ? " (no nvcc)" : ""));
   // Parse --for before running rules so bad input fails fast with exit 2.
@@ -51,6 +52,7 @@ nlohmann::json to_json(const DoctorReport& r) {
                       {"warnings", r.warnings()},
                       {"exit_code", r.exit_code()},
                       {"toolkits", r.toolkits},
+                      {"notes", r.notes},
                       {"findings", r.findings}};
   j["plan"] = r.plan ? nlohmann::json(*r.plan) : nlohmann::json(nullptr);
   return j;

@@ -17,6 +17,7 @@ struct DoctorReport {
   std::vector<Finding> findings; // errors first, then warnings, then info
   std::optional<InstallPlan> plan;
   std::vector<std::string> toolkits;  // every toolkit found, for the reader
+  std::vector<std::string> notes;     // what the inventory could not look up (its own notes)
 
   int errors() const;
   int warnings() const;

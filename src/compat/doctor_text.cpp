@@ -50,6 +50,7 @@ std::string render_text(const DoctorReport& r, bool color, bool verbose) {
   o << "gpucheck doctor (" << r.inventory_source << ")\n";
   o << "toolkits found:" << (r.toolkits.empty() ? " none" : "") << "\n";
   for (const auto& t : r.toolkits) o << "  " << t << "\n";
+  for (const auto& n : r.notes) o << "inventory note: " << n << "\n";
   if (r.findings.empty()) o << "no findings about the installed stack\n";
   for (const auto& f : r.findings) render_finding(o, f, color, verbose);
   if (r.plan) {

@@ -14,7 +14,7 @@ void check_toolkit_vs_torch(const DoctorContext& ctx, std::vector<Finding>& out)
 void check_driver(const DoctorContext& ctx, std::vector<Finding>& out);
 /// Host compiler outside the range the build toolkit's nvcc accepts.
 void check_host_compiler(const DoctorContext& ctx, std::vector<Finding>& out);
-/// GPU compute capability not covered by torch's arch list (SASS or PTX).
+/// GPU compute capability not covered by torch's arch list (SASS or PTX); TORCH_CUDA_ARCH_LIST torch rejects.
 void check_gpu_arch(const DoctorContext& ctx, std::vector<Finding>& out);
 /// LD_LIBRARY_PATH / ld.so cache libraries shadowing the ones torch bundles.
 void check_library_shadowing(const DoctorContext& ctx, std::vector<Finding>& out);

@@ -1,4 +1,5 @@
 // GPU compute capability vs the architectures torch was compiled for.
+#include <algorithm>
 #include <set>
 
 #include "compat/arch_coverage.h"
@@ -34,9 +35,45 @@ FixStep torch_with_arch(const DoctorContext& ctx, const std::string& cc, int ran
   return install_torch_step(*best_r, *best_b, ctx.python->torch_version, rank);
 }
 
+/// TORCH_CUDA_ARCH_LIST entries this torch's extension builder does not know: it raises
+/// "ValueError: Unknown CUDA arch (9.0) or GPU not supported" before compiling anything.
+void check_arch_list_env(const DoctorContext& ctx, std::vector<Finding>& out) {
+  std::string list = ctx.env("TORCH_CUDA_ARCH_LIST");
+  if (list.empty() || !ctx.python || !ctx.python->torch_installed) return;
+  auto known = ctx.kb.torch_known_archs(ctx.python->torch_version);
+  if (known.empty()) return;
+  std::vector<std::string> unknown, kept;
+  for (const auto& part : split(list, ' '))
+    for (const auto& raw : split(part, ';')) {
+      std::string a = trim(raw);
+      if (a.empty()) continue;
+      std::string cc = a.substr(0, a.find('+'));
+      (std::find(known.begin(), known.end(), cc) == known.end() ? unknown : kept).push_back(a);
+    }
+  if (unknown.empty()) return;
+  Finding f;
+  f.id = "torch.arch_list_unknown";
+  f.severity = Severity::kError;
+  f.title = "TORCH_CUDA_ARCH_LIST names " + join(unknown, ", ") + ", which torch " + ctx.python->torch_version +
+            " does not know";
+  f.evidence = {{"TORCH_CUDA_ARCH_LIST", list, "environment"},
+                {"architectures torch " + major_minor(ctx.python->torch_version) + " accepts", join(known, " "),
+                 "data/compat/torch_extensions.json"}};
+  f.explanation = "Every extension build stops in torch.utils.cpp_extension with \"ValueError: Unknown CUDA arch (" +
+                  unknown.front() + ") or GPU not supported\".";
+  if (!kept.empty())
+    f.fixes.push_back({1, "Keep only the architectures this torch knows",
+                       {"export TORCH_CUDA_ARCH_LIST=" + shell_quote(join(kept, " "))}, "affects this shell only"});
+  else
+    f.fixes.push_back({1, "Let torch build for the visible GPUs", {"unset TORCH_CUDA_ARCH_LIST"}, "affects this shell only"});
+  f.references.push_back("https://github.com/pytorch/pytorch/blob/main/torch/utils/cpp_extension.py");
+  out.push_back(std::move(f));
+}
+
 }  // namespace
 
 void check_gpu_arch(const DoctorContext& ctx, std::vector<Finding>& out) {
+  check_arch_list_env(ctx, out);
   if (!ctx.python || !ctx.python->torch_installed || ctx.torch_cuda().empty() || ctx.inv.gpus.empty()) return;
   std::vector<std::string> targets = ctx.python->torch_arch_list;
   std::string list_source = ctx.python_label() + ": torch.cuda.get_arch_list()";

@@ -17,6 +17,7 @@ H100 = {"index": 0, "name": "NVIDIA H100 80GB HBM3", "cc_major": 9, "cc_minor": 
 T4 = {"index": 0, "name": "Tesla T4", "cc_major": 7, "cc_minor": 5, "source": "nvidia-smi"}
 RTX5090 = {"index": 0, "name": "NVIDIA GeForce RTX 5090", "cc_major": 12, "cc_minor": 0, "source": "nvidia-smi"}
 ARCH_118 = ["sm_37", "sm_50", "sm_60", "sm_61", "sm_70", "sm_75", "sm_80", "sm_86", "sm_90"]
+ARCH_11X = ["sm_37", "sm_50", "sm_60", "sm_61", "sm_70", "sm_75", "sm_80", "sm_86"]
 ARCH_12X = ["sm_50", "sm_60", "sm_61", "sm_70", "sm_75", "sm_80", "sm_86", "sm_90"]
 
 
@@ -33,7 +34,7 @@ def python(torch=None, cuda="", arch=None, packages=None, **extra):
         p.update({"torch_installed": True, "torch_version": torch, "torch_path": SITE + "/torch", "torch_cuda": cuda,
                   "torch_cudnn": "8700" if cuda.startswith("11") else ("8902" if cuda else ""),
                   "torch_nccl": "2.14.3" if cuda else "", "torch_cxx11_abi": False,
-                  "torch_arch_list": arch if arch is not None else (ARCH_118 if cuda.startswith("11") else ARCH_12X if cuda else []),
+                  "torch_arch_list": arch if arch is not None else (ARCH_118 if cuda == "11.8" else ARCH_11X if cuda.startswith("11") else ARCH_12X if cuda else []),
                   "cuda_available": bool(cuda)})
         p["packages"]["torch"] = torch
     p["packages"].update(packages or {})
@@ -169,6 +170,12 @@ S["devbox_cuda13_torch215"] = machine(
     pythons=[python("2.15.0+cu132", "13.2", version="3.11.7", arch=[])], compilers=gcc("12.2.0"),
     env={"PATH": "/usr/local/cuda/bin:/usr/bin:/bin"})
 S["devbox_cuda13_torch215"]["system"].update({"os_id": "debian", "os_version_id": "12", "os_pretty": "Debian GNU/Linux 12 (bookworm)"})
+# TORCH_CUDA_ARCH_LIST asks torch 1.13 for Hopper, which its extension builder does not know yet.
+S["arch_list_unknown_to_torch"] = machine(driver=("535.104.05", 12020), gpus=[H100],
+                                          toolkits=[toolkit("11.8", "11.8.89", ["CUDA_HOME"])],
+                                          pythons=[python("1.13.1+cu117", "11.7")],
+                                          env={"CUDA_HOME": "/usr/local/cuda-11.8", "PATH": "/usr/bin:/bin",
+                                               "TORCH_CUDA_ARCH_LIST": "8.0;9.0+PTX"})
 
 for name, inv in S.items():
     with open(os.path.join(HERE, name + ".json"), "w") as f:
