@@ -57,4 +57,15 @@ std::string current_device_description() {
          std::to_string(p.multiProcessorCount) + " SMs)";
 }
 
+bool require_gpu(Result& r) {
+  if (auto why = cuda_unavailable_reason()) {
+    r.evidence["cudaGetDeviceCount"] = *why;
+    r.status = Status::kSkip;
+    r.summary = "no usable GPU: " + *why;
+    return false;
+  }
+  r.evidence["device"] = current_device_description();
+  return true;
+}
+
 }  // namespace gpucheck::kernels

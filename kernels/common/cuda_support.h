@@ -45,6 +45,7 @@ class DeviceBuffer {
 }  // namespace gpucheck::kernels
 
 #include "common/host_tensor.h"
+#include "core/result.h"
 
 namespace gpucheck::kernels {
 
@@ -53,5 +54,9 @@ DeviceBuffer to_device(const HostTensor& t);
 void from_device(const DeviceBuffer& d, HostTensor& t);
 /// "NVIDIA H200 (sm_90, 132 SMs)" for the current device.
 std::string current_device_description();
+
+/// The common start of every GPU probe: without a usable GPU, marks `r` as skipped with the exact CUDA
+/// error (evidence `cudaGetDeviceCount`) and returns false; otherwise records the device and returns true.
+bool require_gpu(Result& r);
 
 }  // namespace gpucheck::kernels

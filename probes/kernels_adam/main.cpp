@@ -45,11 +45,7 @@ int main(int argc, char** argv) {
   using namespace gpucheck;
   return probe::run(argc, argv, "kernels.adam", "BMTrain fused Adam kernels on the GPU",
                     [](const probe::Context& ctx, Result& r) {
-    if (auto why = cuda_unavailable_reason()) {
-      r.evidence["cudaGetDeviceCount"] = *why;
-      return probe::skip(r, "no usable GPU: " + *why);
-    }
-    r.evidence["device"] = current_device_description();
+    if (!require_gpu(r)) return;
     CheckCollector checks;
     // n = 0 must be a no-op that touches no pointer.
     AdamHyper h0 = adam_with_step(AdamHyper{}, 1);

@@ -51,11 +51,7 @@ int main(int argc, char** argv) {
   using namespace gpucheck;
   return probe::run(argc, argv, "kernels.cross_entropy", "BMTrain fused cross-entropy kernels on the GPU",
                     [](const probe::Context& ctx, Result& r) {
-    if (auto why = cuda_unavailable_reason()) {
-      r.evidence["cudaGetDeviceCount"] = *why;
-      return probe::skip(r, "no usable GPU: " + *why);
-    }
-    r.evidence["device"] = current_device_description();
+    if (!require_gpu(r)) return;
     CheckCollector checks;
     std::vector<std::size_t> vocabs{10, 999, 86583};
     if (ctx.level == "long") vocabs.insert(vocabs.end(), {128000, 256000});

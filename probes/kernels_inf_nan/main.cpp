@@ -38,11 +38,7 @@ int main(int argc, char** argv) {
   using namespace gpucheck;
   return probe::run(argc, argv, "kernels.inf_nan", "BMTrain inf/NaN overflow check on the GPU",
                     [](const probe::Context& ctx, Result& r) {
-    if (auto why = cuda_unavailable_reason()) {
-      r.evidence["cudaGetDeviceCount"] = *why;
-      return probe::skip(r, "no usable GPU: " + *why);
-    }
-    r.evidence["device"] = current_device_description();
+    if (!require_gpu(r)) return;
     CheckCollector checks;
     std::vector<std::size_t> sizes{1, 7, 1000, (1u << 20) + 3};
     if (ctx.level == "long") sizes.push_back((std::size_t{1} << 31) + 5);
