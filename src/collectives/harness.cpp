@@ -66,6 +66,24 @@ struct RankBuffers {
   void* base2 = nullptr;
 };
 
+// The buffers of every local rank for one collective or a group of them, released whichever way a case
+// ends (a failed allocation or a failed collective included).
+struct OwnedBuffers {
+  OwnedBuffers(Transport& transport, std::size_t count, int locals)
+      : t(transport), groups(count, std::vector<RankBuffers>(static_cast<std::size_t>(locals))) {}
+  OwnedBuffers(const OwnedBuffers&) = delete;
+  OwnedBuffers& operator=(const OwnedBuffers&) = delete;
+  ~OwnedBuffers() {
+    for (auto& g : groups)
+      for (std::size_t l = 0; l < g.size(); ++l) {
+        if (g[l].base) t.release(static_cast<int>(l), g[l].base);
+        if (g[l].base2) t.release(static_cast<int>(l), g[l].base2);
+      }
+  }
+  Transport& t;
+  std::vector<std::vector<RankBuffers>> groups;
+};
+
 class CaseRunner {
  public:
   CaseRunner(Transport& t, const Options& o) : t_(t), o_(o), world_(t.world()) {}
@@ -80,17 +98,8 @@ class CaseRunner {
     if (c.op == CollOp::kAllGather) recv_n = c.count * W;
     if (c.op == CollOp::kReduceScatter) send_n = c.count * W;
     const int L = t_.local_count();
-    std::vector<RankBuffers> bufs(static_cast<std::size_t>(L));
-    struct Release {
-      Transport& t;
-      std::vector<RankBuffers>& b;
-      ~Release() {
-        for (std::size_t l = 0; l < b.size(); ++l) {
-          if (b[l].base) t.release(static_cast<int>(l), b[l].base);
-          if (b[l].base2) t.release(static_cast<int>(l), b[l].base2);
-        }
-      }
-    } release{t_, bufs};
+    OwnedBuffers owned(t_, 1, L);
+    std::vector<RankBuffers>& bufs = owned.groups[0];
     Collective col;
     col.op = c.op;
     col.redop = c.redop;
@@ -186,18 +195,8 @@ class CaseRunner {
   void layout_gather(const CaseSpec& c, std::size_t index, std::vector<CaseOutcome>& out) {
     const int L = t_.local_count();
     const std::size_t G = c.layouts.size();
-    std::vector<std::vector<RankBuffers>> bufs(G, std::vector<RankBuffers>(static_cast<std::size_t>(L)));
-    struct Release {
-      Transport& t;
-      std::vector<std::vector<RankBuffers>>& b;
-      ~Release() {
-        for (auto& g : b)
-          for (std::size_t l = 0; l < g.size(); ++l) {
-            if (g[l].base) t.release(static_cast<int>(l), g[l].base);
-            if (g[l].base2) t.release(static_cast<int>(l), g[l].base2);
-          }
-      }
-    } release{t_, bufs};
+    OwnedBuffers owned(t_, G, L);
+    std::vector<std::vector<RankBuffers>>& bufs = owned.groups;
     std::vector<Collective> group(G);
     std::vector<Pattern> pats(G);
     for (std::size_t g = 0; g < G; ++g) {
@@ -277,18 +276,8 @@ class CaseRunner {
   void layout_reduce(const CaseSpec& c, std::size_t index, std::vector<CaseOutcome>& out) {
     const int L = t_.local_count();
     const std::size_t G = c.layouts.size();
-    std::vector<std::vector<RankBuffers>> bufs(G, std::vector<RankBuffers>(static_cast<std::size_t>(L)));
-    struct Release {
-      Transport& t;
-      std::vector<std::vector<RankBuffers>>& b;
-      ~Release() {
-        for (auto& g : b)
-          for (std::size_t l = 0; l < g.size(); ++l) {
-            if (g[l].base) t.release(static_cast<int>(l), g[l].base);
-            if (g[l].base2) t.release(static_cast<int>(l), g[l].base2);
-          }
-      }
-    } release{t_, bufs};
+    OwnedBuffers owned(t_, G, L);
+    std::vector<std::vector<RankBuffers>>& bufs = owned.groups;
     std::vector<Collective> group(G);
     std::vector<Pattern> pats(G);
     for (std::size_t g = 0; g < G; ++g) {
