@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "core/bytes.h"
+
 namespace gpucheck::abi {
 namespace {
 
@@ -13,12 +15,6 @@ constexpr std::uint64_t kFlagCompressedNew = 0x8000;      // CUDA 13 nvcc (-Xfat
 constexpr std::uint64_t kFlagArchSpecific = 0x100000;     // sm_90a
 constexpr std::uint64_t kFlagFamilySpecific = 0x200000;   // sm_100f
 
-template <typename T>
-T rd(std::string_view b, std::size_t off) {
-  T v;
-  std::memcpy(&v, b.data() + off, sizeof v);
-  return v;
-}
 
 }  // namespace
 
@@ -35,7 +31,7 @@ std::vector<FatbinEntry> parse_fatbin(std::string_view b) {
       if (zeros) break;
       throw FatbinError("fatbin: " + std::to_string(b.size() - pos) + " stray bytes at offset " + std::to_string(pos));
     }
-    std::uint32_t magic = rd<std::uint32_t>(b, pos);
+    std::uint32_t magic = load_unaligned<std::uint32_t>(b, pos);
     if (magic == 0) {  // alignment padding between containers
       pos += 8;
       continue;
@@ -45,8 +41,8 @@ std::vector<FatbinEntry> parse_fatbin(std::string_view b) {
       std::snprintf(hex, sizeof hex, "0x%08X", magic);
       throw FatbinError("fatbin: bad magic " + std::string(hex) + " at offset " + std::to_string(pos) + " (expected 0xBA55ED50)");
     }
-    std::uint16_t header_size = rd<std::uint16_t>(b, pos + 6);
-    std::uint64_t payload = rd<std::uint64_t>(b, pos + 8);
+    std::uint16_t header_size = load_unaligned<std::uint16_t>(b, pos + 6);
+    std::uint64_t payload = load_unaligned<std::uint64_t>(b, pos + 8);
     if (header_size < kContainerHeader || header_size > b.size() - pos)
       throw FatbinError("fatbin: container header size " + std::to_string(header_size) + " at offset " + std::to_string(pos) + " is invalid");
     std::size_t body = pos + header_size;
@@ -60,16 +56,16 @@ std::vector<FatbinEntry> parse_fatbin(std::string_view b) {
         throw FatbinError("fatbin: entry header at offset " + std::to_string(e) + " is cut short");
       FatbinEntry en;
       en.offset = e;
-      en.raw_kind = rd<std::uint16_t>(b, e);
+      en.raw_kind = load_unaligned<std::uint16_t>(b, e);
       en.kind = en.raw_kind == 1 ? FatbinKind::kPtx : en.raw_kind == 2 ? FatbinKind::kSass : FatbinKind::kOther;
-      std::uint32_t entry_header = rd<std::uint32_t>(b, e + 4);
-      std::uint64_t size = rd<std::uint64_t>(b, e + 8);
-      std::uint32_t compressed_size = rd<std::uint32_t>(b, e + 16);
-      en.ptx_minor = rd<std::uint16_t>(b, e + 24);
-      en.ptx_major = rd<std::uint16_t>(b, e + 26);
-      en.arch = rd<std::uint32_t>(b, e + 28);
-      en.flags = rd<std::uint64_t>(b, e + 40);
-      std::uint64_t decompressed = rd<std::uint64_t>(b, e + 56);
+      std::uint32_t entry_header = load_unaligned<std::uint32_t>(b, e + 4);
+      std::uint64_t size = load_unaligned<std::uint64_t>(b, e + 8);
+      std::uint32_t compressed_size = load_unaligned<std::uint32_t>(b, e + 16);
+      en.ptx_minor = load_unaligned<std::uint16_t>(b, e + 24);
+      en.ptx_major = load_unaligned<std::uint16_t>(b, e + 26);
+      en.arch = load_unaligned<std::uint32_t>(b, e + 28);
+      en.flags = load_unaligned<std::uint64_t>(b, e + 40);
+      std::uint64_t decompressed = load_unaligned<std::uint64_t>(b, e + 56);
       if (entry_header < kEntryFixed || entry_header > end - e)
         throw FatbinError("fatbin: entry at offset " + std::to_string(e) + " has header size " + std::to_string(entry_header));
       if (size > end - e - entry_header)
@@ -96,12 +92,12 @@ std::vector<FatbinEntry> scan_embedded_fatbins(std::string_view data, std::size_
   const std::size_t align = 8;
   std::size_t start = (align - reinterpret_cast<std::uintptr_t>(data.data()) % align) % align;
   for (std::size_t pos = start; pos + kContainerHeader <= data.size();) {
-    if (rd<std::uint32_t>(data, pos) != kMagic || rd<std::uint16_t>(data, pos + 4) != 1 ||
-        rd<std::uint16_t>(data, pos + 6) != kContainerHeader) {
+    if (load_unaligned<std::uint32_t>(data, pos) != kMagic || load_unaligned<std::uint16_t>(data, pos + 4) != 1 ||
+        load_unaligned<std::uint16_t>(data, pos + 6) != kContainerHeader) {
       pos += align;
       continue;
     }
-    std::uint64_t size = rd<std::uint64_t>(data, pos + 8);
+    std::uint64_t size = load_unaligned<std::uint64_t>(data, pos + 8);
     if (size > data.size() - pos - kContainerHeader) {
       pos += align;
       continue;

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/bytes.h"
 #include "core/errors.h"
 
 namespace gpucheck::abi {
@@ -22,12 +23,6 @@ constexpr std::int32_t kFlagTypeMask = 0x00ff;
 constexpr std::int32_t kFlagX8664Lib64 = 0x0300;
 constexpr std::int32_t kFlagAarch64Lib64 = 0x0a00;
 
-template <typename T>
-T read_at(std::string_view b, std::size_t off) {
-  T v;
-  std::memcpy(&v, b.data() + off, sizeof v);
-  return v;
-}
 
 }  // namespace
 
@@ -48,7 +43,7 @@ LdCache LdCache::parse(std::string_view b, const std::string& origin) {
   std::size_t base = 0;
   if (b.size() >= kOldHeader && b.compare(0, sizeof kOldMagic - 1, kOldMagic) == 0) {
     // Old table first; the new-format table follows it, 8-byte aligned.
-    std::uint32_t nold = read_at<std::uint32_t>(b, 12);
+    std::uint32_t nold = load_unaligned<std::uint32_t>(b, 12);
     std::uint64_t end = kOldHeader + std::uint64_t(nold) * kOldEntry;
     if (end > b.size()) throw bad("old-format table larger than the file");
     base = static_cast<std::size_t>((end + 7) & ~std::uint64_t(7));
@@ -56,7 +51,7 @@ LdCache LdCache::parse(std::string_view b, const std::string& origin) {
   if (b.size() < base + kNewHeader || b.compare(base, sizeof kNewMagic - 1, kNewMagic) != 0)
     throw bad("no \"glibc-ld.so.cache\" header");
   if (b.compare(base + 17, 3, kNewVersion) != 0) throw bad("unsupported version (expected 1.1)");
-  std::uint32_t nlibs = read_at<std::uint32_t>(b, base + 20);
+  std::uint32_t nlibs = load_unaligned<std::uint32_t>(b, base + 20);
   std::uint64_t entries_end = base + kNewHeader + std::uint64_t(nlibs) * kNewEntry;
   if (entries_end > b.size()) throw bad(std::to_string(nlibs) + " entries do not fit in " + std::to_string(b.size()) + " bytes");
   // String offsets in the new format are relative to the start of the new header (glibc: cache_new).
@@ -71,10 +66,10 @@ LdCache LdCache::parse(std::string_view b, const std::string& origin) {
   for (std::uint32_t i = 0; i < nlibs; ++i) {
     std::size_t e = base + kNewHeader + std::size_t(i) * kNewEntry;
     LdCacheEntry entry;
-    entry.flags = read_at<std::int32_t>(b, e);
-    entry.name = str(read_at<std::uint32_t>(b, e + 4));
-    entry.path = str(read_at<std::uint32_t>(b, e + 8));
-    entry.hwcap = read_at<std::uint64_t>(b, e + 16);
+    entry.flags = load_unaligned<std::int32_t>(b, e);
+    entry.name = str(load_unaligned<std::uint32_t>(b, e + 4));
+    entry.path = str(load_unaligned<std::uint32_t>(b, e + 8));
+    entry.hwcap = load_unaligned<std::uint64_t>(b, e + 16);
     c.entries_.push_back(std::move(entry));
   }
   return c;

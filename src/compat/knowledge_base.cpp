@@ -31,21 +31,6 @@ bool same_minor(const std::string& a, const std::string& b) {
 
 }  // namespace
 
-std::string normalize_package_name(const std::string& name) {
-  std::string out;
-  bool sep = false;
-  for (char c : trim(name)) {
-    if (c == '-' || c == '_' || c == '.') {
-      sep = true;
-      continue;
-    }
-    if (sep && !out.empty()) out += '-';
-    sep = false;
-    out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  }
-  return out;
-}
-
 const TorchBuild* TorchRelease::build_for_cuda(const std::string& cuda) const {
   std::string want = starts_with(cuda, "cu") ? cuda_tag_to_version(cuda) : cuda;
   for (const auto& b : builds)

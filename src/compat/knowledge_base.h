@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "inventory/dist_info.h"
+
 namespace gpucheck::compat {
 
 struct DriverMinimum {
@@ -153,7 +155,7 @@ class KnowledgeBase {
   std::vector<ExtensionInfo> extensions_;
 };
 
-/// PEP 503 normalisation: lower case, runs of "-", "_", "." become "-".
-std::string normalize_package_name(const std::string& name);
+/// PEP 503 normalisation (inventory's dist-info reader owns it; the knowledge base keys packages the same way).
+using inventory::normalize_package_name;
 
 }  // namespace gpucheck::compat

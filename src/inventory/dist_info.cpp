@@ -10,7 +10,7 @@ namespace gpucheck::inventory {
 std::string normalize_package_name(const std::string& name) {
   std::string out;
   bool sep = false;
-  for (char c : name) {
+  for (char c : trim(name)) {
     if (c == '-' || c == '_' || c == '.') {
       sep = true;
       continue;
