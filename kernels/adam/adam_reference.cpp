@@ -149,7 +149,15 @@ std::vector<CheckReport> check_adam_step(const AdamState& before, const AdamStat
     double p0 = before.param.get(i), p1 = want.param.get(i);
     double upd = std::fabs(p0 - p1) + std::fabs(h.lr * h.weight_decay * p0);
     double mag = std::max({std::fabs(p0), upd, std::fabs(p1)});
-    return tol::kFp32MasterUlps * ulp_fp32(mag);
+    // The float m1 is only within m_bound of the exact one: ulps of its larger addend, not of |m1| (they
+    // cancel when g opposes m). The update is linear in m1 with slope lr/(bc1·denom), so that error reaches
+    // p amplified by it — on top of the per-operation roundings above (tolerance.h, fp32 master weight).
+    double v1 = want.v.get(i);
+    double denom = scaled ? std::sqrt(v1 * S / h.bias_correction2) + h.eps * S
+                          : std::sqrt(v1 / h.bias_correction2) + h.eps;
+    double from_m = h.lr / h.bias_correction1 / denom * m_bound(i);
+    if (!std::isfinite(from_m)) from_m = 0;  // non-finite state: the non-finite rules decide, not this term
+    return tol::kFp32MasterUlps * ulp_fp32(mag) + from_m;
   };
   std::vector<CheckReport> out;
   auto cmp = [&](const std::string& name, const HostTensor& g, const HostTensor& w, auto allowed) {

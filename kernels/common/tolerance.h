@@ -8,6 +8,13 @@
 //    <= 0.5 ulp of its own magnitude; the operands are bounded by max(|p_old|, |update|, |p_new|), so the
 //    result is within 4 ulp32 of that magnitude. Relative to p_new alone it could be arbitrarily many ulps
 //    when p_old and the update cancel — which is why the bound uses the larger input term.
+//    That argument holds for the operations after m1 but not for m1 itself: m1 = b1·m + (1-b1)·g is exact
+//    only to 2 ulp32 of its larger addend (the moment bound below), and when g opposes m the two cancel,
+//    so |m1| and hence |update| can be many times smaller than that error (e.g. b1·m = 0.0170,
+//    (1-b1)·g = -0.0179, m1 = -9.1e-4: ~1e-6 relative, ~8 ulps of the update). The update is linear in m1,
+//    d update / d m1 = lr/(bc1·denom), so p additionally carries lr/(bc1·denom)·(moment bound of m1);
+//    check_adam_step adds that term. Without it ~1 element in 1.7e7 of random state failed (kernels
+//    exact to the FMA, reference exact in double: the bound, not the kernel, was wrong).
 //  * fp32 moments (m, v): one multiply-add of two terms: 2 ulp32 of the largest term, plus the error of
 //    the float gradient they are built from (one ulp of |g/S| + |wd·p|; it enters v through g², 2·|g|·δg).
 //  * 16-bit stored values (param_h, fp16 m, softmax, gradients): the float value before rounding is
