@@ -144,4 +144,18 @@ void adam_offload_step(const OffloadAdamBuffers& b, const AdamHyper& h, CpuIsa i
   for (auto& t : pool) t.join();
 }
 
+AdamState adam_offload_on_copy(const AdamState& before, const AdamHyper& h, CpuIsa isa, unsigned threads) {
+  AdamState s = before;
+  OffloadAdamBuffers b;
+  b.n = s.size();
+  b.param = s.param.f32();
+  b.param_h = s.param_h.u16();
+  b.grad = s.grad.u16();
+  b.m = s.m.f32();
+  b.v = s.v.f32();
+  b.bf16 = s.variant == AdamVariant::kOffloadBf16;
+  adam_offload_step(b, h, isa, threads);
+  return s;
+}
+
 }  // namespace gpucheck::kernels

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "adam/adam_math.h"
+#include "adam/adam_reference.h"
 #include "adam/cpu_isa.h"
 
 namespace gpucheck::kernels {
@@ -26,5 +27,9 @@ unsigned offload_default_threads();
 
 /// One step. Throws std::invalid_argument if `isa` is not supported here or threads == 0.
 void adam_offload_step(const OffloadAdamBuffers& b, const AdamHyper& h, CpuIsa isa, unsigned threads);
+
+/// One offload step applied to a copy of `before` (an kOffloadFp16/kOffloadBf16 state), for checks that
+/// compare paths on identical inputs.
+AdamState adam_offload_on_copy(const AdamState& before, const AdamHyper& h, CpuIsa isa, unsigned threads);
 
 }  // namespace gpucheck::kernels

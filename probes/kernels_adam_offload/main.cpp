@@ -13,17 +13,8 @@ namespace {
 using namespace gpucheck::kernels;
 
 AdamState run_offload(const AdamState& before, const AdamHyper& h, CpuIsa isa, unsigned threads, double* seconds) {
-  AdamState s = before;
-  OffloadAdamBuffers b;
-  b.n = s.size();
-  b.param = s.param.f32();
-  b.param_h = s.param_h.u16();
-  b.grad = s.grad.u16();
-  b.m = s.m.f32();
-  b.v = s.v.f32();
-  b.bf16 = s.variant == AdamVariant::kOffloadBf16;
   auto t0 = std::chrono::steady_clock::now();
-  adam_offload_step(b, h, isa, threads);
+  AdamState s = adam_offload_on_copy(before, h, isa, threads);
   if (seconds) *seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return s;
 }
