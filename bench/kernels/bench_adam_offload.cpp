@@ -75,8 +75,8 @@ void args(benchmark::internal::Benchmark* b) {
 }
 
 // Ours (best ISA, all CPUs) vs the installed BMTrain's adam_cpu_fp16_launcher on the same inputs and
-// thread count (its own default: the process's CPU affinity), its time measured inside Python around the
-// launcher call. The Python is $GPUCHECK_PYTHON or python3; without bmtrain there: SkipWithError.
+// thread count (its own default: the process's CPU affinity), its launcher called in this process through
+// the embedded interpreter (a child interpreter where it cannot be embedded), timed around the call. The Python is $GPUCHECK_PYTHON or python3; without bmtrain there: SkipWithError.
 void BM_OffloadAdamVsBmtrain(benchmark::State& state) {
   const char* env = std::getenv("GPUCHECK_PYTHON");
   std::string python = env && *env ? env : "python3";
@@ -89,7 +89,14 @@ void BM_OffloadAdamVsBmtrain(benchmark::State& state) {
   std::size_t n = static_cast<std::size_t>(state.range(0));
   AdamHyper h = adam_with_step(AdamHyper{1e-3f, 0.9f, 0.95f, 1e-8f, 0.1f, 1024.0f}, 3);
   AdamState s = make_adam_state(AdamVariant::kOffloadFp16, n, 1, h, false);
-  bmtrain::PeerRun peer = bmtrain::run_cpu_adam(in.python, in.native_modules.front(), s, h, 5);
+  std::string embed_error, load_error;
+  auto native = bmtrain::NativeModule::load(in, in.native_modules.front(), embed_error, load_error);
+  if (!load_error.empty()) {
+    state.SkipWithError(("bmtrain's native module does not load: " + load_error).c_str());
+    return;
+  }
+  bmtrain::PeerRun peer = native ? bmtrain::run_cpu_adam(*native, s, h, 5)
+                                 : bmtrain::run_cpu_adam_in_child(in.python, in.native_modules.front(), s, h, 5);
   if (!peer.ran || peer.seconds <= 0) {
     state.SkipWithError(("bmtrain's adam_cpu launcher failed: " + peer.error).c_str());
     return;

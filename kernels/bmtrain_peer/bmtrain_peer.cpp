@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -20,8 +21,14 @@ namespace fs = std::filesystem;
 namespace {
 
 const char* kLocateScript = R"PY(
-import glob, json, os, sys, importlib.util
-out = {"python": sys.executable, "python_version": sys.version.split()[0], "found": False}
+import glob, json, os, sys, sysconfig, importlib.util
+out = {"python": sys.executable, "python_version": sys.version.split()[0], "found": False,
+       "home": sys.base_prefix + ":" + sys.base_exec_prefix, "sys_path": [p for p in sys.path if p]}
+libdir = sysconfig.get_config_var("LIBDIR") or ""
+for name in (sysconfig.get_config_var("INSTSONAME"), sysconfig.get_config_var("LDLIBRARY")):
+    if name and ".so" in name and os.path.exists(os.path.join(libdir, name)):
+        out["libpython"] = os.path.join(libdir, name)
+        break
 spec = importlib.util.find_spec("bmtrain")
 if spec is not None and spec.origin:
     pkg = os.path.dirname(spec.origin)
@@ -40,15 +47,24 @@ if spec is not None and spec.origin:
 print(json.dumps(out))
 )PY";
 
-// argv: module path, work dir. Loads the extension by file (the package __init__ imports torch), calls
-// the CPU Adam launcher with BMTrain 1.0.x's argument order (bmtrain/optim/_function.py::adam_cpu).
+// Loads the extension by file into an interpreter (embedded, or the child below) as `C` in __main__,
+// once per path (an extension module's init runs once per process).
+const char* kLoadModule = R"PY(
+import importlib.machinery, importlib.util
+if globals().get("_gpucheck_loaded_path") != _gpucheck_module_path:
+    _loader = importlib.machinery.ExtensionFileLoader("bmtrain.C", _gpucheck_module_path)
+    _spec = importlib.util.spec_from_file_location("bmtrain.C", _gpucheck_module_path, loader=_loader)
+    C = importlib.util.module_from_spec(_spec)
+    _loader.exec_module(C)
+    _gpucheck_loaded_path = _gpucheck_module_path
+)PY";
+
+// Child interpreter, after kLoadModule; argv: module path, work dir. Calls the CPU Adam launcher with
+// BMTrain 1.0.x's argument order (bmtrain/optim/_function.py::adam_cpu) on buffers read from files.
+const char* kChildPrelude = "import sys\n_gpucheck_module_path = sys.argv[1]\n";
 const char* kAdamScript = R"PY(
-import ctypes, json, sys, time, importlib.machinery, importlib.util
-so, d = sys.argv[1], sys.argv[2]
-loader = importlib.machinery.ExtensionFileLoader("bmtrain.C", so)
-spec = importlib.util.spec_from_file_location("bmtrain.C", so, loader=loader)
-C = importlib.util.module_from_spec(spec)
-loader.exec_module(C)
+import ctypes, json, sys, time
+d = sys.argv[2]
 meta = json.load(open(d + "/meta.json"))
 bufs = {}
 for name in ("param", "param_h", "grad", "m", "v"):
@@ -69,6 +85,7 @@ for rep in range(meta["repeats"]):
             open(d + "/" + name + ".out", "wb").write(bytes(bufs[name][0]))
 print(json.dumps({"seconds": best}))
 )PY";
+
 
 void write_bytes(const fs::path& p, const void* data, std::size_t n) {
   std::ofstream f(p, std::ios::binary);
@@ -111,11 +128,14 @@ Install locate(const std::string& python) {
   in.native_modules = j.value("native_modules", std::vector<std::string>{});
   in.import_ok = j.value("import_ok", false);
   in.import_error = j.value("import_error", "");
+  in.layout.library = j.value("libpython", "");
+  in.layout.home = j.value("home", "");
+  in.layout.sys_path = j.value("sys_path", std::vector<std::string>{});
   return in;
 }
 
-PeerRun run_cpu_adam(const std::string& python, const std::string& native_module, const AdamState& before,
-                     const AdamHyper& h, int repeats) {
+PeerRun run_cpu_adam_in_child(const std::string& python, const std::string& native_module, const AdamState& before,
+                              const AdamHyper& h, int repeats) {
   PeerRun run;
   run.result = before;
   char tmpl[] = "/tmp/gpucheck-bmtrain-XXXXXX";
@@ -138,7 +158,7 @@ PeerRun run_cpu_adam(const std::string& python, const std::string& native_module
   write_bytes(dir / "v.bin", before.v.data(), before.v.bytes());
   SubprocessOptions o;
   o.timeout = std::chrono::seconds(120);
-  auto r = run_subprocess({python, "-c", kAdamScript, native_module, dir.string()}, o);
+  auto r = run_subprocess({python, "-c", std::string(kChildPrelude) + kLoadModule + kAdamScript, native_module, dir.string()}, o);
   if (!r.ok()) {
     run.error = "bmtrain's adam_cpu launcher run " + r.describe() + (r.err.empty() ? "" : ": " + tail(r.err));
   } else {
@@ -156,6 +176,53 @@ PeerRun run_cpu_adam(const std::string& python, const std::string& native_module
   }
   std::error_code ec;
   fs::remove_all(dir, ec);
+  return run;
+}
+
+std::optional<NativeModule> NativeModule::load(const Install& in, const std::string& module_path,
+                                               std::string& embed_error, std::string& load_error) {
+  python::Embedded* py = python::Embedded::start(in.layout, embed_error);
+  if (!py) return std::nullopt;
+  embed_error.clear();  // a sys.path warning is not a reason to give up the embedded interpreter
+  py->set_str("_gpucheck_module_path", module_path);
+  load_error = py->exec(kLoadModule);
+  if (!load_error.empty()) return std::nullopt;
+  return NativeModule(py);
+}
+
+std::string NativeModule::call(const std::string& function, const std::vector<python::Arg>& args) {
+  return py_->call("C." + function, args);
+}
+
+bool NativeModule::has(const std::string& function) {
+  py_->set_str("_gpucheck_name", function);
+  return py_->exec("_gpucheck_has = hasattr(C, _gpucheck_name)\n").empty() && py_->get_str("_gpucheck_has") == "True";
+}
+
+PeerRun run_cpu_adam(NativeModule& module, const AdamState& before, const AdamHyper& h, int repeats) {
+  PeerRun run;
+  const bool bf16 = before.variant == AdamVariant::kOffloadBf16;
+  const std::string fn = bf16 ? "adam_cpu_bf16_launcher" : "adam_cpu_fp16_launcher";
+  for (int rep = 0; rep < std::max(1, repeats); ++rep) {
+    AdamState s = before;
+    // BMTrain 1.0.x argument order (bmtrain/optim/_function.py::adam_cpu): n, param_fp32, param_16,
+    // delta_info (0 = none), grad_16, m, v, beta1, beta2, eps, lr, scale, weight_decay, bc1, bc2.
+    std::vector<python::Arg> args = {static_cast<std::int64_t>(s.size()), address(s.param.data()),
+                                     address(s.param_h.data()), std::uint64_t{0}, address(s.grad.data()),
+                                     address(s.m.data()), address(s.v.data()),
+                                     double(h.beta1), double(h.beta2), double(h.eps), double(h.lr), double(h.scale),
+                                     double(h.weight_decay), double(h.bias_correction1), double(h.bias_correction2)};
+    auto t0 = std::chrono::steady_clock::now();
+    std::string err = module.call(fn, args);
+    double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (!err.empty()) {
+      run.error = "bmtrain's " + fn + " raised " + err;
+      return run;
+    }
+    run.seconds = rep == 0 ? dt : std::min(run.seconds, dt);
+    if (rep == 0) run.result = std::move(s);
+  }
+  run.ran = true;
   return run;
 }
 

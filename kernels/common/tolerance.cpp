@@ -75,6 +75,12 @@ CheckReport check_exact(const std::string& name, const HostTensor& got, const Ho
       [](std::size_t) { return 0.0; });
 }
 
+CheckReport check_flag(const std::string& name, int got, int want) {
+  return check_elements(
+      name, 1, [&](std::size_t) { return double(got); }, [&](std::size_t) { return double(want); },
+      [](std::size_t) { return 0.0; });
+}
+
 bool all_ok(const std::vector<CheckReport>& reports) {
   for (auto& r : reports)
     if (!r.ok()) return false;

@@ -77,6 +77,9 @@ CheckReport check_elements(const std::string& name, std::size_t n, const std::fu
 /// Exact comparison (every element bit-identical as a value, NaN matches NaN).
 CheckReport check_exact(const std::string& name, const HostTensor& got, const HostTensor& want);
 
+/// A flag (the inf/NaN byte) must equal the reference exactly.
+CheckReport check_flag(const std::string& name, int got, int want);
+
 bool all_ok(const std::vector<CheckReport>& reports);
 std::string summarize(const std::vector<CheckReport>& reports);  // the first failing report, or all ok
 

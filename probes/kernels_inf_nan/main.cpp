@@ -12,12 +12,6 @@ namespace {
 
 using namespace gpucheck::kernels;
 
-CheckReport flag_check(const std::string& name, int got, int want) {
-  return check_elements(
-      name, 1, [&](std::size_t) { return double(got); }, [&](std::size_t) { return double(want); },
-      [](std::size_t) { return 0.0; });
-}
-
 /// Runs the kernel over t[offset..] with the flag preset to `preset`; returns the flag.
 int gpu_flag(const HostTensor& t, std::size_t offset, int preset) {
   DeviceBuffer d = to_device(t);
@@ -47,16 +41,16 @@ int main(int argc, char** argv) {
         HostTensor t(d, n);
         for (std::size_t i = 0; i < n; ++i) t.u16()[i] = static_cast<std::uint16_t>((i * 2654435761u) & 0x3bff);  // finite
         std::string base = std::string(to_string(d)) + " n=" + std::to_string(n);
-        checks.add(base + " clean", flag_check("flag", gpu_flag(t, 0, 0), has_inf_nan_reference(t)));
-        checks.add(base + " clean, flag preset", flag_check("flag stays set", gpu_flag(t, 0, 1), 1));
+        checks.add(base + " clean", check_flag("flag", gpu_flag(t, 0, 0), has_inf_nan_reference(t)));
+        checks.add(base + " clean, flag preset", check_flag("flag stays set", gpu_flag(t, 0, 1), 1));
         for (std::size_t pos : {std::size_t{0}, n / 2, n - 1})
           for (double bad : {INFINITY, -INFINITY, NAN}) {
             HostTensor u = t;
             u.set(pos, bad);
             checks.add(base + " bad at " + std::to_string(pos) + " (" + std::to_string(bad) + ")",
-                       flag_check("flag", gpu_flag(u, 0, 0), has_inf_nan_reference(u)));
+                       check_flag("flag", gpu_flag(u, 0, 0), has_inf_nan_reference(u)));
             if (n > 1 && pos == 0)  // misaligned start: the bad element is just before the range
-              checks.add(base + " misaligned, bad element outside", flag_check("flag", gpu_flag(u, 1, 0), 0));
+              checks.add(base + " misaligned, bad element outside", check_flag("flag", gpu_flag(u, 1, 0), 0));
           }
       }
     }

@@ -16,10 +16,17 @@ std::string self_executable() {
 }
 
 namespace {
+// The bin directory of this installation, also when the running executable is a probe in the probe
+// directory (a probe run by hand finds the knowledge base like the runner does).
+fs::path bin_dir() {
+  fs::path dir = fs::path(self_executable()).parent_path();
+  fs::path bin = (dir / ".." / ".." / "bin").lexically_normal();  // <prefix>/libexec/gpucheck -> <prefix>/bin
+  if ((bin / build::kProbeDirFromBin).lexically_normal() == dir.lexically_normal() && fs::is_directory(bin)) return bin;
+  return dir;
+}
 std::string relative_to_bin(const char* env_name, const char* relative) {
   if (const char* v = std::getenv(env_name); v && *v) return v;
-  fs::path exe(self_executable());
-  return (exe.parent_path() / relative).lexically_normal().string();
+  return (bin_dir() / relative).lexically_normal().string();
 }
 }  // namespace
 

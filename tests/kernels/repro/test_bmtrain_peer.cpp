@@ -5,11 +5,14 @@
 
 #include <stdlib.h>
 
+#include <cstring>
 #include <filesystem>
 
 #include "adam/adam_offload.h"
 #include "bmtrain_peer/bmtrain_peer.h"
 #include "core/subprocess.h"
+
+#include <nlohmann/json.hpp>
 
 using namespace gpucheck;
 using namespace gpucheck::kernels;
@@ -46,12 +49,23 @@ TEST(BmtrainPeer, CpuOffloadAdamOfBmtrain101AgreesWithOurs) {
   EXPECT_EQ(in.version, "1.0.1");
   ASSERT_FALSE(in.native_modules.empty());
   EXPECT_FALSE(in.import_ok) << "torch is not installed in the venv, so `import bmtrain` should fail";
+  std::string embed_error, load_error;
+  auto native = bmtrain::NativeModule::load(in, in.native_modules.front(), embed_error, load_error);
+  ASSERT_TRUE(native) << "embed: " << embed_error << " load: " << load_error;
   for (AdamVariant v : {AdamVariant::kOffloadFp16, AdamVariant::kOffloadBf16}) {
     for (std::size_t n : {1u, 17u, 4099u, (1u << 20) + 3u}) {
       AdamHyper h = adam_with_step(AdamHyper{1e-3f, 0.9f, 0.95f, 1e-8f, 0.1f, 1024.0f}, 4);
       AdamState before = make_adam_state(v, n, n, h, true);
-      bmtrain::PeerRun peer = bmtrain::run_cpu_adam(in.python, in.native_modules.front(), before, h);
+      bmtrain::PeerRun peer = bmtrain::run_cpu_adam(*native, before, h);
       ASSERT_TRUE(peer.ran) << peer.error;
+      // The same launcher in a child interpreter (same thread count): the same bytes.
+      if (n <= 4099) {
+        bmtrain::PeerRun child = bmtrain::run_cpu_adam_in_child(in.python, in.native_modules.front(), before, h);
+        ASSERT_TRUE(child.ran) << child.error;
+        for (auto [a, b] : {std::pair{&peer.result.param, &child.result.param}, {&peer.result.param_h, &child.result.param_h},
+                            {&peer.result.m, &child.result.m}, {&peer.result.v, &child.result.v}})
+          EXPECT_EQ(0, std::memcmp(a->data(), b->data(), a->bytes())) << to_string(v) << " n=" << n;
+      }
       AdamState want = before;
       adam_reference_step(want, h);
       auto reports = check_adam_step(before, want, peer.result, h);
@@ -72,5 +86,32 @@ TEST(BmtrainPeer, CpuOffloadAdamOfBmtrain101AgreesWithOurs) {
       }
     }
   }
+  std::filesystem::remove_all(venv.dir);
+}
+
+// The probe on the real wheel: module linkage complete, embedded, CPU launchers within policy, `import
+// bmtrain` failing for want of torch reported as a warning.
+TEST(BmtrainPeer, ProbeOnTheRealWheel) {
+  Venv venv = make_venv();
+  if (!venv.skip_reason.empty()) {
+    if (!venv.dir.empty()) std::filesystem::remove_all(venv.dir);
+    GTEST_SKIP() << venv.skip_reason;
+  }
+  SubprocessOptions o;
+  o.result_fd = 3;
+  o.timeout = std::chrono::minutes(3);
+  auto r = run_subprocess({std::string(GPUCHECK_STAGE_PROBES) + "/bmtrain.installed", "--result-fd", "3", "--level",
+                           "quick", "--python", venv.python}, o);
+  ASSERT_TRUE(r.ok()) << r.describe() << r.err;
+  auto j = nlohmann::json::parse(r.result);
+  EXPECT_EQ(j["status"], "warn") << j.dump(1);
+  EXPECT_NE(j["summary"].get<std::string>().find("No module named 'torch'"), std::string::npos);
+  EXPECT_EQ(j["evidence"]["bmtrain_version"], "1.0.1");
+  EXPECT_EQ(j["evidence"]["linkage"].get<std::string>().rfind("complete: ", 0), 0u) << j["evidence"].dump(1);
+  EXPECT_EQ(j["evidence"]["interpreter"].get<std::string>().rfind("embedded", 0), 0u);
+  EXPECT_EQ(j["evidence"]["bf16_param_copy"], "truncated (as BMTrain 1.0.x documents), not rounded");
+  EXPECT_EQ(j["details"]["cases"].size(), 4u);
+  for (const auto& c : j["details"]["cases"])
+    for (const auto& check : c["checks"]) EXPECT_TRUE(check["ok"].get<bool>()) << c.dump();
   std::filesystem::remove_all(venv.dir);
 }
