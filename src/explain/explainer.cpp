@@ -53,8 +53,8 @@ Explanation build_explanation(const LogScanner& scanner, const std::string& name
                        std::to_string(ex.input.bytes) + " bytes are not text)");
   if (ex.input.long_lines > 0)
     ex.notes.push_back(std::to_string(ex.input.long_lines) + " line(s) longer than " +
-                       std::to_string(kMaxLineBytes / 1024) + " KiB: only their first " +
-                       std::to_string(kMaxLineBytes / 1024) + " KiB were read");
+                       std::to_string(kSegmentBytes / 1024) + " KiB, read in overlapping " +
+                       std::to_string(kSegmentBytes / 1024) + " KiB segments");
 
   const auto& hits = scanner.hits();
   auto index_of = [&](const std::string& id) {

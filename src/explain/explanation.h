@@ -32,7 +32,7 @@ struct InputSummary {
   std::string name;                  // path or "-"
   std::uint64_t bytes = 0;
   std::uint64_t lines = 0;
-  std::uint64_t long_lines = 0;      // lines longer than the per-line limit (only their start is read)
+  std::uint64_t long_lines = 0;      // lines longer than a segment (read as overlapping segments)
   std::uint64_t invalid_utf8_bytes = 0;
   std::uint64_t control_bytes = 0;
   bool binary = false;               // mostly non-text bytes

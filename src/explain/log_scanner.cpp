@@ -63,27 +63,49 @@ void LogScanner::feed(std::string_view bytes) {
   while (!bytes.empty()) {
     const void* nl = std::memchr(bytes.data(), '\n', bytes.size());
     std::size_t take = nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - bytes.data()) : bytes.size();
-    if (!pending_overflow_) {
-      std::size_t room = kMaxLineBytes - pending_.size();
-      if (take > room) {
-        pending_.append(bytes.data(), room);
-        pending_overflow_ = true;
-      } else {
-        pending_.append(bytes.data(), take);
-      }
+    while (pending_.size() + take > kSegmentBytes) {
+      std::size_t room = kSegmentBytes - pending_.size();
+      pending_.append(bytes.data(), room);
+      bytes.remove_prefix(room);
+      take -= room;
+      end_segment();
     }
+    pending_.append(bytes.data(), take);
     if (!nl) break;
     end_line();
     bytes.remove_prefix(take + 1);
   }
 }
 
+namespace {
+// The largest cut <= `at` that does not split a UTF-8 sequence (continuation bytes are 10xxxxxx).
+std::size_t utf8_boundary(const std::string& s, std::size_t at) {
+  std::size_t cut = at;
+  while (cut > 0 && at - cut < 3 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+  return (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80 ? at : cut;
+}
+}  // namespace
+
+void LogScanner::end_segment() {
+  if (!pending_is_continuation_) ++long_lines_;
+  std::string overlap = pending_.substr(utf8_boundary(pending_, pending_.size() - kSegmentOverlap));
+  // The segment ends before a character the cut would split; the overlap carries it whole.
+  std::size_t end = pending_.size();
+  if (static_cast<unsigned char>(pending_.back()) >= 0x80) end = utf8_boundary(pending_, end - 1);
+  push({line_no_ + 1, normalize_line(std::string_view(pending_).substr(0, end), stats_)});
+  pending_ = std::move(overlap);
+  pending_is_continuation_ = true;
+}
+
 void LogScanner::end_line() {
   ++line_no_;
-  if (pending_overflow_) ++long_lines_;
-  window_.push_back({line_no_, normalize_line(pending_, stats_)});  // moved, not copied
+  push({line_no_, normalize_line(pending_, stats_)});
   pending_.clear();
-  pending_overflow_ = false;
+  pending_is_continuation_ = false;
+}
+
+void LogScanner::push(Line line) {
+  window_.push_back(std::move(line));
   if (window_.size() >= max_window_) {
     process_front();
     window_.pop_front();
@@ -91,7 +113,7 @@ void LogScanner::end_line() {
 }
 
 void LogScanner::finish() {
-  if (!pending_.empty() || pending_overflow_) end_line();
+  if (!pending_.empty() || pending_is_continuation_) end_line();
   while (!window_.empty()) {
     process_front();
     window_.pop_front();

@@ -1,7 +1,8 @@
 #pragma once
 // Streams a log through the signatures: bytes in (any chunking), matches out. Memory is bounded whatever
-// the input: a line is read up to kMaxLineBytes (the rest of a longer line is skipped and counted), only
-// `window` lines are held, and evidence and context values are capped per signature.
+// the input: a line longer than kSegmentBytes (a minified log, an nvcc command line, a progress bar
+// without newlines) is read as overlapping segments of that size, all with the line's number; only
+// `window` segments are held, and evidence and context values are capped per signature.
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -15,8 +16,10 @@
 
 namespace gpucheck::explain {
 
-constexpr std::size_t kMaxLineBytes = 16 * 1024;   // of one raw line
-constexpr std::size_t kMaxRegexBytes = 4 * 1024;   // of one normalised line given to a regex
+constexpr std::size_t kSegmentBytes = 4 * 1024;    // of one raw line (or segment of a longer one)
+constexpr std::size_t kSegmentOverlap = 512;       // repeated at the start of the next segment: longer than
+                                                   // any message a signature matches, so none is cut in two
+constexpr std::size_t kMaxRegexBytes = kSegmentBytes;  // of one normalised segment given to a regex
 constexpr std::size_t kMaxEvidence = 6;            // per cause
 constexpr std::size_t kMaxContextValues = 256;     // per context signature
 constexpr std::size_t kErrorLinesKept = 8;         // for the "unknown" verdict
@@ -52,7 +55,7 @@ class LogScanner {
   const std::deque<std::pair<std::uint64_t, std::string>>& error_lines() const { return error_lines_; }
   std::uint64_t bytes() const { return bytes_; }
   std::uint64_t lines() const { return line_no_; }
-  std::uint64_t long_lines() const { return long_lines_; }
+  std::uint64_t long_lines() const { return long_lines_; }  // lines read as several segments
   const NormalizeStats& stats() const { return stats_; }
 
  private:
@@ -64,6 +67,8 @@ class LogScanner {
     std::string text;
   };
   void end_line();
+  void end_segment();  // the pending line is longer than a segment: process what is there, keep the overlap
+  void push(Line line);
   void process_front();
   void match_pattern(std::size_t si, std::size_t pi);
   // Context values are only needed next to a cause, so their regexes run lazily: candidate lines (that
@@ -88,7 +93,7 @@ class LogScanner {
   std::deque<Line> window_;
   std::deque<std::pair<std::uint64_t, std::string>> error_lines_;
   std::string pending_;
-  bool pending_overflow_ = false;
+  bool pending_is_continuation_ = false;  // pending_ starts with the overlap of a previous segment
   std::uint64_t bytes_ = 0, line_no_ = 0, long_lines_ = 0;
   NormalizeStats stats_;
   std::vector<char> pattern_pending_;  // per flat pattern index, for de-duplication within a line

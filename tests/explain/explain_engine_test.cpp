@@ -213,7 +213,7 @@ TEST(ExplainRobustness, RandomBytesAreReportedAsNotText) {
   EXPECT_EQ(e.input.bytes, bytes.size());
 }
 
-TEST(ExplainRobustness, OneMegabyteSingleLineIsCutNotHeld) {
+TEST(ExplainRobustness, OneMegabyteSingleLineIsReadInSegments) {
   std::string line = "ImportError: libcudnn.so.8: cannot open shared object file: No such file or directory ";
   std::string big = line + std::string((1 << 20) - line.size(), 'x');
   auto e = explain_string(big);
@@ -225,6 +225,32 @@ TEST(ExplainRobustness, OneMegabyteSingleLineIsCutNotHeld) {
   bool noted = false;
   for (const auto& n : e.notes) noted |= n.find("longer than") != std::string::npos;
   EXPECT_TRUE(noted);
+}
+
+// The error at the end of, or in the middle of, a very long line (e.g. after a 50 KiB nvcc command with
+// no newline), wherever a segment boundary falls: found once, on line 2, whatever the chunking.
+TEST(ExplainRobustness, ErrorDeepInsideALongLineIsFoundAcrossSegmentBoundaries) {
+  const std::string error = "nvcc fatal   : Unsupported gpu architecture 'compute_60'";
+  for (std::size_t prefix : {std::size_t{4096 - 10}, std::size_t{4096 - 512 + 3}, std::size_t{50000}, std::size_t{999983}}) {
+    std::string log = "Building extension bmtrain.C\n" + std::string(prefix, 'y') + " " + error + " " +
+                      std::string(7000, 'z') + "\nerror: command failed\n";
+    auto e = explain_string(log);
+    EXPECT_EQ(e.input.lines, 3u) << prefix;
+    EXPECT_EQ(e.input.long_lines, 1u) << prefix;
+    ASSERT_TRUE(cause_ids(e).count("cuda-arch-unsupported")) << prefix << ": " << to_json(e).dump(1).substr(0, 2000);
+    const auto& c = *std::find_if(e.causes.begin(), e.causes.end(), [](const auto& x) { return x.id == "cuda-arch-unsupported"; });
+    EXPECT_EQ(c.evidence.size(), 1u) << prefix;
+    EXPECT_EQ(c.evidence[0].line, 2u) << prefix;
+  }
+}
+
+// A multi-byte character straddling a segment boundary is not reported as invalid UTF-8.
+TEST(ExplainRobustness, SegmentBoundariesDoNotSplitUtf8) {
+  std::string row;
+  while (row.size() < 20000) row += "\xe5\xae\x89\xe8\xa3\x85 ";  // 安装, 7 bytes: boundaries fall everywhere
+  auto e = explain_string(row + "\n");
+  EXPECT_EQ(e.input.invalid_utf8_bytes, 0u);
+  EXPECT_EQ(e.input.long_lines, 1u);
 }
 
 TEST(ExplainRobustness, TruncatedUtf8AroundAnErrorStillExplains) {
