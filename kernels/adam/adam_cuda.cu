@@ -1,82 +1,44 @@
-// Fused Adam kernels. One element per thread per iteration of a grid-stride loop with 64-bit indices;
-// the grid is capped so huge tensors reuse resident blocks instead of launching billions of them.
+// Fused Adam kernels. Each thread of a grid-stride loop (64-bit chunk indices, grid capped so huge tensors
+// reuse resident blocks) updates one chunk of adam_chunk.h: 8 elements moved with 16-byte accesses when
+// the buffers allow it, one element otherwise. The per-chunk code is shared with the host tests.
+#include "adam/adam_chunk.h"
 #include "adam/adam_cuda.h"
-
-#include "common/storage.h"
 
 namespace gpucheck::kernels {
 
 namespace {
 
-constexpr int kBlock = 256;
-
-unsigned grid_for(std::size_t n) {
-  std::size_t blocks = (n + kBlock - 1) / kBlock;
-  const std::size_t cap = 65536;  // ~ 500 blocks per SM on the largest GPUs: plenty to saturate memory
-  return static_cast<unsigned>(blocks < cap ? blocks : cap);
+template <class V>
+__global__ void __launch_bounds__(kAdamBlock) adam_kernel(AdamChunkPlan plan, AdamBuffers<V> b, AdamHyper h) {
+  const std::size_t chunks = adam_chunk_count(plan);
+  for (std::size_t c = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; c < chunks;
+       c += static_cast<std::size_t>(gridDim.x) * blockDim.x)
+    adam_update_chunk<V>(c, plan, b, h);
 }
 
-__global__ void adam_fp16_kernel(std::size_t n, float* __restrict__ param, std::uint16_t* __restrict__ param_h,
-                                 const std::uint16_t* __restrict__ grad, std::uint16_t* __restrict__ m,
-                                 float* __restrict__ v, AdamHyper h) {
-  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
-       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
-    float p = param[i], mi = fp16_to_float(m[i]), vi = v[i];
-    adam_scaled_state_element<float>(h, fp16_to_float(grad[i]), p, mi, vi);
-    param[i] = p;
-    param_h[i] = fp16_from_float(p);
-    m[i] = fp16_from_float(mi);
-    v[i] = vi;
-  }
-}
-
-__global__ void adam_bf16_kernel(std::size_t n, float* __restrict__ param, std::uint16_t* __restrict__ param_h,
-                                 const std::uint16_t* __restrict__ grad, float* __restrict__ m,
-                                 float* __restrict__ v, AdamHyper h) {
-  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
-       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
-    float p = param[i], mi = m[i], vi = v[i];
-    adam_unscaled_state_element<float>(h, bf16_to_float(grad[i]), p, mi, vi);
-    param[i] = p;
-    param_h[i] = bf16_from_float(p);
-    m[i] = mi;
-    v[i] = vi;
-  }
-}
-
-__global__ void adam_fp32_kernel(std::size_t n, float* __restrict__ param, const float* __restrict__ grad,
-                                 float* __restrict__ m, float* __restrict__ v, AdamHyper h) {
-  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
-       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
-    float p = param[i], mi = m[i], vi = v[i];
-    adam_torch_l2_element<float>(h, grad[i], p, mi, vi);
-    param[i] = p;
-    m[i] = mi;
-    v[i] = vi;
-  }
+template <class V>
+cudaError_t launch(std::size_t n, const AdamBuffers<V>& b, const AdamHyper& h, cudaStream_t stream) {
+  if (n == 0) return cudaSuccess;
+  const AdamChunkPlan plan = adam_chunk_plan(n, b);
+  adam_kernel<V><<<adam_grid_blocks(adam_chunk_count(plan)), kAdamBlock, 0, stream>>>(plan, b, h);
+  return cudaGetLastError();
 }
 
 }  // namespace
 
 cudaError_t launch_adam_fp16(std::size_t n, float* param, std::uint16_t* param_h, const std::uint16_t* grad,
                              std::uint16_t* m, float* v, const AdamHyper& h, cudaStream_t stream) {
-  if (n == 0) return cudaSuccess;
-  adam_fp16_kernel<<<grid_for(n), kBlock, 0, stream>>>(n, param, param_h, grad, m, v, h);
-  return cudaGetLastError();
+  return launch(n, AdamBuffers<AdamFp16Variant>{param, param_h, grad, m, v}, h, stream);
 }
 
 cudaError_t launch_adam_bf16(std::size_t n, float* param, std::uint16_t* param_h, const std::uint16_t* grad,
                              float* m, float* v, const AdamHyper& h, cudaStream_t stream) {
-  if (n == 0) return cudaSuccess;
-  adam_bf16_kernel<<<grid_for(n), kBlock, 0, stream>>>(n, param, param_h, grad, m, v, h);
-  return cudaGetLastError();
+  return launch(n, AdamBuffers<AdamBf16Variant>{param, param_h, grad, m, v}, h, stream);
 }
 
 cudaError_t launch_adam_fp32(std::size_t n, float* param, const float* grad, float* m, float* v,
                              const AdamHyper& h, cudaStream_t stream) {
-  if (n == 0) return cudaSuccess;
-  adam_fp32_kernel<<<grid_for(n), kBlock, 0, stream>>>(n, param, grad, m, v, h);
-  return cudaGetLastError();
+  return launch(n, AdamBuffers<AdamFp32Variant>{param, nullptr, grad, m, v}, h, stream);
 }
 
 }  // namespace gpucheck::kernels

@@ -1,6 +1,8 @@
 #pragma once
 // Fused Adam kernels (spec §1.1, §1.2, §1.4). Raw device pointers and a stream, like BMTrain's launchers,
-// but 64-bit element counts (a grid-stride loop covers n >= 2^31) and n == 0 is a no-op.
+// but 64-bit element counts (a grid-stride loop covers n >= 2^31) and n == 0 is a no-op. Any element
+// offset is accepted: 16-byte vector accesses when the buffers allow it (rule in adam_chunk.h), scalar
+// otherwise, with identical results.
 #include <cuda_runtime_api.h>
 
 #include <cstddef>

@@ -9,8 +9,7 @@ namespace gpucheck::kernels {
 
 namespace {
 
-constexpr int kBlock = 256;
-constexpr unsigned kMaxGridY = 65535;
+constexpr int kBlock = kCeBlock;
 
 __device__ float warp_max(float v) {
   for (int o = 16; o > 0; o >>= 1) v = fmaxf(v, __shfl_down_sync(0xffffffffu, v, o));
@@ -49,20 +48,15 @@ __global__ void ce_chunk_stats(std::size_t rows, std::size_t vocab, std::size_t 
                                float2* __restrict__ stats, float* __restrict__ x_target) {
   __shared__ float slots[kBlock / 32];
   const std::size_t c = blockIdx.x;
-  const std::size_t begin = c * kCeChunk;
-  const std::size_t end = begin + kCeChunk < vocab ? begin + kCeChunk : vocab;
+  const CeSpan span = ce_chunk_span(c, vocab);
   for (std::size_t r = blockIdx.y; r < rows; r += gridDim.y) {
-    const typename S::T* row = x + r * vocab;
-    float mx = kCeMaxFloor;
-    for (std::size_t i = begin + threadIdx.x; i < end; i += kBlock) mx = fmaxf(mx, S::load(row[i]));
-    mx = block_max(mx, slots);
-    float s = 0.0f;
-    for (std::size_t i = begin + threadIdx.x; i < end; i += kBlock) s += expf(S::load(row[i]) - mx);
-    s = block_sum(s, slots);
-    if (threadIdx.x == 0) stats[r * chunks + c] = make_float2(mx, s);
+    const typename S::T* row = ce_row(x, r, vocab);
+    const float mx = block_max(ce_thread_max<S>(row, span, threadIdx.x, kBlock), slots);
+    const float s = block_sum(ce_thread_sum_exp<S>(row, span, threadIdx.x, kBlock, mx), slots);
+    if (threadIdx.x == 0) stats[ce_stats_slot(r, chunks, c)] = make_float2(mx, s);
     // The target logit is saved here, in pass 1, because pass 2 may overwrite it (softmax aliasing x).
     const std::int32_t t = target[r];
-    if (threadIdx.x == 0 && t >= 0 && static_cast<std::size_t>(t) >= begin && static_cast<std::size_t>(t) < end)
+    if (threadIdx.x == 0 && t >= 0 && static_cast<std::size_t>(t) >= span.begin && static_cast<std::size_t>(t) < span.end)
       x_target[r] = S::load(row[t]);
   }
 }
@@ -76,17 +70,14 @@ __global__ void ce_chunk_softmax(std::size_t rows, std::size_t vocab, std::size_
                                  const std::int32_t* __restrict__ target, std::int32_t ignore_index,
                                  float* __restrict__ loss) {
   const std::size_t c = blockIdx.x;
-  const std::size_t begin = c * kCeChunk;
-  const std::size_t end = begin + kCeChunk < vocab ? begin + kCeChunk : vocab;
+  const CeSpan span = ce_chunk_span(c, vocab);
   for (std::size_t r = blockIdx.y; r < rows; r += gridDim.y) {
-    const float2* st = stats + r * chunks;
+    const float2* st = stats + ce_stats_slot(r, chunks, 0);
     float mx = kCeMaxFloor;
     for (std::size_t k = 0; k < chunks; ++k) mx = fmaxf(mx, st[k].x);
     float s = 0.0f;
     for (std::size_t k = 0; k < chunks; ++k) s += st[k].y * expf(st[k].x - mx);
     s += kCeSumEpsilon;
-    const typename S::T* row = x + r * vocab;
-    typename S::T* out = softmax + r * vocab;
     if (c == 0 && threadIdx.x == 0) {
       std::int32_t t = target[r];
       float l;
@@ -95,29 +86,22 @@ __global__ void ce_chunk_softmax(std::size_t rows, std::size_t vocab, std::size_
       else l = ce_loss<float>(x_target[r], mx, s);
       loss[r] = l;
     }
-    for (std::size_t i = begin + threadIdx.x; i < end; i += kBlock)
-      out[i] = S::store(ce_softmax<float>(S::load(row[i]), mx, s));
+    ce_thread_softmax<S>(ce_row(x, r, vocab), ce_row(softmax, r, vocab), span, threadIdx.x, kBlock, mx, s);
   }
 }
 
 template <typename S>
 __global__ void ce_backward(std::size_t rows, std::size_t vocab, typename S::T* g, const std::int32_t* target,
                             const float* grad_output) {
-  const std::size_t begin = blockIdx.x * kCeChunk;
-  const std::size_t end = begin + kCeChunk < vocab ? begin + kCeChunk : vocab;
-  for (std::size_t r = blockIdx.y; r < rows; r += gridDim.y) {
-    const std::int32_t t = target[r];
-    const float gr = grad_output[r];
-    typename S::T* row = g + r * vocab;
-    for (std::size_t i = begin + threadIdx.x; i < end; i += kBlock)
-      row[i] = S::store(ce_grad<float>(S::load(row[i]), t >= 0 && static_cast<std::size_t>(t) == i, gr));
-  }
+  const CeSpan span = ce_chunk_span(blockIdx.x, vocab);
+  for (std::size_t r = blockIdx.y; r < rows; r += gridDim.y)
+    ce_thread_backward<S>(ce_row(g, r, vocab), span, threadIdx.x, kBlock, target[r], grad_output[r]);
 }
 
-std::size_t chunks_of(std::size_t vocab) { return (vocab + kCeChunk - 1) / kCeChunk; }
+std::size_t chunks_of(std::size_t vocab) { return ce_chunk_count(vocab); }
 
 dim3 grid_of(std::size_t rows, std::size_t vocab) {
-  return dim3(static_cast<unsigned>(chunks_of(vocab)), static_cast<unsigned>(rows < kMaxGridY ? rows : kMaxGridY));
+  return dim3(static_cast<unsigned>(chunks_of(vocab)), ce_grid_rows(rows));
 }
 
 template <typename S>

@@ -5,17 +5,17 @@
 // is split into chunks of kCeChunk elements: pass 1 gives each chunk's (max, sum of exp) from one DRAM
 // read (the second sweep over a 8-16 KiB chunk hits L1), pass 2 merges the row's chunk statistics and
 // writes the softmax and the loss. Large vocabularies get many blocks per row, so few rows still fill
-// the GPU, and DRAM sees 2 reads + 1 write instead of 3 + 1.
+// the GPU, and DRAM sees 2 reads + 1 write instead of 3 + 1. Index arithmetic and per-thread loops live in
+// ce_chunk.h (host-tested on tensors beyond 2^32 elements).
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
 #include <cstdint>
 
 #include "common/host_tensor.h"
+#include "cross_entropy/ce_chunk.h"
 
 namespace gpucheck::kernels {
-
-inline constexpr std::size_t kCeChunk = 4096;
 
 /// Bytes of device scratch the forward pass needs (2 floats per row and chunk + the target logit per row).
 std::size_t ce_forward_workspace_bytes(std::size_t rows, std::size_t vocab);

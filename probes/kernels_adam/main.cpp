@@ -11,10 +11,26 @@ namespace {
 
 using namespace gpucheck::kernels;
 
-AdamState run_on_gpu(const AdamState& before, const AdamHyper& h) {
+// A device copy of `t` starting `offset` elements into its allocation: the views BMTrain passes (a
+// parameter inside a larger storage), which move the vectorised kernel off 16-byte alignment.
+struct DeviceView {
+  DeviceBuffer buffer;
+  std::size_t offset_bytes = 0;
+  DeviceView(const HostTensor& t, std::size_t offset)
+      : buffer((t.size() + offset) * element_size(t.dtype()) + 1), offset_bytes(offset * element_size(t.dtype())) {
+    cuda_check(cudaMemcpy(get(), t.data(), t.bytes(), cudaMemcpyHostToDevice), "upload");
+  }
+  void* get() const { return static_cast<char*>(buffer.get()) + offset_bytes; }
+  template <typename T>
+  T* as() const { return static_cast<T*>(get()); }
+  void download(HostTensor& t) const {
+    cuda_check(cudaMemcpy(t.data(), get(), t.bytes(), cudaMemcpyDeviceToHost), "download");
+  }
+};
+
+AdamState run_on_gpu(const AdamState& before, const AdamHyper& h, std::size_t offset = 0) {
   AdamState s = before;
-  DeviceBuffer p = to_device(s.param), g = to_device(s.grad), m = to_device(s.m), v = to_device(s.v);
-  DeviceBuffer ph = s.param_h.size() ? to_device(s.param_h) : DeviceBuffer();
+  DeviceView p(s.param, offset), g(s.grad, offset), m(s.m, offset), v(s.v, offset), ph(s.param_h, offset);
   const std::size_t n = s.size();
   cudaError_t e = cudaSuccess;
   switch (s.variant) {
@@ -32,10 +48,10 @@ AdamState run_on_gpu(const AdamState& before, const AdamHyper& h) {
   }
   cuda_check(e, "Adam launch");
   cuda_check(cudaDeviceSynchronize(), "Adam kernel");
-  from_device(p, s.param);
-  if (s.param_h.size()) from_device(ph, s.param_h);
-  from_device(m, s.m);
-  from_device(v, s.v);
+  p.download(s.param);
+  if (s.param_h.size()) ph.download(s.param_h);
+  m.download(s.m);
+  v.download(s.v);
   return s;
 }
 
@@ -68,6 +84,17 @@ int main(int argc, char** argv) {
         }
       }
     }
+    // Views at element offsets 1..3 into their storage (every buffer at the same offset, as BMTrain's
+    // parameters are): the vectorised kernel's scalar head, then aligned chunks, then the tail.
+    for (AdamVariant v : {AdamVariant::kFp16, AdamVariant::kBf16, AdamVariant::kFp32})
+      for (std::size_t offset : {1u, 2u, 3u}) {
+        AdamHyper h = adam_with_step(AdamHyper{1e-3f, 0.9f, 0.95f, 1e-8f, 0.1f, 1024.0f}, 5);
+        AdamState before = make_adam_state(v, 100003, offset, h, true);
+        AdamState want = before;
+        adam_reference_step(want, h);
+        checks.add(std::string(to_string(v)) + " n=100003 at element offset " + std::to_string(offset),
+                   check_adam_step(before, want, run_on_gpu(before, h, offset), h));
+      }
     // The loss scale doubled (BMTrain's _on_justify_scale): fp16 m overflows to inf for |S·m| > 32752.
     {
       AdamHyper h = adam_with_step(AdamHyper{1e-3f, 0.9f, 0.95f, 1e-8f, 0.1f, 4096.0f}, 7);
