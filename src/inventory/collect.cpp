@@ -20,6 +20,7 @@
 #include "inventory/system_info.h"
 #include "inventory/toolkit_choice.h"
 #include "inventory/toolkit_scan.h"
+#include "inventory/trace.h"
 #include "report/report.h"
 
 extern char** environ;
@@ -109,6 +110,7 @@ Inventory collect(const CollectOptions& given) {
   std::vector<std::string> timings;
   std::mutex timings_mutex;
   auto timed = [&](const std::string& what, Clock::time_point start) {
+    trace(what + " done");
     std::lock_guard<std::mutex> lock(timings_mutex);
     timings.push_back(what + " " + std::to_string(static_cast<int>(ms_since(start))) + " ms");
   };
@@ -136,10 +138,12 @@ Inventory collect(const CollectOptions& given) {
     return c;
   });
 
+  trace("collect: concurrent lookups started");
   auto candidates = discover_pythons(fs, env, options.pythons);
   char cwd_buf[4096] = {0};
   std::string cwd = getcwd(cwd_buf, sizeof cwd_buf) ? cwd_buf : "/";
   auto file_sites = site_packages_from_files(fs, env, candidates);
+  trace("collect: site-packages known");
   std::future<std::vector<PythonEnv>> pythons;
   if (options.python && fs.live()) {
     pythons = std::async(std::launch::async, [&] {
@@ -192,6 +196,7 @@ Inventory collect(const CollectOptions& given) {
   }
 
   auto [toolkits, libraries] = stack.get();
+  trace("collect: stack joined");
   // A Python may name site-packages the file-based guess missed (PYTHONPATH, user site): scan again then.
   std::vector<std::string> sites = file_sites;
   bool extra = false;
@@ -216,6 +221,7 @@ Inventory collect(const CollectOptions& given) {
   inv.nvcc_host_compiler = c.nvcc_host_compiler;
   if (!inv.driver.present) inv.notes.push_back("driver: " + (inv.driver.error.empty() ? "not found" : inv.driver.error));
   if (!options.python) inv.notes.push_back("Python environments not probed (gpucheck env --no-python, or run --level quick)");
+  trace("collect: done");
   if (options.timings) {
     timed("total", t0);
     for (const auto& t : timings) inv.notes.push_back("timing: " + t);
