@@ -8,12 +8,14 @@
 #include <future>
 #include <mutex>
 
+#include "compat/knowledge_base.h"
 #include "core/errors.h"
 #include "core/subprocess.h"
 #include "core/text.h"
 #include "inventory/compilers.h"
 #include "inventory/driver_info.h"
 #include "inventory/gpu_info.h"
+#include "inventory/host_compiler_range.h"
 #include "inventory/library_scan.h"
 #include "inventory/python_probe.h"
 #include "inventory/root_fs.h"
@@ -83,6 +85,24 @@ std::string absolute(const std::string& p) {
   return ec ? p : a.lexically_normal().string();
 }
 
+// NVIDIA's support policy for each toolkit fills the bounds host_config.h does not enforce; then the
+// compiler nvcc would use is placed in each toolkit's range.
+void add_host_compiler_ranges(std::vector<Toolkit>& toolkits, const CompilerScan& compilers, const RootFs& fs,
+                              const compat::KnowledgeBase* kb) {
+  const Compiler* used = compilers.nvcc_host_compiler_entry >= 0
+                             ? &compilers.compilers[static_cast<std::size_t>(compilers.nvcc_host_compiler_entry)]
+                             : nullptr;
+  std::string family = used ? compiler_family(*used, fs.resolve(used->path)) : "";
+  for (auto& tk : toolkits) {
+    std::optional<HostCompilerPolicy> policy;
+    if (auto row = kb && !tk.version.empty() ? kb->host_compilers(tk.version) : std::nullopt)
+      policy = HostCompilerPolicy{row->cuda, row->gcc_min, row->gcc_max, row->clang_min, row->clang_max,
+                                  "data/compat/host_compilers.json (CUDA " + row->cuda + ": " + row->source + ")"};
+    tk.host_compilers = complete_host_compiler_ranges(std::move(tk.host_compilers), policy);
+    tk.host_compiler_fit = fit_host_compiler(tk.host_compilers, used, family);
+  }
+}
+
 }  // namespace
 
 Inventory collect(const CollectOptions& given) {
@@ -109,6 +129,7 @@ Inventory collect(const CollectOptions& given) {
   const auto t0 = Clock::now();
   std::vector<std::string> timings;
   std::mutex timings_mutex;
+  std::string knowledge_error;
   auto timed = [&](const std::string& what, Clock::time_point start) {
     trace(what + " done");
     std::lock_guard<std::mutex> lock(timings_mutex);
@@ -131,6 +152,17 @@ Inventory collect(const CollectOptions& given) {
     auto s = read_system(fs, env);
     timed("system", t0);
     return s;
+  });
+  auto knowledge = std::async(std::launch::async, [&]() -> std::optional<compat::KnowledgeBase> {
+    try {
+      auto kb = compat::KnowledgeBase::load();
+      trace("knowledge base loaded");
+      return kb;
+    } catch (const std::exception& e) {
+      std::lock_guard<std::mutex> lock(timings_mutex);
+      knowledge_error = e.what();
+      return std::nullopt;
+    }
   });
   auto compilers = std::async(std::launch::async, [&] {
     auto c = scan_compilers(fs, env);
@@ -217,8 +249,11 @@ Inventory collect(const CollectOptions& given) {
   if (inv.driver.version.empty() && !g.driver_version.empty()) inv.driver.version = g.driver_version;
   inv.system = system.get();
   auto c = compilers.get();
-  inv.compilers = std::move(c.compilers);
   inv.nvcc_host_compiler = c.nvcc_host_compiler;
+  auto kb = knowledge.get();
+  if (!kb) inv.notes.push_back("host compiler support policy not loaded: " + knowledge_error);
+  add_host_compiler_ranges(inv.toolkits, c, fs, kb ? &*kb : nullptr);
+  inv.compilers = std::move(c.compilers);
   if (!inv.driver.present) inv.notes.push_back("driver: " + (inv.driver.error.empty() ? "not found" : inv.driver.error));
   if (!options.python) inv.notes.push_back("Python environments not probed (gpucheck env --no-python, or run --level quick)");
   trace("collect: done");
