@@ -23,6 +23,7 @@
 #include "inventory/toolkit_choice.h"
 #include "inventory/toolkit_scan.h"
 #include "inventory/trace.h"
+#include "inventory/version_prefetch.h"
 #include "report/report.h"
 
 extern char** environ;
@@ -122,6 +123,10 @@ Inventory collect(const CollectOptions& given) {
   else if (fs.live()) env = process_environment();
   else env = {{"PATH", kImageDefaultPath}};
 
+  // First of all: the cuBLAS version children are the longest lookup by far (see version_prefetch.h).
+  VersionPrefetch prefetch;
+  if (options.read_library_versions) prefetch.start(fs, env, options.version_cache);
+
   Inventory inv;
   inv.collected_at = utc_now_iso();
   inv.root = fs.root();
@@ -206,6 +211,7 @@ Inventory collect(const CollectOptions& given) {
     li.site_packages = sites;
     li.read_versions = options.read_library_versions && fs.live();
     li.version_cache = options.version_cache;
+    li.prefetch = &prefetch;
     auto libs = scan_libraries(fs, li);
     timed("toolkits+libraries", start);
     return std::make_pair(std::move(toolkits), std::move(libs));

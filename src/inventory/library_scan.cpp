@@ -145,11 +145,16 @@ std::vector<Library> scan_libraries(const RootFs& fs, const LibraryScanInput& in
   if (in.read_versions && fs.live()) {
     VersionCache cache(in.version_cache);
     std::map<std::string, std::vector<VersionRequest>> by_dir;
+    std::vector<std::string> prefetched;
     for (const auto& l : libs) {
       VersionReading cached;
       if (cache.lookup(l.path, cached)) {
         cached.source += " (cached)";
         readings[l.path] = cached;
+        continue;
+      }
+      if (in.prefetch && in.prefetch->covers(l.path)) {
+        prefetched.push_back(l.path);
         continue;
       }
       auto elf = read_elf_info(l.path);
@@ -174,6 +179,11 @@ std::vector<Library> scan_libraries(const RootFs& fs, const LibraryScanInput& in
       for (auto& [path, reading] : j.get()) {
         readings[path] = reading;
         cache.store(path, reading);
+      }
+    for (const auto& path : prefetched)
+      if (auto reading = in.prefetch->take(path)) {
+        readings[path] = *reading;
+        cache.store(path, *reading);
       }
     cache.save();
   }
