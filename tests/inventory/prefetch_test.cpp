@@ -70,10 +70,12 @@ TEST(InvVersionPrefetch, RealCublasCoveredAndReadAsTheScanReadsIt) {
 
 TEST(InvVersionPrefetch, WhatItCannotGuessTheScanStillReads) {
   // A cuBLAS only the toolkit scan finds (no CUDA_HOME, not in ld.so.cache): not prefetched, read by the scan
-  // (this one is not a real library, so the read fails and says why).
+  // (a copy of libcudart under cuBLAS's name: it loads, has no cublasGetProperty, and the error says so).
   TempDir tmp;
   write_file(tmp / "cuda-x/bin/nvcc", "#!/bin/sh\nexit 99\n", true);
-  write_file(tmp / "cuda-x/lib64/libcublas.so.12.9.1.4", "not a library");
+  std::filesystem::create_directories(tmp / "cuda-x/lib64");
+  std::filesystem::copy_file(RootFs("/").resolve("/usr/local/cuda/lib64/libcudart.so"),
+                             tmp / "cuda-x/lib64/libcublas.so.12.9.1.4");
   EnvMap env = {{"PATH", tmp / "cuda-x/bin"}};
   RootFs fs("/");
   VersionPrefetch prefetch;
@@ -91,7 +93,7 @@ TEST(InvVersionPrefetch, WhatItCannotGuessTheScanStillReads) {
   ASSERT_NE(l, nullptr);
   EXPECT_EQ(l->version, "12.9.1.4");
   EXPECT_EQ(l->version_source, "file name");
-  EXPECT_NE(l->version_error.find("dlopen"), std::string::npos) << l->version_error;  // the scan tried it
+  EXPECT_NE(l->version_error.find("dlsym cublasGetProperty"), std::string::npos) << l->version_error;  // the scan read it
 }
 
 TEST(InvVersionPrefetch, NothingUnderRoot) {
