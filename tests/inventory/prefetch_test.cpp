@@ -91,8 +91,6 @@ TEST(InvVersionPrefetch, WhatItCannotGuessTheScanStillReads) {
   auto libs = scan_libraries(fs, in);
   const Library* l = find(libs, fake);
   ASSERT_NE(l, nullptr);
-  EXPECT_EQ(l->version, "12.9.1.4");
-  EXPECT_EQ(l->version_source, "file name");
   EXPECT_NE(l->version_error.find("dlsym cublasGetProperty"), std::string::npos) << l->version_error;  // the scan read it
 }
 
