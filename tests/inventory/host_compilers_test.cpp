@@ -2,12 +2,14 @@
 // the shapes older toolkits use (CUDA 7's gcc minor guard, 11.x, 12.x with HOS/Grace guards before the generic
 // clang one, a header with its #error edited out, commented-out guards, garbage), the support policy for the
 // bounds no guard enforces, where the compiler nvcc would use falls (fake gcc/clang executables on PATH /
-// NVCC_CCBIN in a live collect), and the JSON round trip including documents that only had host_compiler_max.
+// NVCC_CCBIN in a live collect), the JSON round trip including documents that only had host_compiler_max,
+// and doctor reading the range (the toolkit's enforced bound over the policy; policy minimums said as such).
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <regex>
 
+#include "compat/doctor.h"
 #include "core/files.h"
 #include "inventory/collect.h"
 #include "inventory/host_compiler_range.h"
@@ -303,6 +305,58 @@ TEST(InvHostCompilerJson, RoundTripAndOldDocuments) {
   EXPECT_EQ(back.toolkits[0].host_compilers[0].compiler, "gcc");
   EXPECT_EQ(back.toolkits[0].host_compilers[0].max, "11");
   EXPECT_TRUE(back.toolkits[0].host_compilers[0].max_enforced);
+}
+
+// An inventory whose torch build toolkit is `tk` and whose nvcc would use gcc `version`.
+Inventory doctor_input(const Toolkit& tk, const std::string& version) {
+  Inventory inv;
+  inv.toolkits.push_back(tk);
+  inv.toolkit_choices.push_back({"torch_cpp_extension", tk.root, tk.version, "CUDA_HOME=" + tk.root});
+  inv.compilers.push_back({"gcc", "/usr/bin/gcc", version, "--version"});
+  inv.nvcc_host_compiler = "/usr/bin/gcc";
+  inv.system.os_id = "debian";
+  return inv;
+}
+
+const compat::Finding* finding(const compat::DoctorReport& r, const std::string& id) {
+  for (const auto& f : r.findings)
+    if (f.id == id) return &f;
+  return nullptr;
+}
+
+Toolkit cuda13(const std::string& gcc_max) {
+  Toolkit tk;
+  tk.root = "/usr/local/cuda-13.0";
+  tk.version = "13.0.88";
+  tk.nvcc = tk.root + "/bin/nvcc";
+  tk.host_compilers = {{"gcc", "6", gcc_max, "data/compat/host_compilers.json (CUDA 13.0: u)",
+                        tk.root + "/include/crt/host_config.h", false, true}};
+  return tk;
+}
+
+TEST(InvHostCompilerDoctor, PolicyMinimumIsAWarningThatSaysNvccDoesNotEnforceIt) {
+  auto kb = compat::KnowledgeBase::load();
+  auto r = compat::run_doctor(doctor_input(cuda13("15"), "5.4.0"), kb);
+  const auto* f = finding(r, "compiler.too_old_for_nvcc");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, compat::Severity::kWarn);
+  EXPECT_NE(f->title.find("gcc 5.4.0 is older than nvcc 13.0 supports (gcc 6 to 15; support policy, not enforced by nvcc)"),
+            std::string::npos)
+      << f->title;
+  EXPECT_EQ(finding(compat::run_doctor(doctor_input(cuda13("15"), "12.2.0"), kb), "compiler.too_old_for_nvcc"), nullptr);
+}
+
+TEST(InvHostCompilerDoctor, TheToolkitsOwnGuardWinsOverThePolicy) {
+  // The knowledge base says 13.0 takes gcc 15; this toolkit's header stops at 13 (an edited or odd build):
+  // gcc 14 is refused by this nvcc, and the evidence names the header.
+  auto kb = compat::KnowledgeBase::load();
+  auto r = compat::run_doctor(doctor_input(cuda13("13"), "14.1.0"), kb);
+  const auto* f = finding(r, "compiler.too_new_for_nvcc");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, compat::Severity::kError);
+  bool header_named = false;
+  for (const auto& e : f->evidence) header_named = header_named || e.source == "/usr/local/cuda-13.0/include/crt/host_config.h";
+  EXPECT_TRUE(header_named);
 }
 
 }  // namespace
