@@ -96,6 +96,12 @@ class Parser {
   }
 
   std::optional<long long> unary() {
+    // Garbage like "((((((..." must not recurse the stack away.
+    if (++depth_ > kMaxDepth) return std::nullopt;
+    struct Leave {
+      int& d;
+      ~Leave() { --d; }
+    } leave{depth_};
     const Token& t = t_[pos_];
     if (t.kind == Token::kOp && (t.text == "!" || t.text == "-" || t.text == "+")) {
       ++pos_;
@@ -135,9 +141,11 @@ class Parser {
     return it == m_.end() ? 0 : it->second;
   }
 
+  static constexpr int kMaxDepth = 200;
   const std::vector<Token>& t_;
   const std::map<std::string, long long>& m_;
   std::size_t pos_ = 0;
+  int depth_ = 0;
 };
 
 }  // namespace

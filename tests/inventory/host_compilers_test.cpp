@@ -50,6 +50,9 @@ TEST(InvPpCondition, EvaluatesLikeThePreprocessor) {
   EXPECT_EQ(eval_pp_condition("1 / 0", m), std::nullopt);
   EXPECT_EQ(eval_pp_condition("", m), std::nullopt);
   EXPECT_EQ(eval_pp_condition("4.9 > 3", m), std::nullopt);
+  EXPECT_EQ(eval_pp_condition(std::string(100000, '(') + "1" + std::string(100000, ')'), m), std::nullopt);
+  EXPECT_EQ(eval_pp_condition(std::string(100000, '!') + "0", m), std::nullopt);
+  EXPECT_EQ(eval_pp_condition("((((1))))", m), 1);
 }
 
 TEST(InvHostConfig, RealCuda13HeaderOfThisMachine) {
