@@ -64,9 +64,9 @@ void EnvNoPython_vs_ldconfig(benchmark::State& state) {
 // gpucheck-libversion with this machine's cuBLAS pair as arguments; empty when there is none.
 std::vector<std::string> cublas_read_argv() {
   std::string helper = std::string(GPUCHECK_STAGE_BIN) + "/../libexec/gpucheck/gpucheck-libversion";
-  std::vector<std::string> argv = {helper};
   std::error_code ec;
-  for (const char* dir : {"/usr/local/cuda/lib64", "/usr/local/cuda/lib"})
+  for (const char* dir : {"/usr/local/cuda/lib64", "/usr/local/cuda/lib"}) {
+    std::vector<std::string> argv = {helper};
     for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
       std::string name = e.path().filename().string();
       // The SONAME files (libcublas.so.13, libcublasLt.so.13), as the scan reads them.
@@ -74,7 +74,9 @@ std::vector<std::string> cublas_read_argv() {
       if ((lt || blas) && name.find('.', name.find(".so.") + 4) == std::string::npos)
         argv.push_back(std::string(lt ? "cublasLt=" : "cublas=") + std::filesystem::canonical(e.path(), ec).string());
     }
-  return argv.size() == 3 ? argv : std::vector<std::string>{};
+    if (argv.size() == 3) return argv;
+  }
+  return {};
 }
 
 SubprocessOptions with_audit(bool on) {
