@@ -51,7 +51,7 @@ struct HostCompilerFit {
   std::string compiler;           // its path ("/usr/bin/gcc"); empty: none found
   std::string family;             // "gcc" or "clang"
   std::string version;            // "12.2.0"
-  std::string status;             // "inside", "above_max", "below_min", "unknown"
+  std::string status = "unknown"; // "inside", "above_max", "below_min", "unknown"
   bool enforced = false;          // the bound it crosses is host_config.h's: every nvcc compile fails
   std::string reason;             // "gcc 12.2.0 is within 6 .. 15"
 };

@@ -65,7 +65,7 @@ std::string render_summary(const Inventory& inv, bool verbose) {
     std::vector<std::string> ranges;
     for (const auto& r : t.host_compilers) ranges.push_back(host_compiler_range_text(r));
     if (!ranges.empty()) line("             host compilers: " + join(ranges, "; "));
-    if (!t.host_compiler_fit.status.empty())
+    if (!t.host_compiler_fit.reason.empty())
       line("             nvcc's host compiler: " + t.host_compiler_fit.status + " (" + t.host_compiler_fit.reason + ")");
   }
   for (const auto& c : inv.toolkit_choices)
