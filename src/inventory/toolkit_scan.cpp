@@ -188,7 +188,11 @@ std::vector<Toolkit> scan_toolkits(const RootFs& fs, const ToolkitScanInput& in)
   for (auto& tk : out) {
     if (fs.is_executable(path_join(tk.root, "bin/nvcc"))) tk.nvcc = path_join(tk.root, "bin/nvcc");
     tk.is_usr_local_cuda = !usr_local_cuda.empty() && usr_local_cuda == tk.root;
-    if (auto h = first_existing_include(fs, tk.root, "crt/host_config.h"); !h.empty()) {
+    // CUDA 9 moved the guards to crt/host_config.h (include/host_config.h became a wrapper); up to 8 they
+    // are in include/host_config.h itself.
+    auto h = first_existing_include(fs, tk.root, "crt/host_config.h");
+    if (h.empty()) h = first_existing_include(fs, tk.root, "host_config.h");
+    if (!h.empty()) {
       // The enforced bounds only; collect() adds the support policy for the rest.
       tk.host_compilers = parse_host_config(fs.read(h, 1u << 20), h);
     }

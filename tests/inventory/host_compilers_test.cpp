@@ -281,6 +281,42 @@ TEST_F(InvHostCompilerLive, NvccCcbinClangBelowTheGuard) {
   EXPECT_TRUE(tk.host_compiler_fit.enforced);
 }
 
+TEST(InvHostCompilerRoot, ToolkitTreesOfOtherEras) {
+  // Built here and read through --root: CUDA 7.5 keeps its guards in include/host_config.h (no crt/), with
+  // the gcc minor guard; no policy row is that old, so only the enforced bound is known. A 12.4 tree whose
+  // header is garbage gets the policy range only.
+  TempDir dir;
+  write_file(dir / "usr/local/cuda-7.5/version.txt", "CUDA Version 7.5.18\n");
+  write_file(dir / "usr/local/cuda-7.5/include/host_config.h",
+             "#if defined(__GNUC__)\n#if __GNUC__ > 4 || (__GNUC__ == 4 && __GNUC_MINOR__ > 9)\n"
+             "#error -- unsupported GNU version! gcc versions later than 4.9 are not supported!\n#endif\n#endif\n");
+  write_file(dir / "usr/local/cuda-12.4/version.json", R"({"cuda":{"version":"12.4.1"}})");
+  write_file(dir / "usr/local/cuda-12.4/include/crt/host_config.h", std::string("\x7f" "ELF\0\0#if ((\n#error", 20));
+  CollectOptions o;
+  o.root = dir.path();
+  auto inv = collect(o);
+  const Toolkit* t75 = nullptr;
+  const Toolkit* t124 = nullptr;
+  for (const auto& t : inv.toolkits) {
+    if (t.root == "/usr/local/cuda-7.5") t75 = &t;
+    if (t.root == "/usr/local/cuda-12.4") t124 = &t;
+  }
+  ASSERT_NE(t75, nullptr);
+  ASSERT_EQ(t75->host_compilers.size(), 1u);
+  EXPECT_EQ(t75->host_compilers[0].compiler, "gcc");
+  EXPECT_EQ(t75->host_compilers[0].max, "4.9");
+  EXPECT_TRUE(t75->host_compilers[0].max_enforced);
+  EXPECT_EQ(t75->host_compilers[0].max_source, "/usr/local/cuda-7.5/include/host_config.h");
+  EXPECT_EQ(t75->host_compilers[0].min, "");
+  ASSERT_NE(t124, nullptr);
+  ASSERT_EQ(t124->host_compilers.size(), 2u);
+  for (const auto& r : t124->host_compilers) {
+    EXPECT_FALSE(r.min_enforced || r.max_enforced) << r.compiler;
+    EXPECT_NE(r.max_source.find("CUDA 12.4"), std::string::npos) << r.max_source;
+  }
+  EXPECT_EQ(t124->host_compilers[0].max, "13");  // NVIDIA's policy for 12.4
+}
+
 TEST(InvHostCompilerJson, RoundTripAndOldDocuments) {
   Inventory inv;
   Toolkit tk;
