@@ -5,9 +5,14 @@
 //   EnvNoPython/vs_ldconfig       gpucheck env --no-python --json   vs  ldconfig -p
 //   EnvPython/vs_import_torch     gpucheck env --json (PATH=/usr/bin)  vs  python3 -c "import torch"   (delta_ms)
 //   EnvPython/vs_collect_env      gpucheck env --json (PATH=/usr/bin)  vs  python3 -m torch.utils.collect_env
+//   CublasVersionRead/audit_vs_plain  gpucheck-libversion on this machine's libcublas + libcublasLt with its
+//                                 LD_AUDIT huge-page module  vs  without it (the floor of an uncached env run)
+//   EnvNoPythonNoCache/vs_cublas_read  gpucheck env --no-python --json --no-cache  vs  that cuBLAS read alone
+//                                 (delta_ms: what the rest of `env` adds to the critical path)
 // Counters: subject_ms, baseline_ms, ratio (subject / baseline), delta_ms (subject - baseline).
 #include <benchmark/benchmark.h>
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -27,10 +32,10 @@ double run_seconds(const std::vector<std::string>& argv, const SubprocessOptions
 }
 
 void compare(benchmark::State& state, const std::vector<std::string>& subject, const std::vector<std::string>& baseline,
-             const SubprocessOptions& subject_opts = {}) {
+             const SubprocessOptions& subject_opts = {}, const SubprocessOptions& baseline_opts = {}) {
   double sum_s = 0, sum_b = 0;
   for (auto _ : state) {
-    double b = run_seconds(baseline, {}, state);
+    double b = run_seconds(baseline, baseline_opts, state);
     double s = run_seconds(subject, subject_opts, state);
     state.SetIterationTime(s);
     sum_s += s, sum_b += b;
@@ -56,6 +61,42 @@ void EnvNoPython_vs_ldconfig(benchmark::State& state) {
   compare(state, {kGpucheck, "env", "--no-python", "--json"}, {"/sbin/ldconfig", "-p"});
 }
 
+// gpucheck-libversion with this machine's cuBLAS pair as arguments; empty when there is none.
+std::vector<std::string> cublas_read_argv() {
+  std::string helper = std::string(GPUCHECK_STAGE_BIN) + "/../libexec/gpucheck/gpucheck-libversion";
+  std::error_code ec;
+  for (const char* dir : {"/usr/local/cuda/lib64", "/usr/local/cuda/lib"}) {
+    std::vector<std::string> argv = {helper};
+    for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+      std::string name = e.path().filename().string();
+      // The SONAME files (libcublas.so.13, libcublasLt.so.13), as the scan reads them.
+      bool lt = name.rfind("libcublasLt.so.", 0) == 0, blas = name.rfind("libcublas.so.", 0) == 0;
+      if ((lt || blas) && name.find('.', name.find(".so.") + 4) == std::string::npos)
+        argv.push_back(std::string(lt ? "cublasLt=" : "cublas=") + std::filesystem::canonical(e.path(), ec).string());
+    }
+    if (argv.size() == 3) return argv;
+  }
+  return {};
+}
+
+SubprocessOptions with_audit(bool on) {
+  SubprocessOptions o;
+  if (on) o.set_env["LD_AUDIT"] = std::string(GPUCHECK_STAGE_BIN) + "/../libexec/gpucheck/gpucheck-libversion-audit.so";
+  else o.unset_env = {"LD_AUDIT"};
+  return o;
+}
+
+void CublasVersionRead_audit_vs_plain(benchmark::State& state) {
+  auto argv = cublas_read_argv();
+  if (argv.empty()) return state.SkipWithError("no libcublas/libcublasLt pair under /usr/local/cuda/lib{64,}");
+  compare(state, argv, argv, with_audit(true), with_audit(false));
+}
+void EnvNoPythonNoCache_vs_cublas_read(benchmark::State& state) {
+  auto argv = cublas_read_argv();
+  if (argv.empty()) return state.SkipWithError("no libcublas/libcublasLt pair under /usr/local/cuda/lib{64,}");
+  compare(state, {kGpucheck, "env", "--no-python", "--json", "--no-cache"}, argv, {}, with_audit(true));
+}
+
 bool have_torch() { return run_subprocess({kPython, "-c", "import torch"}).ok(); }
 
 SubprocessOptions system_python_only() {
@@ -77,6 +118,8 @@ void EnvPython_vs_collect_env(benchmark::State& state) {
 
 BENCHMARK(EnvNoPython_vs_python_start)->UseManualTime()->Iterations(10)->Unit(benchmark::kMillisecond);
 BENCHMARK(EnvNoPythonNoCache_vs_python_start)->UseManualTime()->Iterations(10)->Unit(benchmark::kMillisecond);
+BENCHMARK(CublasVersionRead_audit_vs_plain)->UseManualTime()->Iterations(10)->Unit(benchmark::kMillisecond);
+BENCHMARK(EnvNoPythonNoCache_vs_cublas_read)->UseManualTime()->Iterations(10)->Unit(benchmark::kMillisecond);
 BENCHMARK(EnvNoPython_vs_ldconfig)->UseManualTime()->Iterations(10)->Unit(benchmark::kMillisecond);
 BENCHMARK(EnvPython_vs_import_torch)->UseManualTime()->Iterations(5)->Unit(benchmark::kMillisecond);
 BENCHMARK(EnvPython_vs_collect_env)->UseManualTime()->Iterations(3)->Unit(benchmark::kMillisecond);

@@ -1,8 +1,11 @@
 // Host compiler vs the range the build toolkit's nvcc accepts (include/crt/host_config.h checks the major).
+#include <optional>
+
 #include "compat/fix_commands.h"
 #include "compat/rules.h"
 #include "compat/version.h"
 #include "core/text.h"
+
 
 namespace gpucheck::compat {
 namespace {
@@ -41,10 +44,34 @@ const inventory::Compiler* host_compiler(const DoctorContext& ctx, std::string& 
   return nullptr;
 }
 
-std::vector<FixStep> fixes_for(const DoctorContext& ctx, const HostCompilerRange& range, bool clang) {
+/// The majors nvcc of `tk` takes for a family: the inventory's own range (the toolkit's host_config.h, enforced)
+/// where it has one, the knowledge base's support policy for the rest.
+struct Bounds {
+  int lo = 0, hi = 0;
+  bool lo_enforced = false, hi_enforced = false;
+  std::string lo_source, hi_source;
+};
+
+std::optional<Bounds> bounds_for(const inventory::Toolkit& tk, const std::optional<HostCompilerRange>& policy, bool clang) {
+  Bounds b;
+  if (policy) {
+    b.lo = clang ? policy->clang_min : policy->gcc_min, b.hi = clang ? policy->clang_max : policy->gcc_max;
+    b.lo_source = b.hi_source = "data/compat/host_compilers.json";
+  }
+  for (const auto& r : tk.host_compilers) {
+    if (r.compiler != (clang ? "clang" : "gcc")) continue;
+    auto lo = Version::parse(r.min), hi = Version::parse(r.max);
+    if (lo) b.lo = lo->major(), b.lo_enforced = r.min_enforced, b.lo_source = r.min_source;
+    if (hi) b.hi = hi->major(), b.hi_enforced = r.max_enforced, b.hi_source = r.max_source;
+  }
+  if (b.hi == 0) return std::nullopt;
+  return b;
+}
+
+std::vector<FixStep> fixes_for(const DoctorContext& ctx, const Bounds& b, bool clang) {
   std::vector<FixStep> fixes;
   int rank = 1;
-  int lo = clang ? range.clang_min : range.gcc_min, hi = clang ? range.clang_max : range.gcc_max;
+  int lo = b.lo, hi = b.hi;
   // An installed compiler of the same family within range needs no download.
   for (const auto& c : ctx.inv.compilers) {
     if (is_clang(c) != clang || !is_cxx(c)) continue;
@@ -80,42 +107,48 @@ void check_host_compiler(const DoctorContext& ctx, std::vector<Finding>& out) {
   auto range = ctx.kb.host_compilers(tk->version);
   std::string how;
   const inventory::Compiler* c = host_compiler(ctx, how);
-  if (!range || !c) return;
+  if (!c) return;
   auto v = Version::parse(c->version);
   if (!v) return;
   bool clang = is_clang(*c);
-  int lo = clang ? range->clang_min : range->gcc_min, hi = clang ? range->clang_max : range->gcc_max;
+  auto bounds = bounds_for(*tk, range, clang);
+  if (!bounds) return;
+  int lo = bounds->lo, hi = bounds->hi;
   if (v->major() >= lo && v->major() <= hi) return;
   bool too_new = v->major() > hi;
   std::string family = clang ? "clang" : "gcc";
+  bool enforced = too_new ? bounds->hi_enforced : bounds->lo_enforced;
+  std::string source = too_new ? bounds->hi_source : bounds->lo_source;
   Finding f;
   f.id = too_new ? "compiler.too_new_for_nvcc" : "compiler.too_old_for_nvcc";
   f.severity = too_new ? Severity::kError : Severity::kWarn;
   f.title = family + " " + c->version + " is " + (too_new ? "newer" : "older") + " than nvcc " +
             major_minor(tk->version) + " supports (" + family + " " + std::to_string(lo) + " to " +
-            std::to_string(hi) + ")";
+            std::to_string(hi) + (too_new || enforced ? "" : "; support policy, not enforced by nvcc") + ")";
   f.evidence = {{"host compiler", c->path.empty() ? c->name : c->path, how},
                 {family + " version", c->version, c->source.empty() ? "--version" : c->source},
                 {"nvcc", tk->version, tk->root},
-                {"supported " + family, std::to_string(lo) + " .. " + std::to_string(hi), "data/compat/host_compilers.json"}};
+                {"supported " + family, std::to_string(lo) + " .. " + std::to_string(hi), source}};
   f.explanation = too_new ? "nvcc stops every CUDA compile with \"#error -- unsupported GNU version! gcc versions "
                             "later than " + std::to_string(hi) + " are not supported!\" (-allow-unsupported-compiler "
                             "only moves the failure into the standard headers)."
                           : "nvcc " + major_minor(tk->version) + " is not tested with " + family + " " +
-                                std::to_string(v->major()) + "; C++17 code in torch headers may not compile.";
-  f.fixes = fixes_for(ctx, *range, clang);
+                                std::to_string(v->major()) + "; C++17 code in torch headers may not compile." +
+                                (enforced ? " Its host_config.h refuses it outright (#error)."
+                                          : " nvcc does not refuse it: the minimum is NVIDIA's support policy.");
+  f.fixes = fixes_for(ctx, *bounds, clang);
   if (too_new) {
     // A newer installed toolkit that accepts this compiler is the other way out.
     for (const auto& t : ctx.inv.toolkits) {
-      auto r = ctx.kb.host_compilers(t.version);
-      if (&t == tk || !r || t.nvcc.empty()) continue;
-      if (v->major() <= (clang ? r->clang_max : r->gcc_max)) {
+      if (&t == tk || t.nvcc.empty()) continue;
+      auto b = bounds_for(t, ctx.kb.host_compilers(t.version), clang);
+      if (b && v->major() <= b->hi) {
         f.fixes.push_back(use_toolkit_step(t, static_cast<int>(f.fixes.size()) + 1));
         break;
       }
     }
   }
-  f.references.push_back(range->source);
+  if (range) f.references.push_back(range->source);
   out.push_back(std::move(f));
 }
 

@@ -8,18 +8,22 @@
 #include <future>
 #include <mutex>
 
+#include "compat/knowledge_base.h"
 #include "core/errors.h"
 #include "core/subprocess.h"
 #include "core/text.h"
 #include "inventory/compilers.h"
 #include "inventory/driver_info.h"
 #include "inventory/gpu_info.h"
+#include "inventory/host_compiler_range.h"
 #include "inventory/library_scan.h"
 #include "inventory/python_probe.h"
 #include "inventory/root_fs.h"
 #include "inventory/system_info.h"
 #include "inventory/toolkit_choice.h"
 #include "inventory/toolkit_scan.h"
+#include "inventory/trace.h"
+#include "inventory/version_prefetch.h"
 #include "report/report.h"
 
 extern char** environ;
@@ -82,6 +86,24 @@ std::string absolute(const std::string& p) {
   return ec ? p : a.lexically_normal().string();
 }
 
+// NVIDIA's support policy for each toolkit fills the bounds host_config.h does not enforce; then the
+// compiler nvcc would use is placed in each toolkit's range.
+void add_host_compiler_ranges(std::vector<Toolkit>& toolkits, const CompilerScan& compilers, const RootFs& fs,
+                              const compat::KnowledgeBase* kb) {
+  const Compiler* used = compilers.nvcc_host_compiler_entry >= 0
+                             ? &compilers.compilers[static_cast<std::size_t>(compilers.nvcc_host_compiler_entry)]
+                             : nullptr;
+  std::string family = used ? compiler_family(*used, fs.resolve(used->path)) : "";
+  for (auto& tk : toolkits) {
+    std::optional<HostCompilerPolicy> policy;
+    if (auto row = kb && !tk.version.empty() ? kb->host_compilers(tk.version) : std::nullopt)
+      policy = HostCompilerPolicy{row->cuda, row->gcc_min, row->gcc_max, row->clang_min, row->clang_max,
+                                  "data/compat/host_compilers.json (CUDA " + row->cuda + ": " + row->source + ")"};
+    tk.host_compilers = complete_host_compiler_ranges(std::move(tk.host_compilers), policy);
+    tk.host_compiler_fit = fit_host_compiler(tk.host_compilers, used, family);
+  }
+}
+
 }  // namespace
 
 Inventory collect(const CollectOptions& given) {
@@ -101,6 +123,10 @@ Inventory collect(const CollectOptions& given) {
   else if (fs.live()) env = process_environment();
   else env = {{"PATH", kImageDefaultPath}};
 
+  // First of all: the cuBLAS version children are the longest lookup by far (see version_prefetch.h).
+  VersionPrefetch prefetch;
+  if (options.read_library_versions) prefetch.start(fs, env, options.version_cache);
+
   Inventory inv;
   inv.collected_at = utc_now_iso();
   inv.root = fs.root();
@@ -108,7 +134,9 @@ Inventory collect(const CollectOptions& given) {
   const auto t0 = Clock::now();
   std::vector<std::string> timings;
   std::mutex timings_mutex;
+  std::string knowledge_error;
   auto timed = [&](const std::string& what, Clock::time_point start) {
+    trace(what + " done");
     std::lock_guard<std::mutex> lock(timings_mutex);
     timings.push_back(what + " " + std::to_string(static_cast<int>(ms_since(start))) + " ms");
   };
@@ -130,16 +158,29 @@ Inventory collect(const CollectOptions& given) {
     timed("system", t0);
     return s;
   });
+  auto knowledge = std::async(std::launch::async, [&]() -> std::optional<compat::KnowledgeBase> {
+    try {
+      auto kb = compat::KnowledgeBase::load();
+      trace("knowledge base loaded");
+      return kb;
+    } catch (const std::exception& e) {
+      std::lock_guard<std::mutex> lock(timings_mutex);
+      knowledge_error = e.what();
+      return std::nullopt;
+    }
+  });
   auto compilers = std::async(std::launch::async, [&] {
     auto c = scan_compilers(fs, env);
     timed("compilers", t0);
     return c;
   });
 
+  trace("collect: concurrent lookups started");
   auto candidates = discover_pythons(fs, env, options.pythons);
   char cwd_buf[4096] = {0};
   std::string cwd = getcwd(cwd_buf, sizeof cwd_buf) ? cwd_buf : "/";
   auto file_sites = site_packages_from_files(fs, env, candidates);
+  trace("collect: site-packages known");
   std::future<std::vector<PythonEnv>> pythons;
   if (options.python && fs.live()) {
     pythons = std::async(std::launch::async, [&] {
@@ -170,6 +211,7 @@ Inventory collect(const CollectOptions& given) {
     li.site_packages = sites;
     li.read_versions = options.read_library_versions && fs.live();
     li.version_cache = options.version_cache;
+    li.prefetch = &prefetch;
     auto libs = scan_libraries(fs, li);
     timed("toolkits+libraries", start);
     return std::make_pair(std::move(toolkits), std::move(libs));
@@ -192,6 +234,7 @@ Inventory collect(const CollectOptions& given) {
   }
 
   auto [toolkits, libraries] = stack.get();
+  trace("collect: stack joined");
   // A Python may name site-packages the file-based guess missed (PYTHONPATH, user site): scan again then.
   std::vector<std::string> sites = file_sites;
   bool extra = false;
@@ -212,10 +255,14 @@ Inventory collect(const CollectOptions& given) {
   if (inv.driver.version.empty() && !g.driver_version.empty()) inv.driver.version = g.driver_version;
   inv.system = system.get();
   auto c = compilers.get();
-  inv.compilers = std::move(c.compilers);
   inv.nvcc_host_compiler = c.nvcc_host_compiler;
+  auto kb = knowledge.get();
+  if (!kb) inv.notes.push_back("host compiler support policy not loaded: " + knowledge_error);
+  add_host_compiler_ranges(inv.toolkits, c, fs, kb ? &*kb : nullptr);
+  inv.compilers = std::move(c.compilers);
   if (!inv.driver.present) inv.notes.push_back("driver: " + (inv.driver.error.empty() ? "not found" : inv.driver.error));
   if (!options.python) inv.notes.push_back("Python environments not probed (gpucheck env --no-python, or run --level quick)");
+  trace("collect: done");
   if (options.timings) {
     timed("total", t0);
     for (const auto& t : timings) inv.notes.push_back("timing: " + t);

@@ -35,7 +35,7 @@ CompilerScan scan_compilers(const RootFs& fs, const EnvMap& env) {
   std::string path_list = env_or(env, "PATH");
   for (const char* n : {"gcc", "g++", "clang", "clang++", "cc", "c++"})
     if (auto p = fs.which(n, path_list); !p.empty()) wants.push_back({n, p, "--version"});
-  for (const char* var : {"CC", "CXX", "CUDAHOSTCXX"}) {
+  for (const char* var : {"CC", "CXX", "CUDAHOSTCXX", "NVCC_CCBIN"}) {
     std::string v = env_or(env, var);
     if (v.empty()) continue;
     auto words = split(trim(v), ' ');  // "ccache g++" -> the compiler is the last word
@@ -81,8 +81,15 @@ CompilerScan scan_compilers(const RootFs& fs, const EnvMap& env) {
   }
   CompilerScan scan;
   for (auto& j : jobs) scan.compilers.push_back(j.get());
-  if (auto v = env_or(env, "NVCC_CCBIN"); !v.empty()) scan.nvcc_host_compiler = v + " (NVCC_CCBIN)";
-  else if (auto g = fs.which("gcc", path_list); !g.empty()) scan.nvcc_host_compiler = g + " (gcc on PATH, nvcc's default)";
+  if (auto v = env_or(env, "NVCC_CCBIN"); !v.empty()) {
+    scan.nvcc_host_compiler = v + " (NVCC_CCBIN)";
+    for (const auto& c : scan.compilers)
+      if (c.name == "NVCC_CCBIN") scan.nvcc_host_compiler_entry = &c - scan.compilers.data();
+  } else if (auto g = fs.which("gcc", path_list); !g.empty()) {
+    scan.nvcc_host_compiler = g + " (gcc on PATH, nvcc's default)";
+    for (const auto& c : scan.compilers)
+      if (c.name == "gcc" && c.path == g) scan.nvcc_host_compiler_entry = &c - scan.compilers.data();
+  }
   return scan;
 }
 

@@ -1,8 +1,9 @@
 #pragma once
-// Host compilers: gcc/g++/clang/clang++/cc/c++ on PATH and whatever CC/CXX name, each with `--version`
+// Host compilers: gcc/g++/clang/clang++/cc/c++ on PATH and whatever CC/CXX/CUDAHOSTCXX/NVCC_CCBIN name, each with `--version`
 // (run concurrently), plus the compiler nvcc would use: NVCC_CCBIN when set, else `gcc` on PATH (what
 // `nvcc --dryrun` shows it invoking). Under --root nothing runs: compilers are listed without versions
 // unless the file name carries one (gcc-12).
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@ namespace gpucheck::inventory {
 struct CompilerScan {
   std::vector<Compiler> compilers;
   std::string nvcc_host_compiler;
+  std::ptrdiff_t nvcc_host_compiler_entry = -1;  // index of that compiler in `compilers`; -1: not among them
 };
 
 CompilerScan scan_compilers(const RootFs& fs, const EnvMap& env);

@@ -10,6 +10,7 @@
 #include "inventory/elf_info.h"
 #include "inventory/ld_cache.h"
 #include "inventory/library_version.h"
+#include "inventory/trace.h"
 #include "inventory/version_cache.h"
 
 namespace gpucheck::inventory {
@@ -87,6 +88,7 @@ std::vector<Library> scan_libraries(const RootFs& fs, const LibraryScanInput& in
     scan_dir(path_join(sp, "torch/lib"), "torch/lib", sp);
   }
 
+  trace("libraries: " + std::to_string(found.size()) + " candidate files listed");
   // One entry per real file; links and every route that led to it are kept.
   std::vector<Library> libs;
   std::map<std::string, std::size_t> by_real;
@@ -143,11 +145,16 @@ std::vector<Library> scan_libraries(const RootFs& fs, const LibraryScanInput& in
   if (in.read_versions && fs.live()) {
     VersionCache cache(in.version_cache);
     std::map<std::string, std::vector<VersionRequest>> by_dir;
+    std::vector<std::string> prefetched;
     for (const auto& l : libs) {
       VersionReading cached;
       if (cache.lookup(l.path, cached)) {
         cached.source += " (cached)";
         readings[l.path] = cached;
+        continue;
+      }
+      if (in.prefetch && in.prefetch->covers(l.path)) {
+        prefetched.push_back(l.path);
         continue;
       }
       auto elf = read_elf_info(l.path);
@@ -162,14 +169,25 @@ std::vector<Library> scan_libraries(const RootFs& fs, const LibraryScanInput& in
     }
     std::vector<std::future<std::map<std::string, VersionReading>>> jobs;
     for (auto& [dir, reqs] : by_dir)
-      jobs.push_back(std::async(std::launch::async, [r = reqs] { return read_versions_in_child(r); }));
+      jobs.push_back(std::async(std::launch::async, [r = reqs, dir = dir] {
+        trace("version child start " + dir);
+        auto out = read_versions_in_child(r);
+        trace("version child done " + dir);
+        return out;
+      }));
     for (auto& j : jobs)
       for (auto& [path, reading] : j.get()) {
         readings[path] = reading;
         cache.store(path, reading);
       }
+    for (const auto& path : prefetched)
+      if (auto reading = in.prefetch->take(path)) {
+        readings[path] = *reading;
+        cache.store(path, *reading);
+      }
     cache.save();
   }
+  trace("libraries: versions read");
   for (auto& l : libs) {
     auto it = readings.find(l.path);
     if (it != readings.end() && !it->second.version.empty()) {

@@ -9,6 +9,7 @@
 #include "inventory/model.h"
 #include "inventory/root_fs.h"
 #include "inventory/toolkit_scan.h"
+#include "inventory/version_prefetch.h"
 
 namespace gpucheck::inventory {
 
@@ -18,6 +19,7 @@ struct LibraryScanInput {
   std::vector<std::string> site_packages;
   bool read_versions = true;  // dlopen in a child (live machine only)
   std::string version_cache;  // file remembering dlopen readings by file identity ("" = none)
+  const VersionPrefetch* prefetch = nullptr;  // readings already under way (cuBLAS), taken by real path
 };
 
 std::vector<Library> scan_libraries(const RootFs& fs, const LibraryScanInput& in);

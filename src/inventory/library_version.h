@@ -31,6 +31,9 @@ std::string decode_version(const std::string& name, const std::vector<long long>
 /// Path of the helper executable ("" when it is not installed).
 std::string version_helper_path();
 
+/// Path of the helper's LD_AUDIT module (libversion_helper/thp_audit.c); "" when it is not installed.
+std::string version_helper_audit_path();
+
 /// Runs the helper once for `requests` (all in one directory) and returns one reading per path.
 std::map<std::string, VersionReading> read_versions_in_child(const std::vector<VersionRequest>& requests);
 

@@ -22,9 +22,31 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Gpu, index, nvml_index, name, uu
                                                 cc_minor, memory_total_bytes, ecc_mode, persistence_mode,
                                                 mig_mode, sm_clock_max_mhz, mem_clock_max_mhz, pcie_gen_current,
                                                 pcie_gen_max, pcie_width_current, pcie_width_max, source)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(HostCompilerRange, compiler, min, max, min_source, max_source,
+                                                min_enforced, max_enforced)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(HostCompilerFit, compiler, family, version, status, enforced, reason)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Toolkit, root, version, version_source, nvcc, found_via,
-                                                is_usr_local_cuda, host_compiler_max,
-                                                host_compiler_max_source, aliases)
+                                                is_usr_local_cuda, host_compilers, host_compiler_fit, aliases)
+
+namespace {
+// Documents written before host_compilers existed carry only the newest GCC major (host_compiler_max).
+void upgrade_old_toolkits(const nlohmann::json& j, std::vector<Toolkit>& toolkits) {
+  if (!j.contains("toolkits") || !j["toolkits"].is_array()) return;
+  const auto& arr = j["toolkits"];
+  for (std::size_t i = 0; i < toolkits.size() && i < arr.size(); ++i) {
+    const auto& t = arr[i];
+    if (!toolkits[i].host_compilers.empty() || !t.is_object() || !t.contains("host_compiler_max") ||
+        !t["host_compiler_max"].is_string() || t["host_compiler_max"].get<std::string>().empty())
+      continue;
+    HostCompilerRange r;
+    r.compiler = "gcc";
+    r.max = t["host_compiler_max"].get<std::string>();
+    r.max_source = t.value("host_compiler_max_source", "");
+    r.max_enforced = r.max_source.find("host_config.h") != std::string::npos;
+    toolkits[i].host_compilers.push_back(r);
+  }
+}
+}  // namespace
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ToolkitChoice, consumer, root, version, reason)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Library, name, path, soname, version, version_source, found_via,
                                                 loader_pick, links, package, package_version, version_error)
@@ -59,6 +81,7 @@ void from_json(const nlohmann::json& j, Inventory& inv) {
     inv.driver = j.value("driver", d.driver);
     inv.gpus = j.value("gpus", d.gpus);
     inv.toolkits = j.value("toolkits", d.toolkits);
+    upgrade_old_toolkits(j, inv.toolkits);
     inv.toolkit_choices = j.value("toolkit_choices", d.toolkit_choices);
     inv.libraries = j.value("libraries", d.libraries);
     inv.pythons = j.value("pythons", d.pythons);

@@ -35,6 +35,27 @@ struct Gpu {
   std::string source;
 };
 
+/// The versions of one host compiler family this toolkit's nvcc takes. Each bound says where it came from
+/// and whether nvcc enforces it: an enforced bound is a `#error` in the toolkit's own
+/// include/crt/host_config.h (nvcc stops unless -allow-unsupported-compiler); the others are NVIDIA's
+/// support policy (data/compat/host_compilers.json): outside them nvcc still runs, untested.
+struct HostCompilerRange {
+  std::string compiler;           // "gcc" or "clang"
+  std::string min, max;           // inclusive; a major ("6", "15") or major.minor where the guard needs it ("3.3"); "" = unknown
+  std::string min_source, max_source;  // ".../include/crt/host_config.h" or "data/compat/host_compilers.json (CUDA 13.0: <url>)"
+  bool min_enforced = false, max_enforced = false;
+};
+
+/// Whether the compiler nvcc would use (inventory.nvcc_host_compiler) is inside a toolkit's range.
+struct HostCompilerFit {
+  std::string compiler;           // its path ("/usr/bin/gcc"); empty: none found
+  std::string family;             // "gcc" or "clang"
+  std::string version;            // "12.2.0"
+  std::string status = "unknown"; // "inside", "above_max", "below_min", "unknown"
+  bool enforced = false;          // the bound it crosses is host_config.h's: every nvcc compile fails
+  std::string reason;             // "gcc 12.2.0 is within 6 .. 15"
+};
+
 struct Toolkit {
   std::string root;               // real path
   std::string version;            // "12.1.105" or "12.1"
@@ -42,8 +63,8 @@ struct Toolkit {
   std::string nvcc;               // path of nvcc, empty when the toolkit has none
   std::vector<std::string> found_via;  // "CUDA_HOME", "PATH", "/usr/local/cuda symlink", "conda:env", "pip:nvidia-cuda-nvcc-cu12"
   bool is_usr_local_cuda = false; // /usr/local/cuda points here
-  std::string host_compiler_max;  // newest GCC major this nvcc accepts, from the knowledge base or host_config.h
-  std::string host_compiler_max_source;  // "include/crt/host_config.h"
+  std::vector<HostCompilerRange> host_compilers;  // gcc and clang: what this nvcc takes (see HostCompilerRange)
+  HostCompilerFit host_compiler_fit;  // the compiler nvcc would use against that range
   std::vector<std::string> aliases;      // other paths that lead here (/usr/local/cuda, a CUDA_HOME symlink)
 };
 

@@ -20,6 +20,14 @@ bool is_stack_library(const std::string& name) {
   return false;
 }
 
+// "gcc 6 (policy) .. 15 (host_config.h)": each bound with what backs it.
+std::string host_compiler_range_text(const HostCompilerRange& r) {
+  auto bound = [](const std::string& v, bool enforced) {
+    return v.empty() ? std::string("?") : v + (enforced ? " (host_config.h)" : " (policy)");
+  };
+  return r.compiler + " " + bound(r.min, r.min_enforced) + " .. " + bound(r.max, r.max_enforced);
+}
+
 std::string cuda_int(int v) { return v ? fmt::format("{}.{}", v / 1000, (v % 1000) / 10) : "-"; }
 }  // namespace
 
@@ -50,10 +58,16 @@ std::string render_summary(const Inventory& inv, bool verbose) {
 
   line("\nCUDA toolkits");
   if (inv.toolkits.empty()) line("  none found");
-  for (const auto& t : inv.toolkits)
-    line(fmt::format("  {:<10} {}{}  [{}]  nvcc {}  gcc <= {}  via {}", or_dash(t.version), t.root,
+  for (const auto& t : inv.toolkits) {
+    line(fmt::format("  {:<10} {}{}  [{}]  nvcc {}  via {}", or_dash(t.version), t.root,
                      t.is_usr_local_cuda ? " (= /usr/local/cuda)" : "", t.version_source, t.nvcc.empty() ? "no" : "yes",
-                     or_dash(t.host_compiler_max), join(t.found_via, ", ")));
+                     join(t.found_via, ", ")));
+    std::vector<std::string> ranges;
+    for (const auto& r : t.host_compilers) ranges.push_back(host_compiler_range_text(r));
+    if (!ranges.empty()) line("             host compilers: " + join(ranges, "; "));
+    if (!t.host_compiler_fit.reason.empty())
+      line("             nvcc's host compiler: " + t.host_compiler_fit.status + " (" + t.host_compiler_fit.reason + ")");
+  }
   for (const auto& c : inv.toolkit_choices)
     line(fmt::format("  {:<20} -> {} {}  ({})", c.consumer, c.root.empty() ? "none" : c.root, c.version, c.reason));
 

@@ -8,6 +8,7 @@
 #include "core/subprocess.h"
 #include "core/text.h"
 #include "inventory/dist_info.h"
+#include "inventory/host_compiler_range.h"
 
 namespace gpucheck::inventory {
 
@@ -94,16 +95,6 @@ std::string parse_nvcc_version(const std::string& text) {
   std::smatch m;
   if (std::regex_search(text, m, full)) return m[1].str();
   if (std::regex_search(text, m, rel)) return m[1].str();
-  return "";
-}
-
-std::string parse_host_config_gcc_max(const std::string& text) {
-  static const std::regex re(R"(#if\s+__GNUC__\s*>\s*([0-9]+))");
-  for (std::sregex_iterator it(text.begin(), text.end(), re), end; it != end; ++it) {
-    // Only the guard that actually errors out ("unsupported GNU version") counts.
-    auto after = text.substr(static_cast<std::size_t>(it->position() + it->length()), 400);
-    if (after.find("unsupported GNU version") != std::string::npos) return (*it)[1].str();
-  }
   return "";
 }
 
@@ -197,9 +188,13 @@ std::vector<Toolkit> scan_toolkits(const RootFs& fs, const ToolkitScanInput& in)
   for (auto& tk : out) {
     if (fs.is_executable(path_join(tk.root, "bin/nvcc"))) tk.nvcc = path_join(tk.root, "bin/nvcc");
     tk.is_usr_local_cuda = !usr_local_cuda.empty() && usr_local_cuda == tk.root;
-    if (auto h = first_existing_include(fs, tk.root, "crt/host_config.h"); !h.empty()) {
-      tk.host_compiler_max = parse_host_config_gcc_max(fs.read(h, 1u << 20));
-      if (!tk.host_compiler_max.empty()) tk.host_compiler_max_source = h;
+    // CUDA 9 moved the guards to crt/host_config.h (include/host_config.h became a wrapper); up to 8 they
+    // are in include/host_config.h itself.
+    auto h = first_existing_include(fs, tk.root, "crt/host_config.h");
+    if (h.empty()) h = first_existing_include(fs, tk.root, "host_config.h");
+    if (!h.empty()) {
+      // The enforced bounds only; collect() adds the support policy for the rest.
+      tk.host_compilers = parse_host_config(fs.read(h, 1u << 20), h);
     }
     read_toolkit_version(fs, tk, in.allow_exec);
   }

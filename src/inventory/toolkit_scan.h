@@ -33,7 +33,5 @@ std::string parse_version_json(const std::string& text);
 std::string parse_cuda_h_version(const std::string& text);
 /// "Cuda compilation tools, release 12.1, V12.1.105" -> "12.1.105".
 std::string parse_nvcc_version(const std::string& text);
-/// Newest GCC major accepted by host_config.h ("#if __GNUC__ > 12 ... unsupported GNU version") -> "12".
-std::string parse_host_config_gcc_max(const std::string& text);
 
 }  // namespace gpucheck::inventory

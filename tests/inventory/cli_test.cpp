@@ -195,6 +195,10 @@ TEST(InvEnvCli, HumanSummary) {
   for (const char* section : {"System", "Driver", "GPUs", "CUDA toolkits", "Libraries", "Compilers"})
     EXPECT_NE(r.out.find(std::string("\n") + section), std::string::npos) << section;
   EXPECT_NE(r.out.find("torch_cpp_extension"), std::string::npos);
+  // Each toolkit's host compiler range names what backs each bound, and where nvcc's compiler falls in it.
+  EXPECT_NE(r.out.find("host compilers: gcc "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" (host_config.h)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("nvcc's host compiler: "), std::string::npos) << r.out;
 }
 
 }  // namespace

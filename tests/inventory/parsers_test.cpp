@@ -45,15 +45,6 @@ TEST(InvToolkitVersionFiles, RealCudaHeaderAndNvccAgree) {
   EXPECT_EQ(from_nvcc.rfind(from_header + ".", 0), 0u) << from_nvcc << " vs " << from_header;
 }
 
-TEST(InvToolkitVersionFiles, HostConfigGccLimitOfTheRealToolkit) {
-  std::string text = read_file("/usr/local/cuda/include/crt/host_config.h");
-  std::string max = parse_host_config_gcc_max(text);
-  ASSERT_FALSE(max.empty());
-  // The guard that errors must literally be in the file with that number.
-  EXPECT_NE(text.find("__GNUC__ > " + max), std::string::npos);
-  EXPECT_EQ(parse_host_config_gcc_max("#if __GNUC__ > 9\n#warning fine\n#endif\n"), "");
-}
-
 TEST(InvDistInfo, NamesAndVersions) {
   EXPECT_EQ(parse_dist_info_name("nvidia_cuda_nvcc_cu12-12.1.105.dist-info"),
             (std::pair<std::string, std::string>{"nvidia-cuda-nvcc-cu12", "12.1.105"}));

@@ -46,7 +46,10 @@ TEST(InvRealToolkit, WheelAssembledCuda13FoundWithNvccsVersion) {
   EXPECT_EQ(tk->version_source, "dist-info nvidia-cuda-nvcc");
   EXPECT_TRUE(tk->is_usr_local_cuda);
   EXPECT_EQ(tk->nvcc, real + "/bin/nvcc");
-  EXPECT_FALSE(tk->host_compiler_max.empty());
+  // Its own host_config.h bounds gcc from above and clang on both sides (the values: host_compilers_test).
+  ASSERT_EQ(tk->host_compilers.size(), 2u);
+  EXPECT_TRUE(tk->host_compilers[0].max_enforced);
+  EXPECT_EQ(tk->host_compilers[0].max_source, real + "/include/crt/host_config.h");
   auto choices = choose_toolkits(RootFs("/"), in.env, tks);
   EXPECT_EQ(choice(choices, "path").root, real);
   EXPECT_EQ(choice(choices, "path").version, tk->version);
@@ -108,7 +111,23 @@ TEST_F(InvFakeTree, EveryToolkitListedWithItsVersion) {
   EXPECT_EQ(inv.toolkits.size(), 4u);
   const Toolkit* t118 = toolkit_at(inv.toolkits, "/usr/local/cuda-11.8");
   EXPECT_TRUE(t118->is_usr_local_cuda);
-  EXPECT_EQ(t118->host_compiler_max, "11");
+  // gcc: the header's guard caps it at 11 (enforced); the support policy of 11.8 gives the minimum.
+  ASSERT_FALSE(t118->host_compilers.empty());
+  const auto& gcc = t118->host_compilers[0];
+  EXPECT_EQ(gcc.compiler, "gcc");
+  EXPECT_EQ(gcc.max, "11");
+  EXPECT_TRUE(gcc.max_enforced);
+  EXPECT_EQ(gcc.max_source, "/usr/local/cuda-11.8/include/crt/host_config.h");  // named as inside the image
+  EXPECT_EQ(gcc.min, "6");
+  EXPECT_FALSE(gcc.min_enforced);
+  EXPECT_NE(gcc.min_source.find("data/compat/host_compilers.json (CUDA 11.8: https://"), std::string::npos) << gcc.min_source;
+  // 10.2 has no header in this tree: policy only, both families.
+  const Toolkit* t102 = toolkit_at(inv.toolkits, "/usr/local/cuda-10.2");
+  ASSERT_EQ(t102->host_compilers.size(), 2u);
+  for (const auto& r : t102->host_compilers) EXPECT_FALSE(r.min_enforced || r.max_enforced) << r.compiler;
+  // Nothing runs under --root and the image has no gcc: where nvcc's compiler falls is unknown, and says so.
+  EXPECT_EQ(t118->host_compiler_fit.status, "unknown");
+  EXPECT_NE(t118->host_compiler_fit.reason.find("no host compiler found"), std::string::npos);
   EXPECT_FALSE(toolkit_at(inv.toolkits, "/usr/local/cuda-10.2")->is_usr_local_cuda);
   EXPECT_EQ(toolkit_at(inv.toolkits, "/usr/local/lib/python3.11/dist-packages/nvidia/cuda_nvcc")->nvcc, "");
   EXPECT_EQ(inv.system.os_pretty, "Fake Image");

@@ -1,10 +1,13 @@
 // Real CUDA wheels from PyPI (nvidia-cuda-runtime-cu11/-cu12, nvidia-cuda-nvcc-cu11/-cu12) pip-installed into
 // venvs cached under the build tree: libcudart.so.11.0 / .12 versions read through dlopen with no GPU, and
-// the pip nvcc packages listed as toolkits with their versions. Skipped when PyPI cannot be reached.
+// the pip nvcc packages listed as toolkits with their versions and the host compiler range of their real
+// crt/host_config.h (11.8, 12.1). Skipped when PyPI cannot be reached.
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <regex>
 
+#include "core/files.h"
 #include "core/subprocess.h"
 #include "core/text.h"
 #include "inventory/collect.h"
@@ -90,6 +93,25 @@ TEST_P(InvWheels, RuntimeVersionThroughDlopenAndNvccPackageAsToolkit) {
   EXPECT_EQ(tk->version_source, std::string("dist-info nvidia-cuda-nvcc-") + f.name);
   EXPECT_EQ(tk->nvcc, "");  // these wheels ship ptxas, not nvcc: no consumer can pick them
   for (const auto& c : inv.toolkit_choices) EXPECT_NE(c.root, tk->root) << c.consumer;
+  // The wheel's own crt/host_config.h (real 11.8 / 12.1 headers) bounds gcc and clang; the values are the
+  // ones its #error messages state, read here independently of the #if conditions the inventory evaluates.
+  std::string header = read_file(tk->root + "/include/crt/host_config.h");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(header, m, std::regex(R"(gcc versions later than (\d+) are not supported)")));
+  std::string gcc_max = m[1].str();
+  ASSERT_TRUE(std::regex_search(header, m, std::regex(R"(clang version must be less than (\d+) and greater than 3\.2)")));
+  std::string clang_max = std::to_string(std::stoi(m[1].str()) - 1);
+  ASSERT_EQ(tk->host_compilers.size(), 2u);
+  EXPECT_EQ(tk->host_compilers[0].compiler, "gcc");
+  EXPECT_EQ(tk->host_compilers[0].max, gcc_max);
+  EXPECT_EQ(tk->host_compilers[0].max, f.name == std::string("cu11") ? "11" : "12");
+  EXPECT_TRUE(tk->host_compilers[0].max_enforced);
+  EXPECT_FALSE(tk->host_compilers[0].min_enforced);  // gcc's minimum: the support policy
+  EXPECT_EQ(tk->host_compilers[0].min, "6");
+  EXPECT_EQ(tk->host_compilers[1].compiler, "clang");
+  EXPECT_EQ(tk->host_compilers[1].min, "3.3");
+  EXPECT_EQ(tk->host_compilers[1].max, clang_max);
+  EXPECT_TRUE(tk->host_compilers[1].min_enforced && tk->host_compilers[1].max_enforced);
 
   ASSERT_FALSE(inv.pythons.empty());
   EXPECT_EQ(inv.pythons[0].packages.at(pkg_runtime), f.version);
