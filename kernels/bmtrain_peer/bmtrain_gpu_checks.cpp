@@ -14,14 +14,6 @@ namespace {
 python::Arg device_address(const DeviceBuffer& b) { return address(b.get()); }
 const python::Arg kDefaultStream = std::uint64_t{0};
 
-CheckReport launcher_failure(const std::string& what) {
-  CheckReport r;
-  r.name = what;
-  r.count = 1;
-  r.mismatches = 1;
-  return r;
-}
-
 // Calls C.<fn>(args) and waits for the GPU; "" or why it failed (Python error or CUDA error).
 std::string launch(NativeModule& module, const std::string& fn, const std::vector<python::Arg>& args) {
   if (!module.has(fn)) return "the module has no " + fn;
@@ -44,7 +36,7 @@ void adam_case(NativeModule& module, CheckCollector& checks, AdamVariant v, std:
                             device_address(m), device_address(s), double(h.beta1), double(h.beta2), double(h.eps),
                             double(h.lr), double(h.scale), double(h.weight_decay), double(h.bias_correction1),
                             double(h.bias_correction2), kDefaultStream});
-  if (!err.empty()) return checks.add(name, launcher_failure(err));
+  if (!err.empty()) return checks.add(name, could_not_run(err));
   AdamState got = before;
   from_device(p, got.param), from_device(ph, got.param_h), from_device(m, got.m), from_device(s, got.v);
   AdamState want = before;
@@ -66,7 +58,7 @@ void inf_nan_case(NativeModule& module, CheckCollector& checks, Dtype d, std::si
                      (bad_at < n ? " bad at " + std::to_string(bad_at) : " clean") + (preset ? " flag preset" : "");
   std::string err = launch(module, fn, {static_cast<std::int64_t>(n), device_address(x), device_address(mid),
                                         device_address(out), kDefaultStream});
-  if (!err.empty()) return checks.add(name, launcher_failure(err));
+  if (!err.empty()) return checks.add(name, could_not_run(err));
   out.download(&flag, 1);
   checks.add(name, check_flag("flag", flag, preset || has_inf_nan_reference(t)));
 }
@@ -85,7 +77,7 @@ void cross_entropy_case(NativeModule& module, CheckCollector& checks, Dtype d, s
   std::string err = launch(module, std::string("cross_entropy_forward_") + dt + "_launcher",
                            {m, n, device_address(x), device_address(t), device_address(sm), device_address(loss),
                             std::int64_t{c.ignore_index}, kDefaultStream});
-  if (!err.empty()) return checks.add(name + " forward", launcher_failure(err));
+  if (!err.empty()) return checks.add(name + " forward", could_not_run(err));
   std::vector<float> got_loss(rows);
   loss.download(got_loss.data(), loss.bytes());
   HostTensor got_sm(d, rows * vocab);
@@ -99,7 +91,7 @@ void cross_entropy_case(NativeModule& module, CheckCollector& checks, Dtype d, s
   err = launch(module, std::string("cross_entropy_backward_inplace_") + dt + "_launcher",
                {m, n, device_address(go), device_address(t), device_address(sm), std::int64_t{c.ignore_index},
                 kDefaultStream});
-  if (!err.empty()) return checks.add(name + " backward", launcher_failure(err));
+  if (!err.empty()) return checks.add(name + " backward", could_not_run(err));
   HostTensor got_grad(d, rows * vocab);
   from_device(sm, got_grad);
   checks.add(name + " backward", check_ce_backward(ce_backward_reference(c, got_sm, grad_out), got_grad));

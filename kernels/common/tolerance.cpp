@@ -75,6 +75,14 @@ CheckReport check_exact(const std::string& name, const HostTensor& got, const Ho
       [](std::size_t) { return 0.0; });
 }
 
+CheckReport could_not_run(const std::string& why) {
+  CheckReport r;
+  r.name = why;
+  r.count = 1;
+  r.mismatches = 1;
+  return r;
+}
+
 CheckReport check_flag(const std::string& name, int got, int want) {
   return check_elements(
       name, 1, [&](std::size_t) { return double(got); }, [&](std::size_t) { return double(want); },

@@ -77,6 +77,10 @@ CheckReport check_elements(const std::string& name, std::size_t n, const std::fu
 /// Exact comparison (every element bit-identical as a value, NaN matches NaN).
 CheckReport check_exact(const std::string& name, const HostTensor& got, const HostTensor& want);
 
+/// A check that could not compare anything because producing the result failed (a launcher raised, a
+/// CUDA error): one mismatch named by `why`.
+CheckReport could_not_run(const std::string& why);
+
 /// A flag (the inf/NaN byte) must equal the reference exactly.
 CheckReport check_flag(const std::string& name, int got, int want);
 
