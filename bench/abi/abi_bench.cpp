@@ -8,7 +8,7 @@
 #include <iostream>
 #include <map>
 
-#include "abi/audit.h"
+#include "checks/abi/audit.h"
 #include "core/subprocess.h"
 #include "core/text.h"
 

@@ -12,8 +12,8 @@
 
 #include <benchmark/benchmark.h>
 
-#include "explain/log_scanner.h"
-#include "explain/signature.h"
+#include "checks/explain/log_scanner.h"
+#include "checks/explain/signature.h"
 
 namespace {
 

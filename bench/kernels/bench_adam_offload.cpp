@@ -10,7 +10,7 @@
 
 #include "adam/adam_offload.h"
 #include "adam/adam_reference.h"
-#include "bmtrain_peer/bmtrain_peer.h"
+#include "bmtrain_installed/bmtrain_peer.h"
 
 using namespace gpucheck::kernels;
 

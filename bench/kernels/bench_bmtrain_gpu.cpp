@@ -11,7 +11,7 @@
 #include <string>
 
 #include "adam/adam_cuda.h"
-#include "bmtrain_peer/bmtrain_peer.h"
+#include "bmtrain_installed/bmtrain_peer.h"
 #include "common/cuda_support.h"
 #include "cross_entropy/ce_cuda.h"
 #include "cross_entropy/ce_reference.h"

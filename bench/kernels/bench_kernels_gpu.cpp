@@ -24,7 +24,7 @@
 #include "cross_entropy/ce_cuda.h"
 #include "cross_entropy/ce_reference.h"
 #ifdef GPUCHECK_BENCH_TORCH
-#include "torch_crosscheck/torch_gpu_ops.h"
+#include "torch_gpu_ops.h"
 #endif
 
 using namespace gpucheck::kernels;

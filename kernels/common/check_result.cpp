@@ -16,7 +16,7 @@ void CheckCollector::add(const std::string& case_name, const std::vector<CheckRe
   }
 }
 
-void CheckCollector::fill(Result& r, const std::string& what) const {
+void CheckCollector::fill(Finding& r, const std::string& what) const {
   r.add_metric("cases", static_cast<double>(cases_), "count");
   r.add_metric("checks_failed", static_cast<double>(failed_.size()), "count", "lower");
   r.add_metric("max_abs_error", max_abs_, "", "lower");

@@ -1,11 +1,11 @@
 #pragma once
-// Turns CheckReports of named cases into a probe Result: pass only if every check is within policy; the
+// Turns CheckReports of named cases into a probe Finding: pass only if every check is within policy; the
 // worst errors as metrics; every check (max abs/rel, worst index) in details.
 #include <string>
 #include <vector>
 
 #include "common/tolerance.h"
-#include "core/result.h"
+#include "core/finding.h"
 
 namespace gpucheck::kernels {
 
@@ -17,7 +17,7 @@ class CheckCollector {
   std::size_t cases() const { return cases_; }
   std::size_t failures() const { return failed_.size(); }
   /// Sets status, summary (`what` + counts, or the first failure), metrics and details.
-  void fill(Result& r, const std::string& what) const;
+  void fill(Finding& r, const std::string& what) const;
 
  private:
   std::size_t cases_ = 0, checks_ = 0;

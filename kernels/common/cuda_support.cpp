@@ -57,7 +57,7 @@ std::string current_device_description() {
          std::to_string(p.multiProcessorCount) + " SMs)";
 }
 
-bool require_gpu(Result& r) {
+bool require_gpu(Finding& r) {
   if (auto why = cuda_unavailable_reason()) {
     r.evidence["cudaGetDeviceCount"] = *why;
     r.status = Status::kSkip;

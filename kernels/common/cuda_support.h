@@ -45,7 +45,7 @@ class DeviceBuffer {
 }  // namespace gpucheck::kernels
 
 #include "common/host_tensor.h"
-#include "core/result.h"
+#include "core/finding.h"
 
 namespace gpucheck::kernels {
 
@@ -57,6 +57,6 @@ std::string current_device_description();
 
 /// The common start of every GPU probe: without a usable GPU, marks `r` as skipped with the exact CUDA
 /// error (evidence `cudaGetDeviceCount`) and returns false; otherwise records the device and returns true.
-bool require_gpu(Result& r);
+bool require_gpu(Finding& r);
 
 }  // namespace gpucheck::kernels

@@ -1,14 +1,14 @@
 // abi.extensions: `gpucheck abi --torch-extensions --with-torch` as a probe. Fails when an extension would
 // not import (or would find no kernel image for a GPU here); skips when there is nothing to audit.
-#include "abi/request.h"
-#include "abi/targets.h"
+#include "checks/abi/request.h"
+#include "checks/abi/targets.h"
 #include "core/errors.h"
 #include "probe/probe.h"
 
 int main(int argc, char** argv) {
   using namespace gpucheck;
   return probe::run(argc, argv, "abi.extensions", "Torch extension modules link and bind",
-                    [](const probe::Context& ctx, Result& r) {
+                    [](const probe::Context& ctx, Finding& r) {
     abi::AbiRequest req;
     req.python = ctx.arg("--python", "python3");
     abi::PythonEnvPaths env;
@@ -25,10 +25,10 @@ int main(int argc, char** argv) {
     abi::AuditReport rep = abi::run_abi(req);
     if (rep.targets.empty())
       return probe::skip(r, "no module linking libc10/libtorch in the site-packages of " + env.executable);
-    Result audited = abi::to_result(rep, r.id, r.title);
-    audited.evidence.insert(r.evidence.begin(), r.evidence.end());
+    Finding audited = abi::to_result(rep, r.id, r.title);
+    audited.evidence.insert(audited.evidence.begin(), r.evidence.begin(), r.evidence.end());
     if (audited.status != Status::kPass)
-      audited.remedy.push_back("gpucheck abi --torch-extensions --with-torch --python " + env.executable +
+      audited.add_fix("gpucheck abi --torch-extensions --with-torch --python " + env.executable +
                                " --verbose   (full list, causes and fixes)");
     r = audited;
   });

@@ -5,14 +5,14 @@
 #include <optional>
 #include <string>
 
-#include "abi/audit.h"
-#include "abi/request.h"
-#include "bmtrain_peer/bmtrain_peer.h"
+#include "checks/abi/audit.h"
+#include "checks/abi/request.h"
+#include "bmtrain_installed/bmtrain_peer.h"
 #include "common/check_result.h"
 #include "core/errors.h"
 #include "probe/probe.h"
 #ifdef GPUCHECK_BMTRAIN_GPU_CHECKS
-#include "bmtrain_peer/bmtrain_gpu_checks.h"
+#include "bmtrain_installed/bmtrain_gpu_checks.h"
 #include "common/cuda_support.h"
 #endif
 
@@ -26,7 +26,7 @@ using namespace gpucheck::kernels;
 struct Linkage {
   Status status = Status::kPass;
   std::string summary;
-  std::vector<std::string> remedy;
+  std::vector<Fix> fixes;
 };
 
 Linkage audit_linkage(const bmtrain::Install& in, const std::string& module) {
@@ -47,7 +47,8 @@ Linkage audit_linkage(const bmtrain::Install& in, const std::string& module) {
       l.summary += ": " + symbols.front();
       if (symbols.size() > 1) l.summary += " and " + std::to_string(symbols.size() - 1) + " more";
     }
-    for (const auto& g : t.groups) l.remedy.insert(l.remedy.end(), g.remedy.begin(), g.remedy.end());
+    for (const auto& g : t.groups)
+      for (const auto& line : g.remedy) l.fixes.push_back({static_cast<int>(l.fixes.size()) + 1, line, {}, ""});
   } catch (const InputError& e) {
     l.status = Status::kError;
     l.summary = std::string("gpucheck abi could not audit it: ") + e.what();
@@ -59,7 +60,7 @@ Linkage audit_linkage(const bmtrain::Install& in, const std::string& module) {
 bool launchers_known(const std::string& version) { return version.empty() || version.rfind("1.", 0) == 0; }
 
 void check_cpu_adam(const bmtrain::Install& in, const std::string& module, bmtrain::NativeModule* embedded,
-                    const std::string& level, CheckCollector& checks, Result& r) {
+                    const std::string& level, CheckCollector& checks, Finding& r) {
   std::size_t n = level == "quick" ? 4099 : (1u << 20) + 3;
   for (AdamVariant v : {AdamVariant::kOffloadFp16, AdamVariant::kOffloadBf16}) {
     for (bool adversarial : {false, true}) {
@@ -91,7 +92,7 @@ struct GpuOutcome {
   std::string evidence;  // the full story
 };
 
-GpuOutcome check_gpu(bmtrain::NativeModule* embedded, const std::string& level, CheckCollector& checks, Result& r) {
+GpuOutcome check_gpu(bmtrain::NativeModule* embedded, const std::string& level, CheckCollector& checks, Finding& r) {
 #ifdef GPUCHECK_BMTRAIN_GPU_CHECKS
   if (auto why = cuda_unavailable_reason()) return {false, "no usable GPU", "not run: no usable GPU: " + *why};
   if (!embedded)
@@ -111,7 +112,7 @@ GpuOutcome check_gpu(bmtrain::NativeModule* embedded, const std::string& level, 
 
 int main(int argc, char** argv) {
   return probe::run(argc, argv, "bmtrain.installed", "The installed BMTrain's native kernels compute correctly",
-                    [](const probe::Context& ctx, Result& r) {
+                    [](const probe::Context& ctx, Finding& r) {
     std::string python = ctx.arg("--python");
     if (python.empty() && std::getenv("GPUCHECK_PYTHON")) python = std::getenv("GPUCHECK_PYTHON");
     if (python.empty()) python = "python3";
@@ -120,7 +121,7 @@ int main(int argc, char** argv) {
     if (!in.python_ok) return probe::skip(r, "the selected Python '" + python + "' could not be run: " + in.python_error);
     r.evidence["python_version"] = in.python_version;
     if (!in.found) {
-      r.remedy.push_back("pip install bmtrain (into " + in.python + "), or pass --python for the environment that has it");
+      r.add_fix("pip install bmtrain (into " + in.python + "), or pass --python for the environment that has it");
       return probe::skip(r, "bmtrain is not installed in " + in.python + " (Python " + in.python_version + ")");
     }
     const std::string version = in.version.empty() ? "unknown" : in.version;
@@ -130,7 +131,7 @@ int main(int argc, char** argv) {
     if (in.native_modules.empty()) {
       r.status = Status::kFail;
       r.summary = "bmtrain " + version + " is installed but has no native module bmtrain/C*.so";
-      r.remedy.push_back("reinstall bmtrain so its extension is built: pip install --force-reinstall --no-cache-dir bmtrain");
+      r.add_fix("reinstall bmtrain so its extension is built: pip install --force-reinstall --no-cache-dir bmtrain");
       return;
     }
     const std::string module = in.native_modules.front();
@@ -147,8 +148,8 @@ int main(int argc, char** argv) {
     if (!load_error.empty()) {
       r.status = Status::kFail;
       r.summary = "bmtrain " + version + "'s native module does not load: " + load_error;
-      r.remedy = linkage.remedy;
-      r.remedy.push_back(abi_hint);
+      r.fixes = linkage.fixes;
+      r.add_fix(abi_hint);
       return;
     }
     r.evidence["interpreter"] = embedded ? "embedded in this process (" + embedded->libpython() + ")"
@@ -156,8 +157,8 @@ int main(int argc, char** argv) {
     if (linkage.status != Status::kPass && linkage.status != Status::kSkip) {
       r.status = linkage.status == Status::kError ? Status::kWarn : linkage.status;
       r.summary = "bmtrain " + version + "'s native module links incompletely: " + linkage.summary;
-      r.remedy = linkage.remedy;
-      r.remedy.push_back(abi_hint);
+      r.fixes = linkage.fixes;
+      r.add_fix(abi_hint);
       if (linkage.status == Status::kError) r.summary += " (module loads)";
       if (linkage.status == Status::kFail) return;
     }

@@ -42,7 +42,7 @@ struct JobState {
   bool abort_job = false;  // a rank stopped (timeout, error): the job cannot finish its collectives
 };
 
-std::unique_ptr<Transport> make_transport(const Options& o, JobState& job, Result& r) {
+std::unique_ptr<Transport> make_transport(const Options& o, JobState& job, Finding& r) {
   if (o.transport == "mpi") {
 #ifdef GPUCHECK_COLL_HAVE_MPI
     return std::make_unique<MpiTransport>(MPI_COMM_WORLD);
@@ -60,7 +60,7 @@ std::unique_ptr<Transport> make_transport(const Options& o, JobState& job, Resul
     (void)job;
     return NcclTransport::create_single_process(o.timeout_s);
   } catch (const NcclUnavailable& e) {
-    r.remedy.push_back("run on a node with an NVIDIA driver and GPU; `gpucheck run --only device.runtime` shows why "
+    r.add_fix("run on a node with an NVIDIA driver and GPU; `gpucheck run --only device.runtime` shows why "
                        "CUDA cannot reach one. The host path runs anywhere: --transport mpi");
     probe::skip(r, std::string("NCCL collectives cannot run here: ") + e.what());
     return nullptr;
@@ -68,7 +68,7 @@ std::unique_ptr<Transport> make_transport(const Options& o, JobState& job, Resul
     // There is a GPU but NCCL cannot build a communicator (or the watchdog fired during it): a broken stack.
     r.status = Status::kFail;
     r.summary = std::string("NCCL communicator initialisation failed: ") + e.what();
-    r.remedy.push_back("rerun with NCCL_DEBUG=INFO to see which transport or device NCCL rejected");
+    r.add_fix("rerun with NCCL_DEBUG=INFO to see which transport or device NCCL rejected");
     job.abort_job = job.multi_process;
     return nullptr;
   }
@@ -80,7 +80,7 @@ std::unique_ptr<Transport> make_transport(const Options& o, JobState& job, Resul
 }
 
 // NCCL's tuning variables change algorithms and protocols; a result is only comparable with them known.
-void record_nccl_environment(Result& r) {
+void record_nccl_environment(Finding& r) {
   for (char** e = environ; e && *e; ++e) {
     std::string kv = *e;
     if (kv.rfind("NCCL_", 0) != 0) continue;
@@ -89,7 +89,7 @@ void record_nccl_environment(Result& r) {
   }
 }
 
-void execute(const Options& o, JobState& job, Result& r) {
+void execute(const Options& o, JobState& job, Finding& r) {
   auto t = make_transport(o, job, r);
   if (!t) return;
   r.evidence["level"] = o.level;
@@ -156,12 +156,12 @@ int main(int argc, char** argv) {
     job.multi_process = size > 1;
   }
 #endif
-  auto body = [&](const probe::Context&, Result& r) { execute(o, job, r); };
+  auto body = [&](const probe::Context&, Finding& r) { execute(o, job, r); };
   int rc = 0;
   if (rank == 0) {
     rc = probe::run(argc, argv, kId, kTitle, body);
   } else {
-    Result r;
+    Finding r;
     try {
       body(probe::Context{}, r);
     } catch (const std::exception& e) {

@@ -6,7 +6,7 @@
 
 int main(int argc, char** argv) {
   return gpucheck::probe::run(argc, argv, GPUCHECK_PROBE_ID, GPUCHECK_PROBE_ID,
-                              [](const gpucheck::probe::Context&, gpucheck::Result& r) {
+                              [](const gpucheck::probe::Context&, gpucheck::Finding& r) {
                                 gpucheck::probe::skip(r, GPUCHECK_UNAVAILABLE_REASON);
                               });
 }

@@ -17,11 +17,11 @@ std::string cuda_version_text(int v) { return std::to_string(v / 1000) + "." + s
 int main(int argc, char** argv) {
   using namespace gpucheck;
   return probe::run(argc, argv, "device.runtime", "CUDA runtime, driver and devices",
-                    [](const probe::Context&, Result& r) {
+                    [](const probe::Context&, Finding& r) {
     probe::Cudart rt;
     if (!probe::load_cudart(rt)) {
       r.evidence["tried"] = join(rt.tried, "\n");
-      r.remedy.push_back("install the CUDA runtime (a CUDA toolkit, or pip install nvidia-cuda-runtime-cu12) "
+      r.add_fix("install the CUDA runtime (a CUDA toolkit, or pip install nvidia-cuda-runtime-cu12) "
                          "or set GPUCHECK_CUDART=/path/to/libcudart.so");
       return probe::skip(r, "no CUDA runtime library (libcudart) could be loaded");
     }
@@ -36,9 +36,9 @@ int main(int argc, char** argv) {
     int rc = rt.device_count(&count);
     if (rc != probe::kCudaSuccess) {
       r.evidence["cudaGetDeviceCount"] = rt.describe(rc);
-      if (driver == 0) r.remedy.push_back("install the NVIDIA driver (nvidia-smi must work) on a machine with a GPU");
+      if (driver == 0) r.add_fix("install the NVIDIA driver (nvidia-smi must work) on a machine with a GPU");
       else if (driver < runtime)
-        r.remedy.push_back("the driver supports CUDA " + cuda_version_text(driver) + " but the runtime is " +
+        r.add_fix("the driver supports CUDA " + cuda_version_text(driver) + " but the runtime is " +
                            cuda_version_text(runtime) + ": upgrade the driver or use a runtime <= the driver's");
       return probe::skip(r, "CUDA runtime " + cuda_version_text(runtime) + " cannot reach a GPU: " + rt.describe(rc));
     }
@@ -47,7 +47,7 @@ int main(int argc, char** argv) {
 
     Status overall = Status::kPass;
     for (int d = 0; d < count; ++d) {
-      DeviceResult dev;
+      DeviceFinding dev;
       dev.device = std::to_string(d);
       int major = 0, minor = 0, sms = 0;
       rt.device_attribute(&major, probe::kAttrComputeCapabilityMajor, d);

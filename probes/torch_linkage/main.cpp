@@ -3,13 +3,13 @@
 
 #include "common/check_result.h"
 #include "probe/probe.h"
-#include "torch_crosscheck/torch_crosscheck.h"
+#include "torch_linkage/torch_crosscheck.h"
 
 int main(int argc, char** argv) {
   using namespace gpucheck;
   using namespace gpucheck::kernels;
   return probe::run(argc, argv, "torch.linkage", "LibTorch linkage and numerics vs our references",
-                    [](const probe::Context&, Result& r) {
+                    [](const probe::Context&, Finding& r) {
     torchcheck::TorchInfo info = torchcheck::torch_info();
     r.evidence["torch_version"] = info.version;
     r.evidence["built_against"] = GPUCHECK_TORCH_DIR;

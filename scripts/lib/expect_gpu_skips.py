@@ -7,13 +7,14 @@ GPU_PROBES = {"device.runtime", "kernels.adam", "kernels.cross_entropy", "kernel
               "torch.linkage"}
 
 doc = json.load(sys.stdin)
-for r in doc["results"]:
+probes = next(s["findings"] for s in doc["sections"] if s["name"] == "probes")
+for r in probes:
     print(f"  {r['status']:5} {r['id']:24} {r['summary'][:110]}")
-ids = {r["id"] for r in doc["results"]}
-errors = [r["id"] for r in doc["results"] if r["status"] == "error"]
+ids = {r["id"] for r in probes}
+errors = [r["id"] for r in probes if r["status"] == "error"]
 missing = sorted(GPU_PROBES - ids)
 # device.runtime dlopens libcudart at run time, so it may legitimately pass on a GPU node even here.
-unearned = [r["id"] for r in doc["results"]
+unearned = [r["id"] for r in probes
             if r["id"] in GPU_PROBES - {"device.runtime"} and r["status"] == "pass"]
 if errors or missing or unearned:
     sys.exit(f"check-nocuda: errors={errors} missing={missing} passed_without_build={unearned}")

@@ -73,7 +73,8 @@ r = json.load(open(sys.argv[1]))
 print(f"{r['status']}  {r['id']}: {r['summary']}")
 for d in r.get("devices", []):
     bw = ", ".join(f"{m['name'].removeprefix('busbw_plateau.')} {m['value']:.1f}" for m in d.get("metrics", []))
-    print(f"  {d['device']:<28} {d['status']:<5} {d['evidence'].get('gpu', '')}  {bw}")
+    gpu = next((e["value"] for e in d.get("evidence", []) if e["what"] == "gpu"), "")
+    print(f"  {d['device']:<28} {d['status']:<5} {gpu}  {bw}")
 PY
 echo "result: $out"
 exit $status

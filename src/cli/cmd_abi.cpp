@@ -1,6 +1,6 @@
 #include <iostream>
 
-#include "abi/request.h"
+#include "checks/abi/request.h"
 #include "cli/command.h"
 #include "core/errors.h"
 

@@ -5,8 +5,8 @@
 #include <optional>
 
 #include "cli/command.h"
-#include "compat/doctor.h"
-#include "compat/knowledge_base.h"
+#include "checks/doctor/doctor.h"
+#include "knowledge/knowledge_base.h"
 #include "core/errors.h"
 #include "core/files.h"
 #include "inventory/collect.h"

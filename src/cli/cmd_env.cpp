@@ -2,7 +2,7 @@
 
 #include "cli/command.h"
 #include "inventory/collect.h"
-#include "inventory/summary.h"
+#include "render/inventory_text.h"
 #include "inventory/version_cache.h"
 
 namespace gpucheck::cli {

@@ -7,9 +7,9 @@
 #include "cli/command.h"
 #include "core/errors.h"
 #include "core/paths.h"
-#include "explain/explainer.h"
-#include "explain/fix_facts.h"
-#include "explain/knowledge_facts.h"
+#include "checks/explain/explainer.h"
+#include "checks/explain/fix_facts.h"
+#include "checks/explain/knowledge_facts.h"
 #include "inventory/collect.h"
 #include "inventory/model.h"
 

@@ -8,13 +8,10 @@
 #include "core/files.h"
 #include "core/paths.h"
 #include "core/text.h"
-#include "gpucheck/build_info.h"
 #include "inventory/collect.h"
 #include "report/report.h"
-#include "report/terminal.h"
 #include "runner/suite.h"
 
-extern char** environ;
 
 namespace gpucheck::cli {
 namespace {
@@ -34,14 +31,9 @@ int run_command(const RunArgs& a, const GlobalOptions& g) {
   auto probes = runner::select_probes(catalog, a.level, a.only);
   if (probes.empty()) throw InputError("no probe selected for level '" + a.level + "'");
 
-  report::Report rep;
-  rep.meta.tool_version = build::kVersion;
-  rep.meta.hostname = report::hostname();
-  rep.meta.started_at = utc_now_iso();
-  rep.meta.command_line = g.argv;
+  report::Report rep = new_report("run", g);
   rep.meta.level = a.level;
   rep.meta.strict = a.strict;
-  rep.meta.environment = report::allowed_environment(environ);
 
   runner::RunOptions opts;
   opts.level = a.level;
@@ -51,8 +43,8 @@ int run_command(const RunArgs& a, const GlobalOptions& g) {
   Progress progress(isatty(2) && human, use_color(g, 2), g.quiet || !human, g.verbose);
   runner::SuiteObserver obs;
   obs.on_start = [&](std::size_t i, std::size_t n, const runner::ProbeSpec& p) { progress.start(i, n, p.id); };
-  obs.on_finish = [&](std::size_t, std::size_t, const runner::ProbeSpec&, const Result& r) { progress.finish(r); };
-  rep.results = runner::run_suite(probes, opts, obs);
+  obs.on_finish = [&](std::size_t, std::size_t, const runner::ProbeSpec&, const Finding& r) { progress.finish(r); };
+  rep.section("probes").findings = runner::run_suite(probes, opts, obs);
   if (!a.no_inventory) {
     inventory::CollectOptions co;
     co.python = a.level != "quick";
@@ -60,20 +52,17 @@ int run_command(const RunArgs& a, const GlobalOptions& g) {
   }
   rep.meta.finished_at = utc_now_iso();
 
-  auto summary = report::summarize(rep.results, a.strict);
-  std::string doc = report::to_json(rep).dump(2) + "\n";
   std::string written;
   if (!a.no_report) {
     written = report::default_report_path(a.report_dir, rep.meta.hostname, utc_now_compact());
-    write_file_atomic(written, doc, /*no_clobber=*/true);
+    write_file_atomic(written, report::to_json(rep).dump(2) + "\n", /*no_clobber=*/true);
   }
-  if (g.json) emit_document(g, doc);
-  else {
-    if (!g.out.empty()) write_file_atomic(g.out, doc);
-    std::cout << report::summary_line(summary, use_color(g, 1)) << "\n";
-    if (!written.empty() && !g.quiet) std::cout << "report: " << written << "\n";
-  }
-  return summary.exit_code;
+  // On stdout the probes were already shown one by one (on stderr) as they finished: end with the verdict.
+  render::RenderOptions o = render_options(g, 1);
+  o.summary_only = true;
+  int code = emit_report(rep, g, &o);
+  if (!written.empty() && !g.quiet && !g.json && g.out.empty()) std::cout << "report: " << written << "\n";
+  return code;
 }
 
 Runner setup_run(CLI::App& sub, GlobalOptions& g) {

@@ -3,7 +3,7 @@
 #include <iostream>
 
 #include "cli/command.h"
-#include "compat/cuda_env.h"
+#include "envtools/cuda_env.h"
 #include "core/errors.h"
 #include "inventory/collect.h"
 

@@ -4,8 +4,14 @@
 
 #include <cstdlib>
 #include <iostream>
+#include <sstream>
 
 #include "core/files.h"
+#include "core/text.h"
+#include "gpucheck/build_info.h"
+#include "platform/environment.h"
+
+extern char** environ;
 
 namespace gpucheck::cli {
 
@@ -20,6 +26,61 @@ bool use_color(const GlobalOptions& g, int fd) {
   const char* no_color = std::getenv("NO_COLOR");
   const char* term = std::getenv("TERM");
   return isatty(fd) && !(no_color && *no_color) && !(term && std::string(term) == "dumb");
+}
+
+void add_inventory_source(CLI::App& sub, report::InventorySource& source, bool python) {
+  sub.add_option("--from", source.from,
+                 "Judge this inventory instead of this machine: `gpucheck env --json` output or a report")
+      ->type_name("FILE");
+  sub.add_option("--root", source.root, "Judge the stack installed under DIR (a mounted image or chroot; nothing run there)")
+      ->type_name("DIR");
+  if (python)
+    sub.add_option("--python", source.pythons, "Also inspect this interpreter's environment (repeatable)")
+        ->type_name("PATH")
+        ->allow_extra_args(false);
+}
+
+report::Report new_report(const std::string& command, const GlobalOptions& g) {
+  report::Report r;
+  r.meta.command = command;
+  r.meta.tool_version = build::kVersion;
+  r.meta.hostname = platform::hostname();
+  r.meta.started_at = utc_now_iso();
+  r.meta.command_line = g.argv;
+  r.meta.environment = platform::allowed_environment(environ);
+  return r;
+}
+
+render::Format selected_format(const GlobalOptions& g) {
+  if (g.json) return render::Format::kJson;
+  return render::parse_format(g.format).value_or(render::Format::kText);
+}
+
+render::RenderOptions render_options(const GlobalOptions& g, int fd) {
+  render::RenderOptions o;
+  o.color = use_color(g, fd);
+  o.verbose = g.verbose;
+  o.quiet = g.quiet;
+  o.width = render::terminal_width(fd);
+  return o;
+}
+
+int emit_report(report::Report& r, const GlobalOptions& g, const render::RenderOptions* tweak) {
+  if (r.meta.finished_at.empty()) r.meta.finished_at = utc_now_iso();
+  const render::Format format = selected_format(g);
+  if (!g.out.empty()) {
+    render::RenderOptions o = tweak ? *tweak : render_options(g, -1);
+    o.color = false;  // a file never gets terminal escapes
+    o.summary_only = false;
+    std::ostringstream text;
+    render::render(r, format, text, o);
+    write_file_atomic(g.out, text.str());
+  } else {
+    render::RenderOptions o = tweak ? *tweak : render_options(g, 1);
+    render::render(r, format, std::cout, o);
+    std::cout.flush();
+  }
+  return report::exit_code(r);
 }
 
 void emit_document(const GlobalOptions& g, const std::string& text) {

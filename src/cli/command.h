@@ -11,12 +11,17 @@
 
 #include <CLI/CLI.hpp>
 
+#include "render/render.h"
+#include "report/inventory_source.h"
+#include "report/report.h"
+
 namespace gpucheck::cli {
 
 /// Options every subcommand understands (declared on the top-level app, accepted after the subcommand).
 struct GlobalOptions {
-  bool json = false;          // machine-readable output on stdout
-  std::string out;            // write the main document to this file (atomically)
+  bool json = false;          // --json: the same as --format json
+  std::string format = "text";  // text | json
+  std::string out;            // write the document to this file (atomically) instead of stdout
   bool quiet = false;
   bool verbose = false;
   std::string color = "auto"; // auto | always | never
@@ -41,7 +46,26 @@ struct Registration {
 /// True when output to `fd` should be coloured under the --color choice (auto: a TTY and NO_COLOR unset).
 bool use_color(const GlobalOptions& g, int fd);
 
-/// Writes the command's main document: to --out (atomically) when given, else to stdout.
+/// Declares the inventory-source options every command that reads an inventory takes, with the same names
+/// and help: --from FILE, --root DIR and (with `python`) --python PATH, repeatable.
+void add_inventory_source(CLI::App& sub, report::InventorySource& source, bool python = true);
+
+/// A Report stamped with this invocation: command, tool version, host, start time, command line and the
+/// allow-listed environment.
+report::Report new_report(const std::string& command, const GlobalOptions& g);
+
+/// The format --json / --format selected.
+render::Format selected_format(const GlobalOptions& g);
+
+/// Renders `r` in the selected format to --out FILE (atomically) or else stdout, and returns the exit code
+/// of the contract for it (report::exit_code). `tweak` adjusts the render options (e.g. summary_only).
+int emit_report(report::Report& r, const GlobalOptions& g, const render::RenderOptions* tweak = nullptr);
+
+/// Writes a document that is not a Report (use-cuda's shell lines): to --out (atomically) when given,
+/// else to stdout.
 void emit_document(const GlobalOptions& g, const std::string& text);
+
+/// Render options from the global flags, for output to `fd`.
+render::RenderOptions render_options(const GlobalOptions& g, int fd);
 
 }  // namespace gpucheck::cli

@@ -32,8 +32,11 @@ int main(int argc, char** argv) {
   app.footer(kFooter);
   app.require_subcommand(1);
   app.set_version_flag("-V", gpucheck::build::kVersion);
-  app.add_flag("--json", global.json, "Machine-readable JSON on stdout (or in --out)");
-  app.add_option("--out", global.out, "Write the document to FILE (atomically) instead of stdout");
+  app.add_flag("--json", global.json, "The JSON document (reports/schema/report.schema.json); same as --format json");
+  app.add_option("--format", global.format, "Output format: text or json")
+      ->check(CLI::IsMember({"text", "json"}));
+  app.add_option("--out", global.out, "Write the document, in the selected format, to FILE (atomically) instead of stdout")
+      ->type_name("FILE");
   app.add_flag("-q,--quiet", global.quiet, "Only errors and the final verdict");
   app.add_flag("-v,--verbose", global.verbose, "More detail: evidence, child output tails");
   app.add_option("--color", global.color, "Colour output: auto, always or never")

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "report/terminal.h"
+#include "render/terminal.h"
 
 namespace gpucheck::cli {
 
@@ -26,13 +26,13 @@ void Progress::start(std::size_t index, std::size_t total, const std::string& id
   running_ = true;
 }
 
-void Progress::finish(const Result& r) {
+void Progress::finish(const Finding& r) {
   std::lock_guard<std::mutex> lock(mu_);
   running_ = false;
   if (tty_ && !quiet_) std::fputs("\r\033[K", stderr);
   bool show = !quiet_ || r.status == Status::kFail || r.status == Status::kError;
   if (show) {
-    std::string text = report::result_line(r, color_) + "\n" + report::result_details(r, verbose_);
+    std::string text = render::result_line(r, color_) + "\n" + render::result_details(r, verbose_);
     std::fputs(text.c_str(), stderr);
   }
   std::fflush(stderr);

@@ -7,7 +7,7 @@
 #include <string>
 #include <thread>
 
-#include "core/result.h"
+#include "core/finding.h"
 
 namespace gpucheck::cli {
 
@@ -16,7 +16,7 @@ class Progress {
   Progress(bool tty, bool color, bool quiet, bool verbose);
   ~Progress();
   void start(std::size_t index, std::size_t total, const std::string& id);
-  void finish(const Result& r);
+  void finish(const Finding& r);
 
  private:
   void tick();

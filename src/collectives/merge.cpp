@@ -69,7 +69,7 @@ std::vector<Row> merge_rows(const std::vector<RankReport>& ranks, const std::vec
 }
 
 void merge_into_result(const std::vector<RankReport>& ranks, const std::vector<CaseSpec>& plan, const Options& o,
-                       const std::string& transport, int world, Result& r) {
+                       const std::string& transport, int world, Finding& r) {
   std::vector<Row> rows = merge_rows(ranks, plan, world);
   std::set<std::string> hosts;
   for (auto& k : ranks) hosts.insert(k.info.host);
@@ -146,7 +146,7 @@ void merge_into_result(const std::vector<RankReport>& ranks, const std::vector<C
   for (auto& s : plan) spec_by_key[s.key] = &s;
   nlohmann::json jranks = nlohmann::json::array();
   for (auto& k : ranks) {
-    DeviceResult d;
+    DeviceFinding d;
     d.device = fmt::format("rank {} on {}", k.info.rank, k.info.host);
     d.evidence["host"] = k.info.host;
     d.evidence["gpu"] = k.info.device;
@@ -228,7 +228,7 @@ void merge_into_result(const std::vector<RankReport>& ranks, const std::vector<C
   if (stopped) {
     r.status = Status::kFail;
     r.summary = fmt::format("rank {}: {}", stopped->info.rank, stopped->error);
-    r.remedy.push_back("rerun with NCCL_DEBUG=INFO; across nodes bisect with --pairs all to find the node or link");
+    r.add_fix("rerun with NCCL_DEBUG=INFO; across nodes bisect with --pairs all to find the node or link");
   } else if (static_cast<int>(ranks.size()) < world) {
     r.status = Status::kFail;
     r.summary = fmt::format("only {} of {} ranks reported results", ranks.size(), world);
@@ -238,7 +238,7 @@ void merge_into_result(const std::vector<RankReport>& ranks, const std::vector<C
                             total_wrong, bad_cases, plan.size(), first_bad->spec->label, first_bad->first_bad_rank,
                             first_bad->first_bad_index, hex_bits(first_bad->spec->dtype, first_bad->expected_bits),
                             hex_bits(first_bad->spec->dtype, first_bad->got_bits));
-    r.remedy.push_back("a collective returned wrong data: run with --pairs all to find the node or link, check "
+    r.add_fix("a collective returned wrong data: run with --pairs all to find the node or link, check "
                        "dmesg for Xid errors and `nvidia-smi topo -m`, and try NCCL_PROTO=Simple / NCCL_ALGO=Ring "
                        "to isolate a protocol bug");
   } else if (!slow.empty()) {

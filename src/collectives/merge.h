@@ -1,7 +1,7 @@
 #pragma once
-// Rank 0 turns every rank's report into one gpucheck Result: a row per case (time averaged over ranks as
+// Rank 0 turns every rank's report into one gpucheck Finding: a row per case (time averaged over ranks as
 // nccl-tests' default -a 1, algbw, busbw, #wrong summed over ranks with the first bad rank and index), a
-// plateau busbw per sweep, one DeviceResult per rank (rank, host, GPU, its own plateau busbw) and a verdict.
+// plateau busbw per sweep, one DeviceFinding per rank (rank, host, GPU, its own plateau busbw) and a verdict.
 #include <string>
 #include <vector>
 
@@ -10,7 +10,7 @@
 #include "collectives/options.h"
 #include "collectives/plan.h"
 #include "collectives/rank_report.h"
-#include "core/result.h"
+#include "core/finding.h"
 
 namespace gpucheck::collectives {
 
@@ -37,6 +37,6 @@ std::vector<Row> merge_rows(const std::vector<RankReport>& ranks, const std::vec
 
 /// Fills r.status, summary, metrics, evidence, devices and details. `transport` names what ran ("nccl").
 void merge_into_result(const std::vector<RankReport>& ranks, const std::vector<CaseSpec>& plan, const Options& o,
-                       const std::string& transport, int world, Result& r);
+                       const std::string& transport, int world, Finding& r);
 
 }  // namespace gpucheck::collectives

@@ -111,7 +111,7 @@ std::vector<int> suspect_nodes(const std::vector<PairOutcome>& outcomes, int nod
   return out;
 }
 
-void run_pairs(Transport& t, const Options& o, Result& r) {
+void run_pairs(Transport& t, const Options& o, Finding& r) {
   if (t.local_count() != 1) throw InputError("--pairs needs one process per GPU (launch with mpirun or srun)");
   const int me = t.info(0).rank;
   std::string my_key = o.node_key == "rank" ? fmt::format("rank{}", me) : t.info(0).host;
@@ -201,7 +201,7 @@ void run_pairs(Transport& t, const Options& o, Result& r) {
     if (p.busbw > 0) j["busbw_gbps"] = p.busbw;
     if (p.bad) j["reason"] = p.reason;
     jp.push_back(j);
-    DeviceResult d;
+    DeviceFinding d;
     d.device = fmt::format("pair {} + {}", names[static_cast<std::size_t>(p.pair.a)], names[static_cast<std::size_t>(p.pair.b)]);
     d.status = p.bad ? Status::kFail : Status::kPass;
     d.summary = p.bad ? p.reason : fmt::format("bit-exact, busbw {:.2f} GB/s", p.busbw);
@@ -221,7 +221,7 @@ void run_pairs(Transport& t, const Options& o, Result& r) {
     std::string list;
     for (auto& s : suspect_names) list += (list.empty() ? "" : ", ") + s;
     r.summary = fmt::format("{} of {} node pairs bad; suspect: {}", bad, outcomes.size(), list);
-    r.remedy.push_back("drain the suspect node(s) and rerun --pairs all on the rest; check their NICs "
+    r.add_fix("drain the suspect node(s) and rerun --pairs all on the rest; check their NICs "
                        "(ibstat, link flaps) and GPUs (dmesg Xid)");
   } else {
     r.status = Status::kPass;

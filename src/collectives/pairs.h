@@ -9,7 +9,7 @@
 
 #include "collectives/options.h"
 #include "collectives/transport.h"
-#include "core/result.h"
+#include "core/finding.h"
 
 namespace gpucheck::collectives {
 
@@ -43,6 +43,6 @@ void classify_pairs(std::vector<PairOutcome>& outcomes);
 std::vector<int> suspect_nodes(const std::vector<PairOutcome>& outcomes, int nodes);
 
 /// Runs the pairs over `t` (one process per GPU) and fills r on the root process.
-void run_pairs(Transport& t, const Options& o, Result& r);
+void run_pairs(Transport& t, const Options& o, Finding& r);
 
 }  // namespace gpucheck::collectives

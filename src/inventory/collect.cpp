@@ -8,7 +8,7 @@
 #include <future>
 #include <mutex>
 
-#include "compat/knowledge_base.h"
+#include "knowledge/knowledge_base.h"
 #include "core/errors.h"
 #include "core/subprocess.h"
 #include "core/text.h"
@@ -18,13 +18,13 @@
 #include "inventory/host_compiler_range.h"
 #include "inventory/library_scan.h"
 #include "inventory/python_probe.h"
-#include "inventory/root_fs.h"
+#include "platform/root_fs.h"
 #include "inventory/system_info.h"
 #include "inventory/toolkit_choice.h"
 #include "inventory/toolkit_scan.h"
 #include "inventory/trace.h"
 #include "inventory/version_prefetch.h"
-#include "report/report.h"
+#include "platform/environment.h"
 
 extern char** environ;
 
@@ -130,7 +130,7 @@ Inventory collect(const CollectOptions& given) {
   Inventory inv;
   inv.collected_at = utc_now_iso();
   inv.root = fs.root();
-  inv.hostname = fs.live() ? report::hostname() : "";
+  inv.hostname = fs.live() ? platform::hostname() : "";
   const auto t0 = Clock::now();
   std::vector<std::string> timings;
   std::mutex timings_mutex;

@@ -6,7 +6,7 @@
 #include <regex>
 
 #include "core/text.h"
-#include "inventory/ld_cache.h"
+#include "platform/ld_cache_entries.h"
 
 namespace gpucheck::inventory {
 

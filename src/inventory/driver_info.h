@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "inventory/model.h"
-#include "inventory/root_fs.h"
+#include "platform/root_fs.h"
 
 namespace gpucheck::inventory {
 

@@ -7,7 +7,7 @@
 
 #include "core/text.h"
 #include "inventory/pp_condition.h"
-#include "inventory/root_fs.h"
+#include "platform/root_fs.h"
 
 namespace gpucheck::inventory {
 

@@ -6,9 +6,9 @@
 #include <set>
 
 #include "core/text.h"
-#include "inventory/dist_info.h"
-#include "inventory/elf_info.h"
-#include "inventory/ld_cache.h"
+#include "platform/dist_info.h"
+#include "platform/elf_info.h"
+#include "platform/ld_cache_entries.h"
 #include "inventory/library_version.h"
 #include "inventory/trace.h"
 #include "inventory/version_cache.h"

@@ -8,7 +8,7 @@
 
 #include "core/subprocess.h"
 #include "core/text.h"
-#include "inventory/dist_info.h"
+#include "platform/dist_info.h"
 
 namespace gpucheck::inventory {
 

@@ -8,8 +8,8 @@
 #include <sstream>
 
 #include "core/text.h"
-#include "inventory/ld_cache.h"
-#include "report/report.h"
+#include "platform/ld_cache_entries.h"
+#include "platform/environment.h"
 
 namespace gpucheck::inventory {
 
@@ -136,7 +136,7 @@ System read_system(const RootFs& fs, const std::map<std::string, std::string>& e
     }
   }
   for (const auto& [k, v] : env)
-    if (report::is_allowed_variable(k)) s.environment[k] = report::looks_secret(k) ? "<redacted>" : v;
+    if (platform::is_allowed_variable(k)) s.environment[k] = platform::looks_secret(k) ? "<redacted>" : v;
   return s;
 }
 

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "inventory/model.h"
-#include "inventory/root_fs.h"
+#include "platform/root_fs.h"
 
 namespace gpucheck::inventory {
 

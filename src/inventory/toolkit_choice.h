@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "inventory/model.h"
-#include "inventory/root_fs.h"
+#include "platform/root_fs.h"
 #include "inventory/toolkit_scan.h"
 
 namespace gpucheck::inventory {

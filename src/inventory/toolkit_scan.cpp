@@ -7,7 +7,7 @@
 
 #include "core/subprocess.h"
 #include "core/text.h"
-#include "inventory/dist_info.h"
+#include "platform/dist_info.h"
 #include "inventory/host_compiler_range.h"
 
 namespace gpucheck::inventory {

@@ -3,8 +3,8 @@
 #include <set>
 
 #include "core/text.h"
-#include "inventory/elf_info.h"
-#include "inventory/ld_cache.h"
+#include "platform/elf_info.h"
+#include "platform/ld_cache_entries.h"
 #include "inventory/library_scan.h"
 #include "inventory/trace.h"
 #include "inventory/version_cache.h"

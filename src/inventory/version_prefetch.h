@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "inventory/library_version.h"
-#include "inventory/root_fs.h"
+#include "platform/root_fs.h"
 #include "inventory/toolkit_scan.h"
 
 namespace gpucheck::inventory {

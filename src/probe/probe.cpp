@@ -25,7 +25,7 @@ bool Context::flag(const std::string& name) const {
   return false;
 }
 
-void skip(Result& r, const std::string& reason) {
+void skip(Finding& r, const std::string& reason) {
   r.status = Status::kSkip;
   r.summary = reason;
 }
@@ -55,7 +55,7 @@ int run(int argc, char** argv, const char* id, const char* title, const Body& bo
     else if (a == "--json") json = true;
     else ctx.args.push_back(a);
   }
-  Result r;
+  Finding r;
   r.id = id;
   r.title = title;
   auto start = std::chrono::steady_clock::now();

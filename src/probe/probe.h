@@ -4,7 +4,7 @@
 //
 //   int main(int argc, char** argv) {
 //     return gpucheck::probe::run(argc, argv, "device.runtime", "CUDA runtime and driver",
-//                                 [](const gpucheck::probe::Context& ctx, gpucheck::Result& r) { ... });
+//                                 [](const gpucheck::probe::Context& ctx, gpucheck::Finding& r) { ... });
 //   }
 //
 // Protocol with the runner: `PROBE --result-fd N --level quick|standard|long [probe args]`. The probe
@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "core/result.h"
+#include "core/finding.h"
 
 namespace gpucheck::probe {
 
@@ -25,13 +25,13 @@ struct Context {
   bool flag(const std::string& name) const;                                          // --name
 };
 
-using Body = std::function<void(const Context&, Result&)>;
+using Body = std::function<void(const Context&, Finding&)>;
 
-/// Runs `body` with a Result pre-filled with id/title; measures duration; turns an escaping exception into
+/// Runs `body` with a Finding pre-filled with id/title; measures duration; turns an escaping exception into
 /// status `error` with its message. Returns the process exit code (0 when the result was delivered).
 int run(int argc, char** argv, const char* id, const char* title, const Body& body);
 
 /// Marks the result as skipped with a reason (convenience for the common "cannot run here").
-void skip(Result& r, const std::string& reason);
+void skip(Finding& r, const std::string& reason);
 
 }  // namespace gpucheck::probe

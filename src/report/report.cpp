@@ -1,41 +1,73 @@
 #include "report/report.h"
 
-#include <unistd.h>
-
 #include <filesystem>
 
 #include "core/errors.h"
 
 namespace gpucheck::report {
 
-Summary summarize(const std::vector<Result>& results, bool strict) {
+Section& Report::section(const std::string& name) {
+  for (auto& s : sections)
+    if (s.name == name) return s;
+  sections.push_back({name, {}});
+  return sections.back();
+}
+
+const Section* Report::find_section(const std::string& name) const {
+  for (auto& s : sections)
+    if (s.name == name) return &s;
+  return nullptr;
+}
+
+std::vector<const Finding*> Report::findings() const {
+  std::vector<const Finding*> out;
+  for (auto& s : sections)
+    for (auto& f : s.findings) out.push_back(&f);
+  return out;
+}
+
+Summary summarize(const std::vector<Finding>& findings, bool strict, bool warn_fails) {
   Summary s;
-  for (const char* name : {"pass", "warn", "skip", "fail", "error"}) s.counts[name] = 0;
-  for (auto& r : results) s.counts[to_string(r.status)]++;
+  for (Status st : all_statuses()) s.counts[to_string(st)] = 0;
+  for (auto& f : findings) s.counts[to_string(f.status)]++;
   if (s.counts["fail"] > 0) s.exit_code = kExitFailed;
   else if (s.counts["error"] > 0) s.exit_code = kExitNoVerdict;
   else if (strict && s.counts["skip"] > 0) s.exit_code = kExitFailed;
+  else if (warn_fails && s.counts["warn"] > 0) s.exit_code = kExitFailed;
   else s.exit_code = kExitOk;
   s.verdict = s.exit_code == kExitOk ? "PASS" : s.exit_code == kExitFailed ? "FAIL" : "NO VERDICT";
   return s;
 }
 
+Summary summarize(const Report& r) {
+  std::vector<Finding> all;
+  for (auto& s : r.sections) all.insert(all.end(), s.findings.begin(), s.findings.end());
+  return summarize(all, r.meta.strict, r.meta.warn_fails);
+}
+
+int exit_code(const Report& r) { return summarize(r).exit_code; }
+
 nlohmann::json to_json(const Report& r) {
-  Summary s = summarize(r.results, r.meta.strict);
+  Summary s = summarize(r);
   nlohmann::json j;
   j["schema_version"] = kReportSchemaVersion;
   j["kind"] = "gpucheck.report";
+  j["command"] = r.meta.command;
   j["tool"] = {{"name", "gpucheck"}, {"version", r.meta.tool_version}};
   j["host"] = r.meta.hostname;
   j["started_at"] = r.meta.started_at;
   j["finished_at"] = r.meta.finished_at;
   j["command_line"] = r.meta.command_line;
-  j["level"] = r.meta.level;
+  if (!r.meta.level.empty()) j["level"] = r.meta.level;
   j["strict"] = r.meta.strict;
+  if (r.meta.warn_fails) j["warn_fails"] = true;
   j["environment"] = r.meta.environment;
   j["summary"] = {{"counts", s.counts}, {"exit_code", s.exit_code}, {"verdict", s.verdict}};
-  j["results"] = r.results;
+  j["sections"] = nlohmann::json::array();
+  for (auto& sec : r.sections) j["sections"].push_back({{"name", sec.name}, {"findings", sec.findings}});
+  j["notes"] = r.notes;
   j["inventory"] = r.inventory;
+  if (!r.details.is_null()) j["details"] = r.details;
   return j;
 }
 
@@ -44,6 +76,7 @@ Report report_from_json(const nlohmann::json& j) {
     throw InputError("not a gpucheck report (kind != gpucheck.report)");
   try {
     Report r;
+    r.meta.command = j.value("command", "run");
     r.meta.tool_version = j.at("tool").at("version").get<std::string>();
     r.meta.hostname = j.at("host").get<std::string>();
     r.meta.started_at = j.value("started_at", "");
@@ -51,51 +84,21 @@ Report report_from_json(const nlohmann::json& j) {
     r.meta.command_line = j.value("command_line", std::vector<std::string>{});
     r.meta.level = j.value("level", "");
     r.meta.strict = j.value("strict", false);
+    r.meta.warn_fails = j.value("warn_fails", false);
     r.meta.environment = j.value("environment", std::map<std::string, std::string>{});
-    for (auto& rj : j.at("results")) {
-      Result res;
-      from_json(rj, res);
-      r.results.push_back(std::move(res));
+    if (j.contains("sections")) {
+      for (auto& sj : j.at("sections"))
+        r.sections.push_back({sj.at("name").get<std::string>(), sj.at("findings").get<std::vector<Finding>>()});
+    } else {
+      r.section("probes").findings = j.at("results").get<std::vector<Finding>>();  // schema 1
     }
+    r.notes = j.value("notes", std::vector<std::string>{});
     r.inventory = j.value("inventory", nlohmann::json());
+    r.details = j.value("details", nlohmann::json());
     return r;
   } catch (const std::exception& e) {
     throw InputError(std::string("malformed gpucheck report: ") + e.what());
   }
-}
-
-bool looks_secret(const std::string& name) {
-  for (const char* word : {"TOKEN", "SECRET", "PASSWORD", "PASSWD", "KEY", "CREDENTIAL", "AUTH"})
-    if (name.find(word) != std::string::npos) return true;
-  return false;
-}
-
-bool is_allowed_variable(const std::string& name) {
-  static const char* exact[] = {"CUDA_HOME", "CUDA_PATH", "CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER",
-                                "LD_LIBRARY_PATH", "LD_PRELOAD", "PATH", "TORCH_CUDA_ARCH_LIST",
-                                "CONDA_PREFIX", "CONDA_DEFAULT_ENV", "VIRTUAL_ENV", "PYTHONPATH",
-                                "CC", "CXX", "CUDAHOSTCXX", "NVCC_CCBIN", "NVCC_APPEND_FLAGS",
-                                "NVCC_PREPEND_FLAGS", "OMP_NUM_THREADS", "SLURM_JOB_ID", "SLURM_NODELIST",
-                                "SLURM_PROCID", "SLURM_LOCALID", "OMPI_COMM_WORLD_RANK",
-                                "OMPI_COMM_WORLD_LOCAL_RANK", "OMPI_COMM_WORLD_SIZE"};
-  for (auto* e : exact)
-    if (name == e) return true;
-  for (const char* prefix : {"NCCL_", "CUDA_MODULE_", "CUDA_LAUNCH_", "PYTORCH_", "NVIDIA_", "GPUCHECK_"})
-    if (name.rfind(prefix, 0) == 0) return true;
-  return false;
-}
-
-std::map<std::string, std::string> allowed_environment(char** envp) {
-  std::map<std::string, std::string> out;
-  for (char** e = envp; e && *e; ++e) {
-    std::string entry(*e);
-    auto eq = entry.find('=');
-    if (eq == std::string::npos) continue;
-    std::string name = entry.substr(0, eq);
-    if (!is_allowed_variable(name)) continue;
-    out[name] = looks_secret(name) ? "<redacted>" : entry.substr(eq + 1);
-  }
-  return out;
 }
 
 std::string default_report_path(const std::string& dir, const std::string& host, const std::string& compact_time) {
@@ -104,15 +107,6 @@ std::string default_report_path(const std::string& dir, const std::string& host,
   std::error_code ec;
   for (int n = 2; std::filesystem::exists(path, ec); ++n) path = base + "-" + std::to_string(n) + ".json";
   return path;
-}
-
-std::string hostname() {
-  char buf[256] = {0};
-  if (gethostname(buf, sizeof buf - 1) != 0) return "unknown-host";
-  std::string h(buf);
-  for (char& c : h)
-    if (c == '/' || c == ' ') c = '_';
-  return h.empty() ? "unknown-host" : h;
 }
 
 }  // namespace gpucheck::report

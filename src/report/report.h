@@ -1,57 +1,73 @@
 #pragma once
-// The run report: metadata + one Result per probe + the inventory, as one versioned JSON document
-// (reports/schema/report.schema.json). Renderers read only this.
+// The one document every subcommand produces: metadata, the inventory it judged, and its Findings in named
+// sections (reports/schema/report.schema.json). Renderers (src/render) read only this, and exit_code()
+// turns it into the exit code of the contract.
 #include <map>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
-#include "core/result.h"
+#include "core/finding.h"
 
 namespace gpucheck::report {
 
-inline constexpr const char* kReportSchemaVersion = "1.0";
+inline constexpr const char* kReportSchemaVersion = "2.0";
 
 struct Metadata {
+  std::string command;                  // the subcommand: "run", "doctor", "explain", "abi", "env", ...
   std::string tool_version;
   std::string hostname;
   std::string started_at, finished_at;  // ISO-8601 UTC
   std::vector<std::string> command_line;
-  std::string level;
-  bool strict = false;
+  std::string level;                    // run only: quick, standard or long
+  bool strict = false;                  // a skip counts as a failure for the exit code (run --strict)
+  bool warn_fails = false;              // a warning counts as a failure for the exit code (abi --strict)
   std::map<std::string, std::string> environment;  // allow-listed and redacted
 };
 
+/// Findings under one heading: "probes" for `run`, "findings" and "plan" for `doctor`, "causes" for
+/// `explain`, "targets" for `abi`, "host_compiler" for `env`.
+struct Section {
+  std::string name;
+  std::vector<Finding> findings;
+};
+
 struct Summary {
-  std::map<std::string, int> counts;  // status name -> count (all five present)
+  std::map<std::string, int> counts;  // status name -> count (every status present)
   int exit_code = 0;
   std::string verdict;                // "PASS", "FAIL", "NO VERDICT"
 };
 
 struct Report {
   Metadata meta;
-  std::vector<Result> results;
-  nlohmann::json inventory;  // null when not collected
+  std::vector<Section> sections;
+  nlohmann::json inventory;           // the inventory judged or collected; null when none
+  std::vector<std::string> notes;     // about the input, or what could not be looked at
+  nlohmann::json details;             // what the command adds beyond findings (explain's input facts, ...)
+
+  /// The section of this name, added at the end when missing.
+  Section& section(const std::string& name);
+  /// nullptr when there is no such section.
+  const Section* find_section(const std::string& name) const;
+  /// Every finding, in section order.
+  std::vector<const Finding*> findings() const;
 };
 
-/// Exit code rules (README, --help): any fail -> 1; else any error -> 3; else with `strict` any skip -> 1;
-/// else 0. A known failure outranks missing verdicts, because it is already actionable.
-Summary summarize(const std::vector<Result>& results, bool strict);
+/// Exit code rules (README, --help): any fail -> 1; else any error -> 3; else with `strict` any skip -> 1,
+/// with `warn_fails` any warn -> 1; else 0. A known failure outranks missing verdicts, because it is
+/// already actionable.
+Summary summarize(const std::vector<Finding>& findings, bool strict, bool warn_fails = false);
+Summary summarize(const Report& r);
+/// The exit code of the contract for this report; every subcommand returns it.
+int exit_code(const Report& r);
 
 nlohmann::json to_json(const Report& r);
-/// Throws InputError for a document that is not a gpucheck report.
+/// Reads schema 2 and schema 1 (`results` becomes the "probes" section). Throws InputError for a
+/// document that is not a gpucheck report.
 Report report_from_json(const nlohmann::json& j);
-
-/// Environment variables worth recording (CUDA_*, NCCL_*, LD_LIBRARY_PATH, ...) and never others;
-/// values of anything that looks secret are redacted.
-std::map<std::string, std::string> allowed_environment(char** envp);
-bool is_allowed_variable(const std::string& name);
-bool looks_secret(const std::string& name);
 
 /// reports/<host>-<UTC time>.json; with a numeric suffix if that name is taken.
 std::string default_report_path(const std::string& dir, const std::string& host, const std::string& compact_time);
-
-std::string hostname();
 
 }  // namespace gpucheck::report

@@ -13,8 +13,8 @@ namespace {
 constexpr std::size_t kStderrTailLines = 20;
 constexpr std::size_t kStderrTailBytes = 4096;  // a report stays readable even after a flood of one line
 
-Result error_result(const ProbeSpec& spec, const SubprocessResult& o, const std::string& summary) {
-  Result r;
+Finding error_result(const ProbeSpec& spec, const SubprocessResult& o, const std::string& summary) {
+  Finding r;
   r.id = spec.id;
   r.title = spec.title;
   r.status = Status::kError;
@@ -37,7 +37,7 @@ std::string fmt_seconds(double s) {
 
 }  // namespace
 
-Result classify_probe_outcome(const ProbeSpec& spec, const SubprocessResult& o, double timeout_s) {
+Finding classify_probe_outcome(const ProbeSpec& spec, const SubprocessResult& o, double timeout_s) {
   if (!o.started) return error_result(spec, o, "probe could not be started: " + o.spawn_error);
   if (o.timed_out)
     return error_result(spec, o, "timeout: no result within " + fmt_seconds(timeout_s) + " s (killed)");
@@ -50,11 +50,11 @@ Result classify_probe_outcome(const ProbeSpec& spec, const SubprocessResult& o, 
     return error_result(spec, o, "probe exited without a result");
   }
   if (o.result_truncated) return error_result(spec, o, "probe result exceeds the size limit");
-  Result r;
+  Finding r;
   try {
     from_json(nlohmann::json::parse(payload), r);
   } catch (const std::exception& e) {
-    Result bad = error_result(spec, o, std::string("unparsable probe result: ") + e.what());
+    Finding bad = error_result(spec, o, std::string("unparsable probe result: ") + e.what());
     bad.evidence["result_head"] = payload.substr(0, 200);
     return bad;
   }
@@ -73,7 +73,7 @@ Result classify_probe_outcome(const ProbeSpec& spec, const SubprocessResult& o, 
   return r;
 }
 
-Result run_probe(const ProbeSpec& spec, const RunOptions& options) {
+Finding run_probe(const ProbeSpec& spec, const RunOptions& options) {
   double timeout = options.timeout_s.value_or(spec.timeout_s);
   std::vector<std::string> argv = {spec.executable, "--result-fd", std::to_string(kResultFd), "--level",
                                    options.level};

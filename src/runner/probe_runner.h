@@ -1,12 +1,12 @@
 #pragma once
-// Runs one probe executable in isolation and turns whatever happened into a Result: the probe's own
+// Runs one probe executable in isolation and turns whatever happened into a Finding: the probe's own
 // result when it delivered one, otherwise `error` naming the failure (exit code, signal, timeout,
 // unparsable output) with the tail of its stderr. Nothing a probe does can take the suite down.
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "core/result.h"
+#include "core/finding.h"
 #include "core/subprocess.h"
 #include "runner/catalog.h"
 
@@ -21,9 +21,9 @@ struct RunOptions {
   std::vector<std::string> extra_args;
 };
 
-Result run_probe(const ProbeSpec& spec, const RunOptions& options);
+Finding run_probe(const ProbeSpec& spec, const RunOptions& options);
 
 /// The classification rules, separate from spawning so they are testable on their own.
-Result classify_probe_outcome(const ProbeSpec& spec, const SubprocessResult& outcome, double timeout_s);
+Finding classify_probe_outcome(const ProbeSpec& spec, const SubprocessResult& outcome, double timeout_s);
 
 }  // namespace gpucheck::runner

@@ -2,9 +2,9 @@
 
 namespace gpucheck::runner {
 
-std::vector<Result> run_suite(const std::vector<ProbeSpec>& probes, const RunOptions& options,
+std::vector<Finding> run_suite(const std::vector<ProbeSpec>& probes, const RunOptions& options,
                               const SuiteObserver& observer) {
-  std::vector<Result> results;
+  std::vector<Finding> results;
   results.reserve(probes.size());
   for (std::size_t i = 0; i < probes.size(); ++i) {
     if (observer.on_start) observer.on_start(i, probes.size(), probes[i]);

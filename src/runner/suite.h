@@ -10,10 +10,10 @@ namespace gpucheck::runner {
 
 struct SuiteObserver {
   std::function<void(std::size_t index, std::size_t total, const ProbeSpec&)> on_start;
-  std::function<void(std::size_t index, std::size_t total, const ProbeSpec&, const Result&)> on_finish;
+  std::function<void(std::size_t index, std::size_t total, const ProbeSpec&, const Finding&)> on_finish;
 };
 
-std::vector<Result> run_suite(const std::vector<ProbeSpec>& probes, const RunOptions& options,
+std::vector<Finding> run_suite(const std::vector<ProbeSpec>& probes, const RunOptions& options,
                               const SuiteObserver& observer = {});
 
 }  // namespace gpucheck::runner

@@ -1,5 +1,5 @@
 #pragma once
-#include "abi/audit.h"
+#include "checks/abi/audit.h"
 #include "fixture.h"
 
 namespace abitest {

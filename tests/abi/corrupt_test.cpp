@@ -3,8 +3,8 @@
 #include <elf.h>
 #include <gtest/gtest.h>
 
-#include "abi/elf_object.h"
-#include "abi/targets.h"
+#include "platform/elf_object.h"
+#include "checks/abi/targets.h"
 #include "audit_helpers.h"
 #include "core/errors.h"
 

@@ -6,9 +6,9 @@
 
 #include <regex>
 
-#include "abi/audit.h"
-#include "abi/cuda_verdict.h"
-#include "abi/fatbin.h"
+#include "checks/abi/audit.h"
+#include "checks/abi/cuda_verdict.h"
+#include "checks/abi/fatbin.h"
 #include "audit_helpers.h"
 
 using namespace gpucheck::abi;

@@ -3,7 +3,7 @@
 // $PLATFORM, wrong-class candidates skipped, a missing NEEDED, and the ld.so cache.
 #include <gtest/gtest.h>
 
-#include "abi/loader.h"
+#include "checks/abi/loader.h"
 #include "core/errors.h"
 #include "fixture.h"
 

@@ -3,7 +3,7 @@
 // three-library chain, a libstdc++ too old for the object, and the C++11 string ABI switch.
 #include <gtest/gtest.h>
 
-#include "abi/cxx_abi.h"
+#include "checks/abi/cxx_abi.h"
 #include "audit_helpers.h"
 
 using namespace gpucheck::abi;

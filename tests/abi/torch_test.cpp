@@ -4,7 +4,7 @@
 // without linking torch, clean only once torch is preloaded as `import torch` would have it.
 #include <gtest/gtest.h>
 
-#include "abi/targets.h"
+#include "checks/abi/targets.h"
 #include "audit_helpers.h"
 
 using namespace gpucheck::abi;

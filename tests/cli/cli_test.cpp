@@ -22,7 +22,7 @@ std::vector<fs::path> reports_in(const fs::path& dir) {
 }
 
 const nlohmann::json* find_result(const nlohmann::json& report, const std::string& id) {
-  for (auto& r : report["results"])
+  for (auto& r : report["sections"][0]["findings"])
     if (r["id"] == id) return &r;
   return nullptr;
 }
@@ -41,7 +41,7 @@ TEST(Cli, RunOnThisMachineWritesAValidReport) {
     EXPECT_EQ((*rt)["status"], "skip");
     EXPECT_NE((*rt)["summary"].get<std::string>().find("cudaErrorInsufficientDriver (35)"), std::string::npos)
         << (*rt)["summary"];
-    EXPECT_EQ(report["summary"]["counts"]["error"], 0) << report["results"].dump(1);
+    EXPECT_EQ(report["summary"]["counts"]["error"], 0) << report["sections"][0]["findings"].dump(1);
     EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find("report: " + files[0].string()), std::string::npos);
   } else {
@@ -64,9 +64,9 @@ TEST(Cli, JsonGoesToStdoutAndOutIsWritten) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto doc = nlohmann::json::parse(r.out);
   EXPECT_EQ(doc["kind"], "gpucheck.report");
-  EXPECT_EQ(doc["results"].size(), 1u);
+  EXPECT_EQ(doc["sections"][0]["findings"].size(), 1u);
   std::string out = (dir / "r.json").string();
-  auto r2 = gpucheck({"run", "--only", "host.info", "--no-report", "--out", out, "-q"});
+  auto r2 = gpucheck({"run", "--only", "host.info", "--no-report", "--format", "json", "--out", out, "-q"});
   EXPECT_EQ(r2.exit_code, 0);
   EXPECT_EQ(schema_errors("report.schema.json", out), "");
   fs::remove_all(dir);
@@ -143,9 +143,9 @@ TEST(Cli, SuiteOfMisbehavingProbesFinishesAndReportsEveryOne) {
   double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_EQ(r.exit_code, 3) << r.err;
   auto doc = nlohmann::json::parse(r.out);
-  ASSERT_EQ(doc["results"].size(), modes.size());
+  ASSERT_EQ(doc["sections"][0]["findings"].size(), modes.size());
   std::map<std::string, std::string> status;
-  for (auto& res : doc["results"]) status[res["id"]] = res["status"];
+  for (auto& res : doc["sections"][0]["findings"]) status[res["id"]] = res["status"];
   EXPECT_EQ(status["test.segfault"], "error");
   EXPECT_EQ(status["test.hang"], "error");
   EXPECT_EQ(status["test.garbage"], "error");

@@ -32,7 +32,7 @@ void expect_working_gpucheck(const fs::path& prefix) {
   auto run = run_subprocess({bin, "run", "--only", "host.info,device.runtime", "--no-report", "--json"}, clean_env());
   EXPECT_TRUE(run.exit_code == 0 || run.exit_code == 1) << run.err;
   auto doc = nlohmann::json::parse(run.out);
-  for (auto& r : doc["results"]) EXPECT_NE(r["status"], "error") << r.dump();
+  for (auto& r : doc["sections"][0]["findings"]) EXPECT_NE(r["status"], "error") << r.dump();
 }
 
 TEST(Package, InstallTreeIsSelfContained) {

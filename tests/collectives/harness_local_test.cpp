@@ -1,5 +1,5 @@
 // The whole harness over the in-process transport: every case passes bit-exact, a corrupted rank and a
-// transport that damages one element are caught with the right index, and the merged Result says so.
+// transport that damages one element are caught with the right index, and the merged Finding says so.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -65,7 +65,7 @@ TEST(HarnessLocal, EveryCasePassesBitExactForSeveralWorldSizes) {
         EXPECT_GT(c.checked, 0u) << c.key;
       }
     }
-    gpucheck::Result res;
+    gpucheck::Finding res;
     merge_into_result(reports, plan, o, "local", world, res);
     EXPECT_EQ(res.status, gpucheck::Status::kPass) << res.summary;
     EXPECT_EQ(res.devices.size(), static_cast<std::size_t>(world));
@@ -114,7 +114,7 @@ TEST(HarnessLocal, CorruptRankIsCaughtInEveryKindOfCase) {
       if (c.key == ag->key) {
         EXPECT_EQ(c.first_index, static_cast<std::int64_t>(2 * ag->count + 5));
       }
-  gpucheck::Result res;
+  gpucheck::Finding res;
   merge_into_result(reports, plan, o, "local", 4, res);
   EXPECT_EQ(res.status, gpucheck::Status::kFail);
   EXPECT_NE(res.summary.find("#wrong"), std::string::npos) << res.summary;
@@ -158,13 +158,13 @@ TEST(HarnessLocal, MergeReportsTimeoutAndMissingRanks) {
   auto plan = make_plan(o, 2);
   LocalTransport t(2);
   auto reports = run_plan(t, plan, o);
-  gpucheck::Result missing;
+  gpucheck::Finding missing;
   merge_into_result({reports[0]}, plan, o, "local", 2, missing);
   EXPECT_EQ(missing.status, gpucheck::Status::kFail);
   EXPECT_NE(missing.summary.find("only 1 of 2 ranks"), std::string::npos);
   reports[1].error = "timeout: broadcast fp32 did not complete within 1 s";
   reports[1].timed_out = true;
-  gpucheck::Result timed;
+  gpucheck::Finding timed;
   merge_into_result(reports, plan, o, "local", 2, timed);
   EXPECT_EQ(timed.status, gpucheck::Status::kFail);
   EXPECT_EQ(timed.summary, "rank 1: timeout: broadcast fp32 did not complete within 1 s");
@@ -174,7 +174,7 @@ TEST(HarnessLocal, MinBusbwGateFails) {
   auto o = small_options({"--no-layout", "--ops", "all_reduce", "--dtypes", "fp32", "--min-busbw", "1e9"});
   LocalTransport t(2);
   auto plan = make_plan(o, 2);
-  gpucheck::Result res;
+  gpucheck::Finding res;
   merge_into_result(run_plan(t, plan, o), plan, o, "local", 2, res);
   EXPECT_EQ(res.status, gpucheck::Status::kFail);
   EXPECT_NE(res.summary.find("--min-busbw"), std::string::npos) << res.summary;

@@ -3,6 +3,8 @@
 // pairs bisection, and --transport nccl on this GPU-less machine (skip with the CUDA error).
 #include <gtest/gtest.h>
 
+#include "support/report_json.h"
+
 #include <nlohmann/json.hpp>
 
 #include <sys/stat.h>
@@ -80,8 +82,8 @@ TEST_F(MpiProbe, TwoAndFourRanksPassBitExact) {
     ASSERT_EQ(j["devices"].size(), static_cast<std::size_t>(np));
     for (int k = 0; k < np; ++k) {
       EXPECT_EQ(j["devices"][k]["status"], "pass");
-      EXPECT_EQ(j["devices"][k]["evidence"]["rank"], std::to_string(k));
-      EXPECT_FALSE(j["devices"][k]["evidence"]["host"].get<std::string>().empty());
+      EXPECT_EQ(gpucheck::testing::evidence_of(j["devices"][k], "rank"), std::to_string(k));
+      EXPECT_FALSE(gpucheck::testing::evidence_of(j["devices"][k], "host").empty());
     }
     // every sweep row was run on every rank and has nccl-tests' numbers
     std::size_t timed = 0;
@@ -187,7 +189,7 @@ TEST(CollectivesProbe, NcclTransportSkipsWithTheCudaErrorWithoutAGpu) {
   if (j["status"] != "skip") GTEST_SKIP() << "this machine runs NCCL: " << j["summary"];
   std::string s = j["summary"];
   EXPECT_NE(s.find("cudaGetDeviceCount failed: cudaError"), std::string::npos) << s;
-  EXPECT_FALSE(j["evidence"]["nccl_version"].get<std::string>().empty());
+  EXPECT_FALSE(gpucheck::testing::evidence_of(j, "nccl_version").empty());
 }
 
 TEST(CollectivesProbe, BadOptionIsOneLineAndExit2) {

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "compat/arch_coverage.h"
+#include "checks/doctor/arch_coverage.h"
 
 using namespace gpucheck::compat;
 

@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <regex>
 
-#include "compat/doctor.h"
+#include "checks/doctor/doctor.h"
 #include "core/files.h"
 #include "core/subprocess.h"
 #include "core/text.h"

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "compat/doctor.h"
+#include "checks/doctor/doctor.h"
 #include "core/files.h"
 #include "core/subprocess.h"
 #include "core/text.h"

@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "compat/cuda_env.h"
+#include "envtools/cuda_env.h"
 #include "core/errors.h"
 #include "core/subprocess.h"
 #include "inventory/model.h"

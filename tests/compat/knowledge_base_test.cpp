@@ -5,8 +5,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "compat/kb_schema.h"
-#include "compat/knowledge_base.h"
+#include "knowledge/kb_schema.h"
+#include "knowledge/knowledge_base.h"
 #include "core/errors.h"
 #include "core/files.h"
 

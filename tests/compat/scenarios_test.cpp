@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "compat/doctor.h"
+#include "checks/doctor/doctor.h"
 #include "core/files.h"
 #include "inventory/model.h"
 

@@ -2,7 +2,7 @@
 // installed by hand, nvcc 12.1, `pip install bmtrain==0.2.2` (../shared/seeds/000_a98027b884d51af6.txt).
 #include <gtest/gtest.h>
 
-#include "compat/doctor.h"
+#include "checks/doctor/doctor.h"
 #include "inventory/model.h"
 
 using namespace gpucheck;

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "compat/version.h"
+#include "knowledge/version.h"
 #include "core/errors.h"
 
 using namespace gpucheck::compat;

@@ -9,10 +9,10 @@
 
 #include "core/errors.h"
 #include "core/files.h"
-#include "explain/fix_template.h"
-#include "explain/literal_matcher.h"
-#include "explain/log_normalizer.h"
-#include "explain/log_scanner.h"
+#include "checks/explain/fix_template.h"
+#include "checks/explain/literal_matcher.h"
+#include "checks/explain/log_normalizer.h"
+#include "checks/explain/log_scanner.h"
 #include "explain_test_util.h"
 
 using namespace gpucheck::explain;

@@ -6,12 +6,12 @@
 
 #include <gtest/gtest.h>
 
-#include "compat/knowledge_base.h"
+#include "knowledge/knowledge_base.h"
 #include "core/files.h"
-#include "explain/knowledge_facts.h"
+#include "checks/explain/knowledge_facts.h"
 #include "core/text.h"
-#include "explain/log_normalizer.h"
-#include "explain/log_scanner.h"
+#include "checks/explain/log_normalizer.h"
+#include "checks/explain/log_scanner.h"
 #include "explain_test_util.h"
 #include "fixture_corpus.h"
 

@@ -4,9 +4,9 @@
 #include <string>
 #include <vector>
 
-#include "explain/explainer.h"
-#include "explain/fix_facts.h"
-#include "explain/signature.h"
+#include "checks/explain/explainer.h"
+#include "checks/explain/fix_facts.h"
+#include "checks/explain/signature.h"
 
 namespace gpucheck::explain::testing {
 

@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <regex>
 
-#include "compat/doctor.h"
+#include "checks/doctor/doctor.h"
 #include "core/files.h"
 #include "inventory/collect.h"
 #include "inventory/host_compiler_range.h"

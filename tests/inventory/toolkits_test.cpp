@@ -6,7 +6,7 @@
 #include "core/files.h"
 #include "core/subprocess.h"
 #include "inventory/collect.h"
-#include "inventory/root_fs.h"
+#include "platform/root_fs.h"
 #include "inventory/toolkit_choice.h"
 #include "inventory/toolkit_scan.h"
 #include "test_support.h"

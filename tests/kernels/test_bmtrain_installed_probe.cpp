@@ -3,6 +3,8 @@
 // the stand-ins were built for. The real BMTrain 1.0.1 wheel is exercised by repro/test_bmtrain_peer.cpp.
 #include <gtest/gtest.h>
 
+#include "support/report_json.h"
+
 #include <stdlib.h>
 
 #include <filesystem>
@@ -60,7 +62,7 @@ class FakeBmtrain : public ::testing::Test {
 
   static std::string text(const nlohmann::json& j, const char* key) { return j.value(key, std::string()); }
   static std::string evidence(const nlohmann::json& j, const char* key) {
-    return j["evidence"].value(key, std::string());
+    return gpucheck::testing::evidence_of(j, key);
   }
 
   fs::path root_;
@@ -107,8 +109,8 @@ TEST_F(FakeBmtrain, UnresolvedNcclSymbolFailsToLoadAndAbiNamesIt) {
   EXPECT_NE(text(j, "summary").find("undefined symbol: ncclBroadcast"), std::string::npos) << text(j, "summary");
   EXPECT_NE(evidence(j, "linkage").find("ncclBroadcast"), std::string::npos) << evidence(j, "linkage");
   bool abi_hint = false;
-  for (const auto& line : j["remedy"]) abi_hint |= line.get<std::string>().find("gpucheck abi ") != std::string::npos;
-  EXPECT_TRUE(abi_hint) << j["remedy"].dump();
+  for (const auto& fix : j["fixes"]) abi_hint |= fix["summary"].get<std::string>().find("gpucheck abi ") != std::string::npos;
+  EXPECT_TRUE(abi_hint) << j["fixes"].dump();
 }
 
 TEST_F(FakeBmtrain, PreOneZeroLaunchersAreNotCalled) {

@@ -7,8 +7,8 @@
 
 #include <filesystem>
 
-#include "bmtrain_peer/bmtrain_peer.h"
-#include "bmtrain_peer/embedded_python.h"
+#include "bmtrain_installed/bmtrain_peer.h"
+#include "bmtrain_installed/embedded_python.h"
 
 using namespace gpucheck::kernels;
 namespace fs = std::filesystem;

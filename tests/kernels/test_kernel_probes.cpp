@@ -2,6 +2,8 @@
 // probes either pass or skip naming the exact CUDA error; none may error.
 #include <gtest/gtest.h>
 
+#include "support/report_json.h"
+
 #include <cctype>
 
 #include <nlohmann/json.hpp>
@@ -26,7 +28,7 @@ nlohmann::json run_probe(const std::string& id, std::vector<std::string> extra =
 TEST(KernelProbes, OffloadAdamPassesOnThisCpu) {
   auto j = run_probe("kernels.adam_offload");
   EXPECT_EQ(j["status"], "pass") << j.dump(1);
-  EXPECT_FALSE(j["evidence"]["isa_paths"].get<std::string>().empty());
+  EXPECT_FALSE(gpucheck::testing::evidence_of(j, "isa_paths").empty());
   // 2 variants x 5 sizes x 2 input kinds, each: 1 reference check + 3 thread counts per ISA path.
   EXPECT_GE(j["details"]["cases"].size(), 2u * 5 * 2 * (1 + 3));
 }

@@ -106,12 +106,12 @@ TEST(Tolerance, CollectorTurnsReportsIntoAProbeVerdict) {
   bad.set(2, 2.5);
   CheckCollector ok, fail;
   ok.add("clean", check_exact("x", want, want));
-  gpucheck::Result r1;
+  gpucheck::Finding r1;
   ok.fill(r1, "demo");
   EXPECT_EQ(r1.status, gpucheck::Status::kPass);
   fail.add("clean", check_exact("x", want, want));
   fail.add("perturbed", check_exact("x", bad, want));
-  gpucheck::Result r2;
+  gpucheck::Finding r2;
   fail.fill(r2, "demo");
   EXPECT_EQ(r2.status, gpucheck::Status::kFail);
   EXPECT_NE(r2.summary.find("perturbed: x: 1/4"), std::string::npos) << r2.summary;

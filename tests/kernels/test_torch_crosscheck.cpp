@@ -3,7 +3,7 @@
 // styles apart.
 #include <gtest/gtest.h>
 
-#include "torch_crosscheck/torch_crosscheck.h"
+#include "torch_linkage/torch_crosscheck.h"
 
 using namespace gpucheck::kernels;
 

@@ -6,13 +6,14 @@
 #include <fstream>
 
 #include "core/errors.h"
+#include "platform/environment.h"
 #include "report/report.h"
 
 namespace gpucheck::report {
 namespace {
 
-Result with(Status s) {
-  Result r;
+Finding with(Status s) {
+  Finding r;
   r.id = "x.y";
   r.status = s;
   return r;
@@ -37,7 +38,7 @@ TEST(Environment, OnlyAllowListedAndSecretsRedacted) {
   const char* env[] = {"CUDA_HOME=/usr/local/cuda-12.1", "NCCL_DEBUG=INFO", "HOME=/root",
                        "AWS_SECRET_ACCESS_KEY=abc", "NCCL_IB_AUTH_TOKEN=s3cret", "LD_LIBRARY_PATH=/x",
                        "GITHUB_TOKEN=ghp_x", "MALFORMED", nullptr};
-  auto out = allowed_environment(const_cast<char**>(env));
+  auto out = platform::allowed_environment(const_cast<char**>(env));
   EXPECT_EQ(out.at("CUDA_HOME"), "/usr/local/cuda-12.1");
   EXPECT_EQ(out.at("NCCL_DEBUG"), "INFO");
   EXPECT_EQ(out.at("LD_LIBRARY_PATH"), "/x");
@@ -54,21 +55,21 @@ TEST(ReportJson, RoundTrips) {
   r.meta.hostname = "node1";
   r.meta.level = "quick";
   r.meta.strict = true;
-  Result a = with(Status::kFail);
+  Finding a = with(Status::kFail);
   a.add_metric("busbw", 180.5, "GB/s", "higher");
   a.evidence["k"] = "v";
-  a.remedy = {"do this"};
-  DeviceResult d;
+  a.add_fix("do this");
+  DeviceFinding d;
   d.device = "0";
   d.status = Status::kFail;
   a.devices.push_back(d);
-  r.results.push_back(a);
+  r.section("probes").findings.push_back(a);
   auto j = to_json(r);
   EXPECT_EQ(j["summary"]["exit_code"], 1);
   Report back = report_from_json(j);
-  ASSERT_EQ(back.results.size(), 1u);
-  EXPECT_EQ(back.results[0].metrics[0].better, "higher");
-  EXPECT_EQ(back.results[0].devices[0].status, Status::kFail);
+  ASSERT_EQ(back.sections.at(0).findings.size(), 1u);
+  EXPECT_EQ(back.sections.at(0).findings[0].metrics[0].better, "higher");
+  EXPECT_EQ(back.sections.at(0).findings[0].devices[0].status, Status::kFail);
   EXPECT_TRUE(back.meta.strict);
 }
 
@@ -78,6 +79,39 @@ TEST(ReportJson, RejectsOtherDocuments) {
   auto bad_status = nlohmann::json::parse(
       R"({"kind":"gpucheck.report","tool":{"version":"1"},"host":"h","results":[{"id":"a.b","status":"meh"}]})");
   EXPECT_THROW(report_from_json(bad_status), InputError);
+}
+
+TEST(ReportJson, ReadsSchemaOneAndKeepsEvidenceOrder) {
+  auto v1 = nlohmann::json::parse(R"({"kind":"gpucheck.report","tool":{"version":"0.1"},"host":"h",
+      "results":[{"id":"a.b","status":"fail","evidence":{"k":"v"},"remedy":["do this"]}]})");
+  Report r = report_from_json(v1);
+  ASSERT_NE(r.find_section("probes"), nullptr);
+  const Finding& f = r.find_section("probes")->findings.at(0);
+  EXPECT_EQ(f.evidence.at("k"), "v");
+  ASSERT_EQ(f.fixes.size(), 1u);
+  EXPECT_EQ(f.fixes[0].rank, 1);
+  EXPECT_EQ(f.fixes[0].summary, "do this");
+  EXPECT_EQ(exit_code(r), 1);
+
+  Finding g;
+  g.evidence["z"] = "1";
+  g.evidence["a"] = "2";
+  g.evidence["z"] = "3";  // sets, does not add
+  ASSERT_EQ(g.evidence.size(), 2u);
+  EXPECT_EQ(g.evidence[0].what, "z");
+  EXPECT_EQ(g.evidence[0].value, "3");
+  nlohmann::json j = g;
+  EXPECT_EQ(j["evidence"][1]["what"], "a");
+}
+
+TEST(Summary, InfoIsNeitherFailureNorSkip) {
+  Report r;
+  r.meta.strict = true;
+  r.section("findings").findings.push_back(with(Status::kInfo));
+  EXPECT_EQ(exit_code(r), 0);
+  EXPECT_EQ(summarize(r).counts.at("info"), 1);
+  EXPECT_LT(severity(Status::kPass), severity(Status::kInfo));
+  EXPECT_LT(severity(Status::kInfo), severity(Status::kSkip));
 }
 
 TEST(ReportPath, NeverReusesAName) {

@@ -21,7 +21,7 @@ ProbeSpec child_spec() {
   return s;
 }
 
-Result run_mode(const std::string& mode, double timeout_s = 10, double grace_s = 0.5) {
+Finding run_mode(const std::string& mode, double timeout_s = 10, double grace_s = 0.5) {
   setenv("CHILD_MODE", mode.c_str(), 1);
   RunOptions o;
   o.timeout_s = timeout_s;
@@ -30,7 +30,7 @@ Result run_mode(const std::string& mode, double timeout_s = 10, double grace_s =
 }
 
 TEST(ProbeRunner, GoodResultIsTakenAsReported) {
-  Result r = run_mode("good");
+  Finding r = run_mode("good");
   EXPECT_EQ(r.status, Status::kPass);
   EXPECT_EQ(r.summary, "all good");
   ASSERT_EQ(r.metrics.size(), 1u);
@@ -45,27 +45,27 @@ TEST(ProbeRunner, PassesProtocolArgumentsAndLevelArgs) {
   RunOptions o;
   o.level = "long";
   o.extra_args = {"a b;$(rm -rf /)"};  // reaches the child verbatim: no shell in between
-  Result r = run_probe(s, o);
+  Finding r = run_probe(s, o);
   EXPECT_EQ(r.status, Status::kPass);
   EXPECT_EQ(r.summary, "--result-fd|3|--level|long|--iterations|100|a b;$(rm -rf /)");
 }
 
 TEST(ProbeRunner, SegfaultIsAnErrorNamingTheSignalWithStderrTail) {
-  Result r = run_mode("segfault");
+  Finding r = run_mode("segfault");
   EXPECT_EQ(r.status, Status::kError);
   EXPECT_NE(r.summary.find("SIGSEGV"), std::string::npos) << r.summary;
   EXPECT_NE(r.evidence.at("stderr_tail").find("about to dereference null"), std::string::npos);
 }
 
 TEST(ProbeRunner, AbortIsAnError) {
-  Result r = run_mode("abort");
+  Finding r = run_mode("abort");
   EXPECT_EQ(r.status, Status::kError);
   EXPECT_NE(r.summary.find("SIGABRT"), std::string::npos) << r.summary;
 }
 
 TEST(ProbeRunner, HangIsKilledAtTheTimeout) {
   auto start = std::chrono::steady_clock::now();
-  Result r = run_mode("hang", 1.0, 0.5);
+  Finding r = run_mode("hang", 1.0, 0.5);
   double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_EQ(r.status, Status::kError);
   EXPECT_NE(r.summary.find("timeout"), std::string::npos) << r.summary;
@@ -74,7 +74,7 @@ TEST(ProbeRunner, HangIsKilledAtTheTimeout) {
 
 TEST(ProbeRunner, ChildIgnoringSigtermIsKilledAfterGrace) {
   auto start = std::chrono::steady_clock::now();
-  Result r = run_mode("hang_ignore_term", 0.5, 0.5);
+  Finding r = run_mode("hang_ignore_term", 0.5, 0.5);
   double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_EQ(r.status, Status::kError);
   EXPECT_NE(r.summary.find("timeout"), std::string::npos);
@@ -83,46 +83,46 @@ TEST(ProbeRunner, ChildIgnoringSigtermIsKilledAfterGrace) {
 
 TEST(ProbeRunner, GrandchildHoldingPipesDoesNotHangTheSuite) {
   auto start = std::chrono::steady_clock::now();
-  Result r = run_mode("hang_grandchild", 0.5, 0.5);
+  Finding r = run_mode("hang_grandchild", 0.5, 0.5);
   double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_EQ(r.status, Status::kError);
   EXPECT_LT(took, 0.5 + 0.5 + 2.0);
 }
 
 TEST(ProbeRunner, GarbageOutputIsAnError) {
-  Result r = run_mode("garbage");
+  Finding r = run_mode("garbage");
   EXPECT_EQ(r.status, Status::kError);
   EXPECT_NE(r.summary.find("unparsable"), std::string::npos) << r.summary;
   EXPECT_NE(r.evidence.at("result_head").find("not json"), std::string::npos);
 }
 
 TEST(ProbeRunner, UnknownStatusIsAnError) {
-  Result r = run_mode("wrong_status");
+  Finding r = run_mode("wrong_status");
   EXPECT_EQ(r.status, Status::kError);
   EXPECT_NE(r.summary.find("great"), std::string::npos) << r.summary;
 }
 
 TEST(ProbeRunner, ResultForAnotherProbeIsAnError) {
-  Result r = run_mode("wrong_id");
+  Finding r = run_mode("wrong_id");
   EXPECT_EQ(r.status, Status::kError);
   EXPECT_NE(r.summary.find("other.probe"), std::string::npos);
 }
 
 TEST(ProbeRunner, NonZeroExitWithoutResultIsAnError) {
-  Result r = run_mode("exit7");
+  Finding r = run_mode("exit7");
   EXPECT_EQ(r.status, Status::kError);
   EXPECT_NE(r.summary.find("code 7"), std::string::npos) << r.summary;
   EXPECT_NE(r.evidence.at("stderr_tail").find("could not initialise"), std::string::npos);
 }
 
 TEST(ProbeRunner, ResultFollowedByFailureExitIsNotTrusted) {
-  Result r = run_mode("result_then_exit3");
+  Finding r = run_mode("result_then_exit3");
   EXPECT_EQ(r.status, Status::kError);
   EXPECT_NE(r.summary.find("all good"), std::string::npos);
 }
 
 TEST(ProbeRunner, TenMegabytesOfStderrAreBoundedAndTheResultSurvives) {
-  Result r = run_mode("stderr_flood");
+  Finding r = run_mode("stderr_flood");
   EXPECT_EQ(r.status, Status::kPass);
 }
 
@@ -132,21 +132,21 @@ TEST(ProbeRunner, StderrFloodOfAFailingChildKeepsOnlyTheTail) {
   o.started = o.exited = true;
   o.exit_code = 1;
   o.err = std::string(64 << 10, 'e') + "\nlast line\n";
-  Result r = classify_probe_outcome(child_spec(), o, 10);
+  Finding r = classify_probe_outcome(child_spec(), o, 10);
   EXPECT_EQ(r.status, Status::kError);
   EXPECT_NE(r.evidence.at("stderr_tail").find("last line"), std::string::npos);
   EXPECT_LE(r.evidence.at("stderr_tail").size(), 4096u + 3);
 }
 
 TEST(ProbeRunner, StdoutFloodDoesNotBlockTheChild) {
-  Result r = run_mode("stdout_flood", 10);
+  Finding r = run_mode("stdout_flood", 10);
   EXPECT_EQ(r.status, Status::kPass);
 }
 
 TEST(ProbeRunner, MissingExecutableIsAnError) {
   ProbeSpec s = child_spec();
   s.executable = "/nonexistent/probe";
-  Result r = run_probe(s, {});
+  Finding r = run_probe(s, {});
   EXPECT_EQ(r.status, Status::kError);
   EXPECT_NE(r.summary.find("missing or not executable"), std::string::npos);
 }
@@ -161,7 +161,7 @@ TEST(Suite, EveryProbeIsReportedWhateverEachDoes) {
   SuiteObserver obs;
   int finished = 0;
   obs.on_start = [&](std::size_t i, std::size_t, const ProbeSpec&) { setenv("CHILD_MODE", modes[i].c_str(), 1); };
-  obs.on_finish = [&](std::size_t, std::size_t, const ProbeSpec&, const Result&) { ++finished; };
+  obs.on_finish = [&](std::size_t, std::size_t, const ProbeSpec&, const Finding&) { ++finished; };
   auto results = run_suite(probes, o, obs);
   ASSERT_EQ(results.size(), 3u);
   EXPECT_EQ(finished, 3);

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "abi/ld_cache.h"
+#include "platform/ld_cache.h"
 #include "core/errors.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -3,13 +3,15 @@
 // of the double reference, like our own offload Adam; its bf16 copy must be truncated as the spec says.
 #include <gtest/gtest.h>
 
+#include "support/report_json.h"
+
 #include <stdlib.h>
 
 #include <cstring>
 #include <filesystem>
 
 #include "adam/adam_offload.h"
-#include "bmtrain_peer/bmtrain_peer.h"
+#include "bmtrain_installed/bmtrain_peer.h"
 #include "core/subprocess.h"
 
 #include <nlohmann/json.hpp>
@@ -106,10 +108,10 @@ TEST(BmtrainPeer, ProbeOnTheRealWheel) {
   auto j = nlohmann::json::parse(r.result);
   EXPECT_EQ(j["status"], "warn") << j.dump(1);
   EXPECT_NE(j["summary"].get<std::string>().find("No module named 'torch'"), std::string::npos);
-  EXPECT_EQ(j["evidence"]["bmtrain_version"], "1.0.1");
-  EXPECT_EQ(j["evidence"]["linkage"].get<std::string>().rfind("complete: ", 0), 0u) << j["evidence"].dump(1);
-  EXPECT_EQ(j["evidence"]["interpreter"].get<std::string>().rfind("embedded", 0), 0u);
-  EXPECT_EQ(j["evidence"]["bf16_param_copy"], "truncated (as BMTrain 1.0.x documents), not rounded");
+  EXPECT_EQ(gpucheck::testing::evidence_of(j, "bmtrain_version"), "1.0.1");
+  EXPECT_EQ(gpucheck::testing::evidence_of(j, "linkage").rfind("complete: ", 0), 0u) << j.dump(1);
+  EXPECT_EQ(gpucheck::testing::evidence_of(j, "interpreter").rfind("embedded", 0), 0u);
+  EXPECT_EQ(gpucheck::testing::evidence_of(j, "bf16_param_copy"), "truncated (as BMTrain 1.0.x documents), not rounded");
   EXPECT_EQ(j["details"]["cases"].size(), 4u);
   for (const auto& c : j["details"]["cases"])
     for (const auto& check : c["checks"]) EXPECT_TRUE(check["ok"].get<bool>()) << c.dump();

@@ -1,0 +1,70 @@
+# The layering of src/ (docs/architecture.md), checked from the sources themselves: a file may include
+# headers of its own layer and of layers ranked below it, never above or beside. Run at configure time by
+# src/CMakeLists.txt, so a back-edge stops the build before anything compiles, and as a script by the
+# layering test:  cmake -DSRC_DIR=<dir> -P cmake/GpucheckLayers.cmake
+#
+# Rank of each layer folder; equal ranks are siblings that must not include each other.
+set(GPUCHECK_LAYER_RANKS
+  core=0
+  platform=1 probe=1 collectives=1
+  knowledge=2
+  inventory=3
+  checks=4
+  runner=5 envtools=5
+  report=6
+  render=7
+  cli=8)
+
+function(_gpucheck_layer_rank layer out)
+  set(rank "")
+  foreach(pair ${GPUCHECK_LAYER_RANKS})
+    string(REPLACE "=" ";" kv ${pair})
+    list(GET kv 0 k)
+    list(GET kv 1 v)
+    if(k STREQUAL layer)
+      set(rank ${v})
+    endif()
+  endforeach()
+  set(${out} "${rank}" PARENT_SCOPE)
+endfunction()
+
+function(gpucheck_check_layers src_dir)
+  get_filename_component(src_dir "${src_dir}" ABSOLUTE)
+  file(GLOB_RECURSE files RELATIVE ${src_dir} ${src_dir}/*.h ${src_dir}/*.cpp ${src_dir}/*.cu ${src_dir}/*.c)
+  set(violations "")
+  foreach(rel ${files})
+    string(REGEX MATCH "^[^/]+" layer "${rel}")
+    _gpucheck_layer_rank(${layer} rank)
+    if(rank STREQUAL "")
+      list(APPEND violations "${rel}: folder '${layer}' is not a layer (add it to cmake/GpucheckLayers.cmake)")
+      continue()
+    endif()
+    file(STRINGS ${src_dir}/${rel} lines REGEX "^[ \t]*#[ \t]*include[ \t]*\"")
+    foreach(line ${lines})
+      string(REGEX REPLACE "^[ \t]*#[ \t]*include[ \t]*\"([^\"]*)\".*" "\\1" inc "${line}")
+      if(NOT inc MATCHES "/")
+        continue()  # a header beside the file
+      endif()
+      string(REGEX MATCH "^[^/]+" target "${inc}")
+      if(target STREQUAL "gpucheck")
+        set(target core)  # gpucheck/build_info.h, generated from core/build_info.h.in
+      endif()
+      _gpucheck_layer_rank(${target} target_rank)
+      if(target_rank STREQUAL "" OR target STREQUAL layer)
+        continue()  # not a layer header (a kernel's own folder), or the file's own layer
+      endif()
+      if(NOT target_rank LESS rank)
+        list(APPEND violations "${rel} includes \"${inc}\": layer '${layer}' may not depend on '${target}'")
+      endif()
+    endforeach()
+  endforeach()
+  if(violations)
+    list(JOIN violations "\n  " text)
+    message(FATAL_ERROR "layering of src/ broken (see docs/architecture.md):\n  ${text}")
+  endif()
+endfunction()
+
+if(CMAKE_SCRIPT_MODE_FILE AND DEFINED SRC_DIR)
+  gpucheck_check_layers(${SRC_DIR})
+  message(STATUS "layering of ${SRC_DIR}: ok")
+endif()

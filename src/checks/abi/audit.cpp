@@ -1,0 +1,362 @@
+#include "checks/abi/audit.h"
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <set>
+
+#include "core/subprocess.h"
+#include "core/text.h"
+
+namespace gpucheck::abi {
+
+std::vector<FatbinInfo> read_fatbins(const ElfObject& o) {
+  std::vector<FatbinInfo> out;
+  for (const char* name : {".nv_fatbin", "__nv_relfatbin"}) {
+    bool present = false;
+    for (const auto& s : o.sections())
+      if (s.name == name) present = true;
+    if (!present) continue;
+    FatbinInfo f;
+    f.section = name;
+    try {
+      f.entries = parse_fatbin(o.section_bytes(name));
+    } catch (const FatbinError& e) {
+      f.error = e.what();
+    }
+    out.push_back(std::move(f));
+  }
+  // Kernels a library registers itself live in its data sections (cuFFT: .ldata).
+  for (const auto& s : o.sections()) {
+    if (s.type != 1 /* SHT_PROGBITS */ || s.name == ".nv_fatbin" || s.name == "__nv_relfatbin" || s.size < 64) continue;
+    if (s.name.find("data") == std::string::npos) continue;  // .rodata .lrodata .data .ldata .data.rel.ro
+    std::size_t containers = 0;
+    auto entries = scan_embedded_fatbins(o.section_bytes(s.name), &containers);
+    if (containers == 0) continue;
+    FatbinInfo f;
+    f.section = s.name + " (" + std::to_string(containers) + " embedded fatbins)";
+    f.entries = std::move(entries);
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+Auditor::Auditor(AuditOptions options) : opt_(std::move(options)), ptx_(PtxIsaTable::load()) {
+  diag_.owners = load_symbol_owners();
+  diag_.cache = &cache_;
+}
+
+namespace {
+
+/// Objects that only ever live inside a Python process: extension modules (PyInit_*) and libraries
+/// importing the C API (libtorch_python). Their Py* symbols come from the interpreter.
+bool lives_in_python(const ElfObject& o) {
+  for (const auto& s : o.symbols()) {
+    if (s.exported && s.name.rfind("PyInit_", 0) == 0) return true;
+    if (!s.defined && (s.name.rfind("Py", 0) == 0 || s.name.rfind("_Py", 0) == 0)) return true;
+  }
+  return false;
+}
+
+/// The ELF executable behind a python command (pyenv and conda put shell shims on PATH).
+std::string python_executable(const std::string& python) {
+  std::string exe = python.find('/') == std::string::npos ? find_in_path(python) : python;
+  if (exe.empty()) return "";
+  if (ElfObject::loadable_mismatch(exe).empty()) return exe;
+  SubprocessOptions o;
+  o.timeout = std::chrono::seconds(20);
+  auto r = run_subprocess({exe, "-I", "-S", "-c", "import sys; print(sys.executable)"}, o);
+  return r.ok() ? trim(r.out) : "";
+}
+
+std::string sass_key(const FatbinEntry& e) { return "sm_" + std::to_string(e.arch) + (e.suffix == "a" ? "a" : ""); }
+
+std::string strip_family(std::string s) {
+  if (!s.empty() && s.back() == 'f') s.pop_back();
+  return s;
+}
+
+}  // namespace
+
+TargetReport Auditor::audit(const std::string& path) {
+  TargetReport t;
+  t.path = path;
+  std::string err;
+  const ElfObject* root = cache_.get(path, &err);
+  if (!root) {
+    t.error = err;
+    t.status = Status::kError;
+    t.problems.push_back(err);
+    return t;
+  }
+  std::vector<std::string> preload = opt_.preload;
+  if (!opt_.python.empty() && lives_in_python(*root)) {
+    auto it = python_exe_.find(opt_.python);  // resolving a shim costs a process start: once per audit
+    if (it == python_exe_.end()) it = python_exe_.emplace(opt_.python, python_executable(opt_.python)).first;
+    const std::string& exe = it->second;
+    if (!exe.empty()) preload.insert(preload.begin(), exe);
+  }
+  try {
+    t.graph = build_load_graph(path, preload, opt_.loader, cache_);
+  } catch (const ElfError& e) {
+    t.error = e.what();
+    t.status = Status::kError;
+    t.problems.push_back(t.error);
+    return t;
+  }
+
+  for (const Dependency* d : t.graph.missing())
+    t.problems.push_back(d->name + " (needed by " + t.graph.objects[d->requester].path + "): " + d->error);
+
+  if (opt_.symbols) {
+    t.check = check_symbols(t.graph, &binding_);
+    t.groups = diagnose(t.graph, t.check, diag_);
+    for (const auto& g : t.groups)
+      t.problems.push_back(std::to_string(g.symbols.size()) + " " + g.category + ": " + g.cause);
+  }
+
+  t.cxx_abi = detect_cxx_abi(*root);
+  for (const auto& o : t.graph.objects) {
+    std::string so(o.elf->soname());
+    if (&o - &t.graph.objects[0] == t.graph.root) continue;
+    if (so.rfind("libc10.so", 0) == 0 || so.rfind("libtorch_cpu.so", 0) == 0 || so.rfind("libtorch.so", 0) == 0) {
+      auto u = detect_cxx_abi(*o.elf);
+      if (u.abi == CxxAbi::kOld || u.abi == CxxAbi::kNew) {
+        t.torch_path = o.path;
+        t.torch_cxx_abi = u;
+        break;
+      }
+    }
+  }
+  if (!t.torch_path.empty() && (t.cxx_abi.abi == CxxAbi::kOld || t.cxx_abi.abi == CxxAbi::kNew) &&
+      t.cxx_abi.abi != t.torch_cxx_abi.abi) {
+    t.cxx_abi_mismatch = true;
+    bool already = std::any_of(t.groups.begin(), t.groups.end(), [](const SymbolGroup& g) { return g.category == "cxx_abi"; });
+    if (!already)
+      t.problems.push_back("C++ ABI mismatch: built with " + t.cxx_abi.macro() + ", " + t.torch_path + " uses " +
+                           t.torch_cxx_abi.macro());
+  }
+
+  t.fatbins = read_fatbins(*root);
+  std::vector<FatbinEntry> all;
+  for (const auto& f : t.fatbins) {
+    if (!f.error.empty()) t.problems.push_back(f.section + ": " + f.error);
+    all.insert(all.end(), f.entries.begin(), f.entries.end());
+  }
+  if (!all.empty())
+    for (const auto& gpu : opt_.gpus) {
+      t.verdicts.push_back(judge(gpu, all, ptx_));
+      const auto& v = t.verdicts.back();
+      if (v.verdict == KernelVerdict::kNone || v.verdict == KernelVerdict::kPtxTooNew)
+        t.problems.push_back(gpu.label + ": " + v.detail);
+    }
+  bool registered = std::any_of(t.fatbins.begin(), t.fatbins.end(), [](const FatbinInfo& f) {
+    return f.section == ".nv_fatbin" || f.section == "__nv_relfatbin";
+  });
+  if (registered && !opt_.cuobjdump.empty()) {
+    t.cuobjdump = run_cuobjdump(opt_.cuobjdump, path);
+    // cuobjdump lists the executable fatbin when there is one, else the relocatable one.
+    const FatbinInfo* f = &t.fatbins.front();
+    for (const auto& fb : t.fatbins)
+      if (fb.section == ".nv_fatbin") f = &fb;
+    std::multiset<std::string> mine_sass, mine_ptx, theirs_sass, theirs_ptx;
+    for (const auto& e : f->entries) {
+      if (e.kind == FatbinKind::kSass) mine_sass.insert(sass_key(e));
+      if (e.kind == FatbinKind::kPtx) mine_ptx.insert("sm_" + std::to_string(e.arch) + e.suffix);
+    }
+    for (const auto& s : t.cuobjdump.sass) theirs_sass.insert(strip_family(s));
+    for (const auto& s : t.cuobjdump.ptx) theirs_ptx.insert(s);
+    if (t.cuobjdump.ran && t.cuobjdump.error.empty() && (mine_sass != theirs_sass || mine_ptx != theirs_ptx))
+      t.cuobjdump_disagreement = "parser found " + std::to_string(mine_sass.size()) + " SASS + " +
+                                 std::to_string(mine_ptx.size()) + " PTX, cuobjdump " + std::to_string(theirs_sass.size()) +
+                                 " SASS + " + std::to_string(theirs_ptx.size()) + " PTX";
+  }
+
+  // fail: the import or a kernel launch would fail. warn: the loader only warns (weak version needs), or
+  // the fatbin parser and cuobjdump disagree (the CUDA verdicts may be wrong).
+  bool hard_version = std::any_of(t.check.versions.begin(), t.check.versions.end(), [](const MissingVersion& v) { return !v.weak; });
+  bool no_kernel = std::any_of(t.verdicts.begin(), t.verdicts.end(), [](const GpuVerdict& v) {
+    return v.verdict == KernelVerdict::kNone || v.verdict == KernelVerdict::kPtxTooNew;
+  });
+  bool bad_fatbin = std::any_of(t.fatbins.begin(), t.fatbins.end(), [](const FatbinInfo& f) { return !f.error.empty(); });
+  if (!t.graph.missing().empty() || !t.check.symbols.empty() || hard_version || t.cxx_abi_mismatch || no_kernel || bad_fatbin)
+    t.status = Status::kFail;
+  else if (!t.check.versions.empty() || !t.cuobjdump_disagreement.empty())
+    t.status = Status::kWarn;
+  if (!t.cuobjdump_disagreement.empty()) t.problems.push_back("cuobjdump disagrees: " + t.cuobjdump_disagreement);
+  return t;
+}
+
+AuditReport Auditor::audit_all(const std::vector<std::string>& paths) {
+  AuditReport r;
+  auto t0 = std::chrono::steady_clock::now();
+  for (const auto& p : paths) {
+    r.targets.push_back(audit(p));
+    r.status = worst(r.status, r.targets.back().status);
+  }
+  r.objects_parsed = cache_.size();
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return r;
+}
+
+nlohmann::json to_json(const TargetReport& t) {
+  using nlohmann::json;
+  json j = {{"path", t.path}, {"status", to_string(t.status)}, {"problems", t.problems}};
+  if (!t.error.empty()) {
+    j["error"] = t.error;
+    return j;
+  }
+  json deps = json::array();
+  for (const auto& d : t.graph.deps) {
+    json dj = {{"name", d.name}, {"requested_by", t.graph.objects[d.requester].path}, {"found", d.object >= 0}};
+    if (d.object >= 0) {
+      dj["path"] = t.graph.objects[d.object].path;
+      dj["via"] = d.via;
+    } else {
+      dj["error"] = d.error;
+      json s = json::array();
+      for (const auto& a : d.searched) s.push_back({{"path", a.path}, {"source", a.source}, {"outcome", a.outcome}});
+      dj["searched"] = s;
+    }
+    deps.push_back(dj);
+  }
+  j["dependencies"] = deps;
+  json groups = json::array();
+  for (const auto& g : t.groups)
+    groups.push_back({{"category", g.category}, {"cause", g.cause}, {"remedy", g.remedy}, {"symbols", g.symbols},
+                      {"mangled", g.mangled}, {"needed_by", g.needed_by}});
+  j["symbols"] = {{"references_checked", t.check.references_checked},
+                  {"missing", t.check.symbols.size()},
+                  {"missing_versions", t.check.versions.size()},
+                  {"groups", groups}};
+  auto abi_json = [](const CxxAbiUse& u) {
+    return json{{"abi", to_string(u.abi)}, {"macro", u.macro()}, {"new_abi_symbols", u.new_abi_symbols},
+                {"old_abi_symbols", u.old_abi_symbols}, {"example", u.example}};
+  };
+  j["cxx_abi"] = abi_json(t.cxx_abi);
+  if (!t.torch_path.empty()) j["torch"] = {{"path", t.torch_path}, {"cxx_abi", abi_json(t.torch_cxx_abi)},
+                                          {"mismatch", t.cxx_abi_mismatch}};
+  if (!t.fatbins.empty()) {
+    json fb = json::array();
+    std::set<std::string> sass, ptx;
+    for (const auto& f : t.fatbins) {
+      // Every entry for ordinary objects; libraries with thousands (cuFFT: ~24,000) get the per-target
+      // summary only, which is what the verdicts use.
+      constexpr std::size_t kListLimit = 256;
+      json entries = json::array();
+      std::map<std::string, json> by_target;
+      for (const auto& e : f.entries) {
+        std::string kind = e.kind == FatbinKind::kPtx ? "ptx" : e.kind == FatbinKind::kSass ? "sass" : "other";
+        std::string isa = std::to_string(e.ptx_major) + "." + std::to_string(e.ptx_minor);
+        json ej = {{"kind", kind}, {"target", e.target()}, {"compressed", e.compressed}, {"size", e.payload_size},
+                   {"uncompressed_size", e.uncompressed_size}};
+        if (e.kind == FatbinKind::kPtx) {
+          ej["ptx_isa"] = isa;
+          ptx.insert(e.target() + " (ISA " + isa + ")");
+        }
+        if (e.kind == FatbinKind::kSass) sass.insert(e.target());
+        std::string key = e.target() + (e.kind == FatbinKind::kPtx ? " ISA " + isa : "");
+        json& agg = by_target[key];
+        if (agg.is_null()) agg = {{"kind", kind}, {"target", e.target()}, {"count", 0}, {"compressed", 0}};
+        if (e.kind == FatbinKind::kPtx) agg["ptx_isa"] = isa;
+        agg["count"] = agg["count"].get<int>() + 1;
+        if (e.compressed) agg["compressed"] = agg["compressed"].get<int>() + 1;
+        if (f.entries.size() <= kListLimit) entries.push_back(ej);
+      }
+      json summary = json::array();
+      for (auto& [k, v] : by_target) summary.push_back(v);
+      json fj = {{"section", f.section}, {"entries", f.entries.size()}, {"by_target", summary}};
+      if (f.entries.size() <= kListLimit) fj["list"] = entries;
+      if (!f.error.empty()) fj["error"] = f.error;
+      fb.push_back(fj);
+    }
+    json gpus = json::array();
+    for (const auto& v : t.verdicts)
+      gpus.push_back({{"gpu", v.gpu.label}, {"verdict", to_string(v.verdict)}, {"using", v.using_target}, {"detail", v.detail}});
+    j["cuda"] = {{"fatbins", fb}, {"sass", sass}, {"ptx", ptx}, {"gpus", gpus}};
+    if (t.cuobjdump.ran || !t.cuobjdump.error.empty())
+      j["cuda"]["cuobjdump"] = {{"ran", t.cuobjdump.ran}, {"sass", t.cuobjdump.sass}, {"ptx", t.cuobjdump.ptx},
+                                {"agrees", t.cuobjdump_disagreement.empty()}, {"disagreement", t.cuobjdump_disagreement},
+                                {"error", t.cuobjdump.error}};
+  }
+  return j;
+}
+
+nlohmann::json to_json(const AuditReport& r) {
+  nlohmann::json targets = nlohmann::json::array();
+  for (const auto& t : r.targets) targets.push_back(to_json(t));
+  return {{"status", to_string(r.status)}, {"targets", targets}, {"notes", r.notes},
+          {"objects_parsed", r.objects_parsed}, {"seconds", r.seconds}};
+}
+
+Finding to_result(const AuditReport& r, const std::string& id, const std::string& title) {
+  Finding res;
+  res.id = id;
+  res.title = title;
+  res.status = r.status;
+  std::size_t bad = 0;
+  for (const auto& t : r.targets)
+    if (t.status != Status::kPass) ++bad;
+  res.summary = std::to_string(r.targets.size()) + " object(s) audited, " + std::to_string(bad) + " with problems";
+  res.add_metric("objects_audited", static_cast<double>(r.targets.size()), "count");
+  res.add_metric("objects_with_problems", static_cast<double>(bad), "count", "lower");
+  for (const auto& t : r.targets)
+    if (t.status != Status::kPass && !t.problems.empty()) res.evidence[t.path] = t.problems.front();
+  res.details = to_json(r);
+  return res;
+}
+
+std::string render_text(const AuditReport& r, bool verbose) {
+  std::string out;
+  for (const auto& t : r.targets) {
+    out += std::string(to_string(t.status)) + "  " + t.path + "\n";
+    if (!t.error.empty()) {
+      out += "      " + t.error + "\n";
+      continue;
+    }
+    for (const Dependency* d : t.graph.missing()) {
+      out += "      missing " + d->name + " (needed by " + t.graph.objects[d->requester].path + "): " + d->error + "\n";
+      std::size_t shown = 0;
+      for (const auto& a : d->searched)
+        if (verbose || shown++ < 6) out += "        searched " + a.path + " [" + a.source + "] " + a.outcome + "\n";
+    }
+    for (const auto& g : t.groups) {
+      out += "      " + std::to_string(g.symbols.size()) + " " + g.category + ": " + g.cause + "\n";
+      for (std::size_t i = 0; i < g.symbols.size() && (verbose || i < 8); ++i) out += "        " + g.symbols[i] + "\n";
+      if (!verbose && g.symbols.size() > 8) out += "        ... " + std::to_string(g.symbols.size() - 8) + " more (--verbose)\n";
+      for (const auto& rem : g.remedy) out += "      fix: " + rem + "\n";
+    }
+    if (t.cxx_abi_mismatch)
+      out += "      C++ ABI: object " + t.cxx_abi.macro() + ", torch (" + t.torch_path + ") " + t.torch_cxx_abi.macro() + "\n";
+    else if (verbose && t.cxx_abi.abi != CxxAbi::kUnknown)
+      out += "      C++ ABI: " + t.cxx_abi.macro() + "\n";
+    for (const auto& f : t.fatbins) {
+      std::vector<std::string> sass, ptx;
+      for (const auto& e : f.entries)
+        (e.kind == FatbinKind::kPtx ? ptx : sass)
+            .push_back(e.target() + (e.kind == FatbinKind::kPtx ? " (ISA " + std::to_string(e.ptx_major) + "." +
+                                                                     std::to_string(e.ptx_minor) + ")" : "") +
+                       (e.compressed ? " [z]" : ""));
+      std::sort(sass.begin(), sass.end());
+      sass.erase(std::unique(sass.begin(), sass.end()), sass.end());
+      std::sort(ptx.begin(), ptx.end());
+      ptx.erase(std::unique(ptx.begin(), ptx.end()), ptx.end());
+      out += "      " + f.section + ": " + std::to_string(f.entries.size()) + " entries; SASS " +
+             (sass.empty() ? "none" : join(sass, " ")) + "; PTX " + (ptx.empty() ? "none" : join(ptx, " ")) + "\n";
+      if (!f.error.empty()) out += "        " + f.error + "\n";
+    }
+    for (const auto& v : t.verdicts) out += "      " + v.gpu.label + ": " + to_string(v.verdict) + " - " + v.detail + "\n";
+    if (!t.cuobjdump_disagreement.empty()) out += "      cuobjdump disagrees: " + t.cuobjdump_disagreement + "\n";
+  }
+  for (const auto& n : r.notes) out += "note: " + n + "\n";
+  std::size_t bad = 0;
+  for (const auto& t : r.targets)
+    if (t.status != Status::kPass) ++bad;
+  char secs[32];
+  std::snprintf(secs, sizeof secs, "%.2f", r.seconds);
+  out += std::to_string(r.targets.size()) + " object(s), " + std::to_string(bad) + " with problems, " +
+         std::to_string(r.objects_parsed) + " ELF files parsed in " + secs + " s\n";
+  return out;
+}
+
+}  // namespace gpucheck::abi

@@ -1,0 +1,87 @@
+#pragma once
+// `gpucheck abi`: for each target object, its load closure, the symbols and versions it cannot bind,
+// grouped with a likely cause, its C++ ABI against the torch it loads, and its CUDA device code with a
+// verdict per GPU. Nothing is imported or executed.
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "checks/abi/cuda_verdict.h"
+#include "checks/abi/cuobjdump.h"
+#include "checks/abi/cxx_abi.h"
+#include "checks/abi/diagnosis.h"
+#include "checks/abi/loader.h"
+#include "core/finding.h"
+
+namespace gpucheck::abi {
+
+struct AuditOptions {
+  std::vector<std::string> preload;       // loaded by the parent before the targets (--preload, --with-torch)
+  std::string python;                     // interpreter hosting extension modules (auto-preloaded for PyInit_*)
+  std::vector<GpuTarget> gpus;            // GPUs to judge device code against
+  bool symbols = true;                    // bind symbols (off: dependencies only, like plain ldd)
+  std::string cuobjdump;                  // cross-check fatbins with this cuobjdump; "" = none
+  LoaderConfig loader;
+};
+
+struct FatbinInfo {
+  std::string section;                    // ".nv_fatbin" or "__nv_relfatbin"
+  std::vector<FatbinEntry> entries;
+  std::string error;
+};
+
+struct TargetReport {
+  std::string path;
+  std::string error;                      // the target is not a usable ELF object
+  LoadGraph graph;
+  SymbolCheck check;
+  std::vector<SymbolGroup> groups;
+  CxxAbiUse cxx_abi;
+  std::string torch_path;                 // libc10/libtorch in the closure, when any
+  CxxAbiUse torch_cxx_abi;
+  bool cxx_abi_mismatch = false;
+  std::vector<FatbinInfo> fatbins;
+  std::vector<GpuVerdict> verdicts;
+  CuobjdumpListing cuobjdump;
+  std::string cuobjdump_disagreement;     // "" when it agrees or did not run
+  Status status = Status::kPass;
+  std::vector<std::string> problems;      // one line each, most severe first
+};
+
+struct AuditReport {
+  std::vector<TargetReport> targets;
+  std::vector<std::string> notes;         // directory loops, skipped files
+  double seconds = 0;
+  std::size_t objects_parsed = 0;
+  Status status = Status::kPass;
+};
+
+class Auditor {
+ public:
+  explicit Auditor(AuditOptions options);
+  TargetReport audit(const std::string& path);
+  AuditReport audit_all(const std::vector<std::string>& paths);
+  ObjectCache& cache() { return cache_; }
+
+ private:
+  AuditOptions opt_;
+  ObjectCache cache_;
+  BindingCache binding_;
+  PtxIsaTable ptx_;
+  DiagnosisContext diag_;
+  std::map<std::string, std::string> python_exe_;  // --python -> its ELF executable
+};
+
+/// Reads the fatbin sections of an object (".nv_fatbin", "__nv_relfatbin").
+std::vector<FatbinInfo> read_fatbins(const ElfObject& o);
+
+nlohmann::json to_json(const TargetReport& t);
+nlohmann::json to_json(const AuditReport& r);
+/// The audit as one Finding (probe abi.extensions, `gpucheck run`).
+Finding to_result(const AuditReport& r, const std::string& id, const std::string& title);
+/// Terminal rendering.
+std::string render_text(const AuditReport& r, bool verbose);
+
+}  // namespace gpucheck::abi

@@ -1,0 +1,45 @@
+#pragma once
+// Turns missing symbols and versions into groups a person can act on, each with its likely cause:
+// torch/c10 symbols -> built against another torch or C++ ABI; GLIBCXX_/CXXABI_ versions -> libstdc++ too
+// old here (and which newer one exists on this machine); a library's API symbol -> never linked.
+#include <string>
+#include <vector>
+
+#include "checks/abi/cxx_abi.h"
+#include "checks/abi/symbol_check.h"
+
+namespace gpucheck::abi {
+
+struct SymbolGroup {
+  std::string category;            // torch | cxx_abi | libstdcxx | glibc | library_api | version | other
+  std::string cause;               // one sentence
+  std::vector<std::string> remedy; // what to run or change
+  std::vector<std::string> symbols;    // demangled (with @VERSION when versioned)
+  std::vector<std::string> mangled;
+  std::vector<std::string> needed_by;  // objects that need them
+};
+
+struct SymbolOwner {
+  std::string prefix, library, package, link_flag;
+};
+
+struct DiagnosisContext {
+  std::vector<SymbolOwner> owners;             // data/abi/symbol_owners.json
+  std::vector<std::string> libstdcxx_search;   // extra directories to look for other libstdc++ builds
+  ObjectCache* cache = nullptr;
+};
+
+/// Loads the owner table from the data dir (empty when absent).
+std::vector<SymbolOwner> load_symbol_owners();
+
+std::vector<SymbolGroup> diagnose(const LoadGraph& g, const SymbolCheck& check, const DiagnosisContext& ctx);
+
+/// Every libstdc++.so.6 on this machine (ld.so.cache, default and GCC/conda directories) that defines
+/// `version`, excluding `except_real` (the one already loaded).
+std::vector<std::string> libstdcxx_with_version(const std::string& version, const std::string& except_real,
+                                                const DiagnosisContext& ctx);
+
+/// The newest GLIBCXX_3.4.N an object defines ("" when none).
+std::string newest_glibcxx(const ElfObject& o);
+
+}  // namespace gpucheck::abi

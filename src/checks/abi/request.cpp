@@ -1,0 +1,99 @@
+#include "checks/abi/request.h"
+
+#include "checks/abi/targets.h"
+#include "core/errors.h"
+#include "core/subprocess.h"
+#include "inventory/collect.h"
+#include "inventory/model.h"
+
+namespace gpucheck::abi {
+namespace {
+
+std::vector<GpuTarget> gpus_for(const AbiRequest& req) {
+  std::vector<GpuTarget> out;
+  int driver = 0;
+  inventory::Inventory inv;
+  bool have_inv = false;
+  if (!req.env_json.empty()) {
+    inv = inventory::load_inventory(req.env_json);
+    have_inv = true;
+  } else if (req.gpus.empty() && req.live_inventory) {
+    inventory::CollectOptions co;
+    co.python = false;
+    inv = inventory::collect(co);
+    have_inv = true;
+  }
+  if (have_inv) driver = inv.driver.cuda_version;
+  for (const auto& s : req.gpus) {
+    GpuTarget g = parse_gpu_spec(s);
+    g.driver_cuda = driver;
+    out.push_back(g);
+  }
+  if (out.empty() && have_inv)
+    for (const auto& gpu : inv.gpus) {
+      if (gpu.cc_major <= 0) continue;
+      GpuTarget g;
+      g.cc_major = gpu.cc_major;
+      g.cc_minor = gpu.cc_minor;
+      g.driver_cuda = driver;
+      g.label = "GPU " + std::to_string(gpu.index) + " (" + (gpu.name.empty() ? "?" : gpu.name) + ", sm_" +
+                std::to_string(gpu.cc_major * 10 + gpu.cc_minor) + ")";
+      out.push_back(g);
+    }
+  return out;
+}
+
+}  // namespace
+
+AuditReport run_abi(const AbiRequest& req) {
+  static LdCache cache;  // the loader config keeps a pointer to it
+  cache = LdCache::load(req.ld_cache);
+  AuditOptions opt;
+  opt.loader = LoaderConfig::for_this_host(&cache);
+  opt.symbols = req.symbols;
+  opt.gpus = gpus_for(req);
+  opt.preload = req.preload;
+  for (const auto& p : opt.preload)
+    if (ElfObject::loadable_mismatch(p) != "") throw InputError("--preload " + p + ": " + ElfObject::loadable_mismatch(p));
+  opt.python = req.python.empty() ? "python3" : req.python;
+  if (req.cross_check || !req.cuobjdump.empty()) {
+    opt.cuobjdump = req.cuobjdump.empty() ? find_cuobjdump() : req.cuobjdump;
+    if (opt.cuobjdump.empty())
+      throw InputError("--cross-check: no cuobjdump in $CUDA_HOME/bin, /usr/local/cuda/bin or PATH "
+                       "(pip install nvidia-cuda-cuobjdump, or --cuobjdump PATH)");
+  }
+
+  TargetSet set;
+  for (const auto& p : req.paths) add_path_target(p, set);
+  bool needs_python = !req.python_packages.empty() || req.torch_extensions || req.torch ||
+                      (req.with_torch && req.torch_lib.empty());
+  PythonEnvPaths env;
+  if (needs_python) env = probe_python(opt.python);
+  for (const auto& pkg : req.python_packages)
+    for (const auto& p : python_package_paths(opt.python, pkg)) add_path_target(p, set);
+  if (req.torch || (req.with_torch && req.torch_lib.empty()))
+    if (env.torch_dir.empty()) throw InputError("torch is not installed for " + opt.python);
+  if (req.torch)
+    for (const auto& f : torch_library_files(env.torch_dir)) add_path_target(f, set);
+  if (req.torch_extensions) {
+    auto exts = torch_extension_files(env, set);
+    if (exts.empty()) set.notes.push_back("no module linking libc10/libtorch in " + std::to_string(env.site_packages.size()) + " site-packages directories");
+    for (const auto& f : exts) add_path_target(f, set);
+  }
+  if (req.with_torch || !req.torch_lib.empty()) {
+    auto pre = torch_preload(req.torch_lib.empty() ? env.torch_dir + "/lib" : req.torch_lib);
+    opt.preload.insert(opt.preload.end(), pre.begin(), pre.end());
+  }
+  if (!env.executable.empty()) opt.python = env.executable;
+  if (set.files.empty() && set.notes.empty() && !req.torch_extensions)
+    throw InputError("nothing to audit: give FILE|DIR, --python-package, --torch-extensions or --torch");
+
+  Auditor auditor(opt);
+  AuditReport r = auditor.audit_all(set.files);
+  r.notes.insert(r.notes.begin(), set.notes.begin(), set.notes.end());
+  if (opt.gpus.empty())
+    r.notes.push_back("no GPU known (no inventory GPUs): pass --gpu sm_90 or --env env.json for device-code verdicts");
+  return r;
+}
+
+}  // namespace gpucheck::abi

@@ -1,0 +1,32 @@
+#pragma once
+// Turns what the user asked for (`gpucheck abi ...` options, or the abi.extensions probe) into targets,
+// preloads and GPUs, and runs the audit.
+#include <string>
+#include <vector>
+
+#include "checks/abi/audit.h"
+
+namespace gpucheck::abi {
+
+struct AbiRequest {
+  std::vector<std::string> paths;            // FILE|DIR...
+  std::vector<std::string> python_packages;  // --python-package
+  std::string python;                        // --python; "" = python3 on PATH
+  bool torch_extensions = false;             // --torch-extensions
+  bool torch = false;                        // --torch
+  bool with_torch = false;                   // --with-torch: preload the environment's torch
+  std::string torch_lib;                     // --torch-lib DIR: preload this LibTorch instead
+  std::vector<std::string> preload;          // --preload
+  std::vector<std::string> gpus;             // --gpu sm_90
+  std::string env_json;                      // --env inventory document
+  bool live_inventory = true;                // fall back to inventory::collect() for GPUs
+  bool symbols = true;
+  bool cross_check = false;                  // --cross-check with cuobjdump
+  std::string cuobjdump;                     // --cuobjdump PATH (implies cross_check)
+  std::string ld_cache = "/etc/ld.so.cache"; // --ld-cache
+};
+
+/// Throws InputError on bad input (no target, unknown package, unreadable --env, bad --gpu).
+AuditReport run_abi(const AbiRequest& req);
+
+}  // namespace gpucheck::abi

@@ -1,0 +1,208 @@
+#include "checks/abi/targets.h"
+
+#include <dirent.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "platform/elf_object.h"
+#include "checks/abi/object_cache.h"
+#include "core/errors.h"
+#include "core/subprocess.h"
+#include "core/text.h"
+
+namespace gpucheck::abi {
+namespace {
+
+bool has_elf_magic(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  char m[4] = {};
+  in.read(m, 4);
+  return in.gcount() == 4 && std::memcmp(m, "\x7f" "ELF", 4) == 0;
+}
+
+struct Walker {
+  TargetSet& set;
+  std::set<std::pair<dev_t, ino_t>> visited;  // directories on the way, by identity, to stop symlink loops
+  std::set<std::string> seen_files;
+
+  void file(const std::string& path) {
+    if (!has_elf_magic(path)) return;
+    std::string real = real_path(path);
+    if (seen_files.insert(real).second) set.files.push_back(path);
+  }
+
+  void dir(const std::string& path, int depth) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) {
+      set.notes.push_back(path + ": " + std::strerror(errno));
+      return;
+    }
+    if (!visited.insert({st.st_dev, st.st_ino}).second) {
+      set.notes.push_back("directory loop: " + path + " is a directory already being scanned (" + real_path(path) + "), skipped");
+      return;
+    }
+    if (depth > 64) {
+      set.notes.push_back(path + ": deeper than 64 levels, skipped");
+      return;
+    }
+    DIR* d = opendir(path.c_str());
+    if (!d) {
+      set.notes.push_back(path + ": " + std::strerror(errno));
+      return;
+    }
+    std::vector<std::string> names;
+    while (dirent* e = readdir(d)) {
+      std::string n = e->d_name;
+      if (n != "." && n != "..") names.push_back(n);
+    }
+    closedir(d);
+    std::sort(names.begin(), names.end());
+    for (const auto& n : names) {
+      std::string p = path + (path.back() == '/' ? "" : "/") + n;
+      struct stat es {};
+      if (::stat(p.c_str(), &es) != 0) continue;  // dangling symlink
+      if (S_ISDIR(es.st_mode)) dir(p, depth + 1);
+      else if (S_ISREG(es.st_mode)) file(p);
+    }
+    visited.erase({st.st_dev, st.st_ino});  // only ancestors count: siblings may share a target legitimately
+  }
+};
+
+nlohmann::json run_python_json(const std::string& python, const std::string& script, const std::vector<std::string>& args) {
+  std::vector<std::string> argv{python, "-c", script};
+  argv.insert(argv.end(), args.begin(), args.end());
+  SubprocessOptions o;
+  o.timeout = std::chrono::seconds(60);
+  auto r = run_subprocess(argv, o);
+  if (!r.started) throw InputError("cannot run python '" + python + "': " + r.spawn_error);
+  if (!r.ok()) throw InputError("python '" + python + "' failed (" + r.describe() + "): " + trim(last_lines(r.err, 1)));
+  try {
+    return nlohmann::json::parse(r.out);
+  } catch (const nlohmann::json::exception&) {
+    throw InputError("python '" + python + "' printed no JSON: " + trim(last_lines(r.out, 1)));
+  }
+}
+
+const char* kProbeScript = R"PY(
+import importlib.util, json, site, sys
+sp = []
+try: sp += site.getsitepackages()
+except Exception: pass
+try: sp.append(site.getusersitepackages())
+except Exception: pass
+torch = ""
+try:
+    s = importlib.util.find_spec("torch")
+    if s and s.submodule_search_locations: torch = list(s.submodule_search_locations)[0]
+except Exception: pass
+print(json.dumps({"executable": sys.executable, "site_packages": sp, "torch": torch}))
+)PY";
+
+const char* kPackageScript = R"PY(
+import importlib.util, json, sys, os
+name = sys.argv[1]
+out = []
+for cand in (name, name.replace("-", "_")):
+    try: s = importlib.util.find_spec(cand)
+    except Exception: s = None
+    if s is None: continue
+    if s.submodule_search_locations: out += list(s.submodule_search_locations)
+    elif s.origin and os.path.exists(s.origin): out.append(s.origin)
+    break
+if not out:
+    try:
+        from importlib import metadata
+        d = metadata.distribution(name)
+        for f in d.files or []:
+            if ".so" in str(f): out.append(str(d.locate_file(f)))
+    except Exception: pass
+print(json.dumps(out))
+)PY";
+
+}  // namespace
+
+void add_path_target(const std::string& input, TargetSet& set) {
+  struct stat st {};
+  if (::stat(input.c_str(), &st) != 0) throw InputError(input + ": " + std::strerror(errno));
+  Walker w{set, {}, {}};
+  for (const auto& f : set.files) w.seen_files.insert(real_path(f));
+  if (S_ISDIR(st.st_mode)) {
+    w.dir(input, 0);
+    return;
+  }
+  if (!S_ISREG(st.st_mode)) throw InputError(input + ": not a regular file or directory");
+  if (!has_elf_magic(input)) throw InputError(input + ": not an ELF file");
+  w.file(input);
+}
+
+PythonEnvPaths probe_python(const std::string& python) {
+  auto j = run_python_json(python, kProbeScript, {});
+  PythonEnvPaths p;
+  p.executable = j.value("executable", "");
+  for (const auto& s : j.value("site_packages", std::vector<std::string>{}))
+    if (std::filesystem::is_directory(s)) p.site_packages.push_back(s);
+  p.torch_dir = j.value("torch", "");
+  return p;
+}
+
+std::vector<std::string> python_package_paths(const std::string& python, const std::string& name) {
+  auto j = run_python_json(python, kPackageScript, {name});
+  auto out = j.get<std::vector<std::string>>();
+  if (out.empty()) throw InputError("python package '" + name + "' is not installed for " + python);
+  return out;
+}
+
+std::vector<std::string> torch_extension_files(const PythonEnvPaths& env, TargetSet& set) {
+  TargetSet all;
+  for (const auto& sp : env.site_packages) add_path_target(sp, all);
+  std::string torch_real = env.torch_dir.empty() ? "" : real_path(env.torch_dir) + "/";
+  std::vector<std::string> out;
+  for (const auto& f : all.files) {
+    if (f.find(".so") == std::string::npos) continue;
+    if (!torch_real.empty() && real_path(f).rfind(torch_real, 0) == 0) continue;
+    try {
+      auto o = ElfObject::open(f);
+      for (auto n : o->needed())
+        if (n.rfind("libc10", 0) == 0 || n.rfind("libtorch", 0) == 0) {
+          out.push_back(f);
+          break;
+        }
+    } catch (const ElfError& e) {
+      set.notes.push_back(e.what());
+    }
+  }
+  set.notes.insert(set.notes.end(), all.notes.begin(), all.notes.end());
+  return out;
+}
+
+std::vector<std::string> torch_library_files(const std::string& torch_dir) {
+  TargetSet s;
+  add_path_target(torch_dir + "/lib", s);
+  for (const auto& e : std::filesystem::directory_iterator(torch_dir)) {
+    std::string n = e.path().filename().string();
+    if (n.rfind("_C", 0) == 0 && n.find(".so") != std::string::npos) s.files.push_back(e.path().string());
+  }
+  return s.files;
+}
+
+std::vector<std::string> torch_preload(const std::string& dir) {
+  std::vector<std::string> out;
+  // torch/__init__.py loads libtorch_global_deps first, then _C (-> libtorch_python -> libtorch -> cpu/cuda, c10).
+  for (const char* n : {"libtorch_global_deps.so", "libc10.so", "libc10_cuda.so", "libtorch_cpu.so",
+                        "libtorch_cuda.so", "libtorch.so", "libtorch_python.so"}) {
+    std::string p = dir + "/" + n;
+    if (std::filesystem::exists(p)) out.push_back(p);
+  }
+  if (out.empty()) throw InputError(dir + ": no libtorch/libc10 libraries there");
+  return out;
+}
+
+}  // namespace gpucheck::abi

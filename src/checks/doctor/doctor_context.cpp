@@ -1,0 +1,120 @@
+#include "checks/doctor/doctor_context.h"
+
+#include <filesystem>
+
+#include "knowledge/version.h"
+#include "core/text.h"
+
+namespace gpucheck::compat {
+namespace {
+
+std::string strip_slashes(std::string p) {
+  while (p.size() > 1 && p.back() == '/') p.pop_back();
+  return p;
+}
+
+}  // namespace
+
+std::string major_minor(const std::string& version) {
+  auto v = Version::parse(version);
+  return v ? v->major_minor() : "";
+}
+
+std::string toolkit_lib_dir(const inventory::Toolkit& t) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(t.root + "/lib64", ec)) return t.root + "/lib64";
+  if (std::filesystem::is_directory(t.root + "/lib", ec)) return t.root + "/lib";
+  return t.root + "/lib64";
+}
+
+DoctorContext::DoctorContext(const inventory::Inventory& inventory, const KnowledgeBase& knowledge)
+    : inv(inventory), kb(knowledge) {
+  for (const auto& p : inv.pythons)
+    if (p.torch_installed && !python) python = &p;
+  if (!python && !inv.pythons.empty()) python = &inv.pythons.front();
+
+  for (const auto& dir : split(env("PATH"), ':')) {
+    for (const auto& t : inv.toolkits) {
+      if (!t.nvcc.empty() && strip_slashes(dir) == strip_slashes(t.root + "/bin")) path_toolkit = &t;
+      else if (!t.nvcc.empty() && dir == "/usr/local/cuda/bin" && t.is_usr_local_cuda) path_toolkit = &t;
+      if (path_toolkit) break;
+    }
+    if (path_toolkit) break;
+  }
+
+  // The collector may already have resolved torch's choice; trust it when it did.
+  for (const auto& c : inv.toolkit_choices) {
+    if (c.consumer != "torch_cpp_extension") continue;
+    build.via = "inventory";
+    build.reason = c.reason;
+    build.toolkit = c.root.empty() ? nullptr : toolkit_at(c.root);
+    if (!c.root.empty() && !build.toolkit) {
+      build.dangling_variable = c.reason.substr(0, c.reason.find('='));
+      build.dangling_path = c.root;
+    }
+    return;
+  }
+  for (const char* var : {"CUDA_HOME", "CUDA_PATH"}) {
+    if (!has_env(var)) continue;
+    build.via = var;
+    build.reason = std::string(var) + "=" + env(var);
+    build.toolkit = toolkit_at(env(var));
+    if (!build.toolkit) {
+      build.dangling_variable = var;
+      build.dangling_path = env(var);
+    }
+    return;
+  }
+  if (path_toolkit) {
+    build.toolkit = path_toolkit;
+    build.via = "PATH";
+    build.reason = "nvcc on PATH: " + path_toolkit->nvcc;
+    return;
+  }
+  for (const auto& t : inv.toolkits) {
+    if (t.is_usr_local_cuda) {
+      build.toolkit = &t;
+      build.via = "/usr/local/cuda";
+      build.reason = "/usr/local/cuda -> " + t.root;
+      return;
+    }
+  }
+}
+
+std::string DoctorContext::env(const std::string& name) const {
+  auto it = inv.system.environment.find(name);
+  return it == inv.system.environment.end() ? "" : it->second;
+}
+
+bool DoctorContext::has_env(const std::string& name) const { return !env(name).empty(); }
+
+std::string DoctorContext::python_label() const {
+  if (!python) return "no Python environment";
+  return "python " + python->version + " at " + python->interpreter;
+}
+
+const inventory::Toolkit* DoctorContext::toolkit_at(const std::string& root_in) const {
+  std::string root = strip_slashes(root_in);
+  for (const auto& t : inv.toolkits)
+    if (strip_slashes(t.root) == root) return &t;
+  if (root == "/usr/local/cuda")
+    for (const auto& t : inv.toolkits)
+      if (t.is_usr_local_cuda) return &t;
+  return nullptr;
+}
+
+std::vector<const inventory::Toolkit*> DoctorContext::toolkits_with(const std::string& mm) const {
+  std::vector<const inventory::Toolkit*> out;
+  for (const auto& t : inv.toolkits)
+    if (!t.version.empty() && major_minor(t.version) == mm && !t.nvcc.empty()) out.push_back(&t);
+  std::stable_sort(out.begin(), out.end(), [](auto* a, auto* b) {
+    return starts_with(a->root, "/usr/local/cuda-") && !starts_with(b->root, "/usr/local/cuda-");
+  });
+  return out;
+}
+
+std::string DoctorContext::torch_cuda() const {
+  return python && python->torch_installed ? python->torch_cuda : "";
+}
+
+}  // namespace gpucheck::compat

@@ -1,0 +1,51 @@
+#pragma once
+// What every doctor rule reads: the inventory, the knowledge base, and the answers several rules share
+// (which Python pip would use, which toolkit an extension build would pick).
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "knowledge/knowledge_base.h"
+#include "inventory/model.h"
+
+namespace gpucheck::compat {
+
+/// The toolkit torch.utils.cpp_extension would build with, resolved from the inventory the way torch does
+/// (CUDA_HOME, CUDA_PATH, nvcc on PATH, /usr/local/cuda).
+struct BuildToolkit {
+  const inventory::Toolkit* toolkit = nullptr;  // nullptr: none would be found (or the variable dangles)
+  std::string via;     // "CUDA_HOME", "CUDA_PATH", "PATH", "/usr/local/cuda", "inventory"
+  std::string reason;  // "CUDA_HOME=/usr/local/cuda-12.1"
+  std::string dangling_variable;  // "CUDA_HOME" when it names a directory with no toolkit
+  std::string dangling_path;
+};
+
+struct DoctorContext {
+  DoctorContext(const inventory::Inventory& inventory, const KnowledgeBase& knowledge);
+
+  const inventory::Inventory& inv;
+  const KnowledgeBase& kb;
+  const inventory::PythonEnv* python = nullptr;  // the environment pip installs into (first with torch, else first)
+  BuildToolkit build;
+  const inventory::Toolkit* path_toolkit = nullptr;  // the toolkit whose nvcc is first on PATH
+
+  /// Allow-listed environment variable from the inventory; "" when unset.
+  std::string env(const std::string& name) const;
+  bool has_env(const std::string& name) const;
+  /// "python 3.10.12 at /opt/env/bin/python"
+  std::string python_label() const;
+  /// The toolkit installed at `root` (trailing slashes and the /usr/local/cuda link tolerated); nullptr if none.
+  const inventory::Toolkit* toolkit_at(const std::string& root) const;
+  /// Installed toolkits with this major.minor, /usr/local/cuda-X.Y first.
+  std::vector<const inventory::Toolkit*> toolkits_with(const std::string& major_minor) const;
+  /// The torch.version.cuda of the primary Python, "" for CPU builds or no torch.
+  std::string torch_cuda() const;
+};
+
+/// "12.1.105" -> "12.1"; "" stays "".
+std::string major_minor(const std::string& version);
+
+/// lib64 when the toolkit has it (or cannot be checked), else lib.
+std::string toolkit_lib_dir(const inventory::Toolkit& t);
+
+}  // namespace gpucheck::compat

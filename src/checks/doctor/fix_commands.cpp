@@ -1,0 +1,61 @@
+#include "checks/doctor/fix_commands.h"
+
+#include <cctype>
+
+#include "checks/doctor/doctor_context.h"
+
+namespace gpucheck::compat {
+
+std::string shell_quote(const std::string& s) {
+  bool plain = !s.empty();
+  for (char c : s) {
+    if (std::isalnum(static_cast<unsigned char>(c))) continue;
+    if (std::string("_./:@%+=,-").find(c) != std::string::npos) continue;
+    plain = false;
+    break;
+  }
+  if (plain) return s;
+  std::string out = "'";
+  for (char c : s) {
+    if (c == '\'') out += "'\\''";
+    else out += c;
+  }
+  return out + "'";
+}
+
+FixStep use_toolkit_step(const inventory::Toolkit& t, int rank) {
+  FixStep f;
+  f.rank = rank;
+  f.summary = "Build with the CUDA " + major_minor(t.version) + " toolkit at " + t.root;
+  f.commands = {"export CUDA_HOME=" + shell_quote(t.root),
+                "export PATH=" + shell_quote(t.root + "/bin") + ":\"$PATH\"",
+                "export LD_LIBRARY_PATH=" + shell_quote(toolkit_lib_dir(t)) + ":\"$LD_LIBRARY_PATH\""};
+  f.cost = "nothing to download; affects this shell only (same as: eval \"$(gpucheck use-cuda " +
+           major_minor(t.version) + ")\")";
+  return f;
+}
+
+FixStep install_torch_step(const TorchRelease& r, const TorchBuild& b, const std::string& current, int rank) {
+  FixStep f;
+  f.rank = rank;
+  f.summary = "Install torch " + r.latest_patch + " built for CUDA " + b.cuda + " (" + b.tag + ")";
+  f.commands = {r.install_command(b)};
+  f.cost = "downloads torch " + r.latest_patch + "+" + b.tag + " (about 2 GB with its CUDA libraries)";
+  if (!current.empty())
+    f.cost += "; replaces torch " + current +
+              ", so every extension built against it must be rebuilt, and a project pin on torch must allow " +
+              r.latest_patch;
+  return f;
+}
+
+FixStep install_toolkit_step(const std::string& mm, int rank) {
+  FixStep f;
+  f.rank = rank;
+  f.summary = "Install a CUDA " + mm + " toolkit side by side (no root) and build with it";
+  f.commands = {"conda install -y -c " + shell_quote("nvidia/label/cuda-" + mm + ".0") + " cuda-toolkit",
+                "export CUDA_HOME=\"$CONDA_PREFIX\"", "export PATH=\"$CONDA_PREFIX/bin:$PATH\""};
+  f.cost = "about 3 GB download into the active conda environment; the system toolkit stays as it is";
+  return f;
+}
+
+}  // namespace gpucheck::compat

@@ -1,0 +1,346 @@
+#include "checks/doctor/install_plan.h"
+
+#include <algorithm>
+
+#include "checks/doctor/fix_commands.h"
+#include "checks/doctor/torch_choice.h"
+#include "knowledge/version.h"
+#include "core/errors.h"
+#include "core/text.h"
+
+namespace gpucheck::compat {
+namespace {
+
+std::string pin(const std::string& name, const std::string& version) {
+  return version.empty() ? name : shell_quote(name + "==" + version);
+}
+
+bool python_has_wheel(const ExtensionRelease& r, const std::string& python_mm) {
+  if (r.distribution != "wheel") return false;
+  if (r.wheel_pythons.empty() || python_mm.empty()) return true;
+  return std::find(r.wheel_pythons.begin(), r.wheel_pythons.end(), python_mm) != r.wheel_pythons.end();
+}
+
+/// The newest row of the package (the last whose specifier starts with >=, else the last row).
+const ExtensionRelease* newest_row(const ExtensionInfo& ext) {
+  return ext.releases.empty() ? nullptr : &ext.releases.back();
+}
+
+std::string toolkit_line(const inventory::Toolkit& t) {
+  return major_minor(t.version) + " at " + t.root + (t.nvcc.empty() ? " (no nvcc)" : " (nvcc " + t.nvcc + ")") +
+         (t.found_via.empty() ? "" : " via " + join(t.found_via, ", "));
+}
+
+/// flash-attn's setup.py looks for this wheel on its GitHub release before compiling.
+std::string expected_wheel(const DoctorContext& ctx, const ExtensionRelease& r, const std::string& version) {
+  if (r.wheel_pattern.empty() || !ctx.python || !ctx.python->torch_installed || ctx.torch_cuda().empty()) return "";
+  auto tv = Version::parse(ctx.torch_cuda());
+  auto pv = Version::parse(ctx.python->version);
+  if (!tv || !pv) return "";
+  bool major_only = r.wheel_pattern.find("{cuda_major}") != std::string::npos;
+  std::string cu = major_only ? std::to_string(tv->major()) : std::to_string(tv->major()) + std::to_string(tv->minor());
+  std::string py = "cp" + std::to_string(pv->major()) + std::to_string(pv->minor());
+  std::string abi = ctx.python->torch_cxx11_abi ? (*ctx.python->torch_cxx11_abi ? "TRUE" : "FALSE") : "FALSE";
+  return "flash_attn-" + (version.empty() ? std::string("{version}") : version) + "+cu" + cu + "torch" +
+         major_minor(ctx.python->torch_version) + "cxx11abi" + abi + "-" + py + "-" + py + "-linux_x86_64.whl";
+}
+
+}  // namespace
+
+PackageRequest parse_package_request(const std::string& text, const KnowledgeBase& kb) {
+  std::string t = trim(text);
+  PackageRequest req;
+  auto eq = t.find("==");
+  std::string name = t.substr(0, eq);
+  if (eq != std::string::npos) {
+    req.version = trim(t.substr(eq + 2));
+    if (req.version.empty() || !Version::parse(req.version) || req.version.find_first_of("*<>=!~ ,") != std::string::npos)
+      throw InputError("--for: bad version in '" + text + "' (use PACKAGE or PACKAGE==VERSION)");
+  }
+  if (name.find_first_of("<>=!~ ,;[") != std::string::npos || trim(name).empty())
+    throw InputError("--for: '" + text + "' is not PACKAGE or PACKAGE==VERSION");
+  req.name = normalize_package_name(name);
+  if (!kb.extension(req.name)) {
+    std::vector<std::string> known;
+    for (const auto& e : kb.extensions()) known.push_back(e.name);
+    std::string guess = closest_match(req.name, known);
+    throw InputError("--for: no knowledge about '" + req.name + "'" +
+                     (guess.empty() ? "" : " (did you mean " + guess + "?)") + "; known: " + join(known, ", "));
+  }
+  return req;
+}
+
+InstallPlan plan_install(const DoctorContext& ctx, const PackageRequest& req) {
+  const ExtensionInfo& ext = *ctx.kb.extension(req.name);
+  InstallPlan plan;
+  plan.package = ext.name;
+  plan.version = req.version;
+  for (const auto& t : ctx.inv.toolkits) plan.toolkits.push_back(toolkit_line(t));
+
+  const ExtensionRelease* rel = req.version.empty() ? newest_row(ext) : ext.release_for(req.version);
+  if (!rel) throw InputError("--for: no knowledge about " + ext.name + " " + req.version);
+  const auto* py = ctx.python;
+  std::string python_mm = py ? major_minor(py->version) : "";
+  bool torch = py && py->torch_installed;
+  std::string torch_cuda = ctx.torch_cuda();
+  const inventory::Toolkit* tk = ctx.build.toolkit;
+  bool wheel = python_has_wheel(*rel, python_mm);
+  bool source_build = !wheel;
+  plan.build = wheel ? "prebuilt wheel" : "source build (" + rel->build + ")";
+  std::string target = pin(ext.name, req.version);
+  Evidence asked{"requested", ext.name + (req.version.empty() ? "" : "==" + req.version), "--for"};
+  Evidence torch_ev{"torch", torch ? py->torch_version : "not installed", ctx.python_label()};
+  auto add = [&](Finding f) {
+    f.references.push_back(rel->source);
+    plan.findings.push_back(std::move(f));
+  };
+
+  if (rel->distribution == "wheel" && !wheel) {
+    add({"install.no_wheel_for_python", Severity::kInfo,
+         "No prebuilt " + ext.name + " wheel for Python " + python_mm + "; pip builds the sdist",
+         {asked, {"wheels exist for", join(rel->wheel_pythons, ", "), rel->source}},
+         "pip falls back to compiling the source distribution, with everything a source build needs.", {}, {}});
+  }
+  if (source_build && rel->setup_imports_torch) {
+    // Both fail the plain `pip install`; with torch present the fix is one flag, without it a torch first.
+    add({"install.setup_imports_torch", torch ? Severity::kWarn : Severity::kError,
+         ext.name + (req.version.empty() ? "" : " " + req.version) +
+             "'s setup.py imports torch: `pip install` fails while preparing metadata",
+         {asked, torch_ev, {"setup.py", "import torch at the top", rel->source}},
+         "pip builds in an isolated environment that has no torch (whether or not torch is installed), so "
+         "metadata generation stops with \"ModuleNotFoundError: No module named 'torch'\". Install torch first, "
+         "then build with --no-build-isolation so setup.py sees it.",
+         {}, {}});
+  }
+  if (source_build && rel->needs_nvcc && !tk) {
+    add({"install.no_nvcc", Severity::kError, "Building " + ext.name + " needs nvcc, and no CUDA toolkit was found",
+         {asked, {"toolkits found", plan.toolkits.empty() ? "none" : join(plan.toolkits, "; "), "inventory"}},
+         "The build calls nvcc (via CUDA_HOME or PATH); without a toolkit it stops at the first CUDA file.", {}, {}});
+  }
+  if (source_build && tk && !rel->cuda_min.empty() && compare_versions(major_minor(tk->version), rel->cuda_min) < 0) {
+    add({"install.cuda_too_old", Severity::kError,
+         ext.name + " needs nvcc >= " + rel->cuda_min + "; the build would use " + tk->version,
+         {asked, {"nvcc", tk->version, tk->root}}, "setup.py checks the nvcc version before compiling.", {}, {}});
+  }
+  std::string nvcc_mm = tk ? major_minor(tk->version) : "", torch_mm = major_minor(torch_cuda);
+  bool mismatch_blocks = false;  // the build stops on the nvcc / torch.version.cuda difference
+  if (source_build && rel->needs_nvcc && tk && torch && !torch_mm.empty() && nvcc_mm != torch_mm &&
+      (rel->build == "torch_cpp_extension" || rel->build == "jit_ops")) {
+    auto rule = ctx.kb.cuda_check_rule(py->torch_version);
+    bool major = Version::parse(nvcc_mm)->major() != Version::parse(torch_mm)->major();
+    bool mismatch_fatal = major || rel->strict_minor;
+    mismatch_blocks = mismatch_fatal;
+    std::string text = rule ? rule->text : "";
+    for (auto [k, v] : {std::pair<std::string, std::string>{"{nvcc}", nvcc_mm}, {"{torch_cuda}", torch_mm}})
+      for (auto p = text.find(k); p != std::string::npos; p = text.find(k)) text.replace(p, k.size(), v);
+    add({major ? "install.nvcc_torch_major_mismatch" : "install.nvcc_torch_minor_mismatch",
+         mismatch_fatal ? Severity::kError : Severity::kWarn,
+         "Building " + ext.name + " would compile with nvcc " + nvcc_mm + " against torch " + py->torch_version +
+             " (CUDA " + torch_mm + ")",
+         {asked, torch_ev, {"torch.version.cuda", torch_cuda, ctx.python_label()},
+          {"nvcc", tk->version, tk->root + " (" + ctx.build.reason + ")"}},
+         major ? "torch.utils.cpp_extension stops the build: " + text
+               : (rel->strict_minor ? ext.name + " requires nvcc major.minor to equal torch.version.cuda."
+                                    : "torch only warns about a minor mismatch."),
+         {}, {}});
+  }
+  // The architectures the build compiles: a CMake build's fixed list; for torch's extension builder
+  // TORCH_CUDA_ARCH_LIST, else the visible GPUs, else the package's own default list.
+  bool unbuildable = false;
+  std::string arch_list_fix;  // TORCH_CUDA_ARCH_LIST value that this nvcc can build, when one helps
+  std::vector<std::string> archs;
+  std::string arch_origin;
+  if (rel->build == "cmake") {
+    archs = rel->archs;
+    arch_origin = "architectures in its CMake build";
+  } else if (rel->build == "torch_cpp_extension") {
+    if (ctx.has_env("TORCH_CUDA_ARCH_LIST")) {
+      for (auto a : split(ctx.env("TORCH_CUDA_ARCH_LIST"), ' '))
+        for (auto b : split(a, ';'))
+          if (!trim(b).empty()) archs.push_back(trim(b));
+      arch_origin = "TORCH_CUDA_ARCH_LIST";
+    } else if (!ctx.inv.gpus.empty()) {
+      for (const auto& g : ctx.inv.gpus) {
+        std::string cc = std::to_string(g.cc_major) + "." + std::to_string(g.cc_minor);
+        if (std::find(archs.begin(), archs.end(), cc) == archs.end()) archs.push_back(cc);
+      }
+      arch_origin = "visible GPUs (torch builds for them when TORCH_CUDA_ARCH_LIST is unset)";
+    } else {
+      archs = rel->archs;
+      arch_origin = "the package's default TORCH_CUDA_ARCH_LIST (no GPU visible)";
+    }
+  }
+  if (source_build && tk && !archs.empty()) {
+    std::vector<std::string> bad, good;
+    for (const auto& a : archs) {
+      std::string cc = a.substr(0, a.find('+'));
+      (ctx.kb.cuda_can_build(tk->version, cc) ? good : bad).push_back(a);
+    }
+    if (!bad.empty()) {
+      unbuildable = true;
+      std::string cc = bad.front().substr(0, bad.front().find('+'));
+      cc.erase(std::remove(cc.begin(), cc.end(), '.'), cc.end());
+      std::string why = "nvcc stops with \"nvcc fatal   : Unsupported gpu architecture 'compute_" + cc + "'\".";
+      if (rel->build == "torch_cpp_extension" && !good.empty()) {
+        std::string last = good.back();
+        if (last.find("+PTX") == std::string::npos) good.back() = last + "+PTX";
+        arch_list_fix = join(good, " ");
+        why += " Restricting TORCH_CUDA_ARCH_LIST to \"" + arch_list_fix + "\" avoids it (SASS for those, PTX for newer GPUs).";
+      }
+      add({"install.arch_unbuildable", Severity::kError,
+           ext.name + " would compile architectures that nvcc " + nvcc_mm + " cannot build (" + join(bad, ", ") + ")",
+           {asked, {arch_origin, join(archs, " "), rel->build == "cmake" ? rel->source : "environment / inventory"},
+            {"nvcc", tk->version, tk->root}},
+           why, {}, {}});
+    }
+  }
+  if (torch && !rel->torch.empty() && !satisfies(py->torch_version, rel->torch)) {
+    add({"install.torch_out_of_range", Severity::kError,
+         ext.name + " " + rel->versions + " needs torch " + rel->torch + "; installed is " + py->torch_version,
+         {asked, torch_ev}, "Build or import fails against an unsupported torch.", {}, {}});
+  }
+  std::vector<std::string> seen_cc;
+  for (const auto& g : ctx.inv.gpus) {
+    std::string cc = std::to_string(g.cc_major) + "." + std::to_string(g.cc_minor);
+    if (rel->min_cc.empty() || compare_versions(cc, rel->min_cc) >= 0 ||
+        std::find(seen_cc.begin(), seen_cc.end(), cc) != seen_cc.end())
+      continue;
+    seen_cc.push_back(cc);
+    add({"install.gpu_too_old", Severity::kError,
+         ext.name + " needs compute capability >= " + rel->min_cc + "; " + g.name + " is " + cc,
+         {asked, {"GPU " + std::to_string(g.index), g.name + " (" + cc + ")", g.source}},
+         "It installs but refuses to run on this GPU.", {}, {}});
+  }
+
+  // Ranked paths. A release of the same package that installs as a wheel beats any build.
+  int rank = 1;
+  for (const auto& other : ext.releases) {
+    if (&other == rel || !python_has_wheel(other, python_mm) || other.recommended.empty() || wheel) continue;
+    bool torch_free = !other.torch_abi_coupled;
+    plan.paths.push_back({rank++,
+                          "Install " + ext.name + " " + other.recommended + ": a prebuilt wheel for Python " + python_mm +
+                              ", nothing compiled" + (torch_free ? ", no torch needed at install" : ""),
+                          {"pip install " + pin(ext.name, other.recommended)},
+                          "no compiler or toolkit; " + (other.requires_dist.empty() ? std::string("no extra dependencies")
+                                                                                    : "pulls " + join(other.requires_dist, ", ")) +
+                              (other.archs.empty() ? "" : "; kernels for sm " + join(other.archs, " ") +
+                                                              (other.ptx.empty() ? "" : " + PTX " + join(other.ptx, " "))) +
+                              "; check that your code works with " + other.recommended + " (" + ext.name + " " +
+                              other.versions + ")"});
+    break;
+  }
+  if (!wheel && rel->distribution == "wheel" && !rel->wheel_pythons.empty()) {
+    std::string py_wheel = rel->wheel_pythons.back();
+    std::string env_name = ext.name + "-py" + py_wheel;
+    plan.paths.push_back({rank++, "Use Python " + py_wheel + ", for which " + ext.name + " has a prebuilt wheel",
+                          {"conda create -y -n " + shell_quote(env_name) + " python=" + py_wheel,
+                           "conda run -n " + shell_quote(env_name) + " pip install " + target},
+                          "a new environment: reinstall your other packages (and a torch for Python " + py_wheel +
+                              ") there; nothing is compiled"});
+  }
+  if (wheel) {
+    plan.paths.push_back({rank++, "Install the prebuilt wheel", {"pip install " + target},
+                          "no compiler or toolkit needed"});
+  } else {
+    std::vector<std::string> build_cmds = rel->install;
+    if (build_cmds.empty())
+      build_cmds = {"pip install " + std::string(rel->setup_imports_torch ? "--no-build-isolation " : "") + target};
+    if (!arch_list_fix.empty()) {
+      build_cmds.insert(build_cmds.begin(), "export TORCH_CUDA_ARCH_LIST=" + shell_quote(arch_list_fix));
+      unbuildable = false;  // the variable fixes it; the ordinary build paths apply
+    }
+    auto with_build = [&build_cmds](std::vector<std::string> cmds) {
+      cmds.insert(cmds.end(), build_cmds.begin(), build_cmds.end());
+      return cmds;
+    };
+    std::string wheel_name = expected_wheel(ctx, *rel, req.version);
+    std::string build_cost = wheel_name.empty() ? "compiles the CUDA sources (minutes to hours)"
+                                                : "setup.py first tries the prebuilt " + wheel_name +
+                                                      " from the project's GitHub release; without it, it compiles "
+                                                      "(hours; MAX_JOBS=4 below 96 GB RAM)";
+    if (!torch && rel->setup_imports_torch) {
+      // Seed attempt one: no torch yet. Install the torch that matches the toolkit here, then build.
+      std::string want = tk ? nvcc_mm : "";
+      TorchChoice c = want.empty() ? TorchChoice{} : torch_for_cuda(ctx, want);
+      FixStep s{rank++, "", {}, ""};
+      if (c) {
+        s.summary = "Install torch " + c.release->latest_patch + "+" + c.build->tag + " (matches the CUDA " + nvcc_mm +
+                    " toolkit here) first, then build " + ext.name + " against it";
+        s.commands = with_build({c.release->install_command(*c.build)});
+        s.cost = "torch download (about 2 GB); " + build_cost;
+      } else {
+        s.summary = "Install torch first, then build " + ext.name + " against it";
+        s.commands = with_build({"pip install torch"});
+        s.cost = "torch download (about 2 GB); " + build_cost + "; its CUDA must match the toolkit you build with";
+      }
+      plan.paths.push_back(s);
+    } else if (mismatch_blocks) {
+      auto matching = ctx.toolkits_with(torch_mm);
+      if (!matching.empty()) {
+        FixStep s = use_toolkit_step(*matching.front(), rank++);
+        s.summary = "Build " + target + " with the installed CUDA " + torch_mm + " toolkit at " + matching.front()->root +
+                    " (matches torch " + py->torch_version + ")";
+        s.commands = with_build(s.commands);
+        s.cost = "nothing to download; " + build_cost;
+        plan.paths.push_back(s);
+      } else {
+        FixStep s = install_toolkit_step(torch_mm, rank++);
+        s.summary = "Install a CUDA " + torch_mm + " toolkit (matches torch " + py->torch_version + ") and build " +
+                    target + " with it (no " + torch_mm + " toolkit was found)";
+        s.commands = with_build(s.commands);
+        s.cost += "; " + build_cost;
+        plan.paths.push_back(s);
+      }
+      std::string driver = ctx.inv.driver.cuda_version ? cuda_int_to_string(ctx.inv.driver.cuda_version) : "";
+      if (TorchChoice c = torch_for_cuda(ctx, nvcc_mm, driver)) {
+        FixStep s = install_torch_step(*c.release, *c.build, py->torch_version, rank++);
+        s.summary = "Install torch " + c.release->latest_patch + "+" + c.build->tag + " to match the CUDA " + nvcc_mm +
+                    " toolkit at " + tk->root + ", then build " + target;
+        s.commands = with_build(s.commands);
+        s.cost += "; " + build_cost;
+        plan.paths.push_back(s);
+      }
+    } else if (unbuildable && tk) {
+      // nvcc here cannot compile the package's fixed architecture list: use the newest toolkit that can.
+      std::string newest;
+      for (const auto& d : ctx.kb.driver_minimums()) {
+        bool all = true;
+        for (const auto& a : rel->archs) all = all && ctx.kb.cuda_can_build(d.cuda, a.substr(0, a.find('+')));
+        if (all) newest = d.cuda;
+      }
+      if (!newest.empty()) {
+        auto have = ctx.toolkits_with(newest);
+        FixStep s = have.empty() ? install_toolkit_step(newest, rank++) : use_toolkit_step(*have.front(), rank++);
+        s.summary = "Build " + target + " with a CUDA " + newest + " toolkit, the newest that still compiles its architectures" +
+                    (have.empty() ? "" : " (installed at " + have.front()->root + ")");
+        s.commands = with_build(s.commands);
+        s.cost += "; " + build_cost;
+        plan.paths.push_back(s);
+      }
+    } else if (tk || !rel->needs_nvcc) {
+      plan.paths.push_back({rank++, "Build " + target + " against the installed torch", build_cmds, build_cost});
+    } else if (torch && !torch_mm.empty()) {
+      FixStep s = install_toolkit_step(torch_mm, rank++);
+      s.commands = with_build(s.commands);
+      s.cost += "; " + build_cost;
+      plan.paths.push_back(s);
+    }
+  }
+
+  bool errors = std::any_of(plan.findings.begin(), plan.findings.end(),
+                            [](const Finding& f) { return f.severity == Severity::kError; });
+  bool hardware = std::any_of(plan.findings.begin(), plan.findings.end(),
+                              [](const Finding& f) { return f.id == "install.gpu_too_old"; });
+  if (hardware) plan.paths.clear();  // no install path gives this GPU the missing hardware features
+  if (!errors) plan.verdict = "installs";
+  else if (!plan.paths.empty() && !hardware) plan.verdict = "fails as asked; installs by a path below";
+  else plan.verdict = "no known path on this machine";
+  return plan;
+}
+
+void to_json(nlohmann::json& j, const InstallPlan& p) {
+  j = {{"package", p.package}, {"version", p.version},   {"verdict", p.verdict}, {"build", p.build},
+       {"toolkits", p.toolkits}, {"findings", p.findings}, {"paths", p.paths}};
+}
+
+}  // namespace gpucheck::compat

@@ -1,0 +1,26 @@
+#pragma once
+// The doctor's rules. Each reads the context and appends findings; none prints or throws on odd input
+// (a value it cannot interpret means the rule has nothing to say).
+#include <vector>
+
+#include "checks/doctor/doctor_context.h"
+#include "checks/doctor/finding.h"
+
+namespace gpucheck::compat {
+
+/// nvcc an extension build would use vs torch.version.cuda; CUDA_HOME unset, dangling, or disagreeing with PATH.
+void check_toolkit_vs_torch(const DoctorContext& ctx, std::vector<Finding>& out);
+/// Driver too old for torch's CUDA runtime or for the toolkit (with the minor-version-compatibility caveat).
+void check_driver(const DoctorContext& ctx, std::vector<Finding>& out);
+/// Host compiler outside the range the build toolkit's nvcc accepts.
+void check_host_compiler(const DoctorContext& ctx, std::vector<Finding>& out);
+/// GPU compute capability not covered by torch's arch list (SASS or PTX); TORCH_CUDA_ARCH_LIST torch rejects.
+void check_gpu_arch(const DoctorContext& ctx, std::vector<Finding>& out);
+/// LD_LIBRARY_PATH / ld.so cache libraries shadowing the ones torch bundles.
+void check_library_shadowing(const DoctorContext& ctx, std::vector<Finding>& out);
+/// Installed extensions violating their implicit constraints (flash-attn, bmtrain, ...).
+void check_installed_extensions(const DoctorContext& ctx, std::vector<Finding>& out);
+/// CPU-only torch on a GPU node, torch that fails to import, several torch installs.
+void check_torch_install(const DoctorContext& ctx, std::vector<Finding>& out);
+
+}  // namespace gpucheck::compat

@@ -1,0 +1,125 @@
+// GPU compute capability vs the architectures torch was compiled for.
+#include <algorithm>
+#include <set>
+
+#include "checks/doctor/arch_coverage.h"
+#include "checks/doctor/fix_commands.h"
+#include "checks/doctor/rules.h"
+#include "knowledge/version.h"
+#include "core/text.h"
+
+namespace gpucheck::compat {
+namespace {
+
+/// The newest torch build whose SASS covers `cc`, that the Python and the driver can run.
+FixStep torch_with_arch(const DoctorContext& ctx, const std::string& cc, int rank, bool& found) {
+  found = false;
+  std::string python = ctx.python ? ctx.python->version : "";
+  std::string driver = ctx.inv.driver.cuda_version ? cuda_int_to_string(ctx.inv.driver.cuda_version) : "";
+  const TorchRelease* best_r = nullptr;
+  const TorchBuild* best_b = nullptr;
+  for (const auto& r : ctx.kb.torch_releases()) {
+    if (!python.empty() && !r.supports_python(python)) continue;
+    for (const auto& b : r.builds) {
+      if (!driver.empty() && compare_versions(b.cuda, driver) > 0) continue;
+      if (arch_coverage(cc, b.archs) != Coverage::kSass) continue;
+      if (!best_r || compare_versions(r.version, best_r->version) > 0 ||
+          (r.version == best_r->version && compare_versions(b.cuda, best_b->cuda) > 0)) {
+        best_r = &r;
+        best_b = &b;
+      }
+    }
+  }
+  if (!best_r) return {};
+  found = true;
+  return install_torch_step(*best_r, *best_b, ctx.python->torch_version, rank);
+}
+
+/// TORCH_CUDA_ARCH_LIST entries this torch's extension builder does not know: it raises
+/// "ValueError: Unknown CUDA arch (9.0) or GPU not supported" before compiling anything.
+void check_arch_list_env(const DoctorContext& ctx, std::vector<Finding>& out) {
+  std::string list = ctx.env("TORCH_CUDA_ARCH_LIST");
+  if (list.empty() || !ctx.python || !ctx.python->torch_installed) return;
+  auto known = ctx.kb.torch_known_archs(ctx.python->torch_version);
+  if (known.empty()) return;
+  std::vector<std::string> unknown, kept;
+  for (const auto& part : split(list, ' '))
+    for (const auto& raw : split(part, ';')) {
+      std::string a = trim(raw);
+      if (a.empty()) continue;
+      std::string cc = a.substr(0, a.find('+'));
+      (std::find(known.begin(), known.end(), cc) == known.end() ? unknown : kept).push_back(a);
+    }
+  if (unknown.empty()) return;
+  Finding f;
+  f.id = "torch.arch_list_unknown";
+  f.severity = Severity::kError;
+  f.title = "TORCH_CUDA_ARCH_LIST names " + join(unknown, ", ") + ", which torch " + ctx.python->torch_version +
+            " does not know";
+  f.evidence = {{"TORCH_CUDA_ARCH_LIST", list, "environment"},
+                {"architectures torch " + major_minor(ctx.python->torch_version) + " accepts", join(known, " "),
+                 "data/compat/torch_extensions.json"}};
+  f.explanation = "Every extension build stops in torch.utils.cpp_extension with \"ValueError: Unknown CUDA arch (" +
+                  unknown.front() + ") or GPU not supported\".";
+  if (!kept.empty())
+    f.fixes.push_back({1, "Keep only the architectures this torch knows",
+                       {"export TORCH_CUDA_ARCH_LIST=" + shell_quote(join(kept, " "))}, "affects this shell only"});
+  else
+    f.fixes.push_back({1, "Let torch build for the visible GPUs", {"unset TORCH_CUDA_ARCH_LIST"}, "affects this shell only"});
+  f.references.push_back("https://github.com/pytorch/pytorch/blob/main/torch/utils/cpp_extension.py");
+  out.push_back(std::move(f));
+}
+
+}  // namespace
+
+void check_gpu_arch(const DoctorContext& ctx, std::vector<Finding>& out) {
+  check_arch_list_env(ctx, out);
+  if (!ctx.python || !ctx.python->torch_installed || ctx.torch_cuda().empty() || ctx.inv.gpus.empty()) return;
+  std::vector<std::string> targets = ctx.python->torch_arch_list;
+  std::string list_source = ctx.python_label() + ": torch.cuda.get_arch_list()";
+  if (targets.empty()) {
+    if (const TorchBuild* b = ctx.kb.torch_build(ctx.python->torch_version, ctx.torch_cuda())) targets = b->archs;
+    list_source = "data/compat/torch.json (arch list of the " + ctx.python->torch_version + " wheel)";
+  }
+  if (targets.empty()) return;
+  std::set<std::string> seen;
+  for (const auto& g : ctx.inv.gpus) {
+    std::string cc = std::to_string(g.cc_major) + "." + std::to_string(g.cc_minor);
+    if (g.cc_major == 0 || !seen.insert(cc).second) continue;
+    Coverage cov = arch_coverage(cc, targets);
+    if (cov == Coverage::kSass) continue;
+    std::string sm = "sm_" + std::to_string(g.cc_major) + std::to_string(g.cc_minor);
+    Finding f;
+    f.evidence = {{"GPU " + std::to_string(g.index), g.name + " (compute capability " + cc + ")", g.source},
+                  {"torch arch list", join(targets, " "), list_source},
+                  {"torch", ctx.python->torch_version, ctx.python->torch_path}};
+    if (cov == Coverage::kNone) {
+      f.id = "gpu.arch_not_in_torch";
+      f.severity = Severity::kError;
+      f.title = "torch " + ctx.python->torch_version + " has no kernels for " + g.name + " (" + sm + ")";
+      f.explanation = "Neither SASS for " + sm + " nor PTX for an older architecture is in the wheel: torch warns \"" +
+                      g.name + " with CUDA capability " + sm +
+                      " is not compatible with the current PyTorch installation\" and the first kernel fails with "
+                      "\"CUDA error: no kernel image is available for execution on the device\".";
+    } else {
+      f.id = "gpu.arch_ptx_only";
+      f.severity = Severity::kWarn;
+      f.title = "torch " + ctx.python->torch_version + " runs on " + g.name + " (" + sm + ") only through PTX JIT";
+      f.explanation = "No SASS for " + sm + ": the driver JIT-compiles torch's PTX at first use (minutes; cached "
+                      "in ~/.nv/ComputeCache) and needs a driver at least as new as torch's CUDA.";
+    }
+    bool found = false;
+    FixStep fix = torch_with_arch(ctx, cc, 1, found);
+    if (found) f.fixes.push_back(fix);
+    if (auto a = ctx.kb.arch(cc)) {
+      f.references.push_back(a->source);
+      if (!found)
+        f.fixes.push_back({1, "Use a torch built with CUDA >= " + a->first_cuda + " that lists " + sm +
+                                  " (none recorded for this Python and driver)",
+                           {}, "check https://pytorch.org/get-started/locally/"});
+    }
+    out.push_back(std::move(f));
+  }
+}
+
+}  // namespace gpucheck::compat

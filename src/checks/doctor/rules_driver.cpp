@@ -1,0 +1,116 @@
+// Driver vs the CUDA runtime torch loads and vs the toolkit builds would use.
+#include "checks/doctor/fix_commands.h"
+#include "checks/doctor/rules.h"
+#include "checks/doctor/torch_choice.h"
+#include "knowledge/version.h"
+
+namespace gpucheck::compat {
+namespace {
+
+/// The newest CUDA the driver supports: cuDriverGetVersion when collected, else derived from the
+/// driver version and the release-notes table.
+std::string driver_cuda(const DoctorContext& ctx) {
+  if (ctx.inv.driver.cuda_version > 0) return cuda_int_to_string(ctx.inv.driver.cuda_version);
+  if (ctx.inv.driver.version.empty()) return "";
+  std::string best;
+  for (const auto& d : ctx.kb.driver_minimums())
+    if (compare_versions(ctx.inv.driver.version, d.min_driver) >= 0 && compare_versions(d.cuda, best) > 0) best = d.cuda;
+  return best;
+}
+
+FixStep driver_upgrade_step(const DoctorContext& ctx, const std::string& cuda, int rank) {
+  FixStep f;
+  f.rank = rank;
+  auto d = ctx.kb.driver_minimum(cuda);
+  std::string min = d ? d->min_driver : "a newer release";
+  f.summary = "Upgrade the NVIDIA driver to " + min + " or newer (CUDA " + cuda + ")";
+  if (ctx.inv.system.os_id == "ubuntu") f.commands = {"sudo ubuntu-drivers install", "sudo reboot"};
+  f.cost = "needs root and a reboot; every CUDA application on the node is affected";
+  return f;
+}
+
+/// Appends a finding when `needed` (a CUDA major.minor) is newer than what the driver supports.
+void compare(const DoctorContext& ctx, const std::string& have, const std::string& needed, const std::string& who,
+             const Evidence& who_evidence, bool for_torch, std::vector<Finding>& out) {
+  if (have.empty() || needed.empty() || compare_versions(needed, have) <= 0) return;
+  auto hv = Version::parse(have), nv = Version::parse(needed);
+  auto floor = ctx.kb.minor_compat_floor(nv->major());
+  bool minor_ok = hv->major() == nv->major() && floor && !ctx.inv.driver.version.empty() &&
+                  compare_versions(ctx.inv.driver.version, floor->min_driver) >= 0;
+  Finding f;
+  Evidence drv{"driver", ctx.inv.driver.version + " (supports CUDA " + have + ")", ctx.inv.driver.source};
+  auto dmin = ctx.kb.driver_minimum(needed);
+  if (minor_ok) {
+    f.id = for_torch ? "driver.minor_version_compat" : "driver.toolkit_minor_version_compat";
+    f.severity = Severity::kWarn;
+    f.title = who + " needs CUDA " + needed + "; driver " + ctx.inv.driver.version +
+              " runs it only under minor-version compatibility";
+    f.explanation = "The driver is older than CUDA " + needed + " but within the " + std::to_string(nv->major()) +
+                    ".x minor-version-compatibility range (>= " + floor->min_driver +
+                    "): SASS kernels run, but PTX produced by CUDA " + needed +
+                    " cannot be JIT-compiled (\"the provided PTX was compiled with an unsupported toolchain\") "
+                    "and some newer APIs fail.";
+    f.references.push_back(floor->source);
+  } else {
+    f.id = for_torch ? "driver.too_old_for_torch" : "driver.too_old_for_toolkit";
+    f.severity = for_torch ? Severity::kError : Severity::kWarn;
+    f.title = who + " needs CUDA " + needed + " but driver " + ctx.inv.driver.version + " supports only " + have;
+    f.explanation = for_torch ? "torch.cuda.is_available() is False with \"The NVIDIA driver on your system is too "
+                                "old\" (CUDA error 35, cudaErrorInsufficientDriver)."
+                              : "Programs built with this toolkit fail at start-up with \"CUDA driver version is "
+                                "insufficient for CUDA runtime version\".";
+  }
+  f.evidence = {who_evidence, drv};
+  if (dmin) f.evidence.push_back({"minimum driver for CUDA " + needed, dmin->min_driver, "data/compat/driver.json"});
+  if (dmin) f.references.push_back(dmin->source);
+  int rank = 1;
+  if (for_torch) {
+    std::string current = ctx.python ? ctx.python->torch_version : "";
+    // Under minor-version compatibility any build of the driver's CUDA major runs (without PTX JIT).
+    std::string limit = have;
+    auto hfloor = ctx.kb.minor_compat_floor(hv->major());
+    if (!minor_ok && hv->major() != nv->major() && hfloor &&
+        compare_versions(ctx.inv.driver.version, hfloor->min_driver) >= 0)
+      limit = std::to_string(hv->major()) + ".99";
+    if (auto c = torch_for_cuda(ctx, limit, limit))
+      f.fixes.push_back(install_torch_step(*c.release, *c.build, current, rank++));
+  } else {
+    for (const auto& t : ctx.inv.toolkits) {
+      if (!t.version.empty() && compare_versions(major_minor(t.version), have) <= 0 && !t.nvcc.empty()) {
+        f.fixes.push_back(use_toolkit_step(t, rank++));
+        break;
+      }
+    }
+  }
+  f.fixes.push_back(driver_upgrade_step(ctx, needed, rank++));
+  out.push_back(std::move(f));
+}
+
+}  // namespace
+
+void check_driver(const DoctorContext& ctx, std::vector<Finding>& out) {
+  const std::string torch_cuda = major_minor(ctx.torch_cuda());
+  if (!ctx.inv.driver.present) {
+    if (torch_cuda.empty() && ctx.inv.gpus.empty()) return;
+    Finding f;
+    f.id = "driver.missing";
+    f.severity = ctx.inv.gpus.empty() ? Severity::kInfo : Severity::kError;
+    f.title = ctx.inv.gpus.empty() ? "No NVIDIA driver: CUDA code cannot run on this machine"
+                                   : "GPUs are present but the NVIDIA driver is not loaded";
+    f.evidence = {{"driver", ctx.inv.driver.error.empty() ? "absent" : ctx.inv.driver.error, ctx.inv.driver.source}};
+    if (!torch_cuda.empty()) f.evidence.push_back({"torch.version.cuda", ctx.torch_cuda(), ctx.python_label()});
+    f.explanation = "Without libcuda.so.1 torch.cuda.is_available() is False; builds can still compile "
+                    "(nvcc does not need a driver) but nothing GPU-side can be tested here.";
+    out.push_back(std::move(f));
+    return;
+  }
+  std::string have = driver_cuda(ctx);
+  if (!torch_cuda.empty())
+    compare(ctx, have, torch_cuda, "torch " + ctx.python->torch_version,
+            {"torch.version.cuda", ctx.torch_cuda(), ctx.python_label()}, true, out);
+  if (ctx.build.toolkit && !ctx.build.toolkit->version.empty())
+    compare(ctx, have, major_minor(ctx.build.toolkit->version), "The CUDA toolkit at " + ctx.build.toolkit->root,
+            {"toolkit", ctx.build.toolkit->version, ctx.build.toolkit->root}, false, out);
+}
+
+}  // namespace gpucheck::compat

@@ -1,0 +1,99 @@
+// The torch install itself: CPU-only on a GPU node, import failures, several installs.
+#include <map>
+
+#include "checks/doctor/fix_commands.h"
+#include "checks/doctor/rules.h"
+#include "checks/doctor/torch_choice.h"
+#include "knowledge/version.h"
+#include "core/text.h"
+
+namespace gpucheck::compat {
+namespace {
+
+bool has(const std::vector<std::string>& v, const std::string& s) {
+  for (const auto& x : v)
+    if (x == s) return true;
+  return false;
+}
+
+bool inside(const std::string& path, const std::string& dir) {
+  return !dir.empty() && starts_with(path, dir) && (path.size() == dir.size() || path[dir.size()] == '/');
+}
+
+}  // namespace
+
+void check_torch_install(const DoctorContext& ctx, std::vector<Finding>& out) {
+  for (const auto& py : ctx.inv.pythons) {
+    std::string label = "python " + py.version + " at " + py.interpreter;
+    if (!py.torch_import_error.empty()) {
+      Finding f;
+      f.id = "torch.import_failed";
+      f.severity = Severity::kError;
+      f.title = "import torch fails in " + py.interpreter;
+      f.evidence = {{"import error", py.torch_import_error, label}};
+      f.explanation = "Nothing that needs torch (or builds against it) can work in this environment until the "
+                      "import succeeds; the message names the missing library or symbol.";
+      out.push_back(std::move(f));
+    }
+    if (py.torch_installed && !py.torch_path.empty() && !py.prefix.empty() && !inside(py.torch_path, py.prefix)) {
+      {
+        Finding f;
+        f.id = "torch.outside_env";
+        f.severity = Severity::kWarn;
+        f.title = py.interpreter + " imports torch from " + py.torch_path + ", outside its environment " + py.prefix;
+        f.evidence = {{"torch", py.torch_version + " at " + py.torch_path, label}, {"sys.prefix", py.prefix, label}};
+        if (!ctx.env("PYTHONPATH").empty()) f.evidence.push_back({"PYTHONPATH", ctx.env("PYTHONPATH"), "environment"});
+        f.explanation = "A torch in the user site (~/.local) or on PYTHONPATH shadows the environment's own, so "
+                        "pip installs into one torch while programs import another.";
+        f.fixes.push_back({1, "Ignore the user site and PYTHONPATH for this environment",
+                           {"export PYTHONNOUSERSITE=1", "unset PYTHONPATH"}, "affects this shell only"});
+        out.push_back(std::move(f));
+      }
+    }
+  }
+
+  // Several interpreters on PATH, each with its own torch: `python`, `pip` and `python3` may disagree.
+  std::map<std::string, const inventory::PythonEnv*> installs;
+  for (const auto& py : ctx.inv.pythons)
+    if (py.torch_installed && has(py.found_via, "PATH") && !py.torch_path.empty()) installs.emplace(py.torch_path, &py);
+  if (installs.size() > 1) {
+    Finding f;
+    f.id = "torch.multiple_installs";
+    f.severity = Severity::kWarn;
+    f.title = std::to_string(installs.size()) + " different torch installs are reachable from PATH";
+    for (const auto& [path, py] : installs)
+      f.evidence.push_back({"torch " + py->torch_version, path, "python " + py->version + " at " + py->interpreter});
+    f.explanation = "`pip install` and `python` can belong to different environments, so an extension gets built "
+                    "against one torch and imported with another.";
+    std::vector<std::string> cmds{"type -a python python3 pip pip3"};
+    for (const auto& [path, py] : installs) cmds.push_back(shell_quote(py->interpreter) + " -m pip --version");
+    f.fixes.push_back({1, "See which interpreter each command runs, then always install with `<that python> -m pip`",
+                       cmds, "none"});
+    out.push_back(std::move(f));
+  }
+
+  const auto* py = ctx.python;
+  if (py && py->torch_installed && py->torch_cuda.empty() && py->torch_import_error.empty() && !ctx.inv.gpus.empty()) {
+    Finding f;
+    f.id = "torch.cpu_only_on_gpu_node";
+    f.severity = Severity::kError;
+    f.title = "torch " + py->torch_version + " is a CPU-only build but this machine has " +
+              std::to_string(ctx.inv.gpus.size()) + " GPU(s)";
+    f.evidence = {{"torch", py->torch_version, ctx.python_label()},
+                  {"torch.version.cuda", "None", ctx.python_label()},
+                  {"GPU 0", ctx.inv.gpus.front().name, ctx.inv.gpus.front().source}};
+    f.explanation = "torch.cuda.is_available() is False and .cuda() raises \"Torch not compiled with CUDA enabled\". "
+                    "pip took a +cpu wheel (a CPU index, a mirror, or a lock file).";
+    std::string driver = ctx.inv.driver.cuda_version ? cuda_int_to_string(ctx.inv.driver.cuda_version) : "";
+    // Prefer the CUDA of an installed toolkit so extension builds match too; else the newest the driver runs.
+    std::string want;
+    if (ctx.build.toolkit) want = major_minor(ctx.build.toolkit->version);
+    if (!driver.empty() && (want.empty() || compare_versions(want, driver) > 0)) want = driver;
+    TorchChoice c;
+    if (!want.empty()) c = torch_for_cuda(ctx, want, driver);
+    if (c) f.fixes.push_back(install_torch_step(*c.release, *c.build, py->torch_version, 1));
+    out.push_back(std::move(f));
+  }
+}
+
+}  // namespace gpucheck::compat

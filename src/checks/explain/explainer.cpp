@@ -1,0 +1,173 @@
+#include "checks/explain/explainer.h"
+
+#include <algorithm>
+#include <set>
+#include <sstream>
+
+#include "core/errors.h"
+
+namespace gpucheck::explain {
+namespace {
+
+constexpr std::size_t kChunkBytes = 1u << 20;
+
+// Title and explanation must always render: a missing value shows as "?" rather than dropping the text.
+std::string render_lenient(const std::vector<std::string>& alternatives, Vars vars, const FactCall& facts) {
+  if (alternatives.empty()) return "";
+  for (const auto& alt : alternatives)
+    if (auto out = render_template(alt, vars, facts)) return *out;
+  const std::string& tmpl = alternatives.back();
+  for (const auto& name : template_placeholders(tmpl))
+    if (name.find('(') == std::string::npos && !vars.count(name)) vars[name] = "?";
+  auto out = render_template(tmpl, vars, facts);
+  return out ? *out : tmpl;
+}
+
+// The value of a context signature that applies to a cause first seen at `line`: the last one before
+// it (the package being installed when it failed), else the first one after it.
+const std::map<std::string, std::string>* context_at(const SignatureHits& h, std::uint64_t line) {
+  const std::map<std::string, std::string>* before = nullptr;
+  for (const auto& [l, caps] : h.values) {
+    if (l <= line) before = &caps;
+    else return before ? before : &caps;
+  }
+  return before;
+}
+
+}  // namespace
+
+Explanation build_explanation(const LogScanner& scanner, const std::string& name,
+                              const std::vector<Signature>& signatures, const FactCall& facts) {
+  Explanation ex;
+  ex.input.name = name;
+  ex.input.bytes = scanner.bytes();
+  ex.input.lines = scanner.lines();
+  ex.input.long_lines = scanner.long_lines();
+  ex.input.invalid_utf8_bytes = scanner.stats().invalid_utf8_bytes;
+  ex.input.control_bytes = scanner.stats().control_bytes;
+  ex.input.binary = ex.input.bytes > 0 && (ex.input.invalid_utf8_bytes + ex.input.control_bytes) * 10 > ex.input.bytes;
+  if (ex.input.bytes == 0) ex.notes.push_back("the input is empty: paste or pass the log of the failing command");
+  if (ex.input.binary)
+    ex.notes.push_back("the input does not look like a text log (" +
+                       std::to_string(ex.input.invalid_utf8_bytes + ex.input.control_bytes) + " of " +
+                       std::to_string(ex.input.bytes) + " bytes are not text)");
+  if (ex.input.long_lines > 0)
+    ex.notes.push_back(std::to_string(ex.input.long_lines) + " line(s) longer than " +
+                       std::to_string(kSegmentBytes / 1024) + " KiB, read in overlapping " +
+                       std::to_string(kSegmentBytes / 1024) + " KiB segments");
+
+  const auto& hits = scanner.hits();
+  auto index_of = [&](const std::string& id) {
+    for (std::size_t k = 0; k < signatures.size(); ++k)
+      if (signatures[k].id == id) return k;
+    return signatures.size();
+  };
+  // A generic signature yields to a more specific one that explains the very same lines (an undefined
+  // torch symbol is also an undefined symbol).
+  std::vector<bool> dropped(signatures.size(), false);
+  for (std::size_t i = 0; i < signatures.size(); ++i) {
+    if (hits[i].hits == 0) continue;
+    for (const auto& other : signatures[i].overridden_by) {
+      std::size_t k = index_of(other);
+      if (k == signatures.size() || hits[k].hits == 0) continue;
+      bool all_covered = std::all_of(hits[i].evidence.begin(), hits[i].evidence.end(), [&](const auto& ev) {
+        return std::any_of(hits[k].evidence.begin(), hits[k].evidence.end(),
+                           [&](const auto& ov) { return ov.first == ev.first; });
+      });
+      if (all_covered) dropped[i] = true;
+    }
+  }
+  std::set<std::string> present;
+  for (std::size_t i = 0; i < signatures.size(); ++i)
+    if (signatures[i].kind == "cause" && hits[i].hits > 0 && !dropped[i]) present.insert(signatures[i].id);
+
+  for (std::size_t i = 0; i < signatures.size(); ++i) {
+    const Signature& sig = signatures[i];
+    const SignatureHits& h = hits[i];
+    if (sig.kind != "cause" || h.hits == 0 || dropped[i]) continue;
+    Cause c;
+    c.id = sig.id;
+    const Signature* shown = &sig;  // after reclassification, the texts of the cause reported
+    for (const auto& r : sig.reclassify) {
+      auto v = render_template("{" + r.condition + "}", {}, facts);
+      std::size_t k = index_of(r.id);
+      if (v && k < signatures.size()) {
+        shown = &signatures[k];
+        c.id = r.id;
+        break;
+      }
+    }
+    c.first_line = h.first_line;
+    auto distinct = std::count(h.patterns_matched.begin(), h.patterns_matched.end(), true);
+    c.confidence = std::min(0.99, h.confidence + 0.03 * static_cast<double>(distinct - 1));
+    for (const auto& [line, text] : h.evidence) c.evidence.push_back({line, text});
+    std::sort(c.evidence.begin(), c.evidence.end(), [](const Evidence& a, const Evidence& b) { return a.line < b.line; });
+    c.captures = h.captures;
+    for (std::size_t k = 0; k < signatures.size(); ++k) {
+      if (signatures[k].kind != "context" || hits[k].values.empty()) continue;
+      if (const auto* caps = context_at(hits[k], h.first_line))
+        for (const auto& [key, v] : *caps) c.captures.emplace(key, v);
+    }
+    c.title = render_lenient(shown->title, c.captures, facts);
+    c.explanation = render_lenient(shown->explanation, c.captures, facts);
+    for (const auto& step : shown->fix)
+      for (const auto& alt : step.alternatives)
+        if (auto line = render_template(alt, c.captures, facts)) {
+          c.fix.push_back(*line);
+          break;
+        }
+    c.sources = shown->sources;
+    if (std::any_of(ex.causes.begin(), ex.causes.end(), [&](const Cause& o) { return o.id == c.id; })) {
+      // Reclassified onto a cause also found directly: keep one, with the evidence of both.
+      for (auto& o : ex.causes)
+        if (o.id == c.id) {
+          o.evidence.insert(o.evidence.end(), c.evidence.begin(), c.evidence.end());
+          std::sort(o.evidence.begin(), o.evidence.end(), [](const Evidence& a, const Evidence& b) { return a.line < b.line; });
+          o.first_line = std::min(o.first_line, c.first_line);
+          o.confidence = std::max(o.confidence, c.confidence);
+        }
+      continue;
+    }
+    ex.causes.push_back(std::move(c));
+  }
+  std::stable_sort(ex.causes.begin(), ex.causes.end(),
+                   [](const Cause& a, const Cause& b) { return a.first_line < b.first_line; });
+  // The root is the earliest failure that is not explained by another one found in the same log.
+  for (std::size_t i = 0; i < ex.causes.size(); ++i) {
+    const Signature* sig = &signatures[index_of(ex.causes[i].id)];
+    bool consequence = std::any_of(sig->consequence_of.begin(), sig->consequence_of.end(),
+                                   [&](const std::string& id) { return present.count(id) > 0; });
+    if (!consequence) {
+      ex.causes[i].root = true;
+      break;
+    }
+  }
+  if (!ex.causes.empty() && std::none_of(ex.causes.begin(), ex.causes.end(), [](const Cause& c) { return c.root; }))
+    ex.causes.front().root = true;
+  for (const auto& [line, text] : scanner.error_lines()) ex.error_lines.push_back({line, text});
+  return ex;
+}
+
+Explanation explain_stream(std::istream& in, const std::string& name, const std::vector<Signature>& signatures,
+                           const FactCall& facts, ScanOptions options) {
+  LogScanner scanner(signatures, options);
+  std::string buf(kChunkBytes, '\0');
+  while (in) {
+    in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
+    auto got = in.gcount();
+    if (got > 0) scanner.feed(std::string_view(buf.data(), static_cast<std::size_t>(got)));
+  }
+  if (in.bad()) throw InputError("cannot read " + name);
+  scanner.finish();
+  return build_explanation(scanner, name, signatures, facts);
+}
+
+Explanation explain_text(const std::string& text, const std::vector<Signature>& signatures, const FactCall& facts,
+                         ScanOptions options) {
+  LogScanner scanner(signatures, options);
+  scanner.feed(text);
+  scanner.finish();
+  return build_explanation(scanner, "<text>", signatures, facts);
+}
+
+}  // namespace gpucheck::explain

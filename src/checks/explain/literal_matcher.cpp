@@ -1,0 +1,64 @@
+#include "checks/explain/literal_matcher.h"
+
+#include <cctype>
+#include <queue>
+#include <stdexcept>
+
+namespace gpucheck::explain {
+
+std::size_t LiteralMatcher::add(const std::string& literal) {
+  if (literal.empty()) throw std::invalid_argument("empty literal");
+  literals_.push_back(literal);
+  return literals_.size() - 1;
+}
+
+void LiteralMatcher::build() {
+  for (int c = 0; c < 256; ++c) fold_[c] = static_cast<unsigned char>(c < 128 ? std::tolower(c) : c);
+  // Trie with sparse children first, then the complete DFA by BFS over failure links.
+  std::vector<std::vector<std::pair<unsigned char, std::int32_t>>> children(1);
+  outputs_.assign(1, {});
+  for (std::size_t li = 0; li < literals_.size(); ++li) {
+    std::int32_t s = 0;
+    for (char ch : literals_[li]) {
+      unsigned char c = fold_[static_cast<unsigned char>(ch)];
+      std::int32_t next = -1;
+      for (auto& [k, t] : children[static_cast<std::size_t>(s)])
+        if (k == c) next = t;
+      if (next < 0) {
+        next = static_cast<std::int32_t>(children.size());
+        children[static_cast<std::size_t>(s)].push_back({c, next});
+        children.emplace_back();
+        outputs_.emplace_back();
+      }
+      s = next;
+    }
+    outputs_[static_cast<std::size_t>(s)].push_back(static_cast<std::uint32_t>(li));
+  }
+  std::size_t n = children.size();
+  delta_.assign(n * 256, 0);
+  std::vector<std::int32_t> fail(n, 0);
+  output_link_.assign(n, 0);
+  has_output_.assign(n, 0);
+  std::queue<std::int32_t> q;
+  for (auto& [c, t] : children[0]) {
+    delta_[c] = t;
+    q.push(t);
+  }
+  while (!q.empty()) {
+    auto s = static_cast<std::size_t>(q.front());
+    q.pop();
+    std::int32_t f = fail[s];
+    output_link_[s] = outputs_[static_cast<std::size_t>(f)].empty() ? output_link_[static_cast<std::size_t>(f)] : f;
+    has_output_[s] = !outputs_[s].empty() || has_output_[static_cast<std::size_t>(f)];
+    for (int c = 0; c < 256; ++c) delta_[s * 256 + static_cast<std::size_t>(c)] = delta_[static_cast<std::size_t>(f) * 256 + static_cast<std::size_t>(c)];
+    for (auto& [c, t] : children[s]) {
+      fail[static_cast<std::size_t>(t)] = s == 0 ? 0 : delta_[static_cast<std::size_t>(f) * 256 + c];
+      delta_[s * 256 + c] = t;
+      q.push(t);
+    }
+  }
+  // The chain walk in scan() starts at the state itself, so a state's own outputs are visited first.
+  seen_.assign(literals_.size(), 0);
+}
+
+}  // namespace gpucheck::explain

@@ -1,0 +1,172 @@
+#include "checks/explain/signature.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+#include <stdexcept>
+
+#include "core/errors.h"
+#include "core/files.h"
+
+namespace gpucheck::explain {
+
+NamedRegex compile_named_regex(const std::string& pattern, bool icase) {
+  NamedRegex out;
+  out.source = pattern;
+  std::string plain;
+  plain.reserve(pattern.size());
+  bool in_class = false;
+  int depth = 0;
+  for (std::size_t i = 0; i < pattern.size(); ++i) {
+    char c = pattern[i];
+    if (c == '\\') {
+      plain.push_back(c);
+      if (i + 1 < pattern.size()) plain.push_back(pattern[++i]);
+      continue;
+    }
+    if (in_class) {
+      if (c == ']') in_class = false;
+      plain.push_back(c);
+      continue;
+    }
+    if (c == '[') {
+      in_class = true;
+      plain.push_back(c);
+      if (i + 1 < pattern.size() && pattern[i + 1] == '^') plain.push_back(pattern[++i]);
+      if (i + 1 < pattern.size() && pattern[i + 1] == ']') plain.push_back(pattern[++i]);
+      continue;
+    }
+    if (c == ')') --depth;
+    if (c == '(') {
+      ++depth;
+      if (pattern.compare(i, 3, "(?<") == 0 && i + 3 < pattern.size() && pattern[i + 3] != '=' && pattern[i + 3] != '!') {
+        std::size_t name_start = i + 3, close = pattern.find('>', name_start);
+        if (close == std::string::npos) throw std::invalid_argument("unterminated group name");
+        out.group_names.push_back(pattern.substr(name_start, close - name_start));
+        plain.push_back('(');
+        i = close;
+        continue;
+      }
+      if (pattern.compare(i, 4, "(?P<") == 0) {
+        std::size_t name_start = i + 4, close = pattern.find('>', name_start);
+        if (close == std::string::npos) throw std::invalid_argument("unterminated group name");
+        out.group_names.push_back(pattern.substr(name_start, close - name_start));
+        plain.push_back('(');
+        i = close;
+        continue;
+      }
+      if (i + 1 >= pattern.size() || pattern[i + 1] != '?') out.group_names.emplace_back();
+    }
+    if (depth < 0) throw std::invalid_argument("unbalanced ')'");
+    plain.push_back(c);
+  }
+  if (depth != 0) throw std::invalid_argument("unbalanced '('");
+  auto flags = std::regex::ECMAScript | std::regex::optimize;
+  if (icase) flags |= std::regex::icase;
+  try {
+    out.regex = std::regex(plain, flags);
+  } catch (const std::regex_error& e) {
+    throw std::invalid_argument(e.what());
+  }
+  if (out.regex.mark_count() != out.group_names.size())
+    throw std::invalid_argument("group count mismatch (" + std::to_string(out.regex.mark_count()) + " vs " +
+                                std::to_string(out.group_names.size()) + ")");
+  return out;
+}
+
+namespace {
+
+std::vector<std::string> string_list(const nlohmann::json& j, const char* key) {
+  std::vector<std::string> v;
+  if (!j.contains(key)) return v;
+  const auto& a = j.at(key);
+  if (a.is_string()) v.push_back(a.get<std::string>());
+  else
+    for (const auto& e : a) v.push_back(e.get<std::string>());
+  return v;
+}
+
+Signature parse_one(const nlohmann::json& s, const std::string& origin) {
+  Signature sig;
+  sig.id = s.at("id").get<std::string>();
+  sig.kind = s.value("kind", "cause");
+  if (sig.kind != "cause" && sig.kind != "context") throw std::invalid_argument("kind must be cause or context");
+  sig.title = string_list(s, "title");
+  sig.explanation = string_list(s, "explanation");
+  sig.consequence_of = string_list(s, "consequence_of");
+  sig.overridden_by = string_list(s, "overridden_by");
+  if (s.contains("reclassify"))
+    for (const auto& r : s.at("reclassify")) sig.reclassify.push_back({r.at("if").get<std::string>(), r.at("id").get<std::string>()});
+  sig.sources = string_list(s, "sources");
+  sig.file = origin;
+  if (sig.kind == "cause" && (sig.title.empty() || sig.explanation.empty()))
+    throw std::invalid_argument("a cause needs a title and an explanation");
+  if (sig.sources.empty()) throw std::invalid_argument("no sources");
+  for (const auto& p : s.at("patterns")) {
+    Pattern pat;
+    pat.literals = string_list(p, "literals");
+    if (pat.literals.empty()) throw std::invalid_argument("pattern without literals: " + p.dump());
+    for (const auto& l : pat.literals)
+      if (l.size() < 4) throw std::invalid_argument("literal too short to prefilter: '" + l + "'");
+    pat.window = p.value("window", 1);
+    if (pat.window < 1 || pat.window > 4) throw std::invalid_argument("window must be 1..4");
+    pat.confidence = p.value("confidence", 0.9);
+    pat.anchored = p.value("anchored", false);
+    try {
+      pat.regex = compile_named_regex(p.at("regex").get<std::string>(), p.value("icase", false));
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument("regex " + p.at("regex").dump() + ": " + e.what());
+    }
+    sig.patterns.push_back(std::move(pat));
+  }
+  if (sig.patterns.empty()) throw std::invalid_argument("no patterns");
+  if (s.contains("fix"))
+    for (const auto& f : s.at("fix")) {
+      FixStep step;
+      if (f.is_string()) step.alternatives.push_back(f.get<std::string>());
+      else step.alternatives = f.get<std::vector<std::string>>();
+      sig.fix.push_back(std::move(step));
+    }
+  return sig;
+}
+
+}  // namespace
+
+std::vector<Signature> parse_signatures(const nlohmann::json& doc, const std::string& origin) {
+  std::vector<Signature> out;
+  if (!doc.is_object() || !doc.contains("signatures") || !doc.at("signatures").is_array())
+    throw InputError(origin + ": not a signatures document (no \"signatures\" array)");
+  for (const auto& s : doc.at("signatures")) {
+    std::string id = s.is_object() ? s.value("id", "?") : "?";
+    try {
+      out.push_back(parse_one(s, origin));
+    } catch (const nlohmann::json::exception& e) {
+      throw InputError(origin + ": signature '" + id + "': " + e.what());
+    } catch (const std::invalid_argument& e) {
+      throw InputError(origin + ": signature '" + id + "': " + e.what());
+    }
+  }
+  return out;
+}
+
+std::vector<Signature> load_signatures(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) throw InputError("signature directory not found: " + dir);
+  std::vector<std::string> files;
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    if (e.path().extension() == ".json") files.push_back(e.path().string());
+  std::sort(files.begin(), files.end());
+  std::vector<Signature> all;
+  std::set<std::string> ids;
+  for (const auto& f : files) {
+    for (auto& s : parse_signatures(read_json_file(f), f)) {
+      if (!ids.insert(s.id).second) throw InputError(f + ": duplicate signature id '" + s.id + "'");
+      all.push_back(std::move(s));
+    }
+  }
+  if (all.empty()) throw InputError("no signatures in " + dir);
+  return all;
+}
+
+}  // namespace gpucheck::explain

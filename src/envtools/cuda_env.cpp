@@ -1,0 +1,140 @@
+#include "envtools/cuda_env.h"
+
+#include <algorithm>
+
+#include "checks/doctor/doctor_context.h"
+#include "checks/doctor/fix_commands.h"
+#include "knowledge/version.h"
+#include "core/errors.h"
+#include "core/text.h"
+
+namespace gpucheck::compat {
+namespace {
+
+std::string found_list(const inventory::Inventory& inv) {
+  std::vector<std::string> v;
+  for (const auto& t : inv.toolkits) v.push_back(t.version + " at " + t.root);
+  return v.empty() ? "none" : join(v, ", ");
+}
+
+std::string strip(std::string p) {
+  while (p.size() > 1 && p.back() == '/') p.pop_back();
+  return p;
+}
+
+/// `list` (colon-separated) without any entry in `drop`, with `first` in front.
+std::string rebuild(const std::string& first, const std::string& list, const std::vector<std::string>& drop) {
+  std::vector<std::string> out{first};
+  for (const auto& e : split(list, ':')) {
+    if (e.empty()) continue;
+    std::string s = strip(e);
+    if (std::find(drop.begin(), drop.end(), s) != drop.end()) continue;
+    if (std::find(out.begin(), out.end(), s) != out.end()) continue;
+    out.push_back(s);
+  }
+  return join(out, ":");
+}
+
+std::string lua_quote(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '\\' || c == '"') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+}  // namespace
+
+const inventory::Toolkit& select_toolkit(const inventory::Inventory& inv, const std::string& wanted_in) {
+  std::string wanted = trim(wanted_in);
+  std::vector<const inventory::Toolkit*> usable;
+  for (const auto& t : inv.toolkits)
+    if (!t.nvcc.empty() && !t.root.empty()) usable.push_back(&t);
+  if (starts_with(wanted, "/")) {
+    for (auto* t : usable)
+      if (strip(t->root) == strip(wanted)) return *t;
+    throw InputError("no CUDA toolkit with nvcc at " + wanted + " (found: " + found_list(inv) + ")");
+  }
+  auto v = Version::parse(wanted);
+  if (!v || !v->suffix.empty() || !v->local.empty())
+    throw InputError("use-cuda: '" + wanted + "' is not a CUDA version (e.g. 11.8, 12, 12.1.105) or a toolkit root");
+  const inventory::Toolkit* best = nullptr;
+  for (auto* t : usable) {
+    auto tv = Version::parse(t->version);
+    if (!tv) continue;
+    bool match = true;
+    for (std::size_t i = 0; i < v->parts.size(); ++i) match = match && tv->part(i) == v->parts[i];
+    if (!match) continue;
+    bool better = !best || compare_versions(t->version, best->version) > 0 ||
+                  (compare_versions(t->version, best->version) == 0 && starts_with(t->root, "/usr/local/cuda-") &&
+                   !starts_with(best->root, "/usr/local/cuda-"));
+    if (better) best = t;
+  }
+  if (!best) throw InputError("no CUDA " + wanted + " toolkit with nvcc found (found: " + found_list(inv) + ")");
+  return *best;
+}
+
+std::string shell_exports(const inventory::Inventory& inv, const inventory::Toolkit& t, const std::string& path,
+                          const std::string& ld_library_path) {
+  std::vector<std::string> drop_bin{"/usr/local/cuda/bin"}, drop_lib{"/usr/local/cuda/lib64", "/usr/local/cuda/lib"};
+  for (const auto& o : inv.toolkits) {
+    drop_bin.push_back(strip(o.root) + "/bin");
+    drop_lib.push_back(strip(o.root) + "/lib64");
+    drop_lib.push_back(strip(o.root) + "/lib");
+  }
+  std::string root = strip(t.root);
+  std::string out;
+  out += "export CUDA_HOME=" + shell_quote(root) + "\n";
+  out += "export CUDA_PATH=" + shell_quote(root) + "\n";
+  out += "export PATH=" + shell_quote(rebuild(root + "/bin", path, drop_bin)) + "\n";
+  out += "export LD_LIBRARY_PATH=" + shell_quote(rebuild(toolkit_lib_dir(t), ld_library_path, drop_lib)) + "\n";
+  return out;
+}
+
+std::string module_version(const inventory::Inventory& inv, const inventory::Toolkit& t) {
+  std::string mm = major_minor(t.version);
+  int same = 0;
+  for (const auto& o : inv.toolkits)
+    if (!o.nvcc.empty() && major_minor(o.version) == mm) ++same;
+  return same > 1 ? t.version : mm;
+}
+
+std::vector<ModuleFile> modulefiles(const inventory::Inventory& inv) {
+  std::vector<ModuleFile> out;
+  std::vector<std::string> names;
+  for (const auto& t : inv.toolkits) {
+    if (t.nvcc.empty() || t.root.empty() || major_minor(t.version).empty()) continue;
+    if (t.root.find_first_of("{}\n\r\"\\") != std::string::npos)
+      throw InputError("modulefiles: toolkit root '" + t.root + "' has characters a modulefile cannot hold");
+    std::string ver = module_version(inv, t);
+    if (std::find(names.begin(), names.end(), ver) != names.end()) continue;  // same version twice: first wins
+    names.push_back(ver);
+    std::string root = strip(t.root), lib = toolkit_lib_dir(t);
+    std::string what = "CUDA " + t.version + " toolkit at " + root;
+    out.push_back({"tcl/cuda/" + ver,
+                   "#%Module1.0\n"
+                   "## " + what + " (written by gpucheck modulefiles)\n"
+                   "proc ModulesHelp { } { puts stderr {" + what + "} }\n"
+                   "module-whatis {" + what + "}\n"
+                   "conflict cuda\n"
+                   "setenv CUDA_HOME {" + root + "}\n"
+                   "setenv CUDA_PATH {" + root + "}\n"
+                   "prepend-path PATH {" + root + "/bin}\n"
+                   "prepend-path LD_LIBRARY_PATH {" + lib + "}\n"});
+    out.push_back({"lua/cuda/" + ver + ".lua",
+                   "-- " + what + " (written by gpucheck modulefiles)\n"
+                   "whatis(" + lua_quote(what) + ")\n"
+                   "help(" + lua_quote(what) + ")\n"
+                   "conflict(\"cuda\")\n"
+                   "family(\"cuda\")\n"
+                   "setenv(\"CUDA_HOME\", " + lua_quote(root) + ")\n"
+                   "setenv(\"CUDA_PATH\", " + lua_quote(root) + ")\n"
+                   "prepend_path(\"PATH\", " + lua_quote(root + "/bin") + ")\n"
+                   "prepend_path(\"LD_LIBRARY_PATH\", " + lua_quote(lib) + ")\n"});
+  }
+  if (out.empty()) throw InputError("modulefiles: no CUDA toolkit with nvcc found (found: " + found_list(inv) + ")");
+  return out;
+}
+
+}  // namespace gpucheck::compat

@@ -1,0 +1,161 @@
+#pragma once
+// The compatibility knowledge base: typed, read-only access to data/compat/*.json. Every fact carries the
+// URL it was taken from (`source`), and loading rejects a fact without one (see kb_schema.h).
+//
+//   auto kb = compat::KnowledgeBase::load();            // data_path("compat")
+//   kb.driver_minimum("11.8")->min_driver               // "520.61.05"
+//   kb.torch_build("2.0.1+cu118", "11.8")->index_url    // "https://download.pytorch.org/whl/cu118"
+//
+// This API is shared with `explain` (fix commands); keep it stable, extend it only by adding members.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "platform/dist_info.h"
+
+namespace gpucheck::compat {
+
+struct DriverMinimum {
+  std::string cuda;        // "11.8"
+  std::string min_driver;  // "520.61.05" (Linux x86_64, GA release)
+  std::string source;
+};
+
+struct MinorCompatFloor {
+  int cuda_major = 0;
+  std::string min_driver;  // "450.80.02": oldest driver that runs any 11.x application (no JIT of newer PTX)
+  std::string note, source;
+};
+
+struct HostCompilerRange {
+  std::string cuda;  // "11.8"
+  int gcc_min = 0, gcc_max = 0, clang_min = 0, clang_max = 0;  // majors, inclusive
+  std::string note, source;
+};
+
+struct ArchInfo {
+  std::string cc;          // "9.0"
+  std::string family;      // "Hopper"
+  std::string examples;    // "H100, H200"
+  std::string first_cuda;  // first toolkit that builds SASS for it
+  std::string last_cuda;   // last toolkit that still does; "" = still supported
+  std::string source;
+};
+
+struct TorchBuild {
+  std::string tag;        // "cu118"
+  std::string cuda;       // "11.8"
+  std::string index_url;  // "https://download.pytorch.org/whl/cu118"
+  std::string cudnn, nccl;  // bundled versions, "" when not recorded
+  bool cxx11_abi = false;
+  std::vector<std::string> archs;  // "sm_80" (SASS) / "sm_90a"; empty when not recorded
+  std::string note;
+};
+
+struct TorchRelease {
+  std::string version;       // release series "2.0"
+  std::string latest_patch;  // "2.0.1"
+  std::string python_min, python_max;  // "3.8", "3.11"
+  int cxx_standard = 0;
+  std::string pypi_default_cuda;  // CUDA of plain `pip install torch` on Linux; "" when not recorded
+  std::vector<TorchBuild> builds;
+  std::string note, source;
+
+  /// The build for "11.8" or "cu118"; nullptr when this release has none.
+  const TorchBuild* build_for_cuda(const std::string& cuda) const;
+  /// `pip install torch==2.0.1 --index-url https://download.pytorch.org/whl/cu118` (exact, copy-pasteable).
+  std::string install_command(const TorchBuild& build) const;
+  bool supports_python(const std::string& python_version) const;
+};
+
+/// torch.utils.cpp_extension's nvcc-vs-torch.version.cuda rule for one torch range.
+struct CudaCheckRule {
+  std::string torch;  // specifier ">=1.10,<2.1"
+  std::string check;  // "none" | "major_fatal_minor_warn"
+  bool old_setuptools_all_fatal = false;  // setuptools < 49.4 turns a minor mismatch fatal too
+  std::string text, minor_text;           // messages with {nvcc} and {torch_cuda}
+  std::string note, source;
+};
+
+struct ExtensionRelease {
+  std::string versions;      // specifier of the releases this row covers: "<=0.2.2"
+  std::string distribution;  // "wheel" (prebuilt on PyPI), "sdist", "source"
+  bool setup_imports_torch = false;  // an isolated (PEP 517) build fails: needs --no-build-isolation after torch
+  std::string build;                 // "torch_cpp_extension", "cmake", "jit_ops"
+  bool needs_nvcc = false;
+  bool torch_abi_coupled = false;    // the binary links libtorch: must match the torch it runs with
+  bool strict_minor = false;         // nvcc major.minor must equal torch.version.cuda (apex)
+  std::string torch;                 // specifier of supported torch, "" = any
+  std::string cuda_min;              // minimum nvcc, "" = none recorded
+  std::string min_cc;                // minimum compute capability "8.0", "" = none recorded
+  std::vector<std::string> archs;    // compute capabilities built as SASS ("8.6+PTX" marks PTX too)
+  std::vector<std::string> ptx;      // capabilities shipped as PTX
+  std::vector<std::string> wheel_pythons;  // Python versions with a prebuilt wheel on PyPI
+  std::vector<std::string> requires_dist;
+  std::string wheel_pattern, note, source;
+  std::string recommended;           // the release of this row to pin when recommending it ("0.2.3.post2")
+  std::vector<std::string> install;  // how to install when not `pip install NAME` (apex: from its git tree)
+};
+
+struct ExtensionInfo {
+  std::string name;  // normalized: "flash-attn"
+  std::vector<ExtensionRelease> releases;
+  /// The row whose `versions` covers `version`; nullptr when none does.
+  const ExtensionRelease* release_for(const std::string& version) const;
+};
+
+class KnowledgeBase {
+ public:
+  /// Loads data/compat/*.json from `dir` (default: data_path("compat")). Throws InputError naming the file
+  /// and the fact when a file is missing, malformed, or a fact lacks its source.
+  static KnowledgeBase load(const std::string& dir = "");
+
+  /// Minimum Linux driver for a toolkit "11.8" / "11.8.89"; nullopt when the release is not recorded.
+  std::optional<DriverMinimum> driver_minimum(const std::string& cuda) const;
+  /// Every recorded toolkit release with its minimum driver, oldest first.
+  const std::vector<DriverMinimum>& driver_minimums() const { return drivers_; }
+  /// Oldest driver that runs applications of this CUDA major under minor-version compatibility.
+  std::optional<MinorCompatFloor> minor_compat_floor(int cuda_major) const;
+  /// Host compilers nvcc of this version accepts; falls back to the newest recorded release of the same
+  /// major that is older (e.g. 12.7 -> 12.6); nullopt when none.
+  std::optional<HostCompilerRange> host_compilers(const std::string& cuda) const;
+  std::optional<ArchInfo> arch(const std::string& cc) const;
+  /// Architectures a toolkit can compile SASS for, oldest first (front = first, back = last).
+  std::vector<ArchInfo> archs_for_cuda(const std::string& cuda) const;
+  bool cuda_can_build(const std::string& cuda, const std::string& cc) const;
+
+  const std::vector<TorchRelease>& torch_releases() const { return torch_; }
+  /// The release series of "2.0.1+cu118" ("2.0"); nullptr when not recorded.
+  const TorchRelease* torch_release(const std::string& torch_version) const;
+  const TorchBuild* torch_build(const std::string& torch_version, const std::string& cuda) const;
+  /// Releases that offer a build for this CUDA major.minor, newest first.
+  std::vector<const TorchRelease*> torch_releases_with_cuda(const std::string& cuda) const;
+  std::optional<CudaCheckRule> cuda_check_rule(const std::string& torch_version) const;
+  /// TORCH_CUDA_ARCH_LIST values this torch's cpp_extension accepts ("8.6", "9.0a").
+  std::vector<std::string> torch_known_archs(const std::string& torch_version) const;
+  /// How cpp_extension picks CUDA_HOME, in order.
+  const std::vector<std::string>& cuda_home_order() const { return cuda_home_order_; }
+
+  /// "flash_attn", "Flash-Attn" and "flash-attn" are the same package; nullptr when unknown.
+  const ExtensionInfo* extension(const std::string& name) const;
+  const std::vector<ExtensionInfo>& extensions() const { return extensions_; }
+
+  const std::string& directory() const { return dir_; }
+
+ private:
+  std::string dir_;
+  std::vector<DriverMinimum> drivers_;
+  std::vector<MinorCompatFloor> minor_compat_;
+  std::vector<HostCompilerRange> compilers_;
+  std::vector<ArchInfo> archs_;
+  std::vector<TorchRelease> torch_;
+  std::vector<CudaCheckRule> cuda_checks_;
+  std::vector<std::pair<std::string, std::vector<std::string>>> torch_arch_lists_;  // specifier -> known
+  std::vector<std::string> cuda_home_order_;
+  std::vector<ExtensionInfo> extensions_;
+};
+
+/// PEP 503 normalisation (inventory's dist-info reader owns it; the knowledge base keys packages the same way).
+using inventory::normalize_package_name;
+
+}  // namespace gpucheck::compat

@@ -1,0 +1,17 @@
+#pragma once
+// What a report may record of this process's environment, and the host's name.
+#include <map>
+#include <string>
+
+namespace gpucheck::platform {
+
+/// Environment variables worth recording (CUDA_*, NCCL_*, LD_LIBRARY_PATH, ...) and never others;
+/// values of anything that looks secret are redacted.
+std::map<std::string, std::string> allowed_environment(char** envp);
+bool is_allowed_variable(const std::string& name);
+bool looks_secret(const std::string& name);
+
+/// gethostname(), with '/' and ' ' replaced so it is usable in a file name; "unknown-host" when unset.
+std::string hostname();
+
+}  // namespace gpucheck::platform

@@ -1,0 +1,103 @@
+#include "platform/ld_cache.h"
+
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "core/bytes.h"
+#include "core/errors.h"
+
+namespace gpucheck::abi {
+namespace {
+
+// glibc sysdeps/generic/dl-cache.h
+constexpr char kOldMagic[] = "ld.so-1.7.0";
+constexpr char kNewMagic[] = "glibc-ld.so.cache";
+constexpr char kNewVersion[] = "1.1";
+constexpr std::size_t kOldHeader = 12 + 4;      // magic[11] padded + nlibs
+constexpr std::size_t kOldEntry = 12;           // flags, key, value
+constexpr std::size_t kNewHeader = 48;          // magic, version, nlibs, len_strings, flags, pad, ext, unused
+constexpr std::size_t kNewEntry = 24;           // flags, key, value, osversion, hwcap
+constexpr std::int32_t kFlagElfLibc6 = 0x0003;
+constexpr std::int32_t kFlagTypeMask = 0x00ff;
+constexpr std::int32_t kFlagX8664Lib64 = 0x0300;
+constexpr std::int32_t kFlagAarch64Lib64 = 0x0a00;
+
+
+}  // namespace
+
+std::int32_t host_cache_flags() {
+#if defined(__x86_64__)
+  return kFlagElfLibc6 | kFlagX8664Lib64;
+#elif defined(__aarch64__)
+  return kFlagElfLibc6 | kFlagAarch64Lib64;
+#else
+  return kFlagElfLibc6;
+#endif
+}
+
+LdCache LdCache::parse(std::string_view b, const std::string& origin) {
+  LdCache c;
+  c.origin_ = origin;
+  auto bad = [&](const std::string& why) { return InputError(origin + ": malformed ld.so cache: " + why); };
+  std::size_t base = 0;
+  if (b.size() >= kOldHeader && b.compare(0, sizeof kOldMagic - 1, kOldMagic) == 0) {
+    // Old table first; the new-format table follows it, 8-byte aligned.
+    std::uint32_t nold = load_unaligned<std::uint32_t>(b, 12);
+    std::uint64_t end = kOldHeader + std::uint64_t(nold) * kOldEntry;
+    if (end > b.size()) throw bad("old-format table larger than the file");
+    base = static_cast<std::size_t>((end + 7) & ~std::uint64_t(7));
+  }
+  if (b.size() < base + kNewHeader || b.compare(base, sizeof kNewMagic - 1, kNewMagic) != 0)
+    throw bad("no \"glibc-ld.so.cache\" header");
+  if (b.compare(base + 17, 3, kNewVersion) != 0) throw bad("unsupported version (expected 1.1)");
+  std::uint32_t nlibs = load_unaligned<std::uint32_t>(b, base + 20);
+  std::uint64_t entries_end = base + kNewHeader + std::uint64_t(nlibs) * kNewEntry;
+  if (entries_end > b.size()) throw bad(std::to_string(nlibs) + " entries do not fit in " + std::to_string(b.size()) + " bytes");
+  // String offsets in the new format are relative to the start of the new header (glibc: cache_new).
+  auto str = [&](std::uint32_t off) -> std::string {
+    std::uint64_t at = base + std::uint64_t(off);
+    if (at >= b.size()) throw bad("string offset " + std::to_string(off) + " outside the file");
+    std::size_t end = b.find('\0', static_cast<std::size_t>(at));
+    if (end == std::string_view::npos) throw bad("unterminated string");
+    return std::string(b.substr(static_cast<std::size_t>(at), end - static_cast<std::size_t>(at)));
+  };
+  c.entries_.reserve(nlibs);
+  for (std::uint32_t i = 0; i < nlibs; ++i) {
+    std::size_t e = base + kNewHeader + std::size_t(i) * kNewEntry;
+    LdCacheEntry entry;
+    entry.flags = load_unaligned<std::int32_t>(b, e);
+    entry.name = str(load_unaligned<std::uint32_t>(b, e + 4));
+    entry.path = str(load_unaligned<std::uint32_t>(b, e + 8));
+    entry.hwcap = load_unaligned<std::uint64_t>(b, e + 16);
+    c.entries_.push_back(std::move(entry));
+  }
+  return c;
+}
+
+LdCache LdCache::load(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    LdCache c;
+    c.origin_ = path + " (absent)";
+    return c;
+  }
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return parse(ss.str(), path);
+}
+
+std::optional<std::string> LdCache::lookup(std::string_view soname) const {
+  const std::int32_t want = host_cache_flags();
+  for (const auto& e : entries_) {
+    if (e.name != soname) continue;
+    // glibc _dl_cache_libcmp + flag check: same ELF type, and this machine's multilib flavour.
+    if ((e.flags & kFlagTypeMask) != (want & kFlagTypeMask)) continue;
+    if ((e.flags & ~kFlagTypeMask) != (want & ~kFlagTypeMask)) continue;
+    if (e.hwcap != 0) continue;  // glibc-hwcaps / legacy hwcap variants: not modelled (docs/abi.md)
+    return e.path;
+  }
+  return std::nullopt;
+}
+
+}  // namespace gpucheck::abi

@@ -1,0 +1,33 @@
+#include "render/render.h"
+
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <cstdlib>
+
+namespace gpucheck::render {
+
+std::optional<Format> parse_format(const std::string& name) {
+  if (name == "text") return Format::kText;
+  if (name == "json") return Format::kJson;
+  return std::nullopt;
+}
+
+void render(const report::Report& r, Format format, std::ostream& out, const RenderOptions& o) {
+  switch (format) {
+    case Format::kText: return render_text(r, out, o);
+    case Format::kJson: return render_json(r, out, o);
+  }
+}
+
+int terminal_width(int fd) {
+  int width = 0;
+  struct winsize ws {};
+  if (isatty(fd) && ioctl(fd, TIOCGWINSZ, &ws) == 0) width = ws.ws_col;
+  if (width <= 0)
+    if (const char* c = std::getenv("COLUMNS")) width = std::atoi(c);
+  if (width <= 0) width = 80;
+  return width < 40 ? 40 : width;
+}
+
+}  // namespace gpucheck::render

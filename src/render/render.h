@@ -1,0 +1,35 @@
+#pragma once
+// Every way a Report is shown. One function per format, all with the same signature; a new format (HTML,
+// JUnit, Prometheus, Markdown) is one more file in this folder and one more Format value.
+#include <ostream>
+#include <string>
+
+#include "report/report.h"
+
+namespace gpucheck::render {
+
+enum class Format { kText, kJson };
+
+/// "text" or "json"; nullopt for anything else.
+std::optional<Format> parse_format(const std::string& name);
+
+struct RenderOptions {
+  bool color = false;    // ANSI colour (the caller decides from --color and isatty)
+  bool verbose = false;  // every evidence line, child output tails
+  bool quiet = false;    // only what needs attention and the verdict
+  int width = 80;        // terminal columns; text wraps here
+  /// `run` on a terminal has already shown each probe as it finished: the text ends with the verdict.
+  bool summary_only = false;
+};
+
+/// The terminal rendering: what the command found, findings with evidence and numbered fixes.
+void render_text(const report::Report& r, std::ostream& out, const RenderOptions& o);
+/// The versioned JSON document (reports/schema/report.schema.json), indented, with a final newline.
+void render_json(const report::Report& r, std::ostream& out, const RenderOptions& o);
+
+void render(const report::Report& r, Format format, std::ostream& out, const RenderOptions& o);
+
+/// Columns of the terminal on `fd`, else $COLUMNS, else 80; never below 40.
+int terminal_width(int fd);
+
+}  // namespace gpucheck::render

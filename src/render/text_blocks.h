@@ -1,0 +1,26 @@
+#pragma once
+// The text renderer's parts: one function per command's report, and the shared block for one Finding.
+// render_text() picks the part by the report's command; a command without its own part gets findings().
+#include <ostream>
+
+#include "render/render.h"
+
+namespace gpucheck::render::text {
+
+void run(const report::Report& r, std::ostream& out, const RenderOptions& o);      // run_text.cpp
+void doctor(const report::Report& r, std::ostream& out, const RenderOptions& o);   // doctor_text.cpp
+void explain(const report::Report& r, std::ostream& out, const RenderOptions& o);  // explain_text.cpp
+void abi(const report::Report& r, std::ostream& out, const RenderOptions& o);      // abi_text.cpp
+void env(const report::Report& r, std::ostream& out, const RenderOptions& o);      // inventory_text.cpp
+/// Any report: its notes, then every section's findings as blocks.
+void findings(const report::Report& r, std::ostream& out, const RenderOptions& o);  // finding_text.cpp
+
+/// One Finding: "ERROR title  [id]", its evidence, why, ranked fixes with their commands, and (verbose)
+/// its references; lines wrapped at o.width.
+void finding_block(const Finding& f, std::ostream& out, const RenderOptions& o);
+/// One ranked fix, indented by `indent`.
+void fix_block(const Fix& fix, const std::string& indent, std::ostream& out);
+/// "ERROR", "WARN ", "INFO ", "pass ", ... coloured when o.color.
+std::string status_word(Status s, bool color);
+
+}  // namespace gpucheck::render::text

@@ -1,0 +1,36 @@
+#include "report/inventory_source.h"
+
+#include "core/errors.h"
+#include "core/files.h"
+
+namespace gpucheck::report {
+
+std::string InventorySource::describe() const {
+  if (!from.empty()) return "--from " + from;
+  if (!root.empty()) return "--root " + root;
+  return "live";
+}
+
+inventory::Inventory load_inventory(const InventorySource& source, inventory::CollectOptions base) {
+  if (!source.from.empty() && !source.root.empty()) throw InputError("--from and --root exclude each other");
+  if (!source.from.empty()) {
+    if (!source.pythons.empty()) throw InputError("--python and --from exclude each other (the document is judged as it is)");
+    nlohmann::json doc = read_json_file(source.from);
+    // A report (gpucheck env --json, gpucheck run's file) carries the inventory it judged.
+    if (doc.is_object() && doc.value("kind", "") == "gpucheck.report") {
+      if (!doc.contains("inventory") || doc["inventory"].is_null())
+        throw InputError(source.from + ": this report has no inventory (written with --no-inventory?)");
+      doc = doc["inventory"];
+    }
+    try {
+      return doc.get<inventory::Inventory>();
+    } catch (const nlohmann::json::exception& e) {
+      throw InputError(source.from + ": not an inventory document: " + e.what());
+    }
+  }
+  if (!source.root.empty()) base.root = source.root;
+  base.pythons.insert(base.pythons.end(), source.pythons.begin(), source.pythons.end());
+  return inventory::collect(base);
+}
+
+}  // namespace gpucheck::report
