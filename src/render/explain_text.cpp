@@ -1,7 +1,70 @@
+// `gpucheck explain` as a person reads it: per cause a numbered verdict line (the root marked), its
+// confidence, the evidence lines with their numbers, why, and the fix steps; for an unexplained log the
+// last error-looking lines. Reads only the Report: section "causes", details.input, notes.
+#include <fmt/format.h>
+
 #include "render/text_blocks.h"
 
 namespace gpucheck::render::text {
+namespace {
 
-void explain(const report::Report& r, std::ostream& out, const RenderOptions& o) { findings(r, out, o); }
+// Line number k of a finding's evidence (details.lines, parallel to the evidence); 0 when absent.
+std::uint64_t line_of(const Finding& f, std::size_t k) {
+  const auto& lines = f.details.is_object() ? f.details.value("lines", nlohmann::json::array()) : nlohmann::json::array();
+  return k < lines.size() && lines[k].is_number_unsigned() ? lines[k].get<std::uint64_t>() : 0;
+}
+
+bool detail_flag(const Finding& f, const char* key) {
+  return f.details.is_object() && f.details.value(key, false);
+}
+
+double detail_number(const Finding& f, const char* key) {
+  return f.details.is_object() ? f.details.value(key, 0.0) : 0.0;
+}
+
+}  // namespace
+
+void explain(const report::Report& r, std::ostream& out, const RenderOptions& o) {
+  auto paint = [&](const char* code, const std::string& s) {
+    return o.color ? fmt::format("\x1b[{}m{}\x1b[0m", code, s) : s;
+  };
+  static const std::vector<Finding> kNone;
+  const report::Section* section = r.find_section("causes");
+  const auto& causes = section ? section->findings : kNone;
+  const bool identified = !causes.empty() && causes.front().status != Status::kFail;
+  // --quiet: an unexplained log is told by the exit code alone.
+  if (o.quiet && !identified) return;
+
+  for (const auto& n : r.notes) out << paint("2", "note: " + n) << "\n";
+  if (!identified) {
+    const nlohmann::json input = r.details.is_object() ? r.details.value("input", nlohmann::json::object())
+                                                        : nlohmann::json::object();
+    out << paint("33", "unknown") << ": no known failure signature in " << input.value("name", std::string("-"))
+        << " (" << input.value("lines", std::uint64_t{0}) << " lines)\n";
+    if (!causes.empty() && !causes.front().evidence.empty()) {
+      const Finding& unknown = causes.front();
+      out << "  last error-looking lines:\n";
+      for (std::size_t k = 0; k < unknown.evidence.size(); ++k)
+        out << fmt::format("  {:>7} | {}\n", line_of(unknown, k), unknown.evidence[k].value);
+    }
+    return;
+  }
+  std::size_t i = 0;
+  for (const auto& c : causes) {
+    ++i;
+    const bool root = detail_flag(c, "root");
+    out << fmt::format("{}{} [{}] {}{}\n", i > 1 ? "\n" : "", paint("1", fmt::format("{}.", i)),
+                       paint(root ? "31;1" : "33", c.id), c.title, root ? paint("31", "  (root cause)") : std::string());
+    out << fmt::format("   confidence {:.2f}\n", detail_number(c, "confidence"));
+    out << "   evidence:\n";
+    for (std::size_t k = 0; k < c.evidence.size(); ++k)
+      out << fmt::format("   {:>7} | {}\n", line_of(c, k), c.evidence[k].value);
+    out << "   why: " << c.explanation << "\n";
+    if (!c.fixes.empty()) {
+      out << "   fix:\n";
+      for (const auto& f : c.fixes) out << "     " << paint("32", "- " + f.summary) << "\n";
+    }
+  }
+}
 
 }  // namespace gpucheck::render::text

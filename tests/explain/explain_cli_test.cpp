@@ -60,6 +60,14 @@ nlohmann::json inventory_json(bool driver_present) {
           {"pythons", {py}}};
 }
 
+// The findings of the report's "causes" section (schema 2.0: one Finding per cause).
+nlohmann::json causes_of(const nlohmann::json& report) {
+  for (const auto& s : report.at("sections"))
+    if (s.at("name") == "causes") return s.at("findings");
+  ADD_FAILURE() << "no causes section in " << report.dump().substr(0, 500);
+  return nlohmann::json::array();
+}
+
 }  // namespace
 
 TEST(ExplainCli, SeedLogHumanOutputHasVerdictEvidenceAndFix) {
@@ -80,13 +88,15 @@ TEST(ExplainCli, JsonFromStdinMatchesTheDocumentedShape) {
   auto r = run_gpucheck({"explain", "-", "--no-env", "--json"}, log);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);
-  ASSERT_EQ(j["causes"].size(), 2u);
-  for (const auto& c : j["causes"])
-    for (const char* key : {"id", "confidence", "root", "evidence", "captures", "explanation", "fix"})
-      EXPECT_TRUE(c.contains(key)) << key;
-  EXPECT_EQ(j["causes"][1]["captures"]["torch_cuda"], "11.8");
-  EXPECT_EQ(j["causes"][0]["evidence"].back()["line"], 28);
-  EXPECT_EQ(j["input"]["name"], "-");
+  auto causes = causes_of(j);
+  ASSERT_EQ(causes.size(), 2u);
+  for (const auto& c : causes) {
+    for (const char* key : {"id", "evidence", "explanation", "fixes"}) EXPECT_TRUE(c.contains(key)) << key;
+    for (const char* key : {"confidence", "root", "captures", "lines"}) EXPECT_TRUE(c["details"].contains(key)) << key;
+  }
+  EXPECT_EQ(causes[1]["details"]["captures"]["torch_cuda"], "11.8");
+  EXPECT_EQ(causes[0]["details"]["lines"].back(), 28);
+  EXPECT_EQ(j["details"]["input"]["name"], "-");
 }
 
 TEST(ExplainCli, UnknownLogExitsOneAndEmptyIsNotAnError) {
@@ -94,8 +104,8 @@ TEST(ExplainCli, UnknownLogExitsOneAndEmptyIsNotAnError) {
   auto r = run_gpucheck({"explain", t.file("ok.log", "all 12 tests passed\nbuild finished\n"), "--no-env", "--json"});
   EXPECT_EQ(r.exit_code, 1);
   auto j = nlohmann::json::parse(r.out);
-  EXPECT_EQ(j["causes"][0]["id"], "unknown");
-  EXPECT_FALSE(j["identified"]);
+  EXPECT_EQ(causes_of(j)[0]["id"], "unknown");
+  EXPECT_EQ(causes_of(j)[0]["status"], "fail") << "not identified";
   auto e = run_gpucheck({"explain", t.file("empty.log", ""), "--no-env"});
   EXPECT_EQ(e.exit_code, 1);
   EXPECT_NE(e.out.find("empty"), std::string::npos) << e.out;
@@ -127,21 +137,21 @@ TEST(ExplainCli, FixUsesTheToolkitFoundInTheInventory) {
   auto env = t.file("env.json", inventory_json(true).dump());
   auto r = run_gpucheck({"explain", kLogs + "/bmtrain-100.log", "--env", env, "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  auto fix = nlohmann::json::parse(r.out)["causes"][0]["fix"];
+  auto fix = causes_of(nlohmann::json::parse(r.out))[0]["fixes"];
   ASSERT_FALSE(fix.empty());
-  EXPECT_EQ(fix[0], "toolkit 11.8 found at /usr/local/cuda-11.8: run `eval \"$(gpucheck use-cuda 11.8)\"` and retry the install");
+  EXPECT_EQ(fix[0]["summary"], "toolkit 11.8 found at /usr/local/cuda-11.8: run `eval \"$(gpucheck use-cuda 11.8)\"` and retry the install");
 }
 
 TEST(ExplainCli, NoDriverInTheInventoryTurnsErrorThirtyFiveIntoNoDriver) {
   TempDir t;
   auto log = kLogs + "/local-no-driver-cudagetdevicecount.log";
   auto alone = run_gpucheck({"explain", log, "--no-env", "--json"});
-  EXPECT_EQ(nlohmann::json::parse(alone.out)["causes"][0]["id"], "driver-too-old");
+  EXPECT_EQ(causes_of(nlohmann::json::parse(alone.out))[0]["id"], "driver-too-old");
   auto with_env = run_gpucheck({"explain", log, "--env", t.file("env.json", inventory_json(false).dump()), "--json"});
   ASSERT_EQ(with_env.exit_code, 0) << with_env.err;
   auto j = nlohmann::json::parse(with_env.out);
-  EXPECT_EQ(j["causes"][0]["id"], "no-gpu-or-driver");
-  EXPECT_EQ(j["causes"][0]["evidence"][0]["line"], 1);
+  EXPECT_EQ(causes_of(j)[0]["id"], "no-gpu-or-driver");
+  EXPECT_EQ(causes_of(j)[0]["details"]["lines"][0], 1);
 }
 
 TEST(ExplainCli, NothingInTheLogIsExecuted) {

@@ -32,7 +32,7 @@ Explanation explain_file(const std::string& path, ScanOptions options = {}) {
 
 std::string root_of(const Explanation& e) {
   for (const auto& c : e.causes)
-    if (c.root) return c.id;
+    if (is_root(c)) return c.id;
   return "";
 }
 
@@ -41,25 +41,26 @@ std::string root_of(const Explanation& e) {
 TEST(ExplainSeedLog, BothAttemptsAndTheirVersionsAreFound) {
   auto e = explain_file(kLogs + "/cpm-bee-57-seed.log");
   ASSERT_EQ(e.causes.size(), 2u);
-  const Cause& isolation = e.causes[0];
-  const Cause& mismatch = e.causes[1];
+  const gpucheck::Finding& isolation = e.causes[0];
+  const gpucheck::Finding& mismatch = e.causes[1];
   EXPECT_EQ(isolation.id, "build-isolation-missing-torch");
-  EXPECT_TRUE(isolation.root);
-  EXPECT_EQ(isolation.captures.at("package"), "bmtrain");
-  EXPECT_EQ(isolation.captures.at("package_version"), "0.2.2");
-  EXPECT_EQ(isolation.evidence.back().line, 28u);
-  EXPECT_EQ(isolation.evidence.back().text, "ModuleNotFoundError: No module named 'torch'");
-  ASSERT_FALSE(isolation.fix.empty());
-  EXPECT_NE(isolation.fix[0].find("--no-build-isolation bmtrain==0.2.2"), std::string::npos) << isolation.fix[0];
+  EXPECT_TRUE(is_root(isolation));
+  EXPECT_EQ(captures(isolation).at("package"), "bmtrain");
+  EXPECT_EQ(captures(isolation).at("package_version"), "0.2.2");
+  EXPECT_EQ(lines(isolation).back(), 28u);
+  EXPECT_EQ(isolation.evidence.back().value, "ModuleNotFoundError: No module named 'torch'");
+  ASSERT_FALSE(fix_lines(isolation).empty());
+  EXPECT_NE(fix_lines(isolation)[0].find("--no-build-isolation bmtrain==0.2.2"), std::string::npos)
+      << fix_lines(isolation)[0];
 
   EXPECT_EQ(mismatch.id, "cuda-mismatch-nvcc-torch");
-  EXPECT_FALSE(mismatch.root);
-  EXPECT_EQ(mismatch.captures.at("nvcc_cuda"), "12.1");
-  EXPECT_EQ(mismatch.captures.at("torch_cuda"), "11.8");
+  EXPECT_FALSE(is_root(mismatch));
+  EXPECT_EQ(captures(mismatch).at("nvcc_cuda"), "12.1");
+  EXPECT_EQ(captures(mismatch).at("torch_cuda"), "11.8");
   EXPECT_EQ(mismatch.title, "nvcc is CUDA 12.1 but torch was built with CUDA 11.8");
   ASSERT_EQ(mismatch.evidence.size(), 2u);
-  EXPECT_EQ(mismatch.evidence[0].line, 151u);
-  EXPECT_EQ(mismatch.evidence[1].line, 152u);
+  EXPECT_EQ(lines(mismatch)[0], 151u);
+  EXPECT_EQ(lines(mismatch)[1], 152u);
 }
 
 // Version facts in fixes come from the knowledge base `doctor` uses (data/compat), not from a copy here.
@@ -77,20 +78,21 @@ TEST(ExplainKnowledge, FixesQuoteTheSharedKnowledgeBase) {
   for (const auto& r : kb.extension("bmtrain")->releases)
     if (r.distribution == "wheel" && !r.recommended.empty()) wheel = r.recommended;
   ASSERT_FALSE(wheel.empty()) << "the knowledge base no longer records a bmtrain wheel release";
-  ASSERT_GE(e.causes[0].fix.size(), 2u);
-  EXPECT_NE(e.causes[0].fix[1].find("`pip install bmtrain==" + wheel + "`"), std::string::npos) << e.causes[0].fix[1];
+  ASSERT_GE(fix_lines(e.causes[0]).size(), 2u);
+  EXPECT_NE(fix_lines(e.causes[0])[1].find("`pip install bmtrain==" + wheel + "`"), std::string::npos)
+      << fix_lines(e.causes[0])[1];
 
   auto releases = kb.torch_releases_with_cuda("12.1");
   ASSERT_FALSE(releases.empty());
   std::string install = releases.front()->install_command(*releases.front()->build_for_cuda("12.1"));
-  ASSERT_GE(e.causes[1].fix.size(), 2u);
-  EXPECT_NE(e.causes[1].fix[1].find(install), std::string::npos) << e.causes[1].fix[1];
+  ASSERT_GE(fix_lines(e.causes[1]).size(), 2u);
+  EXPECT_NE(fix_lines(e.causes[1])[1].find(install), std::string::npos) << fix_lines(e.causes[1])[1];
 
   // Without the knowledge base the same step falls back to a generic wording.
   std::ifstream again(kLogs + "/cpm-bee-57-seed.log", std::ios::binary);
   auto plain = explain_stream(again, "seed", source_signatures(), make_fact_call(nullptr, {}));
-  EXPECT_NE(plain.causes[1].fix[1].find("cu121 wheels"), std::string::npos) << plain.causes[1].fix[1];
-  EXPECT_EQ(plain.causes[0].fix.size(), 1u) << "the wheel hint needs the knowledge base";
+  EXPECT_NE(fix_lines(plain.causes[1])[1].find("cu121 wheels"), std::string::npos) << fix_lines(plain.causes[1])[1];
+  EXPECT_EQ(fix_lines(plain.causes[0]).size(), 1u) << "the wheel hint needs the knowledge base";
 }
 
 TEST(ExplainFixtureCorpus, HasAtLeastFortyPublicLogsEachWithSourceAndLog) {
@@ -126,11 +128,11 @@ TEST_P(ExplainFixture, ExplainsTheExpectedCauses) {
   // Each cause has evidence inside the log and a fix or an explanation to act on.
   for (const auto& c : e.causes) {
     EXPECT_FALSE(c.evidence.empty()) << f.name << " " << c.id;
-    for (const auto& ev : c.evidence) EXPECT_LE(ev.line, e.input.lines) << f.name;
+    for (auto line : lines(c)) EXPECT_LE(line, e.input.lines) << f.name;
     EXPECT_FALSE(c.explanation.empty());
-    EXPECT_FALSE(c.fix.empty()) << f.name << " " << c.id << ": no fix template resolved";
+    EXPECT_FALSE(c.fixes.empty()) << f.name << " " << c.id << ": no fix template resolved";
   }
-  EXPECT_EQ(std::count_if(e.causes.begin(), e.causes.end(), [](const Cause& c) { return c.root; }),
+  EXPECT_EQ(std::count_if(e.causes.begin(), e.causes.end(), [](const gpucheck::Finding& c) { return is_root(c); }),
             e.causes.empty() ? 0 : 1);
 }
 
@@ -141,7 +143,7 @@ TEST_P(ExplainFixture, AutomatonAgreesWithNaiveLiteralSearch) {
   auto slow = explain_file(f.log_path, ScanOptions{/*automaton=*/false});
   ASSERT_EQ(cause_ids(fast), cause_ids(slow)) << f.name;
   for (std::size_t i = 0; i < fast.causes.size(); ++i) {
-    EXPECT_EQ(fast.causes[i].captures, slow.causes[i].captures) << f.name;
+    EXPECT_EQ(captures(fast.causes[i]), captures(slow.causes[i])) << f.name;
     EXPECT_EQ(fast.causes[i].evidence.size(), slow.causes[i].evidence.size()) << f.name;
   }
 }

@@ -39,6 +39,7 @@ std::string nvcc_path() {
   return gpucheck::find_in_path("nvcc");
 }
 
+// The findings of the "causes" section of `gpucheck explain - --json` on `log` (schema 2.0).
 nlohmann::json explain_json(const std::string& log, const std::vector<std::string>& extra = {"--no-env"}) {
   std::vector<std::string> argv{kBin, "explain", "-", "--json"};
   argv.insert(argv.end(), extra.begin(), extra.end());
@@ -46,7 +47,11 @@ nlohmann::json explain_json(const std::string& log, const std::vector<std::strin
   o.stdin_data = log;
   auto r = run_subprocess(argv, o);
   EXPECT_TRUE(r.exited) << r.describe();
-  return nlohmann::json::parse(r.out);
+  auto report = nlohmann::json::parse(r.out);
+  for (const auto& s : report.at("sections"))
+    if (s.at("name") == "causes") return s.at("findings");
+  ADD_FAILURE() << "no causes section: " << r.out.substr(0, 500);
+  return nlohmann::json::array();
 }
 
 }  // namespace
@@ -58,10 +63,10 @@ TEST(ExplainLocalLogs, NvccRejectingADroppedArchitecture) {
   auto src = s.put("kernel.cu", "__global__ void k() {}\nint main() { k<<<1, 1>>>(); return 0; }\n");
   auto r = run_subprocess({nvcc, "-arch=sm_50", "-o", s.dir + "/kernel", src});
   if (r.ok()) GTEST_SKIP() << nvcc << " still supports sm_50 (CUDA < 13); nothing to explain";
-  auto j = explain_json(r.out + r.err);
-  ASSERT_EQ(j["causes"].size(), 1u) << r.err;
-  EXPECT_EQ(j["causes"][0]["id"], "cuda-arch-unsupported");
-  EXPECT_EQ(j["causes"][0]["captures"]["arch"], "sm_50");
+  auto causes = explain_json(r.out + r.err);
+  ASSERT_EQ(causes.size(), 1u) << r.err;
+  EXPECT_EQ(causes[0]["id"], "cuda-arch-unsupported");
+  EXPECT_EQ(causes[0]["details"]["captures"]["arch"], "sm_50");
 }
 
 TEST(ExplainLocalLogs, CudaRuntimeWithoutADriver) {
@@ -80,9 +85,9 @@ TEST(ExplainLocalLogs, CudaRuntimeWithoutADriver) {
   ASSERT_TRUE(build.ok()) << build.describe() << build.err;
   auto run = run_subprocess({s.dir + "/count"});
   if (run.ok()) GTEST_SKIP() << "a driver is present (" << run.out << "): no failure to explain";
-  auto j = explain_json(run.err);
-  ASSERT_EQ(j["causes"].size(), 1u) << run.err;
-  std::string id = j["causes"][0]["id"];
+  auto causes = explain_json(run.err);
+  ASSERT_EQ(causes.size(), 1u) << run.err;
+  std::string id = causes[0]["id"];
   // Error 35 from the log alone; with this machine's inventory (no driver found) it is named as such.
   EXPECT_TRUE(id == "driver-too-old" || id == "no-gpu-or-driver") << run.err;
   if (!std::filesystem::exists("/proc/driver/nvidia/version")) {
@@ -90,7 +95,7 @@ TEST(ExplainLocalLogs, CudaRuntimeWithoutADriver) {
                           {"driver", {{"present", false}, {"error", "no /proc/driver/nvidia/version"}}}};
     auto env = s.put("env.json", inv.dump());
     auto with_env = explain_json(run.err, {"--env", env});
-    EXPECT_EQ(with_env["causes"][0]["id"], "no-gpu-or-driver");
+    EXPECT_EQ(with_env[0]["id"], "no-gpu-or-driver");
   }
 }
 
@@ -110,8 +115,8 @@ TEST(ExplainLocalLogs, PythonImportOfAnExtensionWithAMissingLibrary) {
   o.working_dir = s.dir;
   auto r = run_subprocess({python, "-c", "import gpcmod"}, o);
   ASSERT_FALSE(r.ok());
-  auto j = explain_json(r.err);
-  ASSERT_EQ(j["causes"].size(), 1u) << r.err;
-  EXPECT_EQ(j["causes"][0]["id"], "shared-library-missing");
-  EXPECT_EQ(j["causes"][0]["captures"]["library"], "libgpcmissing.so");
+  auto causes = explain_json(r.err);
+  ASSERT_EQ(causes.size(), 1u) << r.err;
+  EXPECT_EQ(causes[0]["id"], "shared-library-missing");
+  EXPECT_EQ(causes[0]["details"]["captures"]["library"], "libgpcmissing.so");
 }

@@ -34,8 +34,10 @@ TEST(ExplainRepro, PipInstallBmtrainWithoutTorch) {
   auto r = run_subprocess({std::string(GPUCHECK_STAGE_BIN) + "/gpucheck", "explain", "-", "--no-env", "--json"}, e);
   ASSERT_EQ(r.exit_code, 0) << log;
   auto j = nlohmann::json::parse(r.out);
-  EXPECT_EQ(j["causes"][0]["id"], "build-isolation-missing-torch");
-  EXPECT_TRUE(j["causes"][0]["root"]);
-  EXPECT_EQ(j["causes"][0]["captures"]["package"], "bmtrain");
-  EXPECT_EQ(j["causes"][0]["captures"]["package_version"], "0.2.2");
+  ASSERT_EQ(j["sections"][0]["name"], "causes");
+  const auto& cause = j["sections"][0]["findings"][0];
+  EXPECT_EQ(cause["id"], "build-isolation-missing-torch");
+  EXPECT_TRUE(cause["details"]["root"]);
+  EXPECT_EQ(cause["details"]["captures"]["package"], "bmtrain");
+  EXPECT_EQ(cause["details"]["captures"]["package_version"], "0.2.2");
 }

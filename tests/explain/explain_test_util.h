@@ -1,5 +1,8 @@
 #pragma once
-// Helpers shared by the explain tests: the signatures from the source tree and a quick explain call.
+// Helpers shared by the explain tests: the signatures from the source tree, a quick explain call, and
+// readers for what a cause Finding keeps in its details (line numbers, captures, root, fix lines).
+#include <cstdint>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -26,10 +29,29 @@ inline std::set<std::string> cause_ids(const Explanation& e) {
   return ids;
 }
 
-inline const Cause* find_cause(const Explanation& e, const std::string& id) {
+inline const Finding* find_cause(const Explanation& e, const std::string& id) {
   for (const auto& c : e.causes)
     if (c.id == id) return &c;
   return nullptr;
+}
+
+/// details.lines: the line number of each evidence entry, in order.
+inline std::vector<std::uint64_t> lines(const Finding& c) {
+  return c.details.at("lines").get<std::vector<std::uint64_t>>();
+}
+
+/// details.captures: the values captured from the matched (and context) lines.
+inline std::map<std::string, std::string> captures(const Finding& c) {
+  return c.details.at("captures").get<std::map<std::string, std::string>>();
+}
+
+inline bool is_root(const Finding& c) { return c.details.at("root").get<bool>(); }
+
+/// The fix steps in rank order, as the text shows them.
+inline std::vector<std::string> fix_lines(const Finding& c) {
+  std::vector<std::string> out;
+  for (const auto& f : c.fixes) out.push_back(f.summary);
+  return out;
 }
 
 }  // namespace gpucheck::explain::testing

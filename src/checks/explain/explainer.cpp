@@ -1,6 +1,7 @@
 #include "checks/explain/explainer.h"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 #include <sstream>
 
@@ -10,6 +11,76 @@ namespace gpucheck::explain {
 namespace {
 
 constexpr std::size_t kChunkBytes = 1u << 20;
+
+struct LineEvidence {
+  std::uint64_t line = 0;  // 1-based line number in the input
+  std::string text;        // normalised line, shortened to a readable length
+};
+
+// A cause while it is being assembled (merged with a reclassified twin, ordered, given its root flag);
+// published as a Finding at the end.
+struct Match {
+  std::string id;
+  std::string title;
+  double confidence = 0.0;
+  bool root = false;
+  std::vector<LineEvidence> evidence;
+  std::map<std::string, std::string> captures;
+  std::string explanation;
+  std::vector<std::string> fix;
+  std::vector<std::string> sources;
+  std::uint64_t first_line = 0;
+};
+
+void sort_by_line(std::vector<LineEvidence>& ev) {
+  std::sort(ev.begin(), ev.end(), [](const LineEvidence& a, const LineEvidence& b) { return a.line < b.line; });
+}
+
+double round2(double v) { return std::round(v * 100.0) / 100.0; }
+
+// The lines as Evidence ("line N" = text, from `source`) and, for readers that need the numbers, as
+// details.lines (parallel to the evidence).
+void add_lines(Finding& f, const std::vector<LineEvidence>& ev, const std::string& source) {
+  auto lines = nlohmann::json::array();
+  for (const auto& e : ev) {
+    f.evidence.push_back({"line " + std::to_string(e.line), e.text, source});
+    lines.push_back(e.line);
+  }
+  f.details["lines"] = lines;
+}
+
+Finding cause_finding(const Match& m, const std::string& source) {
+  Finding f;
+  f.id = m.id;
+  f.status = Status::kInfo;  // an identified cause is a fact to act on, not a failed check
+  f.title = m.title;
+  f.summary = m.title;
+  f.explanation = m.explanation;
+  for (const auto& line : m.fix) f.add_fix(line);
+  f.references = m.sources;
+  f.details = {{"confidence", round2(m.confidence)},
+               {"root", m.root},
+               {"captures", m.captures},
+               {"first_line", m.first_line}};
+  add_lines(f, m.evidence, source);
+  return f;
+}
+
+Finding unknown_finding(const std::vector<LineEvidence>& error_lines, const InputSummary& input) {
+  Finding f;
+  f.id = kUnknownCause;
+  f.status = Status::kFail;
+  f.title = "no known failure signature in this log";
+  f.summary = "no known failure signature in " + input.name + " (" + std::to_string(input.lines) + " lines)";
+  f.explanation = "None of the signatures in data/signatures matched. The evidence lists the last lines that look "
+                  "like errors.";
+  f.details = {{"confidence", 0.0},
+               {"root", false},
+               {"captures", nlohmann::json::object()},
+               {"first_line", error_lines.empty() ? 0 : error_lines.front().line}};
+  add_lines(f, error_lines, input.name);
+  return f;
+}
 
 // Title and explanation must always render: a missing value shows as "?" rather than dropping the text.
 std::string render_lenient(const std::vector<std::string>& alternatives, Vars vars, const FactCall& facts) {
@@ -39,6 +110,7 @@ const std::map<std::string, std::string>* context_at(const SignatureHits& h, std
 Explanation build_explanation(const LogScanner& scanner, const std::string& name,
                               const std::vector<Signature>& signatures, const FactCall& facts) {
   Explanation ex;
+  std::vector<Match> causes;
   ex.input.name = name;
   ex.input.bytes = scanner.bytes();
   ex.input.lines = scanner.lines();
@@ -85,7 +157,7 @@ Explanation build_explanation(const LogScanner& scanner, const std::string& name
     const Signature& sig = signatures[i];
     const SignatureHits& h = hits[i];
     if (sig.kind != "cause" || h.hits == 0 || dropped[i]) continue;
-    Cause c;
+    Match c;
     c.id = sig.id;
     const Signature* shown = &sig;  // after reclassification, the texts of the cause reported
     for (const auto& r : sig.reclassify) {
@@ -101,7 +173,7 @@ Explanation build_explanation(const LogScanner& scanner, const std::string& name
     auto distinct = std::count(h.patterns_matched.begin(), h.patterns_matched.end(), true);
     c.confidence = std::min(0.99, h.confidence + 0.03 * static_cast<double>(distinct - 1));
     for (const auto& [line, text] : h.evidence) c.evidence.push_back({line, text});
-    std::sort(c.evidence.begin(), c.evidence.end(), [](const Evidence& a, const Evidence& b) { return a.line < b.line; });
+    sort_by_line(c.evidence);
     c.captures = h.captures;
     for (std::size_t k = 0; k < signatures.size(); ++k) {
       if (signatures[k].kind != "context" || hits[k].values.empty()) continue;
@@ -117,34 +189,37 @@ Explanation build_explanation(const LogScanner& scanner, const std::string& name
           break;
         }
     c.sources = shown->sources;
-    if (std::any_of(ex.causes.begin(), ex.causes.end(), [&](const Cause& o) { return o.id == c.id; })) {
+    if (std::any_of(causes.begin(), causes.end(), [&](const Match& o) { return o.id == c.id; })) {
       // Reclassified onto a cause also found directly: keep one, with the evidence of both.
-      for (auto& o : ex.causes)
+      for (auto& o : causes)
         if (o.id == c.id) {
           o.evidence.insert(o.evidence.end(), c.evidence.begin(), c.evidence.end());
-          std::sort(o.evidence.begin(), o.evidence.end(), [](const Evidence& a, const Evidence& b) { return a.line < b.line; });
+          sort_by_line(o.evidence);
           o.first_line = std::min(o.first_line, c.first_line);
           o.confidence = std::max(o.confidence, c.confidence);
         }
       continue;
     }
-    ex.causes.push_back(std::move(c));
+    causes.push_back(std::move(c));
   }
-  std::stable_sort(ex.causes.begin(), ex.causes.end(),
-                   [](const Cause& a, const Cause& b) { return a.first_line < b.first_line; });
+  std::stable_sort(causes.begin(), causes.end(),
+                   [](const Match& a, const Match& b) { return a.first_line < b.first_line; });
   // The root is the earliest failure that is not explained by another one found in the same log.
-  for (std::size_t i = 0; i < ex.causes.size(); ++i) {
-    const Signature* sig = &signatures[index_of(ex.causes[i].id)];
+  for (std::size_t i = 0; i < causes.size(); ++i) {
+    const Signature* sig = &signatures[index_of(causes[i].id)];
     bool consequence = std::any_of(sig->consequence_of.begin(), sig->consequence_of.end(),
                                    [&](const std::string& id) { return present.count(id) > 0; });
     if (!consequence) {
-      ex.causes[i].root = true;
+      causes[i].root = true;
       break;
     }
   }
-  if (!ex.causes.empty() && std::none_of(ex.causes.begin(), ex.causes.end(), [](const Cause& c) { return c.root; }))
-    ex.causes.front().root = true;
-  for (const auto& [line, text] : scanner.error_lines()) ex.error_lines.push_back({line, text});
+  if (!causes.empty() && std::none_of(causes.begin(), causes.end(), [](const Match& c) { return c.root; }))
+    causes.front().root = true;
+  for (const auto& c : causes) ex.causes.push_back(cause_finding(c, name));
+  std::vector<LineEvidence> error_lines;
+  for (const auto& [line, text] : scanner.error_lines()) error_lines.push_back({line, text});
+  ex.unknown = unknown_finding(error_lines, ex.input);
   return ex;
 }
 

@@ -1,32 +1,14 @@
 #pragma once
-// What `explain` concludes about one log: the causes found (each with evidence lines, captured values,
-// explanation and fix commands) and facts about the input itself.
+// What `explain` concludes about one log: each cause found is a core Finding (status info, the matched lines
+// as evidence, explanation and ranked fixes; its confidence, root flag, captures and line numbers in
+// details), or one "unknown" Finding (status fail) when nothing matched; plus facts about the input itself.
 #include <cstdint>
-#include <map>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "core/finding.h"
 
 namespace gpucheck::explain {
-
-struct Evidence {
-  std::uint64_t line = 0;  // 1-based line number in the input
-  std::string text;        // normalised line, shortened to a readable length
-};
-
-struct Cause {
-  std::string id;
-  std::string title;                           // one-line verdict
-  double confidence = 0.0;                     // 0..1
-  bool root = false;                           // the first failure, which caused the others
-  std::vector<Evidence> evidence;
-  std::map<std::string, std::string> captures; // from the matched lines (and context lines)
-  std::string explanation;
-  std::vector<std::string> fix;                // commands or steps, in order
-  std::vector<std::string> sources;
-  std::uint64_t first_line = 0;
-};
 
 struct InputSummary {
   std::string name;                  // path or "-"
@@ -38,19 +20,22 @@ struct InputSummary {
   bool binary = false;               // mostly non-text bytes
 };
 
+/// The id of the Finding an unexplained log gets.
+inline constexpr const char* kUnknownCause = "unknown";
+
 struct Explanation {
   InputSummary input;
-  std::vector<Cause> causes;         // ordered by first evidence line; empty: cause unknown
-  std::vector<Evidence> error_lines; // the last error-looking lines, shown when no cause is known
+  /// Identified causes, ordered by first evidence line; empty: cause unknown. Each Finding: id = cause id,
+  /// status info, evidence [{what "line N", value text, source input name}], details {confidence, root,
+  /// captures, first_line, lines: [N, ...] (parallel to evidence)}.
+  std::vector<Finding> causes;
+  /// The verdict when `causes` is empty: id "unknown", status fail, the last error-looking lines as
+  /// evidence (details as for a cause, lines included).
+  Finding unknown;
   std::vector<std::string> notes;    // about the input or the environment used
   bool identified() const { return !causes.empty(); }
+  /// What a report shows: the causes, or the one "unknown" Finding.
+  std::vector<Finding> findings() const { return identified() ? causes : std::vector<Finding>{unknown}; }
 };
-
-/// `{causes: [{id, confidence, root, evidence: [{line, text}], captures, explanation, fix}], input, notes}`;
-/// an unidentified log has one cause with id "unknown".
-nlohmann::json to_json(const Explanation& e);
-
-/// The human report: per cause a verdict line, evidence with line numbers, explanation and fix commands.
-std::string render_text(const Explanation& e, bool color);
 
 }  // namespace gpucheck::explain
