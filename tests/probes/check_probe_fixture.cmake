@@ -5,6 +5,7 @@
 #                   prints the manifest's id and title exactly (what GPUCHECK_PROBE_ID/TITLE carried).
 # cmake -DGPUCHECK_SOURCE_DIR=... -DWORK_DIR=... -DMANIFEST=... -DEXPECT=... [-DMESSAGE=...]
 #       -DGENERATOR=... -DCXX_COMPILER=... -P check_probe_fixture.cmake
+cmake_minimum_required(VERSION 3.25)
 foreach(v GPUCHECK_SOURCE_DIR WORK_DIR MANIFEST EXPECT GENERATOR CXX_COMPILER)
   if(NOT DEFINED ${v})
     message(FATAL_ERROR "check_probe_fixture.cmake: -D${v}=... missing")
