@@ -7,8 +7,7 @@
 
 int main(int argc, char** argv) {
   using namespace gpucheck;
-  return probe::run(argc, argv, "abi.extensions", "Torch extension modules link and bind",
-                    [](const probe::Context& ctx, Finding& r) {
+  return probe::run(argc, argv, [](const probe::Context& ctx, Finding& r) {
     abi::AbiRequest req;
     req.python = ctx.arg("--python", "python3");
     abi::PythonEnvPaths env;

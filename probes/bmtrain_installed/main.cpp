@@ -111,8 +111,7 @@ GpuOutcome check_gpu(bmtrain::NativeModule* embedded, const std::string& level, 
 }  // namespace
 
 int main(int argc, char** argv) {
-  return probe::run(argc, argv, "bmtrain.installed", "The installed BMTrain's native kernels compute correctly",
-                    [](const probe::Context& ctx, Finding& r) {
+  return probe::run(argc, argv, [](const probe::Context& ctx, Finding& r) {
     std::string python = ctx.arg("--python");
     if (python.empty() && std::getenv("GPUCHECK_PYTHON")) python = std::getenv("GPUCHECK_PYTHON");
     if (python.empty()) python = "python3";

@@ -27,9 +27,6 @@ namespace {
 using namespace gpucheck;
 using namespace gpucheck::collectives;
 
-constexpr const char* kId = "collectives.nccl";
-constexpr const char* kTitle = "Collectives (all-gather, reduce-scatter, all-reduce, broadcast), bit-exact, with busbw";
-
 // Started by mpirun (Open MPI) or srun with PMI/PMIx: one process per rank.
 bool launched_by_mpi() {
   for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_SIZE", "PMI_RANK"})
@@ -105,7 +102,7 @@ void execute(const Options& o, JobState& job, Finding& r) {
   bool stopped = false;
   for (auto& rep : reports) stopped = stopped || !rep.error.empty();
   if (stopped) {
-    for (auto& rep : reports) std::cerr << kId << ": rank " << rep.info.rank << ": " << rep.error << "\n";
+    for (auto& rep : reports) std::cerr << probe::kId << ": rank " << rep.info.rank << ": " << rep.error << "\n";
     t->abort();
     job.abort_job = job.multi_process;
     // The other ranks may be stuck: this process reports what it saw, without gathering.
@@ -139,7 +136,7 @@ int main(int argc, char** argv) {
   try {
     o = parse_options(extra, level);
   } catch (const InputError& e) {
-    std::cerr << kId << ": " << e.what() << "\n";
+    std::cerr << probe::kId << ": " << e.what() << "\n";
     return kExitUsage;
   }
 
@@ -159,13 +156,13 @@ int main(int argc, char** argv) {
   auto body = [&](const probe::Context&, Finding& r) { execute(o, job, r); };
   int rc = 0;
   if (rank == 0) {
-    rc = probe::run(argc, argv, kId, kTitle, body);
+    rc = probe::run(argc, argv, body);
   } else {
     Finding r;
     try {
       body(probe::Context{}, r);
     } catch (const std::exception& e) {
-      std::cerr << kId << ": rank " << rank << ": " << e.what() << "\n";
+      std::cerr << probe::kId << ": rank " << rank << ": " << e.what() << "\n";
       job.abort_job = job.multi_process;
     }
   }

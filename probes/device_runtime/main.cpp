@@ -16,8 +16,7 @@ std::string cuda_version_text(int v) { return std::to_string(v / 1000) + "." + s
 
 int main(int argc, char** argv) {
   using namespace gpucheck;
-  return probe::run(argc, argv, "device.runtime", "CUDA runtime, driver and devices",
-                    [](const probe::Context&, Finding& r) {
+  return probe::run(argc, argv, [](const probe::Context&, Finding& r) {
     probe::Cudart rt;
     if (!probe::load_cudart(rt)) {
       r.evidence["tried"] = join(rt.tried, "\n");

@@ -5,7 +5,7 @@
 
 int main(int argc, char** argv) {
   using namespace gpucheck;
-  return probe::run(argc, argv, "host.info", "Host OS, kernel, glibc and CPU", [](const probe::Context&, Finding& r) {
+  return probe::run(argc, argv, [](const probe::Context&, Finding& r) {
     inventory::System s = inventory::read_system("/");
     r.evidence["os"] = s.os_pretty.empty() ? s.os_id + " " + s.os_version_id : s.os_pretty;
     r.evidence["kernel"] = s.kernel;

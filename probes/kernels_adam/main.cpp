@@ -59,8 +59,7 @@ AdamState run_on_gpu(const AdamState& before, const AdamHyper& h, std::size_t of
 
 int main(int argc, char** argv) {
   using namespace gpucheck;
-  return probe::run(argc, argv, "kernels.adam", "BMTrain fused Adam kernels on the GPU",
-                    [](const probe::Context& ctx, Finding& r) {
+  return probe::run(argc, argv, [](const probe::Context& ctx, Finding& r) {
     if (!require_gpu(r)) return;
     CheckCollector checks;
     // n = 0 must be a no-op that touches no pointer.

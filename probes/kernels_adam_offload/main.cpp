@@ -29,8 +29,7 @@ std::vector<CheckReport> identical(const AdamState& got, const AdamState& base) 
 
 int main(int argc, char** argv) {
   using namespace gpucheck;
-  return probe::run(argc, argv, "kernels.adam_offload", "CPU offload Adam (BMTrain AdamOffloadOptimizer math)",
-                    [](const probe::Context& ctx, Finding& r) {
+  return probe::run(argc, argv, [](const probe::Context& ctx, Finding& r) {
     CheckCollector checks;
     auto isas = supported_cpu_isas();
     unsigned threads = offload_default_threads();

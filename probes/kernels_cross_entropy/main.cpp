@@ -49,8 +49,7 @@ void run_case(CheckCollector& checks, Dtype d, std::size_t rows, std::size_t voc
 
 int main(int argc, char** argv) {
   using namespace gpucheck;
-  return probe::run(argc, argv, "kernels.cross_entropy", "BMTrain fused cross-entropy kernels on the GPU",
-                    [](const probe::Context& ctx, Finding& r) {
+  return probe::run(argc, argv, [](const probe::Context& ctx, Finding& r) {
     if (!require_gpu(r)) return;
     CheckCollector checks;
     std::vector<std::size_t> vocabs{10, 999, 86583};

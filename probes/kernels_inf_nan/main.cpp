@@ -30,8 +30,7 @@ int gpu_flag(const HostTensor& t, std::size_t offset, int preset) {
 
 int main(int argc, char** argv) {
   using namespace gpucheck;
-  return probe::run(argc, argv, "kernels.inf_nan", "BMTrain inf/NaN overflow check on the GPU",
-                    [](const probe::Context& ctx, Finding& r) {
+  return probe::run(argc, argv, [](const probe::Context& ctx, Finding& r) {
     if (!require_gpu(r)) return;
     CheckCollector checks;
     std::vector<std::size_t> sizes{1, 7, 1000, (1u << 20) + 3};

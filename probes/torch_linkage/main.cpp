@@ -8,8 +8,7 @@
 int main(int argc, char** argv) {
   using namespace gpucheck;
   using namespace gpucheck::kernels;
-  return probe::run(argc, argv, "torch.linkage", "LibTorch linkage and numerics vs our references",
-                    [](const probe::Context&, Finding& r) {
+  return probe::run(argc, argv, [](const probe::Context&, Finding& r) {
     torchcheck::TorchInfo info = torchcheck::torch_info();
     r.evidence["torch_version"] = info.version;
     r.evidence["built_against"] = GPUCHECK_TORCH_DIR;

@@ -44,7 +44,7 @@ bool write_all(int fd, const std::string& s) {
 }
 }  // namespace
 
-int run(int argc, char** argv, const char* id, const char* title, const Body& body) {
+int run_as(int argc, char** argv, const char* id, const char* title, const Body& body) {
   Context ctx;
   int result_fd = -1;
   bool json = false;

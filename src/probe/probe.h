@@ -3,9 +3,12 @@
 // channel. A probe main is a few lines:
 //
 //   int main(int argc, char** argv) {
-//     return gpucheck::probe::run(argc, argv, "device.runtime", "CUDA runtime and driver",
-//                                 [](const gpucheck::probe::Context& ctx, gpucheck::Finding& r) { ... });
+//     return gpucheck::probe::run(argc, argv, [](const gpucheck::probe::Context& ctx, gpucheck::Finding& r) { ... });
 //   }
+//
+// The probe's id and title are written once, in its probe.json: gpucheck_add_probe (cmake/GpucheckLayout.cmake)
+// reads them at configure time and passes them as GPUCHECK_PROBE_ID and GPUCHECK_PROBE_TITLE, which run()
+// reports, so a probe's sources never spell them.
 //
 // Protocol with the runner: `PROBE --result-fd N --level quick|standard|long [probe args]`. The probe
 // writes exactly one JSON result object to fd N and exits 0 whatever the verdict (the verdict is in the
@@ -29,9 +32,19 @@ using Body = std::function<void(const Context&, Finding&)>;
 
 /// Runs `body` with a Finding pre-filled with id/title; measures duration; turns an escaping exception into
 /// status `error` with its message. Returns the process exit code (0 when the result was delivered).
-int run(int argc, char** argv, const char* id, const char* title, const Body& body);
+/// Probes call run() below, which passes the id and title from their manifest.
+int run_as(int argc, char** argv, const char* id, const char* title, const Body& body);
 
 /// Marks the result as skipped with a reason (convenience for the common "cannot run here").
 void skip(Finding& r, const std::string& reason);
+
+#if defined(GPUCHECK_PROBE_ID) && defined(GPUCHECK_PROBE_TITLE)
+/// This probe's id and title, from its probe.json (defined only in a probe built by gpucheck_add_probe).
+inline constexpr const char* kId = GPUCHECK_PROBE_ID;
+inline constexpr const char* kTitle = GPUCHECK_PROBE_TITLE;
+
+/// run_as() with this probe's id and title.
+inline int run(int argc, char** argv, const Body& body) { return run_as(argc, argv, kId, kTitle, body); }
+#endif
 
 }  // namespace gpucheck::probe

@@ -58,6 +58,9 @@ Finding classify_probe_outcome(const ProbeSpec& spec, const SubprocessResult& o,
     bad.evidence["result_head"] = payload.substr(0, 200);
     return bad;
   }
+  // A probe built by gpucheck_add_probe reports the id of the manifest staged beside it, but the manifests
+  // and the executables are found separately (GPUCHECK_DATA_DIR, GPUCHECK_PROBE_DIR, an installation
+  // overwritten by another version, a hand-copied or symlinked binary), so the pairing is still checked.
   if (r.id != spec.id) {
     return error_result(spec, o, "probe reported id '" + r.id + "' instead of '" + spec.id + "'");
   }

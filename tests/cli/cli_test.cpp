@@ -48,6 +48,14 @@ TEST(Cli, RunOnThisMachineWritesAValidReport) {
     EXPECT_NE((*rt)["status"], "skip");
   }
   EXPECT_EQ(report["summary"]["exit_code"], r.exit_code);
+  // A probe's id and title are written only in its probe.json and compiled in from there: every result
+  // carries exactly its staged manifest's.
+  for (auto& f : report["sections"][0]["findings"]) {
+    std::string id = f["id"];
+    auto manifest = read_json_file(std::string(GPUCHECK_STAGE_DATA) + "/probes/" + id + ".json");
+    EXPECT_EQ(f["id"], manifest["id"]);
+    EXPECT_EQ(f["title"], manifest["title"]) << id;
+  }
   fs::remove_all(dir);
 }
 
