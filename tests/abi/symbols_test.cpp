@@ -78,7 +78,7 @@ TEST_F(SymbolsTest, UndefinedSymbolIsFoundDemangledAndGrouped) {
   ASSERT_NE(nccl, nullptr);
   EXPECT_EQ(nccl->symbols, std::vector<std::string>{"ncclBroadcast"});
   EXPECT_NE(nccl->cause.find("never linked"), std::string::npos) << nccl->cause;
-  EXPECT_NE(nccl->remedy.front().find("-lnccl"), std::string::npos);
+  EXPECT_NE(nccl->remedy.front().summary.find("-lnccl"), std::string::npos);
   // The loader agrees on both.
   std::string l = ldd_r(*t / "und/libund.so");
   EXPECT_NE(l.find("undefined symbol: _ZN4util7nowhereEi"), std::string::npos) << l;
