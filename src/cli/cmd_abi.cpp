@@ -9,7 +9,7 @@ Runner setup_abi(CLI::App& sub, GlobalOptions& g) {
   abi::AbiRequest* r = &opts->request;
   sub.add_option("targets", r->paths, "ELF files or directories (walked recursively) to audit");
   sub.add_option("--python-package", r->python_packages, "Audit the shared objects of this installed package (flash_attn)")->allow_extra_args(false);
-  sub.add_option("--python", r->python, "Interpreter of the environment to inspect (default: python3 on PATH)");
+  sub.add_option("--python", r->python, "Interpreter of the environment to inspect; it hosts the extension modules audited (default: python3 on PATH)");
   sub.add_flag("--torch-extensions", r->torch_extensions, "Audit every module in site-packages that links libc10/libtorch");
   sub.add_flag("--torch", r->torch, "Audit torch's own libraries");
   sub.add_flag("--with-torch", r->with_torch, "Treat the environment's torch as already loaded (as after `import torch`)");
