@@ -1,5 +1,6 @@
 // abi.extensions: `gpucheck abi --torch-extensions --with-torch` as a probe. Fails when an extension would
 // not import (or would find no kernel image for a GPU here); skips when there is nothing to audit.
+#include "checks/abi/findings.h"
 #include "checks/abi/request.h"
 #include "checks/abi/targets.h"
 #include "core/errors.h"

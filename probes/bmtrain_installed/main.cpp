@@ -48,7 +48,10 @@ Linkage audit_linkage(const bmtrain::Install& in, const std::string& module) {
       if (symbols.size() > 1) l.summary += " and " + std::to_string(symbols.size() - 1) + " more";
     }
     for (const auto& g : t.groups)
-      for (const auto& line : g.remedy) l.fixes.push_back({static_cast<int>(l.fixes.size()) + 1, line, {}, ""});
+      for (Fix fix : g.remedy) {
+        fix.rank = static_cast<int>(l.fixes.size()) + 1;
+        l.fixes.push_back(std::move(fix));
+      }
   } catch (const InputError& e) {
     l.status = Status::kError;
     l.summary = std::string("gpucheck abi could not audit it: ") + e.what();

@@ -26,12 +26,12 @@ std::vector<const Finding*> Report::findings() const {
   return out;
 }
 
-Summary summarize(const std::vector<Finding>& findings, bool strict, bool warn_fails) {
+Summary summarize(const std::vector<Finding>& findings, bool strict, bool warn_fails, bool error_fails) {
   Summary s;
   for (Status st : all_statuses()) s.counts[to_string(st)] = 0;
   for (auto& f : findings) s.counts[to_string(f.status)]++;
   if (s.counts["fail"] > 0) s.exit_code = kExitFailed;
-  else if (s.counts["error"] > 0) s.exit_code = kExitNoVerdict;
+  else if (s.counts["error"] > 0) s.exit_code = error_fails ? kExitFailed : kExitNoVerdict;
   else if (strict && s.counts["skip"] > 0) s.exit_code = kExitFailed;
   else if (warn_fails && s.counts["warn"] > 0) s.exit_code = kExitFailed;
   else s.exit_code = kExitOk;
@@ -42,7 +42,7 @@ Summary summarize(const std::vector<Finding>& findings, bool strict, bool warn_f
 Summary summarize(const Report& r) {
   std::vector<Finding> all;
   for (auto& s : r.sections) all.insert(all.end(), s.findings.begin(), s.findings.end());
-  return summarize(all, r.meta.strict, r.meta.warn_fails);
+  return summarize(all, r.meta.strict, r.meta.warn_fails, r.meta.error_fails);
 }
 
 int exit_code(const Report& r) { return summarize(r).exit_code; }
@@ -61,6 +61,7 @@ nlohmann::json to_json(const Report& r) {
   if (!r.meta.level.empty()) j["level"] = r.meta.level;
   j["strict"] = r.meta.strict;
   if (r.meta.warn_fails) j["warn_fails"] = true;
+  if (r.meta.error_fails) j["error_fails"] = true;
   j["environment"] = r.meta.environment;
   j["summary"] = {{"counts", s.counts}, {"exit_code", s.exit_code}, {"verdict", s.verdict}};
   j["sections"] = nlohmann::json::array();
@@ -85,6 +86,7 @@ Report report_from_json(const nlohmann::json& j) {
     r.meta.level = j.value("level", "");
     r.meta.strict = j.value("strict", false);
     r.meta.warn_fails = j.value("warn_fails", false);
+    r.meta.error_fails = j.value("error_fails", false);
     r.meta.environment = j.value("environment", std::map<std::string, std::string>{});
     if (j.contains("sections")) {
       for (auto& sj : j.at("sections"))

@@ -23,6 +23,8 @@ struct Metadata {
   std::string level;                    // run only: quick, standard or long
   bool strict = false;                  // a skip counts as a failure for the exit code (run --strict)
   bool warn_fails = false;              // a warning counts as a failure for the exit code (abi --strict)
+  bool error_fails = false;             // an error counts as a failure, not as no verdict (abi: an object that
+                                        // is not a usable ELF, met in a directory, is a problem found)
   std::map<std::string, std::string> environment;  // allow-listed and redacted
 };
 
@@ -54,10 +56,10 @@ struct Report {
   std::vector<const Finding*> findings() const;
 };
 
-/// Exit code rules (README, --help): any fail -> 1; else any error -> 3; else with `strict` any skip -> 1,
-/// with `warn_fails` any warn -> 1; else 0. A known failure outranks missing verdicts, because it is
-/// already actionable.
-Summary summarize(const std::vector<Finding>& findings, bool strict, bool warn_fails = false);
+/// Exit code rules (README, --help): any fail -> 1; else any error -> 3 (1 with `error_fails`); else with
+/// `strict` any skip -> 1, with `warn_fails` any warn -> 1; else 0. A known failure outranks missing
+/// verdicts, because it is already actionable.
+Summary summarize(const std::vector<Finding>& findings, bool strict, bool warn_fails = false, bool error_fails = false);
 Summary summarize(const Report& r);
 /// The exit code of the contract for this report; every subcommand returns it.
 int exit_code(const Report& r);

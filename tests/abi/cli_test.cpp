@@ -21,6 +21,13 @@ gpucheck::SubprocessResult gpucheck_abi(std::vector<std::string> args) {
   return gpucheck::run_subprocess(args, o);
 }
 
+/// The report's "targets" section: one Finding per audited object, its details the per-target audit.
+const nlohmann::json& targets(const nlohmann::json& report) {
+  for (const auto& s : report.at("sections"))
+    if (s.at("name") == "targets") return s.at("findings");
+  throw std::runtime_error("no section \"targets\" in " + report.dump());
+}
+
 class CliTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -41,17 +48,32 @@ TEST_F(CliTest, ProblemsExitOneWithJson) {
   auto r = gpucheck_abi({d / "bad/libund.so", "--json", "--gpu", "sm_90"});
   EXPECT_EQ(r.exit_code, 1) << r.err;
   auto j = nlohmann::json::parse(r.out);
-  EXPECT_EQ(j["status"], "fail");
-  auto& t = j["targets"][0];
+  ASSERT_EQ(targets(j).size(), 1u);
+  EXPECT_EQ(targets(j)[0]["status"], "fail");
+  auto& t = targets(j)[0]["details"];
   EXPECT_EQ(t["symbols"]["missing"], 1);
   EXPECT_EQ(t["symbols"]["groups"][0]["symbols"][0], "nope");
   EXPECT_TRUE(t["dependencies"].is_array());
 }
 
+TEST_F(CliTest, OutWritesTheSelectedFormat) {
+  auto text = gpucheck_abi({d / "bad/libund.so", "--gpu", "sm_90", "--out", d / "abi.txt"});
+  EXPECT_EQ(text.exit_code, 1) << text.err;
+  EXPECT_EQ(text.out, "");
+  EXPECT_EQ(read_bytes(d / "abi.txt").rfind("fail  " + d / "bad/libund.so\n", 0), 0u) << read_bytes(d / "abi.txt");
+  auto json = gpucheck_abi({d / "bad/libund.so", "--gpu", "sm_90", "--json", "--out", d / "abi.json"});
+  EXPECT_EQ(json.exit_code, 1) << json.err;
+  auto j = nlohmann::json::parse(read_bytes(d / "abi.json"));
+  EXPECT_EQ(j["command"], "abi");
+  EXPECT_EQ(j["summary"]["exit_code"], 1);
+  EXPECT_EQ(targets(j)[0]["id"], "abi.symbols.other");
+}
+
 TEST_F(CliTest, BadInputExitsTwoWithOneLine) {
   for (const auto& args : std::vector<std::vector<std::string>>{
            {d / "trunc.so"}, {d / "missing.so"}, {d / "ok/libok.so", "--gpu", "sm_banana"}, {}, 
-           {"--env", d / "nope.json", d / "ok/libok.so"}, {"--python-package", "surely_not_installed_pkg_xyz"}}) {
+           {"--env", d / "nope.json", d / "ok/libok.so"}, {"--from", d / "nope.json", d / "ok/libok.so"},
+           {"--python-package", "surely_not_installed_pkg_xyz"}}) {
     auto r = gpucheck_abi(args);
     EXPECT_EQ(r.exit_code, 2) << gpucheck::join(args, " ") << "\n" << r.out << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
@@ -66,9 +88,9 @@ TEST_F(CliTest, DirectoryWithACorruptFileAuditsTheRest) {
   auto r = gpucheck_abi({d / "tree", "--json", "--gpu", "sm_80"});
   EXPECT_EQ(r.exit_code, 1) << r.err;
   auto j = nlohmann::json::parse(r.out);
-  ASSERT_EQ(j["targets"].size(), 2u);
+  ASSERT_EQ(targets(j).size(), 2u);
   int errors = 0, passes = 0;
-  for (auto& t : j["targets"]) {
+  for (auto& t : targets(j)) {
     if (t["status"] == "error") ++errors;
     if (t["status"] == "pass") ++passes;
   }
@@ -97,8 +119,8 @@ TEST_F(CliTest, PythonTargetsInAVenvWithAStandInTorch) {
 
   auto found = gpucheck_abi({"--torch-extensions", "--python", py, "--json", "--gpu", "sm_90"});
   auto j = nlohmann::json::parse(found.out);
-  ASSERT_EQ(j["targets"].size(), 1u) << found.out << found.err;
-  EXPECT_NE(j["targets"][0]["path"].get<std::string>().find("myext/_C."), std::string::npos);
+  ASSERT_EQ(targets(j).size(), 1u) << found.out << found.err;
+  EXPECT_NE(targets(j)[0]["details"]["path"].get<std::string>().find("myext/_C."), std::string::npos);
   // Without torch loaded, the loader finds no libc10.so, or Debian's (ld.so.cache), which lacks the symbol.
   EXPECT_EQ(found.exit_code, 1) << found.out;
   EXPECT_NE(found.out.find("libc10.so"), std::string::npos);
@@ -107,14 +129,14 @@ TEST_F(CliTest, PythonTargetsInAVenvWithAStandInTorch) {
   EXPECT_EQ(with.exit_code, 0) << with.out << with.err;
   auto w = nlohmann::json::parse(with.out);
   bool via_preload = false;
-  for (auto& dep : w["targets"][0]["dependencies"])
+  for (auto& dep : targets(w)[0]["details"]["dependencies"])
     if (dep["name"] == "libc10.so") via_preload = dep["via"] == "preloaded";
   EXPECT_TRUE(via_preload) << with.out;
   // --torch audits torch's own libraries.
   auto own = gpucheck_abi({"--torch", "--python", py, "--json", "--gpu", "sm_90"});
   auto ow = nlohmann::json::parse(own.out);
-  ASSERT_EQ(ow["targets"].size(), 1u);
-  EXPECT_NE(ow["targets"][0]["path"].get<std::string>().find("torch/lib/libc10.so"), std::string::npos);
+  ASSERT_EQ(targets(ow).size(), 1u);
+  EXPECT_NE(targets(ow)[0]["details"]["path"].get<std::string>().find("torch/lib/libc10.so"), std::string::npos);
 }
 
 }  // namespace
@@ -166,20 +188,20 @@ TEST(AbiEnv, GpusAndDriverFromAnInventoryDocument) {
                                   {{"index", 1}, {"name", "Tesla T4"}, {"cc_major", 7}, {"cc_minor", 5}},
                                   {{"index", 2}, {"name", "NVIDIA B200"}, {"cc_major", 10}, {"cc_minor", 0}}}}};
   write_file(d / "env.json", env.dump());
-  auto r = gpucheck_abi({d / "libfat.so", "--env", d / "env.json", "--json"});
+  auto r = gpucheck_abi({d / "libfat.so", "--from", d / "env.json", "--json"});
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   auto j = nlohmann::json::parse(r.out);
-  auto& gpus = j["targets"][0]["cuda"]["gpus"];
+  auto& gpus = targets(j)[0]["details"]["cuda"]["gpus"];
   ASSERT_EQ(gpus.size(), 3u) << r.out;
   EXPECT_EQ(gpus[0]["gpu"], "GPU 0 (NVIDIA H100, sm_90)");
   EXPECT_EQ(gpus[0]["verdict"], "native");
   EXPECT_EQ(gpus[1]["verdict"], "none");
   EXPECT_NE(gpus[1]["detail"].get<std::string>().find("cudaErrorNoKernelImageForDevice"), std::string::npos);
   EXPECT_EQ(gpus[2]["verdict"], "ptx_too_new");  // PTX ISA 9.0 needs a CUDA 13.0 driver; this one is 12.4
-  // --gpu overrides the inventory's GPUs but keeps its driver.
+  // --gpu overrides the inventory's GPUs but keeps its driver (--env: the former name of --from).
   auto o = nlohmann::json::parse(gpucheck_abi({d / "libfat.so", "--env", d / "env.json", "--gpu", "sm_90", "--json"}).out);
-  ASSERT_EQ(o["targets"][0]["cuda"]["gpus"].size(), 1u);
-  EXPECT_EQ(o["targets"][0]["cuda"]["gpus"][0]["verdict"], "native");
+  ASSERT_EQ(targets(o)[0]["details"]["cuda"]["gpus"].size(), 1u);
+  EXPECT_EQ(targets(o)[0]["details"]["cuda"]["gpus"][0]["verdict"], "native");
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "checks/abi/cxx_abi.h"
+#include "checks/abi/findings.h"
 #include "audit_helpers.h"
 
 using namespace gpucheck::abi;
@@ -78,7 +79,7 @@ TEST_F(SymbolsTest, UndefinedSymbolIsFoundDemangledAndGrouped) {
   ASSERT_NE(nccl, nullptr);
   EXPECT_EQ(nccl->symbols, std::vector<std::string>{"ncclBroadcast"});
   EXPECT_NE(nccl->cause.find("never linked"), std::string::npos) << nccl->cause;
-  EXPECT_NE(nccl->remedy.front().find("-lnccl"), std::string::npos);
+  EXPECT_NE(nccl->remedy.front().summary.find("-lnccl"), std::string::npos);
   // The loader agrees on both.
   std::string l = ldd_r(*t / "und/libund.so");
   EXPECT_NE(l.find("undefined symbol: _ZN4util7nowhereEi"), std::string::npos) << l;
@@ -158,6 +159,17 @@ TEST_F(SymbolsTest, TooOldLibstdcxxPointsToANewerOne) {
   EXPECT_TRUE(glibcxx) << gpucheck::join(g->symbols, ",");
   std::string l = ldd_r(*t / "cxx/libcaller1.so", {*t / "oldcxx"});
   EXPECT_NE(l.find("version `GLIBCXX_3.4."), std::string::npos) << l;
+  // The remedy is a command too: that newer libstdc++'s directory first on LD_LIBRARY_PATH; the target's
+  // Finding is named by its first problem and carries the command among its fixes.
+  ASSERT_EQ(g->remedy.size(), 1u);
+  ASSERT_EQ(g->remedy.front().commands.size(), 1u);
+  EXPECT_EQ(g->remedy.front().commands[0].rfind("export LD_LIBRARY_PATH=", 0), 0u) << g->remedy.front().commands[0];
+  gpucheck::Finding f = to_finding(r);
+  EXPECT_EQ(f.id, "abi.symbols.libstdcxx");
+  EXPECT_EQ(f.summary, r.problems.front());
+  bool has_command = false;
+  for (const auto& fx : f.fixes) has_command = has_command || fx.commands == g->remedy.front().commands;
+  EXPECT_TRUE(has_command);
 }
 
 TEST_F(SymbolsTest, PreloadedLibrarySatisfiesNeedsAndSymbols) {

@@ -91,7 +91,7 @@ TEST_F(TorchTest, OldAbiModuleIsAnAbiMismatch) {
   ASSERT_NE(g, nullptr) << gpucheck::join(r.problems, "\n");
   EXPECT_EQ(g->symbols[0], "c10::detail::torchCheckFail(char const*, char const*, unsigned int, std::string const&)");
   EXPECT_NE(g->cause.find("_GLIBCXX_USE_CXX11_ABI=0"), std::string::npos) << g->cause;
-  EXPECT_NE(g->remedy.front().find("_GLIBCXX_USE_CXX11_ABI=1"), std::string::npos);
+  EXPECT_NE(g->remedy.front().summary.find("_GLIBCXX_USE_CXX11_ABI=1"), std::string::npos);
 }
 
 TEST_F(TorchTest, UnlinkedModuleNeedsTorchPreloaded) {

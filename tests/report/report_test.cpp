@@ -34,6 +34,19 @@ TEST(Summary, ExitCodes) {
   EXPECT_EQ(s.verdict, "NO VERDICT");
 }
 
+TEST(Summary, WarnAndErrorCanCountAsFailures) {  // abi: --strict, and an unusable object met in a directory
+  EXPECT_EQ(summarize({with(Status::kWarn)}, false, /*warn_fails=*/true).exit_code, 1);
+  EXPECT_EQ(summarize({with(Status::kError), with(Status::kPass)}, false, false, /*error_fails=*/true).exit_code, 1);
+  EXPECT_EQ(summarize({with(Status::kError)}, false, false, true).verdict, "FAIL");
+  EXPECT_EQ(summarize({with(Status::kWarn)}, false, false, true).exit_code, 0);
+  Report r;
+  r.meta.error_fails = true;
+  r.section("targets").findings = {with(Status::kError)};
+  EXPECT_EQ(exit_code(r), 1);
+  EXPECT_EQ(to_json(r)["error_fails"], true);
+  EXPECT_TRUE(report_from_json(to_json(r)).meta.error_fails);
+}
+
 TEST(Environment, OnlyAllowListedAndSecretsRedacted) {
   const char* env[] = {"CUDA_HOME=/usr/local/cuda-12.1", "NCCL_DEBUG=INFO", "HOME=/root",
                        "AWS_SECRET_ACCESS_KEY=abc", "NCCL_IB_AUTH_TOKEN=s3cret", "LD_LIBRARY_PATH=/x",

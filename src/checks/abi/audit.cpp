@@ -81,12 +81,16 @@ std::string strip_family(std::string s) {
 TargetReport Auditor::audit(const std::string& path) {
   TargetReport t;
   t.path = path;
+  auto problem = [&t](std::string kind, std::string line) {
+    t.problem_kinds.push_back(std::move(kind));
+    t.problems.push_back(std::move(line));
+  };
   std::string err;
   const ElfObject* root = cache_.get(path, &err);
   if (!root) {
     t.error = err;
     t.status = Status::kError;
-    t.problems.push_back(err);
+    problem("unusable_object", err);
     return t;
   }
   std::vector<std::string> preload = opt_.preload;
@@ -101,18 +105,19 @@ TargetReport Auditor::audit(const std::string& path) {
   } catch (const ElfError& e) {
     t.error = e.what();
     t.status = Status::kError;
-    t.problems.push_back(t.error);
+    problem("unusable_object", t.error);
     return t;
   }
 
   for (const Dependency* d : t.graph.missing())
-    t.problems.push_back(d->name + " (needed by " + t.graph.objects[d->requester].path + "): " + d->error);
+    problem("missing_library", d->name + " (needed by " + t.graph.objects[d->requester].path + "): " + d->error);
 
   if (opt_.symbols) {
+    t.symbols_checked = true;
     t.check = check_symbols(t.graph, &binding_);
     t.groups = diagnose(t.graph, t.check, diag_);
     for (const auto& g : t.groups)
-      t.problems.push_back(std::to_string(g.symbols.size()) + " " + g.category + ": " + g.cause);
+      problem("symbols." + g.category, std::to_string(g.symbols.size()) + " " + g.category + ": " + g.cause);
   }
 
   t.cxx_abi = detect_cxx_abi(*root);
@@ -133,14 +138,14 @@ TargetReport Auditor::audit(const std::string& path) {
     t.cxx_abi_mismatch = true;
     bool already = std::any_of(t.groups.begin(), t.groups.end(), [](const SymbolGroup& g) { return g.category == "cxx_abi"; });
     if (!already)
-      t.problems.push_back("C++ ABI mismatch: built with " + t.cxx_abi.macro() + ", " + t.torch_path + " uses " +
-                           t.torch_cxx_abi.macro());
+      problem("cxx_abi", "C++ ABI mismatch: built with " + t.cxx_abi.macro() + ", " + t.torch_path + " uses " +
+                             t.torch_cxx_abi.macro());
   }
 
   t.fatbins = read_fatbins(*root);
   std::vector<FatbinEntry> all;
   for (const auto& f : t.fatbins) {
-    if (!f.error.empty()) t.problems.push_back(f.section + ": " + f.error);
+    if (!f.error.empty()) problem("bad_fatbin", f.section + ": " + f.error);
     all.insert(all.end(), f.entries.begin(), f.entries.end());
   }
   if (!all.empty())
@@ -148,7 +153,7 @@ TargetReport Auditor::audit(const std::string& path) {
       t.verdicts.push_back(judge(gpu, all, ptx_));
       const auto& v = t.verdicts.back();
       if (v.verdict == KernelVerdict::kNone || v.verdict == KernelVerdict::kPtxTooNew)
-        t.problems.push_back(gpu.label + ": " + v.detail);
+        problem("device_code", gpu.label + ": " + v.detail);
     }
   bool registered = std::any_of(t.fatbins.begin(), t.fatbins.end(), [](const FatbinInfo& f) {
     return f.section == ".nv_fatbin" || f.section == "__nv_relfatbin";
@@ -183,7 +188,7 @@ TargetReport Auditor::audit(const std::string& path) {
     t.status = Status::kFail;
   else if (!t.check.versions.empty() || !t.cuobjdump_disagreement.empty())
     t.status = Status::kWarn;
-  if (!t.cuobjdump_disagreement.empty()) t.problems.push_back("cuobjdump disagrees: " + t.cuobjdump_disagreement);
+  if (!t.cuobjdump_disagreement.empty()) problem("cuobjdump_disagrees", "cuobjdump disagrees: " + t.cuobjdump_disagreement);
   return t;
 }
 
@@ -222,9 +227,12 @@ nlohmann::json to_json(const TargetReport& t) {
   }
   j["dependencies"] = deps;
   json groups = json::array();
-  for (const auto& g : t.groups)
-    groups.push_back({{"category", g.category}, {"cause", g.cause}, {"remedy", g.remedy}, {"symbols", g.symbols},
+  for (const auto& g : t.groups) {
+    std::vector<std::string> remedy;  // the sentences; their commands are in the Finding's fixes
+    for (const auto& fx : g.remedy) remedy.push_back(fx.summary);
+    groups.push_back({{"category", g.category}, {"cause", g.cause}, {"remedy", remedy}, {"symbols", g.symbols},
                       {"mangled", g.mangled}, {"needed_by", g.needed_by}});
+  }
   j["symbols"] = {{"references_checked", t.check.references_checked},
                   {"missing", t.check.symbols.size()},
                   {"missing_versions", t.check.versions.size()},
@@ -287,76 +295,6 @@ nlohmann::json to_json(const AuditReport& r) {
   for (const auto& t : r.targets) targets.push_back(to_json(t));
   return {{"status", to_string(r.status)}, {"targets", targets}, {"notes", r.notes},
           {"objects_parsed", r.objects_parsed}, {"seconds", r.seconds}};
-}
-
-Finding to_result(const AuditReport& r, const std::string& id, const std::string& title) {
-  Finding res;
-  res.id = id;
-  res.title = title;
-  res.status = r.status;
-  std::size_t bad = 0;
-  for (const auto& t : r.targets)
-    if (t.status != Status::kPass) ++bad;
-  res.summary = std::to_string(r.targets.size()) + " object(s) audited, " + std::to_string(bad) + " with problems";
-  res.add_metric("objects_audited", static_cast<double>(r.targets.size()), "count");
-  res.add_metric("objects_with_problems", static_cast<double>(bad), "count", "lower");
-  for (const auto& t : r.targets)
-    if (t.status != Status::kPass && !t.problems.empty()) res.evidence[t.path] = t.problems.front();
-  res.details = to_json(r);
-  return res;
-}
-
-std::string render_text(const AuditReport& r, bool verbose) {
-  std::string out;
-  for (const auto& t : r.targets) {
-    out += std::string(to_string(t.status)) + "  " + t.path + "\n";
-    if (!t.error.empty()) {
-      out += "      " + t.error + "\n";
-      continue;
-    }
-    for (const Dependency* d : t.graph.missing()) {
-      out += "      missing " + d->name + " (needed by " + t.graph.objects[d->requester].path + "): " + d->error + "\n";
-      std::size_t shown = 0;
-      for (const auto& a : d->searched)
-        if (verbose || shown++ < 6) out += "        searched " + a.path + " [" + a.source + "] " + a.outcome + "\n";
-    }
-    for (const auto& g : t.groups) {
-      out += "      " + std::to_string(g.symbols.size()) + " " + g.category + ": " + g.cause + "\n";
-      for (std::size_t i = 0; i < g.symbols.size() && (verbose || i < 8); ++i) out += "        " + g.symbols[i] + "\n";
-      if (!verbose && g.symbols.size() > 8) out += "        ... " + std::to_string(g.symbols.size() - 8) + " more (--verbose)\n";
-      for (const auto& rem : g.remedy) out += "      fix: " + rem + "\n";
-    }
-    if (t.cxx_abi_mismatch)
-      out += "      C++ ABI: object " + t.cxx_abi.macro() + ", torch (" + t.torch_path + ") " + t.torch_cxx_abi.macro() + "\n";
-    else if (verbose && t.cxx_abi.abi != CxxAbi::kUnknown)
-      out += "      C++ ABI: " + t.cxx_abi.macro() + "\n";
-    for (const auto& f : t.fatbins) {
-      std::vector<std::string> sass, ptx;
-      for (const auto& e : f.entries)
-        (e.kind == FatbinKind::kPtx ? ptx : sass)
-            .push_back(e.target() + (e.kind == FatbinKind::kPtx ? " (ISA " + std::to_string(e.ptx_major) + "." +
-                                                                     std::to_string(e.ptx_minor) + ")" : "") +
-                       (e.compressed ? " [z]" : ""));
-      std::sort(sass.begin(), sass.end());
-      sass.erase(std::unique(sass.begin(), sass.end()), sass.end());
-      std::sort(ptx.begin(), ptx.end());
-      ptx.erase(std::unique(ptx.begin(), ptx.end()), ptx.end());
-      out += "      " + f.section + ": " + std::to_string(f.entries.size()) + " entries; SASS " +
-             (sass.empty() ? "none" : join(sass, " ")) + "; PTX " + (ptx.empty() ? "none" : join(ptx, " ")) + "\n";
-      if (!f.error.empty()) out += "        " + f.error + "\n";
-    }
-    for (const auto& v : t.verdicts) out += "      " + v.gpu.label + ": " + to_string(v.verdict) + " - " + v.detail + "\n";
-    if (!t.cuobjdump_disagreement.empty()) out += "      cuobjdump disagrees: " + t.cuobjdump_disagreement + "\n";
-  }
-  for (const auto& n : r.notes) out += "note: " + n + "\n";
-  std::size_t bad = 0;
-  for (const auto& t : r.targets)
-    if (t.status != Status::kPass) ++bad;
-  char secs[32];
-  std::snprintf(secs, sizeof secs, "%.2f", r.seconds);
-  out += std::to_string(r.targets.size()) + " object(s), " + std::to_string(bad) + " with problems, " +
-         std::to_string(r.objects_parsed) + " ELF files parsed in " + secs + " s\n";
-  return out;
 }
 
 }  // namespace gpucheck::abi

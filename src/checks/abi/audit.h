@@ -13,7 +13,7 @@
 #include "checks/abi/cxx_abi.h"
 #include "checks/abi/diagnosis.h"
 #include "checks/abi/loader.h"
-#include "core/finding.h"
+#include "core/finding.h"  // Status
 
 namespace gpucheck::abi {
 
@@ -46,8 +46,13 @@ struct TargetReport {
   std::vector<GpuVerdict> verdicts;
   CuobjdumpListing cuobjdump;
   std::string cuobjdump_disagreement;     // "" when it agrees or did not run
+  bool symbols_checked = false;           // false under --no-symbols (or when the object was unusable)
   Status status = Status::kPass;
-  std::vector<std::string> problems;      // one line each, most severe first
+  std::vector<std::string> problems;      // one line each, in the order found
+  /// What problems[i] is, one word per kind (the Finding id is "abi." + the first; docs/abi.md):
+  /// unusable_object, missing_library, symbols.<group category>, cxx_abi, bad_fatbin, device_code,
+  /// cuobjdump_disagrees.
+  std::vector<std::string> problem_kinds;
 };
 
 struct AuditReport {
@@ -79,9 +84,5 @@ std::vector<FatbinInfo> read_fatbins(const ElfObject& o);
 
 nlohmann::json to_json(const TargetReport& t);
 nlohmann::json to_json(const AuditReport& r);
-/// The audit as one Finding (probe abi.extensions, `gpucheck run`).
-Finding to_result(const AuditReport& r, const std::string& id, const std::string& title);
-/// Terminal rendering.
-std::string render_text(const AuditReport& r, bool verbose);
 
 }  // namespace gpucheck::abi

@@ -93,6 +93,11 @@ bool is_torch_symbol(const std::string& demangled) {
   return false;
 }
 
+/// A remedy: the sentence a reader acts on, and the exact shell lines when the remedy is a command.
+Fix remedy(std::string summary, std::vector<std::string> commands = {}) {
+  return Fix{1, std::move(summary), std::move(commands), ""};
+}
+
 std::string cxx_abi_sentence(CxxAbi a) {
   return a == CxxAbi::kNew ? "_GLIBCXX_USE_CXX11_ABI=1" : a == CxxAbi::kOld ? "_GLIBCXX_USE_CXX11_ABI=0" : to_string(a);
 }
@@ -172,18 +177,21 @@ std::vector<SymbolGroup> diagnose(const LoadGraph& g, const SymbolCheck& check, 
                 ") is older than the one the object was built with";
       if (!newer.empty()) {
         s.cause += "; " + newer.front() + " on this machine has " + mv.version;
-        s.remedy = {"put the newer libstdc++ first: LD_LIBRARY_PATH=" + newer.front().substr(0, newer.front().rfind('/')) +
-                        " (or in conda: conda install -c conda-forge 'libstdcxx-ng>=<gcc of the build>')"};
+        const std::string dir = newer.front().substr(0, newer.front().rfind('/'));
+        s.remedy = {remedy("put the newer libstdc++ first: LD_LIBRARY_PATH=" + dir +
+                               " (or in conda: conda install -c conda-forge 'libstdcxx-ng>=<gcc of the build>')",
+                           {"export LD_LIBRARY_PATH=" + dir + "${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"})};
       } else {
-        s.remedy = {"install a newer libstdc++ (conda: conda install -c conda-forge libstdcxx-ng; or a newer GCC "
-                    "runtime), or rebuild the object with this machine's compiler"};
+        s.remedy = {remedy("install a newer libstdc++ (conda: conda install -c conda-forge libstdcxx-ng; or a newer GCC "
+                           "runtime), or rebuild the object with this machine's compiler",
+                           {"conda install -c conda-forge libstdcxx-ng"})};
       }
     } else if (glibc) {
       s.cause = "the object was built on a system with a newer glibc than this one (" + provider.path + ")";
-      s.remedy = {"use a build made for an older glibc (manylinux wheel), or run on a newer OS image"};
+      s.remedy = {remedy("use a build made for an older glibc (manylinux wheel), or run on a newer OS image")};
     } else {
       s.cause = provider.path + " does not define version " + mv.version + ": the object was built against a newer " + mv.file;
-      s.remedy = {"install the " + mv.file + " the object was built against, or rebuild it against this one"};
+      s.remedy = {remedy("install the " + mv.file + " the object was built against, or rebuild it against this one")};
     }
   }
 
@@ -228,8 +236,8 @@ std::vector<SymbolGroup> diagnose(const LoadGraph& g, const SymbolCheck& check, 
         s = &group("cxx_abi", "cxx_abi");
         s->cause = "C++ ABI mismatch: " + obj.path + " was built with " + cxx_abi_sentence(mine.abi) + " but " +
                    torch_where + " uses " + cxx_abi_sentence(torch_abi);
-        s->remedy = {"rebuild with -D" + cxx_abi_sentence(torch_abi) +
-                     " (torch.compiled_with_cxx11_abi() tells which), or install the wheel built for this torch's ABI"};
+        s->remedy = {remedy("rebuild with -D" + cxx_abi_sentence(torch_abi) +
+                            " (torch.compiled_with_cxx11_abi() tells which), or install the wheel built for this torch's ABI")};
       } else {
         s = &group("torch", "torch");
         s->cause = torch_libs.empty()
@@ -237,8 +245,8 @@ std::vector<SymbolGroup> diagnose(const LoadGraph& g, const SymbolCheck& check, 
                          "loaded first (audit with --with-torch) or was built against another torch"
                        : "not defined by the torch being loaded (" + torch_libs.front()->path +
                              "): built against another torch version";
-        s->remedy = {"reinstall the extension built for this torch (pip install --no-build-isolation --force-reinstall "
-                     "<pkg>), or install the torch it was built against"};
+        s->remedy = {remedy("reinstall the extension built for this torch (pip install --no-build-isolation --force-reinstall "
+                            "<pkg>), or install the torch it was built against")};
       }
     } else if (!ms.version.empty() && (ms.version.rfind("GLIBCXX_", 0) == 0 || ms.version.rfind("CXXABI_", 0) == 0)) {
       s = &group("libstdcxx", "libstdcxx");
@@ -261,7 +269,7 @@ std::vector<SymbolGroup> diagnose(const LoadGraph& g, const SymbolCheck& check, 
           const CxxAbiUse& mine = abi_of(obj.elf);
           s->cause = "C++ ABI mismatch: " + obj.path + " was built with " + cxx_abi_sentence(mine.abi) +
                      " but the closure defines these with the other string ABI (" + twin + ")";
-          s->remedy = {"rebuild with the same -D_GLIBCXX_USE_CXX11_ABI as the library that defines them"};
+          s->remedy = {remedy("rebuild with the same -D_GLIBCXX_USE_CXX11_ABI as the library that defines them")};
         }
       } else if (owner) {
         s = &group("lib:" + owner->library, "library_api");
@@ -271,20 +279,20 @@ std::vector<SymbolGroup> diagnose(const LoadGraph& g, const SymbolCheck& check, 
           if (std::string(o.elf->soname()).rfind(stem, 0) == 0) linked = true;
         if (!owner->link_flag.empty() && owner->link_flag[0] == '(') {
           s->cause = owner->library + " symbols: provided by the process that loads this object, not by a library it links";
-          s->remedy = {"audit it as part of a Python environment (--python PATH, --python-package NAME), or --preload the interpreter"};
+          s->remedy = {remedy("audit it as part of a Python environment (--python PATH, --python-package NAME), or --preload the interpreter")};
         } else if (linked) {
           s->cause = owner->library + " is loaded but does not define these: it is older than the one the object was built against";
-          s->remedy = {"install the " + owner->library + " (" + owner->package + ") the object was built against"};
+          s->remedy = {remedy("install the " + owner->library + " (" + owner->package + ") the object was built against")};
         } else {
           s->cause = owner->library + " API, but no " + owner->library + " is in the load closure: the library was "
                      "never linked (no DT_NEEDED for it)";
-          s->remedy = {"relink the object with " + owner->link_flag + " (or load " + owner->library +
-                       " before it, e.g. --preload)"};
+          s->remedy = {remedy("relink the object with " + owner->link_flag + " (or load " + owner->library +
+                              " before it, e.g. --preload)")};
         }
       } else {
         s = &group("other", "other");
         s->cause = "defined by no object in the load closure";
-        s->remedy = {"find the library that defines it (nm -D --defined-only) and link or preload it"};
+        s->remedy = {remedy("find the library that defines it (nm -D --defined-only) and link or preload it")};
       }
     }
     s->symbols.push_back(shown);

@@ -7,13 +7,14 @@
 
 #include "checks/abi/cxx_abi.h"
 #include "checks/abi/symbol_check.h"
+#include "core/finding.h"
 
 namespace gpucheck::abi {
 
 struct SymbolGroup {
   std::string category;            // torch | cxx_abi | libstdcxx | glibc | library_api | version | other
   std::string cause;               // one sentence
-  std::vector<std::string> remedy; // what to run or change
+  std::vector<Fix> remedy;         // what to run or change: a sentence, and the exact command when there is one
   std::vector<std::string> symbols;    // demangled (with @VERSION when versioned)
   std::vector<std::string> mangled;
   std::vector<std::string> needed_by;  // objects that need them

@@ -11,26 +11,22 @@ namespace {
 
 std::vector<GpuTarget> gpus_for(const AbiRequest& req) {
   std::vector<GpuTarget> out;
-  int driver = 0;
-  inventory::Inventory inv;
-  bool have_inv = false;
-  if (!req.env_json.empty()) {
-    inv = inventory::load_inventory(req.env_json);
-    have_inv = true;
-  } else if (req.gpus.empty() && req.live_inventory) {
+  const inventory::Inventory* inv = req.inventory ? &*req.inventory : nullptr;
+  inventory::Inventory live;
+  if (!inv && req.gpus.empty() && req.live_inventory) {
     inventory::CollectOptions co;
     co.python = false;
-    inv = inventory::collect(co);
-    have_inv = true;
+    live = inventory::collect(co);
+    inv = &live;
   }
-  if (have_inv) driver = inv.driver.cuda_version;
+  const int driver = inv ? inv->driver.cuda_version : 0;
   for (const auto& s : req.gpus) {
     GpuTarget g = parse_gpu_spec(s);
     g.driver_cuda = driver;
     out.push_back(g);
   }
-  if (out.empty() && have_inv)
-    for (const auto& gpu : inv.gpus) {
+  if (out.empty() && inv)
+    for (const auto& gpu : inv->gpus) {
       if (gpu.cc_major <= 0) continue;
       GpuTarget g;
       g.cc_major = gpu.cc_major;
@@ -92,7 +88,7 @@ AuditReport run_abi(const AbiRequest& req) {
   AuditReport r = auditor.audit_all(set.files);
   r.notes.insert(r.notes.begin(), set.notes.begin(), set.notes.end());
   if (opt.gpus.empty())
-    r.notes.push_back("no GPU known (no inventory GPUs): pass --gpu sm_90 or --env env.json for device-code verdicts");
+    r.notes.push_back("no GPU known (no inventory GPUs): pass --gpu sm_90 or --from env.json for device-code verdicts");
   return r;
 }
 

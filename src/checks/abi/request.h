@@ -1,10 +1,12 @@
 #pragma once
 // Turns what the user asked for (`gpucheck abi ...` options, or the abi.extensions probe) into targets,
 // preloads and GPUs, and runs the audit.
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "checks/abi/audit.h"
+#include "inventory/model.h"
 
 namespace gpucheck::abi {
 
@@ -18,15 +20,15 @@ struct AbiRequest {
   std::string torch_lib;                     // --torch-lib DIR: preload this LibTorch instead
   std::vector<std::string> preload;          // --preload
   std::vector<std::string> gpus;             // --gpu sm_90
-  std::string env_json;                      // --env inventory document
-  bool live_inventory = true;                // fall back to inventory::collect() for GPUs
+  std::optional<inventory::Inventory> inventory;  // its GPUs and driver (--from FILE / --root DIR)
+  bool live_inventory = true;                // without an inventory or --gpu: inventory::collect() for GPUs
   bool symbols = true;
   bool cross_check = false;                  // --cross-check with cuobjdump
   std::string cuobjdump;                     // --cuobjdump PATH (implies cross_check)
   std::string ld_cache = "/etc/ld.so.cache"; // --ld-cache
 };
 
-/// Throws InputError on bad input (no target, unknown package, unreadable --env, bad --gpu).
+/// Throws InputError on bad input (no target, unknown package, bad --gpu).
 AuditReport run_abi(const AbiRequest& req);
 
 }  // namespace gpucheck::abi

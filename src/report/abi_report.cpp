@@ -1,0 +1,35 @@
+#include "report/abi_report.h"
+
+#include "checks/abi/findings.h"
+#include "core/errors.h"
+
+namespace gpucheck::report {
+
+Report abi_report(const AbiOptions& options, Report into) {
+  abi::AbiRequest req = options.request;
+  const InventorySource& src = options.inventory;
+  // The same rule as always: an inventory is read when named, else collected only when no --gpu says
+  // which GPUs to judge.
+  if (!src.from.empty() || !src.root.empty() || (req.gpus.empty() && req.live_inventory)) {
+    inventory::CollectOptions co;
+    co.python = false;
+    req.inventory = load_inventory(src, co);
+    into.inventory = *req.inventory;
+  }
+  abi::AuditReport audit = abi::run_abi(req);
+
+  bool all_errors = !audit.targets.empty();
+  for (const auto& t : audit.targets) all_errors = all_errors && !t.error.empty();
+  if (all_errors && audit.targets.size() == 1 && !req.paths.empty()) throw InputError(audit.targets.front().error);
+
+  Section& targets = into.section("targets");
+  for (const auto& t : audit.targets) targets.findings.push_back(abi::to_finding(t));
+  into.notes.insert(into.notes.end(), audit.notes.begin(), audit.notes.end());
+  into.details = {{"seconds", audit.seconds}, {"objects_parsed", audit.objects_parsed}};
+  into.meta.command = "abi";  // what the renderers dispatch on, also for a Report not stamped by the cli
+  into.meta.warn_fails = options.strict;
+  into.meta.error_fails = true;
+  return into;
+}
+
+}  // namespace gpucheck::report
