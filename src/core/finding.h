@@ -34,6 +34,8 @@ struct Evidence {
 /// probes write evidence the way they would fill a map, while the order a reader sees is kept.
 class EvidenceList : public std::vector<Evidence> {
  public:
+  using std::vector<Evidence>::vector;      // EvidenceList{{what, value, source}, ...}
+  using std::vector<Evidence>::operator=;   // list = {{what, value, source}, ...}
   using std::vector<Evidence>::operator[];  // by position: list[0]
   std::string& operator[](const std::string& what);
   /// Throws std::out_of_range when there is no entry named `what`.

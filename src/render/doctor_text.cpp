@@ -1,68 +1,67 @@
-// Terminal rendering of a doctor report (the JSON document is to_json in doctor.cpp).
-#include <sstream>
+// `gpucheck doctor` on a terminal, from its Report alone (report/doctor_report.h): where the facts came
+// from, the toolkits in the judged inventory, one block per finding, the install plan, and the counts.
+#include "knowledge/version.h"
+#include "render/text_blocks.h"
 
-#include "checks/doctor/doctor.h"
-
-namespace gpucheck::compat {
+namespace gpucheck::render::text {
 namespace {
 
-const char* paint(Severity s, bool color) {
-  if (!color) return "";
-  switch (s) {
-    case Severity::kError: return "\033[31m";
-    case Severity::kWarn: return "\033[33m";
-    case Severity::kInfo: return "\033[36m";
-  }
-  return "";
+/// The plan's own Finding (section "plan" starts with it; its details carry the verdict).
+bool is_plan_itself(const Finding& f) { return f.details.is_object() && f.details.contains("verdict"); }
+
+bool counts_as_error(const Finding& f) { return severity(f.status) >= severity(Status::kFail); }
+
+std::string str(const nlohmann::json& j, const char* key) {
+  return j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : "";
 }
 
-std::string label(Severity s) {
-  switch (s) {
-    case Severity::kError: return "ERROR";
-    case Severity::kWarn: return "WARN ";
-    case Severity::kInfo: return "INFO ";
-  }
-  return "";
-}
-
-void render_fix(std::ostringstream& o, const FixStep& fx, const std::string& indent) {
-  o << indent << fx.rank << ". " << fx.summary << "\n";
-  for (const auto& c : fx.commands) o << indent << "     $ " << c << "\n";
-  if (!fx.cost.empty()) o << indent << "     cost: " << fx.cost << "\n";
-}
-
-void render_finding(std::ostringstream& o, const Finding& f, bool color, bool verbose) {
-  const char* reset = color ? "\033[0m" : "";
-  o << paint(f.severity, color) << label(f.severity) << reset << " " << f.title << "  [" << f.id << "]\n";
-  for (const auto& e : f.evidence)
-    o << "      " << e.what << ": " << e.value << (e.source.empty() ? "" : "  (" + e.source + ")") << "\n";
-  if (!f.explanation.empty()) o << "      why: " << f.explanation << "\n";
-  if (!f.fixes.empty()) o << "      fix, best first:\n";
-  for (const auto& fx : f.fixes) render_fix(o, fx, "      ");
-  if (verbose)
-    for (const auto& r : f.references) o << "      source: " << r << "\n";
+/// "12.1 at /usr/local/cuda-12.1", with " (no nvcc)" for a toolkit without one.
+std::string toolkit_line(const nlohmann::json& t) {
+  auto v = compat::Version::parse(str(t, "version"));
+  return (v ? v->major_minor() : "") + " at " + str(t, "root") + (str(t, "nvcc").empty() ? " (no nvcc)" : "");
 }
 
 }  // namespace
 
-std::string render_text(const DoctorReport& r, bool color, bool verbose) {
-  std::ostringstream o;
-  o << "gpucheck doctor (" << r.inventory_source << ")\n";
-  o << "toolkits found:" << (r.toolkits.empty() ? " none" : "") << "\n";
-  for (const auto& t : r.toolkits) o << "  " << t << "\n";
-  for (const auto& n : r.notes) o << "inventory note: " << n << "\n";
-  if (r.findings.empty()) o << "no findings about the installed stack\n";
-  for (const auto& f : r.findings) render_finding(o, f, color, verbose);
-  if (r.plan) {
-    const auto& p = *r.plan;
-    o << "\ninstall " << p.package << (p.version.empty() ? "" : "==" + p.version) << " (" << p.build
-      << "): " << p.verdict << "\n";
-    for (const auto& f : p.findings) render_finding(o, f, color, verbose);
-    if (!p.paths.empty()) o << "  install paths, best first:\n";
-    for (const auto& fx : p.paths) render_fix(o, fx, "  ");
+void doctor(const report::Report& r, std::ostream& out, const RenderOptions& o) {
+  out << "gpucheck doctor (" << str(r.details, "inventory_source") << ")\n";
+  const nlohmann::json toolkits =
+      r.inventory.is_object() ? r.inventory.value("toolkits", nlohmann::json::array()) : nlohmann::json::array();
+  out << "toolkits found:" << (toolkits.empty() ? " none" : "") << "\n";
+  for (const auto& t : toolkits) out << "  " << toolkit_line(t) << "\n";
+  for (const auto& n : r.notes) out << "inventory note: " << n << "\n";
+
+  int errors = 0, warnings = 0;
+  auto tally = [&](const Finding& f) {
+    errors += counts_as_error(f);
+    warnings += f.status == Status::kWarn;
+  };
+  const report::Section* findings = r.find_section("findings");
+  if (!findings || findings->findings.empty()) out << "no findings about the installed stack\n";
+  if (findings)
+    for (const auto& f : findings->findings) {
+      finding_block(f, out, o);
+      tally(f);
+    }
+
+  if (const report::Section* plan = r.find_section("plan")) {
+    const Finding* itself = nullptr;
+    for (const auto& f : plan->findings) {
+      if (!itself && is_plan_itself(f)) {
+        itself = &f;
+        const std::string version = str(f.details, "version");
+        out << "\ninstall " << str(f.details, "package") << (version.empty() ? "" : "==" + version) << " ("
+            << str(f.details, "build") << "): " << f.summary << "\n";
+        continue;
+      }
+      finding_block(f, out, o);
+      tally(f);
+    }
+    if (itself && !itself->fixes.empty()) out << "  install paths, best first:\n";
+    if (itself)
+      for (const auto& fx : itself->fixes) fix_block(fx, "  ", out);
   }
-  o << r.errors() << " error(s), " << r.warnings() << " warning(s)\n";
-  return o.str();
+  out << errors << " error(s), " << warnings << " warning(s)\n";
 }
 
-}  // namespace gpucheck::compat
+}  // namespace gpucheck::render::text

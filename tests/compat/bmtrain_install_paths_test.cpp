@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <regex>
 
-#include "checks/doctor/doctor.h"
+#include "support/doctor_run.h"
 #include "core/files.h"
 #include "core/subprocess.h"
 #include "core/text.h"
@@ -111,12 +111,13 @@ TEST(BmtrainInstallPaths, NoBuildIsolationAfterTorchHitsExactlyWhatDoctorPredict
   env.torch_cuda = torch_cuda;
   inv.pythons.push_back(env);
   auto kb = compat::KnowledgeBase::load(std::string(GPUCHECK_SOURCE_DIR) + "/data/compat");
-  auto rep = compat::run_doctor(inv, kb, std::string("bmtrain==0.2.2"));
-  ASSERT_TRUE(rep.plan);
+  auto rep = gpucheck::testing::run_doctor(inv, kb, std::string("bmtrain==0.2.2"));
+  ASSERT_TRUE(gpucheck::testing::install_plan(rep));
+  const auto own = gpucheck::testing::plan_findings(rep);
   bool predicted_arch_failure = false;
-  for (const auto& f : rep.plan->findings) predicted_arch_failure |= f.id == "install.arch_unbuildable";
+  for (const auto& f : own) predicted_arch_failure |= f.id == "install.arch_unbuildable";
   bool predicted_major_mismatch = false;
-  for (const auto& f : rep.plan->findings) predicted_major_mismatch |= f.id == "install.nvcc_torch_major_mismatch";
+  for (const auto& f : own) predicted_major_mismatch |= f.id == "install.nvcc_torch_major_mismatch";
 
   auto b = pip(v, {"install", "-v", "--no-build-isolation", "--no-deps", "bmtrain==0.2.2"},
                {{"CUDA_HOME", "/usr/local/cuda"}, {"MAX_JOBS", "2"}});

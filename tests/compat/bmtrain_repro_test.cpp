@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "checks/doctor/doctor.h"
+#include "support/doctor_run.h"
 #include "core/files.h"
 #include "core/subprocess.h"
 #include "core/text.h"
@@ -77,10 +77,11 @@ TEST(BmtrainRepro, PipInstallInAFreshVenvFailsAtMetadataWithNoTorch) {
   env.prefix = (dir / "venv").string();
   inv.pythons.push_back(env);
   auto kb = compat::KnowledgeBase::load(std::string(GPUCHECK_SOURCE_DIR) + "/data/compat");
-  auto rep = compat::run_doctor(inv, kb, std::string("bmtrain==0.2.2"));
-  ASSERT_TRUE(rep.plan);
-  ASSERT_FALSE(rep.plan->findings.empty());
-  EXPECT_EQ(rep.plan->findings[0].id, "install.setup_imports_torch");
-  EXPECT_EQ(rep.plan->findings[0].severity, compat::Severity::kError);
+  auto rep = gpucheck::testing::run_doctor(inv, kb, std::string("bmtrain==0.2.2"));
+  ASSERT_TRUE(gpucheck::testing::install_plan(rep));
+  const auto own = gpucheck::testing::plan_findings(rep);
+  ASSERT_FALSE(own.empty());
+  EXPECT_EQ(own[0].id, "install.setup_imports_torch");
+  EXPECT_EQ(own[0].status, Status::kFail);
   fs::remove_all(dir);
 }

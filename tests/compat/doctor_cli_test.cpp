@@ -1,5 +1,5 @@
 // The built `gpucheck` binary: doctor / use-cuda / modulefiles exit codes, one-line errors, and --json
-// documents that validate against reports/schema/doctor.schema.json.
+// documents that validate against reports/schema/report.schema.json.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -27,6 +27,15 @@ SubprocessResult run_gpucheck(std::vector<std::string> args) {
 
 std::string one_line(const std::string& s) { return s.substr(0, s.find('\n')); }
 
+// The findings of the report section `name` ("findings", "plan"); fails the test when it is missing.
+const nlohmann::json& section(const nlohmann::json& doc, const std::string& name) {
+  for (const auto& s : doc.at("sections"))
+    if (s.at("name") == name) return s.at("findings");
+  ADD_FAILURE() << "no section " << name;
+  static const nlohmann::json none = nlohmann::json::array();
+  return none;
+}
+
 fs::path temp_dir(const std::string& tag) {
   fs::path p = fs::temp_directory_path() / ("gpucheck_cli_" + tag + "_" + std::to_string(::getpid()));
   fs::remove_all(p);
@@ -41,20 +50,24 @@ TEST(DoctorCli, SeedExitsOneWithTheMismatchAndTheInstallPaths) {
   ASSERT_TRUE(r.exited) << r.describe();
   EXPECT_EQ(r.exit_code, 1) << r.err;
   auto doc = nlohmann::json::parse(r.out);
-  EXPECT_EQ(doc["exit_code"], 1);
-  EXPECT_EQ(doc["errors"], 2);
-  EXPECT_EQ(doc["findings"][0]["id"], "cuda.nvcc_torch_major_mismatch");
-  EXPECT_EQ(doc["plan"]["paths"][0]["commands"][0], "pip install bmtrain==0.2.3.post2");
+  EXPECT_EQ(doc["summary"]["exit_code"], 1);
+  EXPECT_EQ(doc["summary"]["counts"]["fail"], 2);
+  EXPECT_EQ(section(doc, "findings")[0]["id"], "cuda.nvcc_torch_major_mismatch");
+  EXPECT_EQ(section(doc, "plan")[0]["fixes"][0]["commands"][0], "pip install bmtrain==0.2.3.post2");
 }
 
-TEST(DoctorCli, HealthyMachineExitsZeroAndTextModeWritesJsonToOut) {
+TEST(DoctorCli, HealthyMachineExitsZeroAndJsonGoesToOut) {
   fs::path dir = temp_dir("out");
-  auto r = run_gpucheck({"doctor", "--from", kScenarios + "healthy_h100.json", "--out", (dir / "d.json").string()});
+  auto r = run_gpucheck({"doctor", "--from", kScenarios + "healthy_h100.json"});
   ASSERT_TRUE(r.exited);
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("no findings about the installed stack"), std::string::npos) << r.out;
+  // --out writes the selected format: the JSON document with --json.
+  auto j = run_gpucheck({"doctor", "--from", kScenarios + "healthy_h100.json", "--json", "--out", (dir / "d.json").string()});
+  ASSERT_TRUE(j.exited);
+  EXPECT_EQ(j.exit_code, 0) << j.err;
   auto doc = nlohmann::json::parse(std::ifstream(dir / "d.json"));
-  EXPECT_EQ(doc["findings"].size(), 0u);
+  EXPECT_EQ(section(doc, "findings").size(), 0u);
   fs::remove_all(dir);
 }
 
@@ -110,7 +123,7 @@ TEST(DoctorCli, EveryScenarioDocumentValidatesAgainstTheSchema) {
                                 "for path in sys.argv[2:]:\n"
                                 "    jsonschema.validate(json.load(open(path)), schema)\n"
                                 "print(len(sys.argv) - 2)\n",
-                                std::string(GPUCHECK_SOURCE_DIR) + "/reports/schema/doctor.schema.json"};
+                                std::string(GPUCHECK_SOURCE_DIR) + "/reports/schema/report.schema.json"};
   argv.insert(argv.end(), docs.begin(), docs.end());
   auto v = run_subprocess(argv);
   EXPECT_TRUE(v.ok()) << v.err;

@@ -2,17 +2,21 @@
 // installed by hand, nvcc 12.1, `pip install bmtrain==0.2.2` (../shared/seeds/000_a98027b884d51af6.txt).
 #include <gtest/gtest.h>
 
-#include "checks/doctor/doctor.h"
+#include <sstream>
+
 #include "inventory/model.h"
+#include "render/render.h"
+#include "support/doctor_run.h"
 
 using namespace gpucheck;
 using namespace gpucheck::compat;
+using namespace gpucheck::testing;
 
 namespace {
 
 const std::string kScenarios = std::string(GPUCHECK_SOURCE_DIR) + "/tests/compat/scenarios/";
 
-DoctorReport doctor(const std::string& scenario, const std::string& request) {
+report::Report doctor(const std::string& scenario, const std::string& request) {
   static KnowledgeBase kb = KnowledgeBase::load(std::string(GPUCHECK_SOURCE_DIR) + "/data/compat");
   return run_doctor(inventory::load_inventory(kScenarios + scenario + ".json"), kb, request);
 }
@@ -37,8 +41,8 @@ const std::string kMismatch =
 
 TEST(Seed, SecondAttemptNamesTheMismatchBeforeAnythingIsCompiled) {
   auto rep = doctor("seed2_torch_cu118_nvcc_121", "bmtrain==0.2.2");
-  const Finding& m = find(rep.findings, "cuda.nvcc_torch_major_mismatch");
-  EXPECT_EQ(m.severity, Severity::kError);
+  const Finding& m = find(doctor_findings(rep), "cuda.nvcc_torch_major_mismatch");
+  EXPECT_EQ(m.status, Status::kFail);
   EXPECT_EQ(evidence(m, "torch.version.cuda"), "11.8");
   EXPECT_EQ(evidence(m, "nvcc"), "12.1.105");
   EXPECT_EQ(evidence(m, "toolkit chosen by torch.utils.cpp_extension"), "/usr/local/cuda-12.1");
@@ -48,44 +52,51 @@ TEST(Seed, SecondAttemptNamesTheMismatchBeforeAnythingIsCompiled) {
   EXPECT_EQ(m.fixes[0].commands.front(), "conda install -y -c nvidia/label/cuda-11.8.0 cuda-toolkit");
   EXPECT_EQ(m.fixes[1].commands,
             std::vector<std::string>{"pip install torch==2.1.2 --index-url https://download.pytorch.org/whl/cu121"});
-  EXPECT_EQ(rep.exit_code(), 1);
+  EXPECT_EQ(report::exit_code(rep), 1);
 }
 
 TEST(Seed, SecondAttemptInstallPathsAreRankedWithExactCommands) {
   auto rep = doctor("seed2_torch_cu118_nvcc_121", "bmtrain==0.2.2");
-  ASSERT_TRUE(rep.plan);
-  const auto& p = *rep.plan;
-  EXPECT_EQ(p.verdict, "fails as asked; installs by a path below");
-  EXPECT_EQ(p.toolkits, std::vector<std::string>{
-                            "12.1 at /usr/local/cuda-12.1 (nvcc /usr/local/cuda-12.1/bin/nvcc) via PATH, /usr/local/cuda symlink"});
-  const Finding& iso = find(p.findings, "install.setup_imports_torch");
+  const Finding* plan = install_plan(rep);
+  ASSERT_TRUE(plan);
+  EXPECT_EQ(plan_verdict(*plan), PlanVerdict::kInstallsByPath);
+  // The one toolkit the plan judged: 12.1 at /usr/local/cuda-12.1 with nvcc, via PATH and the symlink.
+  const auto& toolkits = rep.inventory.at("toolkits");
+  ASSERT_EQ(toolkits.size(), 1u);
+  EXPECT_EQ(major_minor(toolkits[0]["version"].get<std::string>()), "12.1");
+  EXPECT_EQ(toolkits[0]["root"], "/usr/local/cuda-12.1");
+  EXPECT_EQ(toolkits[0]["nvcc"], "/usr/local/cuda-12.1/bin/nvcc");
+  EXPECT_EQ(toolkits[0]["found_via"], (std::vector<std::string>{"PATH", "/usr/local/cuda symlink"}));
+  const std::vector<Finding> own = plan_findings(rep);
+  const Finding& iso = find(own, "install.setup_imports_torch");
   EXPECT_NE(iso.explanation.find("No module named 'torch'"), std::string::npos);
   EXPECT_NE(iso.explanation.find("--no-build-isolation"), std::string::npos);
-  const Finding& mm = find(p.findings, "install.nvcc_torch_major_mismatch");
-  EXPECT_EQ(mm.severity, Severity::kError);
+  const Finding& mm = find(own, "install.nvcc_torch_major_mismatch");
+  EXPECT_EQ(mm.status, Status::kFail);
   EXPECT_NE(mm.explanation.find(kMismatch), std::string::npos);
 
-  ASSERT_EQ(p.paths.size(), 3u);
+  const std::vector<Fix>& paths = plan->fixes;
+  ASSERT_EQ(paths.size(), 3u);
   // (a) a bmtrain release that builds nothing: the PyPI wheel.
-  EXPECT_EQ(p.paths[0].commands, std::vector<std::string>{"pip install bmtrain==0.2.3.post2"});
-  EXPECT_NE(p.paths[0].cost.find("nvidia-nccl-cu11"), std::string::npos);
+  EXPECT_EQ(paths[0].commands, std::vector<std::string>{"pip install bmtrain==0.2.3.post2"});
+  EXPECT_NE(paths[0].cost.find("nvidia-nccl-cu11"), std::string::npos);
   // (b) an 11.8 toolkit for the build.
-  EXPECT_EQ(p.paths[1].commands.front(), "conda install -y -c nvidia/label/cuda-11.8.0 cuda-toolkit");
-  EXPECT_EQ(p.paths[1].commands.back(), "pip install --no-build-isolation bmtrain==0.2.2");
+  EXPECT_EQ(paths[1].commands.front(), "conda install -y -c nvidia/label/cuda-11.8.0 cuda-toolkit");
+  EXPECT_EQ(paths[1].commands.back(), "pip install --no-build-isolation bmtrain==0.2.2");
   // (c) the torch build that matches the 12.1 toolkit.
-  EXPECT_EQ(p.paths[2].commands,
+  EXPECT_EQ(paths[2].commands,
             (std::vector<std::string>{"pip install torch==2.1.2 --index-url https://download.pytorch.org/whl/cu121",
                                       "pip install --no-build-isolation bmtrain==0.2.2"}));
-  EXPECT_NE(p.paths[2].cost.find("replaces torch 2.0.1+cu118"), std::string::npos);
+  EXPECT_NE(paths[2].cost.find("replaces torch 2.0.1+cu118"), std::string::npos);
 }
 
 TEST(Seed, WithAnInstalled118ToolkitThePathPointsCudaHomeAtIt) {
   auto rep = doctor("seed2_with_118_side_by_side", "bmtrain==0.2.2");
-  const Finding& m = find(rep.findings, "cuda.nvcc_torch_major_mismatch");
+  const Finding& m = find(doctor_findings(rep), "cuda.nvcc_torch_major_mismatch");
   EXPECT_EQ(m.fixes[0].summary, "Build with the CUDA 11.8 toolkit at /usr/local/cuda-11.8");
-  ASSERT_TRUE(rep.plan);
-  EXPECT_EQ(rep.plan->toolkits.size(), 2u);
-  EXPECT_EQ(rep.plan->paths[1].commands,
+  ASSERT_TRUE(install_plan(rep));
+  EXPECT_EQ(rep.inventory.at("toolkits").size(), 2u);
+  EXPECT_EQ(install_plan(rep)->fixes[1].commands,
             (std::vector<std::string>{"export CUDA_HOME=/usr/local/cuda-11.8",
                                       "export PATH=/usr/local/cuda-11.8/bin:\"$PATH\"",
                                       "export LD_LIBRARY_PATH=/usr/local/cuda-11.8/lib64:\"$LD_LIBRARY_PATH\"",
@@ -94,29 +105,32 @@ TEST(Seed, WithAnInstalled118ToolkitThePathPointsCudaHomeAtIt) {
 
 TEST(Seed, FirstAttemptWithoutTorchPredictsTheMetadataFailure) {
   auto rep = doctor("seed1_no_torch", "bmtrain==0.2.2");
-  ASSERT_TRUE(rep.plan);
-  const Finding& iso = find(rep.plan->findings, "install.setup_imports_torch");
-  EXPECT_EQ(iso.severity, Severity::kError);
+  ASSERT_TRUE(install_plan(rep));
+  const std::vector<Finding> own = plan_findings(rep);
+  const Finding& iso = find(own, "install.setup_imports_torch");
+  EXPECT_EQ(iso.status, Status::kFail);
   EXPECT_EQ(evidence(iso, "torch"), "not installed");
-  EXPECT_EQ(rep.plan->paths[0].commands, std::vector<std::string>{"pip install bmtrain==0.2.3.post2"});
+  EXPECT_EQ(install_plan(rep)->fixes[0].commands, std::vector<std::string>{"pip install bmtrain==0.2.3.post2"});
   // Torch first (the build matching the 12.1 toolkit found here), then the build without isolation.
-  EXPECT_EQ(rep.plan->paths[1].commands,
+  EXPECT_EQ(install_plan(rep)->fixes[1].commands,
             (std::vector<std::string>{"pip install torch==2.5.1 --index-url https://download.pytorch.org/whl/cu121",
                                       "pip install --no-build-isolation bmtrain==0.2.2"}));
-  EXPECT_EQ(rep.exit_code(), 1);
+  EXPECT_EQ(report::exit_code(rep), 1);
 }
 
 TEST(Seed, TheFixedMachineIsClean) {
   auto rep = doctor("seed_fixed_cuda_home_118", "bmtrain==0.2.2");
-  EXPECT_TRUE(rep.findings.empty());
-  EXPECT_EQ(rep.exit_code(), 0);
-  EXPECT_EQ(rep.plan->paths.back().commands, std::vector<std::string>{"pip install --no-build-isolation bmtrain==0.2.2"});
+  EXPECT_TRUE(doctor_findings(rep).empty());
+  EXPECT_EQ(report::exit_code(rep), 0);
+  EXPECT_EQ(install_plan(rep)->fixes.back().commands, std::vector<std::string>{"pip install --no-build-isolation bmtrain==0.2.2"});
 }
 
 TEST(Seed, TextRenderingShowsEvidenceAndCommands) {
   auto rep = doctor("seed2_torch_cu118_nvcc_121", "bmtrain==0.2.2");
-  rep.inventory_source = "--from seed.json";
-  std::string text = render_text(rep, false, false);
+  rep.details["inventory_source"] = "--from seed.json";
+  std::ostringstream out;
+  render::render_text(rep, out, render::RenderOptions{});
+  std::string text = out.str();
   EXPECT_NE(text.find("ERROR Extension builds would use nvcc 12.1 but torch 2.0.1+cu118 was built with CUDA 11.8"),
             std::string::npos)
       << text;

@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <regex>
 
-#include "checks/doctor/doctor.h"
+#include "support/doctor_run.h"
 #include "core/files.h"
 #include "inventory/collect.h"
 #include "inventory/host_compiler_range.h"
@@ -357,8 +357,8 @@ Inventory doctor_input(const Toolkit& tk, const std::string& version) {
   return inv;
 }
 
-const compat::Finding* finding(const compat::DoctorReport& r, const std::string& id) {
-  for (const auto& f : r.findings)
+const Finding* finding(const report::Report& r, const std::string& id) {
+  for (const auto& f : gpucheck::testing::doctor_findings(r))
     if (f.id == id) return &f;
   return nullptr;
 }
@@ -375,24 +375,24 @@ Toolkit cuda13(const std::string& gcc_max) {
 
 TEST(InvHostCompilerDoctor, PolicyMinimumIsAWarningThatSaysNvccDoesNotEnforceIt) {
   auto kb = compat::KnowledgeBase::load();
-  auto r = compat::run_doctor(doctor_input(cuda13("15"), "5.4.0"), kb);
+  auto r = gpucheck::testing::run_doctor(doctor_input(cuda13("15"), "5.4.0"), kb);
   const auto* f = finding(r, "compiler.too_old_for_nvcc");
   ASSERT_NE(f, nullptr);
-  EXPECT_EQ(f->severity, compat::Severity::kWarn);
+  EXPECT_EQ(f->status, Status::kWarn);
   EXPECT_NE(f->title.find("gcc 5.4.0 is older than nvcc 13.0 supports (gcc 6 to 15; support policy, not enforced by nvcc)"),
             std::string::npos)
       << f->title;
-  EXPECT_EQ(finding(compat::run_doctor(doctor_input(cuda13("15"), "12.2.0"), kb), "compiler.too_old_for_nvcc"), nullptr);
+  EXPECT_EQ(finding(gpucheck::testing::run_doctor(doctor_input(cuda13("15"), "12.2.0"), kb), "compiler.too_old_for_nvcc"), nullptr);
 }
 
 TEST(InvHostCompilerDoctor, TheToolkitsOwnGuardWinsOverThePolicy) {
   // The knowledge base says 13.0 takes gcc 15; this toolkit's header stops at 13 (an edited or odd build):
   // gcc 14 is refused by this nvcc, and the evidence names the header.
   auto kb = compat::KnowledgeBase::load();
-  auto r = compat::run_doctor(doctor_input(cuda13("13"), "14.1.0"), kb);
+  auto r = gpucheck::testing::run_doctor(doctor_input(cuda13("13"), "14.1.0"), kb);
   const auto* f = finding(r, "compiler.too_new_for_nvcc");
   ASSERT_NE(f, nullptr);
-  EXPECT_EQ(f->severity, compat::Severity::kError);
+  EXPECT_EQ(f->status, Status::kFail);
   bool header_named = false;
   for (const auto& e : f->evidence) header_named = header_named || e.source == "/usr/local/cuda-13.0/include/crt/host_config.h";
   EXPECT_TRUE(header_named);

@@ -42,27 +42,29 @@ DoctorContext::DoctorContext(const inventory::Inventory& inventory, const Knowle
     if (path_toolkit) break;
   }
 
+  // torch takes the first of these that is set, as given (the collector applies the same order).
+  for (const char* var : {"CUDA_HOME", "CUDA_PATH"}) {
+    if (!has_env(var)) continue;
+    build.variable = var;
+    build.value = env(var);
+    break;
+  }
   // The collector may already have resolved torch's choice; trust it when it did.
   for (const auto& c : inv.toolkit_choices) {
     if (c.consumer != "torch_cpp_extension") continue;
     build.via = "inventory";
     build.reason = c.reason;
     build.toolkit = c.root.empty() ? nullptr : toolkit_at(c.root);
-    if (!c.root.empty() && !build.toolkit) {
-      build.dangling_variable = c.reason.substr(0, c.reason.find('='));
-      build.dangling_path = c.root;
-    }
+    build.dangling = !c.root.empty() && !build.toolkit;
+    if (build.dangling) build.dangling_path = c.root;
     return;
   }
-  for (const char* var : {"CUDA_HOME", "CUDA_PATH"}) {
-    if (!has_env(var)) continue;
-    build.via = var;
-    build.reason = std::string(var) + "=" + env(var);
-    build.toolkit = toolkit_at(env(var));
-    if (!build.toolkit) {
-      build.dangling_variable = var;
-      build.dangling_path = env(var);
-    }
+  if (!build.variable.empty()) {
+    build.via = build.variable;
+    build.reason = build.variable + "=" + build.value;
+    build.toolkit = toolkit_at(build.value);
+    build.dangling = !build.toolkit;
+    if (build.dangling) build.dangling_path = build.value;
     return;
   }
   if (path_toolkit) {

@@ -14,10 +14,12 @@ namespace gpucheck::compat {
 /// (CUDA_HOME, CUDA_PATH, nvcc on PATH, /usr/local/cuda).
 struct BuildToolkit {
   const inventory::Toolkit* toolkit = nullptr;  // nullptr: none would be found (or the variable dangles)
-  std::string via;     // "CUDA_HOME", "CUDA_PATH", "PATH", "/usr/local/cuda", "inventory"
-  std::string reason;  // "CUDA_HOME=/usr/local/cuda-12.1"
-  std::string dangling_variable;  // "CUDA_HOME" when it names a directory with no toolkit
-  std::string dangling_path;
+  std::string via;       // "CUDA_HOME", "CUDA_PATH", "PATH", "/usr/local/cuda", "inventory"
+  std::string reason;    // for the reader: "CUDA_HOME=/usr/local/cuda-12.1", or the collector's own words
+  std::string variable;  // the variable that chose it, "CUDA_HOME" or "CUDA_PATH"; "" when none did
+  std::string value;     // that variable's value
+  bool dangling = false;      // the choice names a directory that holds no known toolkit
+  std::string dangling_path;  // that directory
 };
 
 struct DoctorContext {

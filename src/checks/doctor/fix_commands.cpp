@@ -23,8 +23,8 @@ std::string shell_quote(const std::string& s) {
   return out + "'";
 }
 
-FixStep use_toolkit_step(const inventory::Toolkit& t, int rank) {
-  FixStep f;
+Fix use_toolkit_step(const inventory::Toolkit& t, int rank) {
+  Fix f;
   f.rank = rank;
   f.summary = "Build with the CUDA " + major_minor(t.version) + " toolkit at " + t.root;
   f.commands = {"export CUDA_HOME=" + shell_quote(t.root),
@@ -35,8 +35,8 @@ FixStep use_toolkit_step(const inventory::Toolkit& t, int rank) {
   return f;
 }
 
-FixStep install_torch_step(const TorchRelease& r, const TorchBuild& b, const std::string& current, int rank) {
-  FixStep f;
+Fix install_torch_step(const TorchRelease& r, const TorchBuild& b, const std::string& current, int rank) {
+  Fix f;
   f.rank = rank;
   f.summary = "Install torch " + r.latest_patch + " built for CUDA " + b.cuda + " (" + b.tag + ")";
   f.commands = {r.install_command(b)};
@@ -48,8 +48,8 @@ FixStep install_torch_step(const TorchRelease& r, const TorchBuild& b, const std
   return f;
 }
 
-FixStep install_toolkit_step(const std::string& mm, int rank) {
-  FixStep f;
+Fix install_toolkit_step(const std::string& mm, int rank) {
+  Fix f;
   f.rank = rank;
   f.summary = "Install a CUDA " + mm + " toolkit side by side (no root) and build with it";
   f.commands = {"conda install -y -c " + shell_quote("nvidia/label/cuda-" + mm + ".0") + " cuda-toolkit",

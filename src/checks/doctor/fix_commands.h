@@ -3,7 +3,7 @@
 // same way everywhere. Every command is exact and copy-pasteable; values are shell-quoted.
 #include <string>
 
-#include "checks/doctor/finding.h"
+#include "core/finding.h"
 #include "knowledge/knowledge_base.h"
 #include "inventory/model.h"
 
@@ -13,13 +13,13 @@ namespace gpucheck::compat {
 std::string shell_quote(const std::string& s);
 
 /// Point builds at an installed toolkit: CUDA_HOME, PATH, LD_LIBRARY_PATH exports for this shell.
-FixStep use_toolkit_step(const inventory::Toolkit& toolkit, int rank);
+Fix use_toolkit_step(const inventory::Toolkit& toolkit, int rank);
 
 /// Install a torch build from its wheel index; `current` (may be empty) names what it replaces.
-FixStep install_torch_step(const TorchRelease& release, const TorchBuild& build, const std::string& current,
+Fix install_torch_step(const TorchRelease& release, const TorchBuild& build, const std::string& current,
                            int rank);
 
 /// Install a CUDA toolkit of this major.minor side by side, without root (conda), then use it.
-FixStep install_toolkit_step(const std::string& cuda_major_minor, int rank);
+Fix install_toolkit_step(const std::string& cuda_major_minor, int rank);
 
 }  // namespace gpucheck::compat

@@ -75,7 +75,8 @@ InstallPlan plan_install(const DoctorContext& ctx, const PackageRequest& req) {
   InstallPlan plan;
   plan.package = ext.name;
   plan.version = req.version;
-  for (const auto& t : ctx.inv.toolkits) plan.toolkits.push_back(toolkit_line(t));
+  std::vector<std::string> toolkits;  // every toolkit found, for the evidence of a missing nvcc
+  for (const auto& t : ctx.inv.toolkits) toolkits.push_back(toolkit_line(t));
 
   const ExtensionRelease* rel = req.version.empty() ? newest_row(ext) : ext.release_for(req.version);
   if (!rel) throw InputError("--for: no knowledge about " + ext.name + " " + req.version);
@@ -90,37 +91,42 @@ InstallPlan plan_install(const DoctorContext& ctx, const PackageRequest& req) {
   std::string target = pin(ext.name, req.version);
   Evidence asked{"requested", ext.name + (req.version.empty() ? "" : "==" + req.version), "--for"};
   Evidence torch_ev{"torch", torch ? py->torch_version : "not installed", ctx.python_label()};
-  auto add = [&](Finding f) {
+  auto add = [&](std::string id, Status status, std::string title, EvidenceList evidence, std::string why) {
+    Finding f;
+    f.id = std::move(id);
+    f.status = status;
+    f.title = std::move(title);
+    f.evidence = std::move(evidence);
+    f.explanation = std::move(why);
     f.references.push_back(rel->source);
     plan.findings.push_back(std::move(f));
   };
 
   if (rel->distribution == "wheel" && !wheel) {
-    add({"install.no_wheel_for_python", Severity::kInfo,
-         "No prebuilt " + ext.name + " wheel for Python " + python_mm + "; pip builds the sdist",
-         {asked, {"wheels exist for", join(rel->wheel_pythons, ", "), rel->source}},
-         "pip falls back to compiling the source distribution, with everything a source build needs.", {}, {}});
+    add("install.no_wheel_for_python", Status::kInfo,
+        "No prebuilt " + ext.name + " wheel for Python " + python_mm + "; pip builds the sdist",
+        {asked, {"wheels exist for", join(rel->wheel_pythons, ", "), rel->source}},
+        "pip falls back to compiling the source distribution, with everything a source build needs.");
   }
   if (source_build && rel->setup_imports_torch) {
     // Both fail the plain `pip install`; with torch present the fix is one flag, without it a torch first.
-    add({"install.setup_imports_torch", torch ? Severity::kWarn : Severity::kError,
-         ext.name + (req.version.empty() ? "" : " " + req.version) +
-             "'s setup.py imports torch: `pip install` fails while preparing metadata",
-         {asked, torch_ev, {"setup.py", "import torch at the top", rel->source}},
-         "pip builds in an isolated environment that has no torch (whether or not torch is installed), so "
-         "metadata generation stops with \"ModuleNotFoundError: No module named 'torch'\". Install torch first, "
-         "then build with --no-build-isolation so setup.py sees it.",
-         {}, {}});
+    add("install.setup_imports_torch", torch ? Status::kWarn : Status::kFail,
+        ext.name + (req.version.empty() ? "" : " " + req.version) +
+            "'s setup.py imports torch: `pip install` fails while preparing metadata",
+        {asked, torch_ev, {"setup.py", "import torch at the top", rel->source}},
+        "pip builds in an isolated environment that has no torch (whether or not torch is installed), so "
+        "metadata generation stops with \"ModuleNotFoundError: No module named 'torch'\". Install torch first, "
+        "then build with --no-build-isolation so setup.py sees it.");
   }
   if (source_build && rel->needs_nvcc && !tk) {
-    add({"install.no_nvcc", Severity::kError, "Building " + ext.name + " needs nvcc, and no CUDA toolkit was found",
-         {asked, {"toolkits found", plan.toolkits.empty() ? "none" : join(plan.toolkits, "; "), "inventory"}},
-         "The build calls nvcc (via CUDA_HOME or PATH); without a toolkit it stops at the first CUDA file.", {}, {}});
+    add("install.no_nvcc", Status::kFail, "Building " + ext.name + " needs nvcc, and no CUDA toolkit was found",
+        {asked, {"toolkits found", toolkits.empty() ? "none" : join(toolkits, "; "), "inventory"}},
+        "The build calls nvcc (via CUDA_HOME or PATH); without a toolkit it stops at the first CUDA file.");
   }
   if (source_build && tk && !rel->cuda_min.empty() && compare_versions(major_minor(tk->version), rel->cuda_min) < 0) {
-    add({"install.cuda_too_old", Severity::kError,
-         ext.name + " needs nvcc >= " + rel->cuda_min + "; the build would use " + tk->version,
-         {asked, {"nvcc", tk->version, tk->root}}, "setup.py checks the nvcc version before compiling.", {}, {}});
+    add("install.cuda_too_old", Status::kFail,
+        ext.name + " needs nvcc >= " + rel->cuda_min + "; the build would use " + tk->version,
+        {asked, {"nvcc", tk->version, tk->root}}, "setup.py checks the nvcc version before compiling.");
   }
   std::string nvcc_mm = tk ? major_minor(tk->version) : "", torch_mm = major_minor(torch_cuda);
   bool mismatch_blocks = false;  // the build stops on the nvcc / torch.version.cuda difference
@@ -133,16 +139,15 @@ InstallPlan plan_install(const DoctorContext& ctx, const PackageRequest& req) {
     std::string text = rule ? rule->text : "";
     for (auto [k, v] : {std::pair<std::string, std::string>{"{nvcc}", nvcc_mm}, {"{torch_cuda}", torch_mm}})
       for (auto p = text.find(k); p != std::string::npos; p = text.find(k)) text.replace(p, k.size(), v);
-    add({major ? "install.nvcc_torch_major_mismatch" : "install.nvcc_torch_minor_mismatch",
-         mismatch_fatal ? Severity::kError : Severity::kWarn,
-         "Building " + ext.name + " would compile with nvcc " + nvcc_mm + " against torch " + py->torch_version +
-             " (CUDA " + torch_mm + ")",
-         {asked, torch_ev, {"torch.version.cuda", torch_cuda, ctx.python_label()},
-          {"nvcc", tk->version, tk->root + " (" + ctx.build.reason + ")"}},
-         major ? "torch.utils.cpp_extension stops the build: " + text
-               : (rel->strict_minor ? ext.name + " requires nvcc major.minor to equal torch.version.cuda."
-                                    : "torch only warns about a minor mismatch."),
-         {}, {}});
+    add(major ? "install.nvcc_torch_major_mismatch" : "install.nvcc_torch_minor_mismatch",
+        mismatch_fatal ? Status::kFail : Status::kWarn,
+        "Building " + ext.name + " would compile with nvcc " + nvcc_mm + " against torch " + py->torch_version +
+            " (CUDA " + torch_mm + ")",
+        {asked, torch_ev, {"torch.version.cuda", torch_cuda, ctx.python_label()},
+         {"nvcc", tk->version, tk->root + " (" + ctx.build.reason + ")"}},
+        major ? "torch.utils.cpp_extension stops the build: " + text
+              : (rel->strict_minor ? ext.name + " requires nvcc major.minor to equal torch.version.cuda."
+                                   : "torch only warns about a minor mismatch."));
   }
   // The architectures the build compiles: a CMake build's fixed list; for torch's extension builder
   // TORCH_CUDA_ARCH_LIST, else the visible GPUs, else the package's own default list.
@@ -187,17 +192,17 @@ InstallPlan plan_install(const DoctorContext& ctx, const PackageRequest& req) {
         arch_list_fix = join(good, " ");
         why += " Restricting TORCH_CUDA_ARCH_LIST to \"" + arch_list_fix + "\" avoids it (SASS for those, PTX for newer GPUs).";
       }
-      add({"install.arch_unbuildable", Severity::kError,
-           ext.name + " would compile architectures that nvcc " + nvcc_mm + " cannot build (" + join(bad, ", ") + ")",
-           {asked, {arch_origin, join(archs, " "), rel->build == "cmake" ? rel->source : "environment / inventory"},
-            {"nvcc", tk->version, tk->root}},
-           why, {}, {}});
+      add("install.arch_unbuildable", Status::kFail,
+          ext.name + " would compile architectures that nvcc " + nvcc_mm + " cannot build (" + join(bad, ", ") + ")",
+          {asked, {arch_origin, join(archs, " "), rel->build == "cmake" ? rel->source : "environment / inventory"},
+           {"nvcc", tk->version, tk->root}},
+          why);
     }
   }
   if (torch && !rel->torch.empty() && !satisfies(py->torch_version, rel->torch)) {
-    add({"install.torch_out_of_range", Severity::kError,
-         ext.name + " " + rel->versions + " needs torch " + rel->torch + "; installed is " + py->torch_version,
-         {asked, torch_ev}, "Build or import fails against an unsupported torch.", {}, {}});
+    add("install.torch_out_of_range", Status::kFail,
+        ext.name + " " + rel->versions + " needs torch " + rel->torch + "; installed is " + py->torch_version,
+        {asked, torch_ev}, "Build or import fails against an unsupported torch.");
   }
   std::vector<std::string> seen_cc;
   for (const auto& g : ctx.inv.gpus) {
@@ -206,10 +211,10 @@ InstallPlan plan_install(const DoctorContext& ctx, const PackageRequest& req) {
         std::find(seen_cc.begin(), seen_cc.end(), cc) != seen_cc.end())
       continue;
     seen_cc.push_back(cc);
-    add({"install.gpu_too_old", Severity::kError,
-         ext.name + " needs compute capability >= " + rel->min_cc + "; " + g.name + " is " + cc,
-         {asked, {"GPU " + std::to_string(g.index), g.name + " (" + cc + ")", g.source}},
-         "It installs but refuses to run on this GPU.", {}, {}});
+    add("install.gpu_too_old", Status::kFail,
+        ext.name + " needs compute capability >= " + rel->min_cc + "; " + g.name + " is " + cc,
+        {asked, {"GPU " + std::to_string(g.index), g.name + " (" + cc + ")", g.source}},
+        "It installs but refuses to run on this GPU.");
   }
 
   // Ranked paths. A release of the same package that installs as a wheel beats any build.
@@ -262,7 +267,7 @@ InstallPlan plan_install(const DoctorContext& ctx, const PackageRequest& req) {
       // Seed attempt one: no torch yet. Install the torch that matches the toolkit here, then build.
       std::string want = tk ? nvcc_mm : "";
       TorchChoice c = want.empty() ? TorchChoice{} : torch_for_cuda(ctx, want);
-      FixStep s{rank++, "", {}, ""};
+      Fix s{rank++, "", {}, ""};
       if (c) {
         s.summary = "Install torch " + c.release->latest_patch + "+" + c.build->tag + " (matches the CUDA " + nvcc_mm +
                     " toolkit here) first, then build " + ext.name + " against it";
@@ -277,14 +282,14 @@ InstallPlan plan_install(const DoctorContext& ctx, const PackageRequest& req) {
     } else if (mismatch_blocks) {
       auto matching = ctx.toolkits_with(torch_mm);
       if (!matching.empty()) {
-        FixStep s = use_toolkit_step(*matching.front(), rank++);
+        Fix s = use_toolkit_step(*matching.front(), rank++);
         s.summary = "Build " + target + " with the installed CUDA " + torch_mm + " toolkit at " + matching.front()->root +
                     " (matches torch " + py->torch_version + ")";
         s.commands = with_build(s.commands);
         s.cost = "nothing to download; " + build_cost;
         plan.paths.push_back(s);
       } else {
-        FixStep s = install_toolkit_step(torch_mm, rank++);
+        Fix s = install_toolkit_step(torch_mm, rank++);
         s.summary = "Install a CUDA " + torch_mm + " toolkit (matches torch " + py->torch_version + ") and build " +
                     target + " with it (no " + torch_mm + " toolkit was found)";
         s.commands = with_build(s.commands);
@@ -293,7 +298,7 @@ InstallPlan plan_install(const DoctorContext& ctx, const PackageRequest& req) {
       }
       std::string driver = ctx.inv.driver.cuda_version ? cuda_int_to_string(ctx.inv.driver.cuda_version) : "";
       if (TorchChoice c = torch_for_cuda(ctx, nvcc_mm, driver)) {
-        FixStep s = install_torch_step(*c.release, *c.build, py->torch_version, rank++);
+        Fix s = install_torch_step(*c.release, *c.build, py->torch_version, rank++);
         s.summary = "Install torch " + c.release->latest_patch + "+" + c.build->tag + " to match the CUDA " + nvcc_mm +
                     " toolkit at " + tk->root + ", then build " + target;
         s.commands = with_build(s.commands);
@@ -310,7 +315,7 @@ InstallPlan plan_install(const DoctorContext& ctx, const PackageRequest& req) {
       }
       if (!newest.empty()) {
         auto have = ctx.toolkits_with(newest);
-        FixStep s = have.empty() ? install_toolkit_step(newest, rank++) : use_toolkit_step(*have.front(), rank++);
+        Fix s = have.empty() ? install_toolkit_step(newest, rank++) : use_toolkit_step(*have.front(), rank++);
         s.summary = "Build " + target + " with a CUDA " + newest + " toolkit, the newest that still compiles its architectures" +
                     (have.empty() ? "" : " (installed at " + have.front()->root + ")");
         s.commands = with_build(s.commands);
@@ -320,7 +325,7 @@ InstallPlan plan_install(const DoctorContext& ctx, const PackageRequest& req) {
     } else if (tk || !rel->needs_nvcc) {
       plan.paths.push_back({rank++, "Build " + target + " against the installed torch", build_cmds, build_cost});
     } else if (torch && !torch_mm.empty()) {
-      FixStep s = install_toolkit_step(torch_mm, rank++);
+      Fix s = install_toolkit_step(torch_mm, rank++);
       s.commands = with_build(s.commands);
       s.cost += "; " + build_cost;
       plan.paths.push_back(s);
@@ -328,19 +333,38 @@ InstallPlan plan_install(const DoctorContext& ctx, const PackageRequest& req) {
   }
 
   bool errors = std::any_of(plan.findings.begin(), plan.findings.end(),
-                            [](const Finding& f) { return f.severity == Severity::kError; });
+                            [](const Finding& f) { return f.status == Status::kFail; });
   bool hardware = std::any_of(plan.findings.begin(), plan.findings.end(),
                               [](const Finding& f) { return f.id == "install.gpu_too_old"; });
   if (hardware) plan.paths.clear();  // no install path gives this GPU the missing hardware features
-  if (!errors) plan.verdict = "installs";
-  else if (!plan.paths.empty() && !hardware) plan.verdict = "fails as asked; installs by a path below";
-  else plan.verdict = "no known path on this machine";
+  if (!errors) plan.verdict = PlanVerdict::kInstalls;
+  else if (!plan.paths.empty() && !hardware) plan.verdict = PlanVerdict::kInstallsByPath;
+  else plan.verdict = PlanVerdict::kNoPath;
   return plan;
 }
 
-void to_json(nlohmann::json& j, const InstallPlan& p) {
-  j = {{"package", p.package}, {"version", p.version},   {"verdict", p.verdict}, {"build", p.build},
-       {"toolkits", p.toolkits}, {"findings", p.findings}, {"paths", p.paths}};
+const char* to_string(PlanVerdict v) {
+  switch (v) {
+    case PlanVerdict::kInstalls: return "installs";
+    case PlanVerdict::kInstallsByPath: return "installs_by_path";
+    case PlanVerdict::kNoPath: return "no_path";
+  }
+  return "no_path";
+}
+
+std::optional<PlanVerdict> parse_plan_verdict(const std::string& name) {
+  for (auto v : {PlanVerdict::kInstalls, PlanVerdict::kInstallsByPath, PlanVerdict::kNoPath})
+    if (name == to_string(v)) return v;
+  return std::nullopt;
+}
+
+const char* verdict_text(PlanVerdict v) {
+  switch (v) {
+    case PlanVerdict::kInstalls: return "installs";
+    case PlanVerdict::kInstallsByPath: return "fails as asked; installs by a path below";
+    case PlanVerdict::kNoPath: return "no known path on this machine";
+  }
+  return "no known path on this machine";
 }
 
 }  // namespace gpucheck::compat

@@ -1,11 +1,12 @@
 #pragma once
 // `gpucheck doctor --for PACKAGE[==VERSION]`: will it install and run here, and the ranked ways to get
 // there, before anything is downloaded or compiled.
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "checks/doctor/doctor_context.h"
-#include "checks/doctor/finding.h"
+#include "core/finding.h"
 
 namespace gpucheck::compat {
 
@@ -18,17 +19,28 @@ struct PackageRequest {
 /// package the knowledge base does not describe (with a did-you-mean).
 PackageRequest parse_package_request(const std::string& text, const KnowledgeBase& kb);
 
+/// What the plan concludes, for machines; verdict_text() says it for people.
+enum class PlanVerdict {
+  kInstalls,        // the plain install works as asked
+  kInstallsByPath,  // it fails as asked, and a ranked path below gets there
+  kNoPath,          // no known path on this machine
+};
+
+/// "installs", "installs_by_path", "no_path".
+const char* to_string(PlanVerdict v);
+/// The inverse of to_string; nullopt for any other text.
+std::optional<PlanVerdict> parse_plan_verdict(const std::string& name);
+/// "installs", "fails as asked; installs by a path below", "no known path on this machine".
+const char* verdict_text(PlanVerdict v);
+
 struct InstallPlan {
   std::string package, version;      // version "" when none was asked for
-  std::string verdict;               // "installs", "fails as asked; installs by a path below", "no known path"
   std::string build;                 // "prebuilt wheel" or "source build (torch_cpp_extension)"
-  std::vector<std::string> toolkits; // every toolkit found: "11.8 at /usr/local/cuda-11.8 (nvcc ...)"
+  PlanVerdict verdict = PlanVerdict::kNoPath;
   std::vector<Finding> findings;     // why the plain `pip install` would fail or misbehave
-  std::vector<FixStep> paths;        // ranked install paths, each with exact commands and its cost
+  std::vector<Fix> paths;            // ranked install paths, each with exact commands and its cost
 };
 
 InstallPlan plan_install(const DoctorContext& ctx, const PackageRequest& request);
-
-void to_json(nlohmann::json& j, const InstallPlan& p);
 
 }  // namespace gpucheck::compat

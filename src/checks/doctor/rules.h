@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "checks/doctor/doctor_context.h"
-#include "checks/doctor/finding.h"
+#include "core/finding.h"
 
 namespace gpucheck::compat {
 

@@ -12,7 +12,7 @@ namespace gpucheck::compat {
 namespace {
 
 /// The newest torch build whose SASS covers `cc`, that the Python and the driver can run.
-FixStep torch_with_arch(const DoctorContext& ctx, const std::string& cc, int rank, bool& found) {
+Fix torch_with_arch(const DoctorContext& ctx, const std::string& cc, int rank, bool& found) {
   found = false;
   std::string python = ctx.python ? ctx.python->version : "";
   std::string driver = ctx.inv.driver.cuda_version ? cuda_int_to_string(ctx.inv.driver.cuda_version) : "";
@@ -53,7 +53,7 @@ void check_arch_list_env(const DoctorContext& ctx, std::vector<Finding>& out) {
   if (unknown.empty()) return;
   Finding f;
   f.id = "torch.arch_list_unknown";
-  f.severity = Severity::kError;
+  f.status = Status::kFail;
   f.title = "TORCH_CUDA_ARCH_LIST names " + join(unknown, ", ") + ", which torch " + ctx.python->torch_version +
             " does not know";
   f.evidence = {{"TORCH_CUDA_ARCH_LIST", list, "environment"},
@@ -95,7 +95,7 @@ void check_gpu_arch(const DoctorContext& ctx, std::vector<Finding>& out) {
                   {"torch", ctx.python->torch_version, ctx.python->torch_path}};
     if (cov == Coverage::kNone) {
       f.id = "gpu.arch_not_in_torch";
-      f.severity = Severity::kError;
+      f.status = Status::kFail;
       f.title = "torch " + ctx.python->torch_version + " has no kernels for " + g.name + " (" + sm + ")";
       f.explanation = "Neither SASS for " + sm + " nor PTX for an older architecture is in the wheel: torch warns \"" +
                       g.name + " with CUDA capability " + sm +
@@ -103,13 +103,13 @@ void check_gpu_arch(const DoctorContext& ctx, std::vector<Finding>& out) {
                       "\"CUDA error: no kernel image is available for execution on the device\".";
     } else {
       f.id = "gpu.arch_ptx_only";
-      f.severity = Severity::kWarn;
+      f.status = Status::kWarn;
       f.title = "torch " + ctx.python->torch_version + " runs on " + g.name + " (" + sm + ") only through PTX JIT";
       f.explanation = "No SASS for " + sm + ": the driver JIT-compiles torch's PTX at first use (minutes; cached "
                       "in ~/.nv/ComputeCache) and needs a driver at least as new as torch's CUDA.";
     }
     bool found = false;
-    FixStep fix = torch_with_arch(ctx, cc, 1, found);
+    Fix fix = torch_with_arch(ctx, cc, 1, found);
     if (found) f.fixes.push_back(fix);
     if (auto a = ctx.kb.arch(cc)) {
       f.references.push_back(a->source);

@@ -68,8 +68,8 @@ std::optional<Bounds> bounds_for(const inventory::Toolkit& tk, const std::option
   return b;
 }
 
-std::vector<FixStep> fixes_for(const DoctorContext& ctx, const Bounds& b, bool clang) {
-  std::vector<FixStep> fixes;
+std::vector<Fix> fixes_for(const DoctorContext& ctx, const Bounds& b, bool clang) {
+  std::vector<Fix> fixes;
   int rank = 1;
   int lo = b.lo, hi = b.hi;
   // An installed compiler of the same family within range needs no download.
@@ -121,7 +121,7 @@ void check_host_compiler(const DoctorContext& ctx, std::vector<Finding>& out) {
   std::string source = too_new ? bounds->hi_source : bounds->lo_source;
   Finding f;
   f.id = too_new ? "compiler.too_new_for_nvcc" : "compiler.too_old_for_nvcc";
-  f.severity = too_new ? Severity::kError : Severity::kWarn;
+  f.status = too_new ? Status::kFail : Status::kWarn;
   f.title = family + " " + c->version + " is " + (too_new ? "newer" : "older") + " than nvcc " +
             major_minor(tk->version) + " supports (" + family + " " + std::to_string(lo) + " to " +
             std::to_string(hi) + (too_new || enforced ? "" : "; support policy, not enforced by nvcc") + ")";

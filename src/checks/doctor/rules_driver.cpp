@@ -18,8 +18,8 @@ std::string driver_cuda(const DoctorContext& ctx) {
   return best;
 }
 
-FixStep driver_upgrade_step(const DoctorContext& ctx, const std::string& cuda, int rank) {
-  FixStep f;
+Fix driver_upgrade_step(const DoctorContext& ctx, const std::string& cuda, int rank) {
+  Fix f;
   f.rank = rank;
   auto d = ctx.kb.driver_minimum(cuda);
   std::string min = d ? d->min_driver : "a newer release";
@@ -42,7 +42,7 @@ void compare(const DoctorContext& ctx, const std::string& have, const std::strin
   auto dmin = ctx.kb.driver_minimum(needed);
   if (minor_ok) {
     f.id = for_torch ? "driver.minor_version_compat" : "driver.toolkit_minor_version_compat";
-    f.severity = Severity::kWarn;
+    f.status = Status::kWarn;
     f.title = who + " needs CUDA " + needed + "; driver " + ctx.inv.driver.version +
               " runs it only under minor-version compatibility";
     f.explanation = "The driver is older than CUDA " + needed + " but within the " + std::to_string(nv->major()) +
@@ -53,7 +53,7 @@ void compare(const DoctorContext& ctx, const std::string& have, const std::strin
     f.references.push_back(floor->source);
   } else {
     f.id = for_torch ? "driver.too_old_for_torch" : "driver.too_old_for_toolkit";
-    f.severity = for_torch ? Severity::kError : Severity::kWarn;
+    f.status = for_torch ? Status::kFail : Status::kWarn;
     f.title = who + " needs CUDA " + needed + " but driver " + ctx.inv.driver.version + " supports only " + have;
     f.explanation = for_torch ? "torch.cuda.is_available() is False with \"The NVIDIA driver on your system is too "
                                 "old\" (CUDA error 35, cudaErrorInsufficientDriver)."
@@ -94,7 +94,7 @@ void check_driver(const DoctorContext& ctx, std::vector<Finding>& out) {
     if (torch_cuda.empty() && ctx.inv.gpus.empty()) return;
     Finding f;
     f.id = "driver.missing";
-    f.severity = ctx.inv.gpus.empty() ? Severity::kInfo : Severity::kError;
+    f.status = ctx.inv.gpus.empty() ? Status::kInfo : Status::kFail;
     f.title = ctx.inv.gpus.empty() ? "No NVIDIA driver: CUDA code cannot run on this machine"
                                    : "GPUs are present but the NVIDIA driver is not loaded";
     f.evidence = {{"driver", ctx.inv.driver.error.empty() ? "absent" : ctx.inv.driver.error, ctx.inv.driver.source}};

@@ -31,9 +31,9 @@ std::string import_error_for(const inventory::PythonEnv& py, const std::string& 
   return "";
 }
 
-FixStep rebuild_step(const DoctorContext& ctx, const std::string& package, const std::string& version,
+Fix rebuild_step(const DoctorContext& ctx, const std::string& package, const std::string& version,
                      const ExtensionRelease& rel, int rank) {
-  FixStep f;
+  Fix f;
   f.rank = rank;
   std::string pin = package + "==" + version;
   if (package == "xformers" && ctx.python) {
@@ -68,7 +68,7 @@ void check_installed_extensions(const DoctorContext& ctx, std::vector<Finding>& 
     if (py.torch_installed && !rel->torch.empty() && !satisfies(py.torch_version, rel->torch)) {
       Finding f;
       f.id = "ext.torch_out_of_range";
-      f.severity = Severity::kError;
+      f.status = Status::kFail;
       f.title = ext->name + " " + version + " supports torch " + rel->torch + ", installed is " + py.torch_version;
       f.evidence = {installed, torch_ev, {"supported torch", rel->torch, "data/compat/extensions.json"}};
       f.explanation = ext->name + " " + rel->versions + " is built and tested against torch " + rel->torch + ".";
@@ -86,7 +86,7 @@ void check_installed_extensions(const DoctorContext& ctx, std::vector<Finding>& 
       if (torch_differs || abi_differs) {
         Finding f;
         f.id = torch_differs ? "ext.built_for_other_torch" : "ext.cxx11_abi_mismatch";
-        f.severity = Severity::kError;
+        f.status = Status::kFail;
         f.title = ext->name + " " + version + " was built for torch " + tag_torch + " (cxx11abi " + tag_abi +
                   "), installed is torch " + py.torch_version;
         f.evidence = {installed, torch_ev};
@@ -105,7 +105,7 @@ void check_installed_extensions(const DoctorContext& ctx, std::vector<Finding>& 
     if (!err.empty() && err.find("undefined symbol") != std::string::npos) {
       Finding f;
       f.id = "ext.built_for_other_torch";
-      f.severity = Severity::kError;
+      f.status = Status::kFail;
       f.title = ext->name + " " + version + " does not import with torch " + py.torch_version + ": undefined symbol";
       f.evidence = {installed, torch_ev, {"import error", err, "import " + ext->name + " in " + py.interpreter}};
       f.explanation = err.find("__cxx11") != std::string::npos
@@ -125,7 +125,7 @@ void check_installed_extensions(const DoctorContext& ctx, std::vector<Finding>& 
       if (!rel->min_cc.empty() && compare_versions(cc, rel->min_cc) < 0) {
         Finding f;
         f.id = "ext.gpu_too_old";
-        f.severity = Severity::kError;
+        f.status = Status::kFail;
         f.title = ext->name + " " + version + " needs compute capability >= " + rel->min_cc + "; " + g.name + " is " + cc;
         f.evidence = {installed, gpu, {"minimum compute capability", rel->min_cc, "data/compat/extensions.json"}};
         f.explanation = ext->name == "flash-attn" ? "FlashAttention-2 refuses to run: \"FlashAttention only supports "
@@ -142,7 +142,7 @@ void check_installed_extensions(const DoctorContext& ctx, std::vector<Finding>& 
       if (cov == Coverage::kSass) continue;
       Finding f;
       f.id = cov == Coverage::kNone ? "ext.arch_not_built" : "ext.arch_ptx_only";
-      f.severity = cov == Coverage::kNone ? Severity::kError : Severity::kInfo;
+      f.status = cov == Coverage::kNone ? Status::kFail : Status::kInfo;
       f.title = ext->name + " " + version + " ships " + (cov == Coverage::kNone ? "no kernels" : "only PTX") +
                 " for " + g.name + " (sm_" + std::to_string(g.cc_major) + std::to_string(g.cc_minor) + ")";
       f.evidence = {installed, gpu, {"architectures in the wheel", join(targets, " "), rel->source}};

@@ -64,7 +64,7 @@ void check_library_shadowing(const DoctorContext& ctx, std::vector<Finding>& out
 
     Finding f;
     f.id = "libs.shadowed_" + lib.name;
-    f.severity = mapped ? Severity::kError : Severity::kWarn;
+    f.status = mapped ? Status::kFail : Status::kWarn;
     f.title = std::string(mapped ? "torch loads " : "The loader would give torch ") + lib.name + " " + lib.version +
               " from " + dirname(lib.path) + " instead of its own " + bundled;
     f.evidence = {{lib.name + " found", lib.version + " at " + lib.path,

@@ -22,9 +22,9 @@ std::string fill(std::string text, const std::string& nvcc, const std::string& t
 
 /// Fixes for "the build toolkit does not match torch": use a matching installed toolkit, install the torch
 /// build that matches the toolkit, or install a matching toolkit.
-std::vector<FixStep> mismatch_fixes(const DoctorContext& ctx, const std::string& nvcc_mm,
+std::vector<Fix> mismatch_fixes(const DoctorContext& ctx, const std::string& nvcc_mm,
                                     const std::string& torch_mm) {
-  std::vector<FixStep> fixes;
+  std::vector<Fix> fixes;
   int rank = 1;
   auto matching = ctx.toolkits_with(torch_mm);
   if (!matching.empty()) fixes.push_back(use_toolkit_step(*matching.front(), rank++));
@@ -55,7 +55,7 @@ void check_mismatch(const DoctorContext& ctx, std::vector<Finding>& out) {
 
   Finding f;
   f.id = major ? "cuda.nvcc_torch_major_mismatch" : "cuda.nvcc_torch_minor_mismatch";
-  f.severity = (major || old_setuptools) ? Severity::kError : Severity::kWarn;
+  f.status = (major || old_setuptools) ? Status::kFail : Status::kWarn;
   f.title = "Extension builds would use nvcc " + nvcc_mm + " but torch " + ctx.python->torch_version +
             " was built with CUDA " + torch_mm;
   f.evidence = {{"torch.version.cuda", torch_cuda, ctx.python_label()},
@@ -89,14 +89,17 @@ void check_cuda_home(const DoctorContext& ctx, std::vector<Finding>& out) {
   std::vector<std::string> found;
   for (const auto& t : ctx.inv.toolkits) found.push_back(toolkit_label(t));
 
-  if (!b.dangling_variable.empty()) {
+  if (b.dangling) {
+    // Named by CUDA_HOME / CUDA_PATH as a rule; otherwise the collector's own words say what chose it.
+    const bool by_variable = !b.variable.empty();
     Finding f;
     f.id = "cuda.home_dangling";
-    f.severity = Severity::kError;
-    f.title = b.dangling_variable + "=" + b.dangling_path + " names no CUDA toolkit";
-    f.evidence = {{b.dangling_variable, b.dangling_path, "environment"},
+    f.status = Status::kFail;
+    f.title = (by_variable ? b.variable + "=" + b.dangling_path : b.reason) + " names no CUDA toolkit";
+    f.evidence = {{by_variable ? b.variable : "toolkit chosen by torch.utils.cpp_extension", b.dangling_path,
+                   by_variable ? "environment" : b.reason},
                   {"toolkits found", found.empty() ? "none" : join(found, "; "), "inventory"}};
-    f.explanation = "torch.utils.cpp_extension takes " + b.dangling_variable +
+    f.explanation = "torch.utils.cpp_extension takes " + (by_variable ? b.variable : std::string("that directory")) +
                     " as the toolkit without checking it, so builds fail with \"nvcc not found at '" +
                     b.dangling_path + "/bin/nvcc'\" or compile against missing headers.";
     int rank = 1;
@@ -105,8 +108,9 @@ void check_cuda_home(const DoctorContext& ctx, std::vector<Finding>& out) {
     if (!want.empty() && !ctx.toolkits_with(want).empty()) pick = ctx.toolkits_with(want).front();
     if (!pick && !ctx.inv.toolkits.empty()) pick = &ctx.inv.toolkits.front();
     if (pick) f.fixes.push_back(use_toolkit_step(*pick, rank++));
-    f.fixes.push_back({rank++, "Unset it so torch falls back to nvcc on PATH", {"unset " + b.dangling_variable},
-                       "affects this shell only"});
+    if (by_variable)
+      f.fixes.push_back({rank++, "Unset it so torch falls back to nvcc on PATH", {"unset " + b.variable},
+                         "affects this shell only"});
     f.references.push_back("https://github.com/pytorch/pytorch/blob/main/torch/utils/cpp_extension.py");
     out.push_back(std::move(f));
     return;
@@ -116,7 +120,7 @@ void check_cuda_home(const DoctorContext& ctx, std::vector<Finding>& out) {
     bool gpu_torch = !ctx.torch_cuda().empty();
     Finding f;
     f.id = "cuda.no_toolkit";
-    f.severity = gpu_torch ? Severity::kWarn : Severity::kInfo;
+    f.status = gpu_torch ? Status::kWarn : Status::kInfo;
     f.title = "No CUDA toolkit (nvcc) found";
     f.evidence = {{"toolkits found", "none", "inventory"}};
     if (gpu_torch) f.evidence.push_back({"torch.version.cuda", ctx.torch_cuda(), ctx.python_label()});
@@ -130,7 +134,7 @@ void check_cuda_home(const DoctorContext& ctx, std::vector<Finding>& out) {
   if (!ctx.has_env("CUDA_HOME") && !ctx.has_env("CUDA_PATH") && b.toolkit) {
     Finding f;
     f.id = "cuda.home_unset";
-    f.severity = Severity::kInfo;
+    f.status = Status::kInfo;
     f.title = "CUDA_HOME is unset; extension builds would use " + toolkit_label(*b.toolkit) + " (" + b.via + ")";
     f.evidence = {{"CUDA_HOME", "unset", "environment"},
                   {"toolkit chosen by torch.utils.cpp_extension", b.toolkit->root, b.reason},
@@ -145,7 +149,7 @@ void check_cuda_home(const DoctorContext& ctx, std::vector<Finding>& out) {
       major_minor(ctx.path_toolkit->version) != major_minor(b.toolkit->version)) {
     Finding f;
     f.id = "cuda.home_path_disagree";
-    f.severity = Severity::kWarn;
+    f.status = Status::kWarn;
     f.title = "CUDA_HOME is " + toolkit_label(*b.toolkit) + " but the nvcc on PATH is " +
               toolkit_label(*ctx.path_toolkit);
     f.evidence = {{"CUDA_HOME", ctx.env("CUDA_HOME"), "environment"},

@@ -28,7 +28,7 @@ void check_torch_install(const DoctorContext& ctx, std::vector<Finding>& out) {
     if (!py.torch_import_error.empty()) {
       Finding f;
       f.id = "torch.import_failed";
-      f.severity = Severity::kError;
+      f.status = Status::kFail;
       f.title = "import torch fails in " + py.interpreter;
       f.evidence = {{"import error", py.torch_import_error, label}};
       f.explanation = "Nothing that needs torch (or builds against it) can work in this environment until the "
@@ -39,7 +39,7 @@ void check_torch_install(const DoctorContext& ctx, std::vector<Finding>& out) {
       {
         Finding f;
         f.id = "torch.outside_env";
-        f.severity = Severity::kWarn;
+        f.status = Status::kWarn;
         f.title = py.interpreter + " imports torch from " + py.torch_path + ", outside its environment " + py.prefix;
         f.evidence = {{"torch", py.torch_version + " at " + py.torch_path, label}, {"sys.prefix", py.prefix, label}};
         if (!ctx.env("PYTHONPATH").empty()) f.evidence.push_back({"PYTHONPATH", ctx.env("PYTHONPATH"), "environment"});
@@ -59,7 +59,7 @@ void check_torch_install(const DoctorContext& ctx, std::vector<Finding>& out) {
   if (installs.size() > 1) {
     Finding f;
     f.id = "torch.multiple_installs";
-    f.severity = Severity::kWarn;
+    f.status = Status::kWarn;
     f.title = std::to_string(installs.size()) + " different torch installs are reachable from PATH";
     for (const auto& [path, py] : installs)
       f.evidence.push_back({"torch " + py->torch_version, path, "python " + py->version + " at " + py->interpreter});
@@ -76,7 +76,7 @@ void check_torch_install(const DoctorContext& ctx, std::vector<Finding>& out) {
   if (py && py->torch_installed && py->torch_cuda.empty() && py->torch_import_error.empty() && !ctx.inv.gpus.empty()) {
     Finding f;
     f.id = "torch.cpu_only_on_gpu_node";
-    f.severity = Severity::kError;
+    f.status = Status::kFail;
     f.title = "torch " + py->torch_version + " is a CPU-only build but this machine has " +
               std::to_string(ctx.inv.gpus.size()) + " GPU(s)";
     f.evidence = {{"torch", py->torch_version, ctx.python_label()},

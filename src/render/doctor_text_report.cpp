@@ -1,7 +1,0 @@
-#include "render/text_blocks.h"
-
-namespace gpucheck::render::text {
-
-void doctor(const report::Report& r, std::ostream& out, const RenderOptions& o) { findings(r, out, o); }
-
-}  // namespace gpucheck::render::text

@@ -1,0 +1,62 @@
+#include "report/doctor_report.h"
+
+#include "checks/doctor/doctor.h"
+#include "checks/doctor/install_plan.h"
+
+namespace gpucheck::report {
+namespace {
+
+// The plan's own status: it never adds a failure the plan's findings do not already carry, so the exit
+// code stays "1 iff any error finding" (kNoPath and kInstallsByPath both come with an error finding).
+Status plan_status(compat::PlanVerdict v) {
+  switch (v) {
+    case compat::PlanVerdict::kInstalls: return Status::kPass;
+    case compat::PlanVerdict::kInstallsByPath: return Status::kWarn;
+    case compat::PlanVerdict::kNoPath: return Status::kFail;
+  }
+  return Status::kFail;
+}
+
+Finding plan_finding(const compat::InstallPlan& p) {
+  Finding f;
+  f.id = "plan." + p.package;
+  f.status = plan_status(p.verdict);
+  f.title = "install " + p.package + (p.version.empty() ? "" : "==" + p.version) + " (" + p.build + ")";
+  f.summary = compat::verdict_text(p.verdict);
+  f.fixes = p.paths;
+  f.details = {{"package", p.package},
+               {"version", p.version},
+               {"build", p.build},
+               {"verdict", compat::to_string(p.verdict)}};
+  return f;
+}
+
+}  // namespace
+
+Report doctor_report(Report base, const inventory::Inventory& inv, const compat::KnowledgeBase& kb,
+                     const std::optional<std::string>& request, const std::string& inventory_source) {
+  // Parse --for before running rules so bad input fails fast with exit 2.
+  std::optional<compat::PackageRequest> req;
+  if (request) req = compat::parse_package_request(*request, kb);
+  compat::DoctorContext ctx(inv, kb);
+  Report r = std::move(base);
+  r.section("findings").findings = compat::diagnose(ctx);
+  if (req) {
+    compat::InstallPlan plan = compat::plan_install(ctx, *req);
+    Section& s = r.section("plan");
+    s.findings.push_back(plan_finding(plan));
+    s.findings.insert(s.findings.end(), plan.findings.begin(), plan.findings.end());
+  }
+  r.inventory = inv;
+  r.notes = inv.notes;
+  r.details = {{"inventory_source", inventory_source}, {"knowledge_base", kb.directory()}};
+  return r;
+}
+
+Report doctor_report(Report base, const InventorySource& source, const std::optional<std::string>& request) {
+  auto kb = compat::KnowledgeBase::load();
+  inventory::Inventory inv = load_inventory(source);
+  return doctor_report(std::move(base), inv, kb, request, source.describe());
+}
+
+}  // namespace gpucheck::report

@@ -1,0 +1,27 @@
+#pragma once
+// `gpucheck doctor`'s Report, built in one place: the rules' Findings in section "findings" (errors
+// first) and, with --for, section "plan": one Finding for the plan itself (id "plan.<package>", its
+// verdict in summary and details, the install paths as its ranked fixes), then the plan's own findings.
+// Report.inventory is the judged inventory, Report.notes its notes, Report.details {inventory_source,
+// knowledge_base}.
+#include <optional>
+#include <string>
+
+#include "inventory/model.h"
+#include "knowledge/knowledge_base.h"
+#include "report/inventory_source.h"
+#include "report/report.h"
+
+namespace gpucheck::report {
+
+/// Judges `source`'s inventory (loaded or collected) with the installed knowledge base; with `request`
+/// ("bmtrain==0.2.2") also plans that install. `base` carries the metadata (cli: new_report("doctor", g)).
+/// Throws InputError for a bad source or request (exit 2), before any rule runs.
+Report doctor_report(Report base, const InventorySource& source, const std::optional<std::string>& request);
+
+/// The same over an inventory already in hand; `inventory_source` says where it came from ("live",
+/// "--from FILE", ...).
+Report doctor_report(Report base, const inventory::Inventory& inv, const compat::KnowledgeBase& kb,
+                     const std::optional<std::string>& request, const std::string& inventory_source);
+
+}  // namespace gpucheck::report
