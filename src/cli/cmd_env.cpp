@@ -1,45 +1,42 @@
-#include <iostream>
-
 #include "cli/command.h"
-#include "inventory/collect.h"
-#include "render/inventory_text.h"
+#include "core/errors.h"
 #include "inventory/version_cache.h"
+#include "report/env_report.h"
 
 namespace gpucheck::cli {
 namespace {
 
+struct EnvArgs {
+  report::InventorySource source;
+  bool no_python = false;
+  bool no_cache = false;
+};
+
 Runner setup_env(CLI::App& sub, GlobalOptions& g) {
-  auto o = std::make_shared<inventory::CollectOptions>();
-  auto no_python = std::make_shared<bool>(false);
-  auto no_cache = std::make_shared<bool>(false);
-  sub.add_option("--root", o->root, "Inspect a mounted image or chroot: paths resolved under DIR, nothing executed")
-      ->type_name("DIR");
-  sub.add_option("--python", o->pythons, "Also probe this interpreter (repeat the option for more)")
-      ->type_name("PATH")
-      ->allow_extra_args(false);
-  sub.add_flag("--no-python", *no_python, "Skip the Python probes (fast)");
-  sub.add_flag("--no-cache", *no_cache,
+  auto a = std::make_shared<EnvArgs>();
+  add_inventory_source(sub, a->source);
+  sub.add_flag("--no-python", a->no_python, "Skip the Python probes (fast)");
+  sub.add_flag("--no-cache", a->no_cache,
                "Read every library version afresh (default: reuse readings of unchanged files from "
                "~/.cache/gpucheck/library-versions.json)");
   sub.footer(
       "Lists the driver, GPUs (NVML), every CUDA toolkit and which one PATH / CMake / torch cpp_extension would\n"
       "pick, every copy of cudart/cuBLAS/cuDNN/NCCL/NVRTC/nvJitLink with its version, Python environments with\n"
-      "torch facts and the libraries `import torch` really mapped, compilers and system. --json prints the\n"
-      "document (schema: share/gpucheck/schema/inventory.schema.json). No GPU required.");
-  return [o, no_python, no_cache, &g] {
-    o->python = !*no_python;
-    if (!*no_cache) o->version_cache = inventory::default_version_cache_file();
-    o->timings = g.verbose;
-    auto inv = inventory::collect(*o);
-    if (g.json) {
-      nlohmann::json j;
-      inventory::to_json(j, inv);
-      emit_document(g, j.dump(2) + "\n");
-    } else {
-      std::string text = inventory::render_summary(inv, g.verbose);
-      emit_document(g, text);
-    }
-    return 0;
+      "torch facts and the libraries `import torch` really mapped, compilers and system, and whether each\n"
+      "toolkit's nvcc takes the host compiler it would use. --json prints the report, the inventory under\n"
+      "\"inventory\" (schemas: share/gpucheck/schema/report.schema.json, inventory.schema.json); --from FILE\n"
+      "shows a saved inventory or report again. No GPU required.");
+  return [a, &g] {
+    report::EnvRequest req;
+    req.source = a->source;
+    req.collect.python = !a->no_python;
+    if (!a->no_cache) req.collect.version_cache = inventory::default_version_cache_file();
+    req.collect.timings = g.verbose;
+    report::Report rep = report::env_report(req, new_report("env", g));
+    emit_report(rep, g);
+    // env describes; it does not judge the machine: its exit code stays 0 whatever the host compiler
+    // section says (doctor is the command that exits 1 on a problem).
+    return kExitOk;
   };
 }
 

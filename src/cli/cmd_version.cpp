@@ -1,9 +1,5 @@
-#include <iostream>
-
-#include <nlohmann/json.hpp>
-
 #include "cli/command.h"
-#include "gpucheck/build_info.h"
+#include "report/version_report.h"
 
 namespace gpucheck::cli {
 namespace {
@@ -11,23 +7,8 @@ namespace {
 Runner setup_version(CLI::App& sub, GlobalOptions& g) {
   sub.footer("Prints the gpucheck version and how it was built (CUDA, NCCL, LibTorch support).");
   return [&g] {
-    nlohmann::json j = {{"version", build::kVersion},
-                        {"cuda_compiler", build::kCudaCompilerVersion},
-                        {"cuda_architectures", build::kCudaArchitectures},
-                        {"cuda", build::kHaveCuda},
-                        {"nccl", build::kHaveNccl},
-                        {"torch", build::kHaveTorch}};
-    if (g.json) {
-      emit_document(g, j.dump(2) + "\n");
-    } else {
-      std::cout << "gpucheck " << build::kVersion << "\n"
-                << "  CUDA: " << (build::kHaveCuda ? std::string(build::kCudaCompilerVersion) + " (archs " +
-                                                         build::kCudaArchitectures + ")"
-                                                   : std::string("not built")) << "\n"
-                << "  NCCL: " << (build::kHaveNccl ? "yes" : "no") << "\n"
-                << "  LibTorch: " << (build::kHaveTorch ? "yes" : "no") << "\n";
-    }
-    return 0;
+    report::Report rep = report::version_report(new_report("version", g));
+    return emit_report(rep, g);
   };
 }
 

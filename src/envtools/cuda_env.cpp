@@ -6,6 +6,7 @@
 #include "checks/doctor/fix_commands.h"
 #include "knowledge/version.h"
 #include "core/errors.h"
+#include "core/files.h"
 #include "core/text.h"
 
 namespace gpucheck::compat {
@@ -75,8 +76,8 @@ const inventory::Toolkit& select_toolkit(const inventory::Inventory& inv, const 
   return *best;
 }
 
-std::string shell_exports(const inventory::Inventory& inv, const inventory::Toolkit& t, const std::string& path,
-                          const std::string& ld_library_path) {
+std::vector<ShellExport> cuda_exports(const inventory::Inventory& inv, const inventory::Toolkit& t,
+                                      const std::string& path, const std::string& ld_library_path) {
   std::vector<std::string> drop_bin{"/usr/local/cuda/bin"}, drop_lib{"/usr/local/cuda/lib64", "/usr/local/cuda/lib"};
   for (const auto& o : inv.toolkits) {
     drop_bin.push_back(strip(o.root) + "/bin");
@@ -84,12 +85,28 @@ std::string shell_exports(const inventory::Inventory& inv, const inventory::Tool
     drop_lib.push_back(strip(o.root) + "/lib");
   }
   std::string root = strip(t.root);
+  return {{"CUDA_HOME", root},
+          {"CUDA_PATH", root},
+          {"PATH", rebuild(root + "/bin", path, drop_bin)},
+          {"LD_LIBRARY_PATH", rebuild(toolkit_lib_dir(t), ld_library_path, drop_lib)}};
+}
+
+std::string shell_exports(const inventory::Inventory& inv, const inventory::Toolkit& t, const std::string& path,
+                          const std::string& ld_library_path) {
   std::string out;
-  out += "export CUDA_HOME=" + shell_quote(root) + "\n";
-  out += "export CUDA_PATH=" + shell_quote(root) + "\n";
-  out += "export PATH=" + shell_quote(rebuild(root + "/bin", path, drop_bin)) + "\n";
-  out += "export LD_LIBRARY_PATH=" + shell_quote(rebuild(toolkit_lib_dir(t), ld_library_path, drop_lib)) + "\n";
+  for (const auto& e : cuda_exports(inv, t, path, ld_library_path)) out += "export " + e.name + "=" + shell_quote(e.value) + "\n";
   return out;
+}
+
+std::vector<std::string> write_modulefiles(const inventory::Inventory& inv, const std::string& dir) {
+  std::vector<std::string> written;
+  for (const auto& f : modulefiles(inv)) {
+    std::string path = dir + "/" + f.relative_path;
+    make_dirs(path.substr(0, path.rfind('/')));
+    write_file_atomic(path, f.content);
+    written.push_back(path);
+  }
+  return written;
 }
 
 std::string module_version(const inventory::Inventory& inv, const inventory::Toolkit& t) {

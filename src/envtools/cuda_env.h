@@ -12,9 +12,18 @@ namespace gpucheck::compat {
 /// (exact) or an absolute root. Throws InputError listing the toolkits found when none matches.
 const inventory::Toolkit& select_toolkit(const inventory::Inventory& inv, const std::string& wanted);
 
-/// Shell lines setting CUDA_HOME, CUDA_PATH, PATH and LD_LIBRARY_PATH for `t`: its bin and lib dirs go
-/// first, every other known toolkit's dirs are dropped from `path` / `ld_library_path` (the current
-/// values). Values are single-quoted for POSIX shells.
+/// One variable use-cuda sets.
+struct ShellExport {
+  std::string name;   // "CUDA_HOME"
+  std::string value;  // unquoted
+};
+
+/// CUDA_HOME, CUDA_PATH, PATH and LD_LIBRARY_PATH for `t`, in that order: its bin and lib dirs go first,
+/// every other known toolkit's dirs are dropped from `path` / `ld_library_path` (the current values).
+std::vector<ShellExport> cuda_exports(const inventory::Inventory& inv, const inventory::Toolkit& t,
+                                      const std::string& path, const std::string& ld_library_path);
+
+/// cuda_exports as shell lines (`export NAME=value`), values single-quoted for POSIX shells.
 std::string shell_exports(const inventory::Inventory& inv, const inventory::Toolkit& t, const std::string& path,
                           const std::string& ld_library_path);
 
@@ -26,6 +35,10 @@ struct ModuleFile {
 /// One Tcl and one Lua modulefile per toolkit with nvcc, each with `conflict cuda` so two never load together.
 /// Throws InputError when there is no toolkit, or a root cannot be written safely (braces, newlines).
 std::vector<ModuleFile> modulefiles(const inventory::Inventory& inv);
+
+/// Writes modulefiles(inv) under `dir` (each file atomically, directories made as needed) and returns the
+/// paths written, in order.
+std::vector<std::string> write_modulefiles(const inventory::Inventory& inv, const std::string& dir);
 
 /// Module name version of a toolkit: "11.8", or the full version when two toolkits share a major.minor.
 std::string module_version(const inventory::Inventory& inv, const inventory::Toolkit& t);

@@ -86,21 +86,12 @@ std::string absolute(const std::string& p) {
   return ec ? p : a.lexically_normal().string();
 }
 
-// NVIDIA's support policy for each toolkit fills the bounds host_config.h does not enforce; then the
-// compiler nvcc would use is placed in each toolkit's range.
-void add_host_compiler_ranges(std::vector<Toolkit>& toolkits, const CompilerScan& compilers, const RootFs& fs,
-                              const compat::KnowledgeBase* kb) {
-  const Compiler* used = compilers.nvcc_host_compiler_entry >= 0
-                             ? &compilers.compilers[static_cast<std::size_t>(compilers.nvcc_host_compiler_entry)]
-                             : nullptr;
-  std::string family = used ? compiler_family(*used, fs.resolve(used->path)) : "";
+// NVIDIA's support policy for each toolkit fills the bounds host_config.h does not enforce. Where the
+// compiler nvcc would use falls in them is a verdict, made in checks/compiler.
+void add_host_compiler_ranges(std::vector<Toolkit>& toolkits, const compat::KnowledgeBase* kb) {
   for (auto& tk : toolkits) {
-    std::optional<HostCompilerPolicy> policy;
-    if (auto row = kb && !tk.version.empty() ? kb->host_compilers(tk.version) : std::nullopt)
-      policy = HostCompilerPolicy{row->cuda, row->gcc_min, row->gcc_max, row->clang_min, row->clang_max,
-                                  "data/compat/host_compilers.json (CUDA " + row->cuda + ": " + row->source + ")"};
+    auto policy = kb && !tk.version.empty() ? kb->host_compilers(tk.version) : std::nullopt;
     tk.host_compilers = complete_host_compiler_ranges(std::move(tk.host_compilers), policy);
-    tk.host_compiler_fit = fit_host_compiler(tk.host_compilers, used, family);
   }
 }
 
@@ -256,9 +247,10 @@ Inventory collect(const CollectOptions& given) {
   inv.system = system.get();
   auto c = compilers.get();
   inv.nvcc_host_compiler = c.nvcc_host_compiler;
+  inv.nvcc_host_compiler_source = c.nvcc_host_compiler_source;
   auto kb = knowledge.get();
   if (!kb) inv.notes.push_back("host compiler support policy not loaded: " + knowledge_error);
-  add_host_compiler_ranges(inv.toolkits, c, fs, kb ? &*kb : nullptr);
+  add_host_compiler_ranges(inv.toolkits, kb ? &*kb : nullptr);
   inv.compilers = std::move(c.compilers);
   if (!inv.driver.present) inv.notes.push_back("driver: " + (inv.driver.error.empty() ? "not found" : inv.driver.error));
   if (!options.python) inv.notes.push_back("Python environments not probed (gpucheck env --no-python, or run --level quick)");

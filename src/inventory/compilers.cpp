@@ -81,16 +81,19 @@ CompilerScan scan_compilers(const RootFs& fs, const EnvMap& env) {
   }
   CompilerScan scan;
   for (auto& j : jobs) scan.compilers.push_back(j.get());
-  if (auto v = env_or(env, "NVCC_CCBIN"); !v.empty()) {
-    scan.nvcc_host_compiler = v + " (NVCC_CCBIN)";
-    for (const auto& c : scan.compilers)
-      if (c.name == "NVCC_CCBIN") scan.nvcc_host_compiler_entry = &c - scan.compilers.data();
-  } else if (auto g = fs.which("gcc", path_list); !g.empty()) {
-    scan.nvcc_host_compiler = g + " (gcc on PATH, nvcc's default)";
-    for (const auto& c : scan.compilers)
-      if (c.name == "gcc" && c.path == g) scan.nvcc_host_compiler_entry = &c - scan.compilers.data();
-  }
+  if (const Compiler* used = nvcc_compiler_entry(scan.compilers, &scan.nvcc_host_compiler_source))
+    scan.nvcc_host_compiler = used->path;
   return scan;
+}
+
+const Compiler* nvcc_compiler_entry(const std::vector<Compiler>& compilers, std::string* how) {
+  for (const char* name : {"NVCC_CCBIN", "gcc"})
+    for (const auto& c : compilers)
+      if (c.name == name) {
+        if (how) *how = c.name == "gcc" ? "gcc on PATH, nvcc's default" : "NVCC_CCBIN";
+        return &c;
+      }
+  return nullptr;
 }
 
 }  // namespace gpucheck::inventory

@@ -3,7 +3,6 @@
 // (run concurrently), plus the compiler nvcc would use: NVCC_CCBIN when set, else `gcc` on PATH (what
 // `nvcc --dryrun` shows it invoking). Under --root nothing runs: compilers are listed without versions
 // unless the file name carries one (gcc-12).
-#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -15,11 +14,17 @@ namespace gpucheck::inventory {
 
 struct CompilerScan {
   std::vector<Compiler> compilers;
-  std::string nvcc_host_compiler;
-  std::ptrdiff_t nvcc_host_compiler_entry = -1;  // index of that compiler in `compilers`; -1: not among them
+  std::string nvcc_host_compiler;         // the path of nvcc_compiler_entry(compilers); "" when none
+  std::string nvcc_host_compiler_source;  // how it was found: "NVCC_CCBIN" or "gcc on PATH, nvcc's default"
 };
 
 CompilerScan scan_compilers(const RootFs& fs, const EnvMap& env);
+
+/// The one rule for which compiler nvcc invokes, over compiler entries as scan_compilers lists them: the
+/// entry NVCC_CCBIN names when that variable is set, else `gcc` on PATH (what `nvcc --dryrun` shows it
+/// invoking). nullptr when neither is listed. `how` (optional) gets the source words stored in
+/// Inventory::nvcc_host_compiler_source.
+const Compiler* nvcc_compiler_entry(const std::vector<Compiler>& compilers, std::string* how = nullptr);
 
 /// First line of `--version` output -> version: "gcc (Debian 12.2.0-14) 12.2.0" -> "12.2.0",
 /// "Debian clang version 14.0.6" -> "14.0.6".

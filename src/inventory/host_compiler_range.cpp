@@ -143,30 +143,6 @@ bool evaluate_guard(const Guard& g, const std::string& source, HostCompilerRange
   return true;
 }
 
-// "12.2.0" -> {12, 2}; a bound "15" -> {15, -1} (any minor).
-std::pair<int, int> major_minor_of(const std::string& v) {
-  auto parts = split(v, '.');
-  auto num = [](const std::string& s) {
-    if (s.empty() || !std::isdigit(static_cast<unsigned char>(s[0]))) return -1;
-    return std::atoi(s.c_str());
-  };
-  return {parts.empty() ? -1 : num(parts[0]), parts.size() < 2 ? -1 : num(parts[1])};
-}
-
-bool below(const std::pair<int, int>& v, const std::string& min) {
-  auto b = major_minor_of(min);
-  if (v.first != b.first || b.second < 0) return v.first < b.first;
-  return v.second >= 0 && v.second < b.second;
-}
-
-bool above(const std::pair<int, int>& v, const std::string& max) {
-  auto b = major_minor_of(max);
-  if (v.first != b.first || b.second < 0) return v.first > b.first;
-  return v.second > b.second;
-}
-
-std::string kind(bool enforced) { return enforced ? "enforced by host_config.h" : "support policy, not enforced by nvcc"; }
-
 }  // namespace
 
 std::vector<HostCompilerRange> parse_host_config(const std::string& text, const std::string& source) {
@@ -180,8 +156,10 @@ std::vector<HostCompilerRange> parse_host_config(const std::string& text, const 
 }
 
 std::vector<HostCompilerRange> complete_host_compiler_ranges(std::vector<HostCompilerRange> enforced,
-                                                             const std::optional<HostCompilerPolicy>& policy) {
+                                                             const std::optional<compat::HostCompilerPolicy>& policy) {
   std::vector<HostCompilerRange> out;
+  const std::string source =
+      policy ? "data/compat/host_compilers.json (CUDA " + policy->cuda + ": " + policy->source + ")" : "";
   for (const char* family : {"gcc", "clang"}) {
     HostCompilerRange r;
     r.compiler = family;
@@ -190,50 +168,13 @@ std::vector<HostCompilerRange> complete_host_compiler_ranges(std::vector<HostCom
     if (policy) {
       bool gcc = r.compiler == "gcc";
       if (r.min.empty())
-        r.min = std::to_string(gcc ? policy->gcc_min : policy->clang_min), r.min_source = policy->source;
+        r.min = std::to_string(gcc ? policy->gcc_min : policy->clang_min), r.min_source = source;
       if (r.max.empty())
-        r.max = std::to_string(gcc ? policy->gcc_max : policy->clang_max), r.max_source = policy->source;
+        r.max = std::to_string(gcc ? policy->gcc_max : policy->clang_max), r.max_source = source;
     }
     if (!r.min.empty() || !r.max.empty()) out.push_back(r);
   }
   return out;
-}
-
-std::string compiler_family(const Compiler& c, const std::string& resolved_path) {
-  for (const auto* s : {&c.name, &c.path, &resolved_path})
-    if (base_name(*s).find("clang") != std::string::npos) return "clang";
-  return "gcc";
-}
-
-HostCompilerFit fit_host_compiler(const std::vector<HostCompilerRange>& ranges, const Compiler* compiler,
-                                  const std::string& family) {
-  HostCompilerFit f;
-  f.status = "unknown";
-  if (!compiler) {
-    f.reason = "no host compiler found (NVCC_CCBIN unset, no gcc on PATH)";
-    return f;
-  }
-  f.compiler = compiler->path, f.family = family, f.version = compiler->version;
-  auto it = std::find_if(ranges.begin(), ranges.end(), [&](const HostCompilerRange& r) { return r.compiler == family; });
-  auto v = major_minor_of(compiler->version);
-  if (it == ranges.end()) {
-    f.reason = "no " + family + " range known for this toolkit";
-  } else if (v.first < 0) {
-    f.reason = "version of " + compiler->path + " unknown (" + compiler->source + ")";
-  } else if (!it->max.empty() && above(v, it->max)) {
-    f.status = "above_max", f.enforced = it->max_enforced;
-    f.reason = family + " " + compiler->version + " is newer than " + it->max + ", the newest this nvcc takes (" +
-               kind(it->max_enforced) + (it->max_enforced ? ": nvcc stops with #error" : "") + ")";
-  } else if (!it->min.empty() && below(v, it->min)) {
-    f.status = "below_min", f.enforced = it->min_enforced;
-    f.reason = family + " " + compiler->version + " is older than " + it->min + ", the oldest this nvcc takes (" +
-               kind(it->min_enforced) + (it->min_enforced ? ": nvcc stops with #error" : "") + ")";
-  } else {
-    f.status = "inside";
-    f.reason = family + " " + compiler->version + " is within " + (it->min.empty() ? "?" : it->min) + " .. " +
-               (it->max.empty() ? "?" : it->max);
-  }
-  return f;
 }
 
 }  // namespace gpucheck::inventory

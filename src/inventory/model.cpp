@@ -24,9 +24,8 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Gpu, index, nvml_index, name, uu
                                                 pcie_gen_max, pcie_width_current, pcie_width_max, source)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(HostCompilerRange, compiler, min, max, min_source, max_source,
                                                 min_enforced, max_enforced)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(HostCompilerFit, compiler, family, version, status, enforced, reason)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Toolkit, root, version, version_source, nvcc, found_via,
-                                                is_usr_local_cuda, host_compilers, host_compiler_fit, aliases)
+                                                is_usr_local_cuda, host_compilers, aliases)
 
 namespace {
 // Documents written before host_compilers existed carry only the newest GCC major (host_compiler_max).
@@ -44,6 +43,21 @@ void upgrade_old_toolkits(const nlohmann::json& j, std::vector<Toolkit>& toolkit
     r.max_source = t.value("host_compiler_max_source", "");
     r.max_enforced = r.max_source.find("host_config.h") != std::string::npos;
     toolkits[i].host_compilers.push_back(r);
+  }
+}
+
+// Documents written before nvcc_host_compiler_source existed carry both in one string:
+// "/usr/bin/gcc (gcc on PATH, nvcc's default)" or "/opt/gcc-12/bin/gcc (NVCC_CCBIN)".
+void split_old_host_compiler(Inventory& inv) {
+  if (!inv.nvcc_host_compiler_source.empty()) return;
+  std::string& v = inv.nvcc_host_compiler;
+  for (const char* how : {" (gcc on PATH, nvcc's default)", " (NVCC_CCBIN)"}) {
+    std::string suffix(how);
+    if (v.size() > suffix.size() && v.compare(v.size() - suffix.size(), suffix.size(), suffix) == 0) {
+      inv.nvcc_host_compiler_source = suffix.substr(2, suffix.size() - 3);
+      v.resize(v.size() - suffix.size());
+      return;
+    }
   }
 }
 }  // namespace
@@ -66,7 +80,8 @@ void to_json(nlohmann::json& j, const Inventory& inv) {
        {"hostname", inv.hostname},             {"driver", inv.driver},             {"gpus", inv.gpus},
        {"toolkits", inv.toolkits},             {"toolkit_choices", inv.toolkit_choices},
        {"libraries", inv.libraries},           {"pythons", inv.pythons},           {"compilers", inv.compilers},
-       {"nvcc_host_compiler", inv.nvcc_host_compiler}, {"system", inv.system}, {"notes", inv.notes}};
+       {"nvcc_host_compiler", inv.nvcc_host_compiler}, {"nvcc_host_compiler_source", inv.nvcc_host_compiler_source},
+       {"system", inv.system}, {"notes", inv.notes}};
 }
 
 void from_json(const nlohmann::json& j, Inventory& inv) {
@@ -87,6 +102,8 @@ void from_json(const nlohmann::json& j, Inventory& inv) {
     inv.pythons = j.value("pythons", d.pythons);
     inv.compilers = j.value("compilers", d.compilers);
     inv.nvcc_host_compiler = j.value("nvcc_host_compiler", "");
+    inv.nvcc_host_compiler_source = j.value("nvcc_host_compiler_source", "");
+    split_old_host_compiler(inv);
     inv.system = j.value("system", d.system);
     inv.notes = j.value("notes", d.notes);
   } catch (const nlohmann::json::exception& e) {
@@ -94,10 +111,18 @@ void from_json(const nlohmann::json& j, Inventory& inv) {
   }
 }
 
-Inventory load_inventory(const std::string& path) {
+Inventory inventory_from_document(nlohmann::json doc, const std::string& name) {
+  // A report (gpucheck env --json, gpucheck run's file) carries the inventory it judged.
+  if (doc.is_object() && doc.value("kind", "") == "gpucheck.report") {
+    if (!doc.contains("inventory") || doc["inventory"].is_null())
+      throw InputError(name + ": this report has no inventory (written with --no-inventory?)");
+    doc = doc["inventory"];
+  }
   Inventory inv;
-  from_json(read_json_file(path), inv);
+  from_json(doc, inv);
   return inv;
 }
+
+Inventory load_inventory(const std::string& path) { return inventory_from_document(read_json_file(path), path); }
 
 }  // namespace gpucheck::inventory

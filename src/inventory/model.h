@@ -46,16 +46,6 @@ struct HostCompilerRange {
   bool min_enforced = false, max_enforced = false;
 };
 
-/// Whether the compiler nvcc would use (inventory.nvcc_host_compiler) is inside a toolkit's range.
-struct HostCompilerFit {
-  std::string compiler;           // its path ("/usr/bin/gcc"); empty: none found
-  std::string family;             // "gcc" or "clang"
-  std::string version;            // "12.2.0"
-  std::string status = "unknown"; // "inside", "above_max", "below_min", "unknown"
-  bool enforced = false;          // the bound it crosses is host_config.h's: every nvcc compile fails
-  std::string reason;             // "gcc 12.2.0 is within 6 .. 15"
-};
-
 struct Toolkit {
   std::string root;               // real path
   std::string version;            // "12.1.105" or "12.1"
@@ -64,7 +54,6 @@ struct Toolkit {
   std::vector<std::string> found_via;  // "CUDA_HOME", "PATH", "/usr/local/cuda symlink", "conda:env", "pip:nvidia-cuda-nvcc-cu12"
   bool is_usr_local_cuda = false; // /usr/local/cuda points here
   std::vector<HostCompilerRange> host_compilers;  // gcc and clang: what this nvcc takes (see HostCompilerRange)
-  HostCompilerFit host_compiler_fit;  // the compiler nvcc would use against that range
   std::vector<std::string> aliases;      // other paths that lead here (/usr/local/cuda, a CUDA_HOME symlink)
 };
 
@@ -150,7 +139,11 @@ struct Inventory {
   std::vector<Library> libraries;
   std::vector<PythonEnv> pythons;
   std::vector<Compiler> compilers;
-  std::string nvcc_host_compiler; // the compiler nvcc would use (NVCC_CCBIN, CUDAHOSTCXX, or c++ on PATH)
+  // The executable nvcc would invoke as its host compiler, and how the collector found it ("NVCC_CCBIN", or
+  // "gcc on PATH, nvcc's default"); both "" when neither exists. Whether it fits a toolkit is not recorded
+  // here: checks/compiler judges it (env and doctor alike).
+  std::string nvcc_host_compiler;         // "/usr/bin/gcc"
+  std::string nvcc_host_compiler_source;  // "gcc on PATH, nvcc's default"
   System system;
   std::vector<std::string> notes; // lookups that failed, with the reason
 };
@@ -158,6 +151,10 @@ struct Inventory {
 void to_json(nlohmann::json& j, const Inventory& inv);
 /// Throws gpucheck::InputError when `j` is not an inventory document.
 void from_json(const nlohmann::json& j, Inventory& inv);
+/// Reads an inventory document, or the inventory a gpucheck report embeds (`gpucheck env --json`, a `run`
+/// report). Throws InputError when the file holds neither.
 Inventory load_inventory(const std::string& path);
+/// The same for a document already parsed; `name` is used in error messages.
+Inventory inventory_from_document(nlohmann::json doc, const std::string& name);
 
 }  // namespace gpucheck::inventory

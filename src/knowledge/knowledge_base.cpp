@@ -154,10 +154,10 @@ std::optional<MinorCompatFloor> KnowledgeBase::minor_compat_floor(int cuda_major
   return std::nullopt;
 }
 
-std::optional<HostCompilerRange> KnowledgeBase::host_compilers(const std::string& cuda) const {
+std::optional<HostCompilerPolicy> KnowledgeBase::host_compilers(const std::string& cuda) const {
   auto v = Version::parse(cuda);
   if (!v) return std::nullopt;
-  const HostCompilerRange* best = nullptr;
+  const HostCompilerPolicy* best = nullptr;
   for (const auto& c : compilers_) {
     auto cv = Version::parse(c.cuda);
     if (!cv || cv->major() != v->major() || cv->minor() > v->minor()) continue;

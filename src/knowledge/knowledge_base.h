@@ -27,7 +27,10 @@ struct MinorCompatFloor {
   std::string note, source;
 };
 
-struct HostCompilerRange {
+/// NVIDIA's host compiler support policy for one toolkit release (data/compat/host_compilers.json). The
+/// per-toolkit range nvcc really takes, bound by bound with its provenance, is inventory::HostCompilerRange;
+/// this row fills the bounds a toolkit's own host_config.h does not enforce.
+struct HostCompilerPolicy {
   std::string cuda;  // "11.8"
   int gcc_min = 0, gcc_max = 0, clang_min = 0, clang_max = 0;  // majors, inclusive
   std::string note, source;
@@ -118,7 +121,7 @@ class KnowledgeBase {
   std::optional<MinorCompatFloor> minor_compat_floor(int cuda_major) const;
   /// Host compilers nvcc of this version accepts; falls back to the newest recorded release of the same
   /// major that is older (e.g. 12.7 -> 12.6); nullopt when none.
-  std::optional<HostCompilerRange> host_compilers(const std::string& cuda) const;
+  std::optional<HostCompilerPolicy> host_compilers(const std::string& cuda) const;
   std::optional<ArchInfo> arch(const std::string& cc) const;
   /// Architectures a toolkit can compile SASS for, oldest first (front = first, back = last).
   std::vector<ArchInfo> archs_for_cuda(const std::string& cuda) const;
@@ -146,7 +149,7 @@ class KnowledgeBase {
   std::string dir_;
   std::vector<DriverMinimum> drivers_;
   std::vector<MinorCompatFloor> minor_compat_;
-  std::vector<HostCompilerRange> compilers_;
+  std::vector<HostCompilerPolicy> compilers_;
   std::vector<ArchInfo> archs_;
   std::vector<TorchRelease> torch_;
   std::vector<CudaCheckRule> cuda_checks_;

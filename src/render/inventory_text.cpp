@@ -32,7 +32,7 @@ std::string host_compiler_range_text(const HostCompilerRange& r) {
 std::string cuda_int(int v) { return v ? fmt::format("{}.{}", v / 1000, (v % 1000) / 10) : "-"; }
 }  // namespace
 
-std::string render_summary(const Inventory& inv, bool verbose) {
+std::string render_summary(const Inventory& inv, bool verbose, const std::map<std::string, std::string>& host_compiler_fits) {
   std::string o;
   auto line = [&](const std::string& s) { o += s + "\n"; };
   line(fmt::format("gpucheck env  {}  root {}  {}", inv.hostname, inv.root, inv.collected_at));
@@ -66,8 +66,8 @@ std::string render_summary(const Inventory& inv, bool verbose) {
     std::vector<std::string> ranges;
     for (const auto& r : t.host_compilers) ranges.push_back(host_compiler_range_text(r));
     if (!ranges.empty()) line("             host compilers: " + join(ranges, "; "));
-    if (!t.host_compiler_fit.reason.empty())
-      line("             nvcc's host compiler: " + t.host_compiler_fit.status + " (" + t.host_compiler_fit.reason + ")");
+    if (auto fit = host_compiler_fits.find(t.root); fit != host_compiler_fits.end())
+      line("             nvcc's host compiler: " + fit->second);
   }
   for (const auto& c : inv.toolkit_choices)
     line(fmt::format("  {:<20} -> {} {}  ({})", c.consumer, c.root.empty() ? "none" : c.root, c.version, c.reason));
@@ -108,7 +108,8 @@ std::string render_summary(const Inventory& inv, bool verbose) {
 
   line("\nCompilers");
   for (const auto& c : inv.compilers) line(fmt::format("  {:<11} {:<8} {}  ({})", c.name, or_dash(c.version), c.path, c.source));
-  line("  nvcc host compiler: " + or_dash(inv.nvcc_host_compiler));
+  line("  nvcc host compiler: " + or_dash(inv.nvcc_host_compiler) +
+       (inv.nvcc_host_compiler_source.empty() ? "" : " (" + inv.nvcc_host_compiler_source + ")"));
 
   if (!s.environment.empty()) {
     line("\nEnvironment");
@@ -125,14 +126,20 @@ std::string render_summary(const Inventory& inv, bool verbose) {
 
 namespace gpucheck::render::text {
 
-// `env`: the inventory summary, then what the checks concluded about it (the host compiler nvcc would use).
+// `env`: the inventory summary, each toolkit with the host compiler verdict of the report's
+// "host_compiler" section; then the report's notes.
 void env(const report::Report& r, std::ostream& out, const RenderOptions& o) {
+  std::map<std::string, std::string> fits;
+  if (const auto* s = r.find_section("host_compiler"))
+    for (const auto& f : s->findings)
+      if (f.details.is_object() && f.details.contains("toolkit"))
+        fits[f.details.value("toolkit", "")] = f.details.value("fit", "unknown") + " (" + f.summary + ")";
   if (!r.inventory.is_null()) {
     inventory::Inventory inv;
     inventory::from_json(r.inventory, inv);
-    out << inventory::render_summary(inv, o.verbose);
+    out << inventory::render_summary(inv, o.verbose, fits);
   }
-  findings(r, out, o);
+  for (const auto& n : r.notes) out << "note: " << n << "\n";
 }
 
 }  // namespace gpucheck::render::text

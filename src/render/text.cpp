@@ -9,6 +9,10 @@ void render_text(const report::Report& r, std::ostream& out, const RenderOptions
   if (c == "explain") return text::explain(r, out, o);
   if (c == "abi") return text::abi(r, out, o);
   if (c == "env") return text::env(r, out, o);
+  if (c == "list") return text::list(r, out, o);
+  if (c == "version") return text::version(r, out, o);
+  if (c == "use-cuda") return text::use_cuda(r, out, o);
+  if (c == "modulefiles") return text::modulefiles(r, out, o);
   text::findings(r, out, o);
 }
 

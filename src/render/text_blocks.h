@@ -12,6 +12,10 @@ void doctor(const report::Report& r, std::ostream& out, const RenderOptions& o);
 void explain(const report::Report& r, std::ostream& out, const RenderOptions& o);  // explain_text.cpp
 void abi(const report::Report& r, std::ostream& out, const RenderOptions& o);      // abi_text.cpp
 void env(const report::Report& r, std::ostream& out, const RenderOptions& o);      // inventory_text.cpp
+void list(const report::Report& r, std::ostream& out, const RenderOptions& o);     // list_text.cpp
+void version(const report::Report& r, std::ostream& out, const RenderOptions& o);  // version_text.cpp
+void use_cuda(const report::Report& r, std::ostream& out, const RenderOptions& o);     // envtools_text.cpp
+void modulefiles(const report::Report& r, std::ostream& out, const RenderOptions& o);  // envtools_text.cpp
 /// Any report: its notes, then every section's findings as blocks.
 void findings(const report::Report& r, std::ostream& out, const RenderOptions& o);  // finding_text.cpp
 

@@ -15,18 +15,7 @@ inventory::Inventory load_inventory(const InventorySource& source, inventory::Co
   if (!source.from.empty() && !source.root.empty()) throw InputError("--from and --root exclude each other");
   if (!source.from.empty()) {
     if (!source.pythons.empty()) throw InputError("--python and --from exclude each other (the document is judged as it is)");
-    nlohmann::json doc = read_json_file(source.from);
-    // A report (gpucheck env --json, gpucheck run's file) carries the inventory it judged.
-    if (doc.is_object() && doc.value("kind", "") == "gpucheck.report") {
-      if (!doc.contains("inventory") || doc["inventory"].is_null())
-        throw InputError(source.from + ": this report has no inventory (written with --no-inventory?)");
-      doc = doc["inventory"];
-    }
-    try {
-      return doc.get<inventory::Inventory>();
-    } catch (const nlohmann::json::exception& e) {
-      throw InputError(source.from + ": not an inventory document: " + e.what());
-    }
+    return inventory::load_inventory(source.from);  // an inventory, or a report embedding one
   }
   if (!source.root.empty()) base.root = source.root;
   base.pythons.insert(base.pythons.end(), source.pythons.begin(), source.pythons.end());

@@ -120,16 +120,16 @@ TEST(Cli, HelpTeachesExitCodesAndExamples) {
 TEST(Cli, ListAndVersion) {
   auto l = gpucheck({"list", "--json"});
   ASSERT_EQ(l.exit_code, 0);
-  auto probes = nlohmann::json::parse(l.out);
+  auto probes = nlohmann::json::parse(l.out)["sections"][0]["findings"];
   bool has_runtime = false, has_host = false;
   for (auto& p : probes) {
     has_runtime = has_runtime || p["id"] == "device.runtime";
     has_host = has_host || p["id"] == "host.info";
-    EXPECT_EQ(access(p["executable"].get<std::string>().c_str(), X_OK), 0) << p["executable"];
+    EXPECT_EQ(access(p["details"]["executable"].get<std::string>().c_str(), X_OK), 0) << p["details"]["executable"];
   }
   EXPECT_TRUE(has_runtime && has_host);
   auto v = gpucheck({"version", "--json"});
-  EXPECT_EQ(nlohmann::json::parse(v.out)["version"].get<std::string>().empty(), false);
+  EXPECT_EQ(nlohmann::json::parse(v.out)["details"]["version"].get<std::string>().empty(), false);
 }
 
 TEST(Cli, SuiteOfMisbehavingProbesFinishesAndReportsEveryOne) {

@@ -23,10 +23,10 @@ void expect_working_gpucheck(const fs::path& prefix) {
   std::string bin = (prefix / "bin" / "gpucheck").string();
   auto list = run_subprocess({bin, "list", "--json"}, clean_env());
   ASSERT_EQ(list.exit_code, 0) << list.err;
-  auto probes = nlohmann::json::parse(list.out);
+  auto probes = nlohmann::json::parse(list.out)["sections"][0]["findings"];
   EXPECT_GE(probes.size(), 2u);
   for (auto& p : probes) {
-    std::string exe = p["executable"];
+    std::string exe = p["details"]["executable"];
     EXPECT_EQ(exe.rfind(prefix.string(), 0), 0u) << exe << " is outside " << prefix;
   }
   auto run = run_subprocess({bin, "run", "--only", "host.info,device.runtime", "--no-report", "--json"}, clean_env());

@@ -88,7 +88,7 @@ TEST(DoctorCli, BadInputIsOneLineAndExitTwo) {
       {{"doctor", "--from", seed, "--root", "/"}, "exclude each other"},
       {{"use-cuda", "10.2", "--from", seed}, "no CUDA 10.2 toolkit"},
       {{"use-cuda", "cuda", "--from", seed}, "is not a CUDA version"},
-      {{"modulefiles", "--from", seed}, "--out"},
+      {{"modulefiles", "--from", seed}, "--dir"},
   };
   for (const auto& [args, message] : cases) {
     auto r = run_gpucheck(args);
@@ -143,10 +143,10 @@ TEST(UseCudaCli, PrintsExportsForEval) {
 
 TEST(ModulefilesCli, WritesTclAndLuaTrees) {
   fs::path dir = temp_dir("mods");
-  auto r = run_gpucheck({"modulefiles", "--from", kScenarios + "three_toolkits.json", "--out", dir.string(), "--json"});
+  auto r = run_gpucheck({"modulefiles", "--from", kScenarios + "three_toolkits.json", "--dir", dir.string(), "--json"});
   ASSERT_TRUE(r.ok()) << r.err;
   auto doc = nlohmann::json::parse(r.out);
-  EXPECT_EQ(doc["written"].size(), 6u);
+  EXPECT_EQ(doc["details"]["written"].size(), 6u);
   for (const char* f : {"tcl/cuda/11.8", "tcl/cuda/12.1", "tcl/cuda/12.4", "lua/cuda/11.8.lua", "lua/cuda/12.4.lua"})
     EXPECT_TRUE(fs::exists(dir / f)) << f;
   fs::remove_all(dir);

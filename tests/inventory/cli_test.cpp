@@ -1,6 +1,6 @@
-// `gpucheck env` as a user runs it: the JSON document on this machine (real toolkit, real libcudart read
-// through dlopen, validated against reports/schema/inventory.schema.json), --root on a built tree, and bad
-// input exiting 2 with one line.
+// `gpucheck env` as a user runs it: the JSON report on this machine (its inventory: real toolkit, real
+// libcudart read through dlopen, validated against reports/schema/inventory.schema.json; the report against
+// report.schema.json), --root on a built tree, --from a saved report, and bad input exiting 2 with one line.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -35,10 +35,13 @@ class InvLiveJson : public ::testing::Test {
   static void SetUpTestSuite() {
     auto r = gpucheck({"env", "--no-python", "--json", "--no-cache"});
     ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.err;
-    doc = nlohmann::json::parse(r.out);
+    report = nlohmann::json::parse(r.out);
+    doc = report["inventory"];
   }
-  static nlohmann::json doc;
+  static nlohmann::json report;  // the whole document
+  static nlohmann::json doc;     // its inventory
 };
+nlohmann::json InvLiveJson::report;
 nlohmann::json InvLiveJson::doc;
 
 TEST_F(InvLiveJson, RealToolkitWithNvccVersion) {
@@ -100,6 +103,32 @@ TEST_F(InvLiveJson, MatchesTheSchema) {
   write_file(tmp / "bad.json", broken.dump());
   auto bad = run_subprocess({src + "/scripts/validate-json", src + "/reports/schema/inventory.schema.json", tmp / "bad.json"});
   EXPECT_EQ(bad.exit_code, 1) << bad.out << bad.err;
+  // The report around it: command env, one host compiler verdict per toolkit.
+  write_file(tmp / "report.json", report.dump());
+  auto whole = run_subprocess({src + "/scripts/validate-json", src + "/reports/schema/report.schema.json", tmp / "report.json"});
+  EXPECT_TRUE(whole.ok()) << whole.out << last_lines(whole.err, 5);
+  EXPECT_EQ(report["command"], "env");
+  ASSERT_EQ(report["sections"].size(), 1u);
+  EXPECT_EQ(report["sections"][0]["name"], "host_compiler");
+  EXPECT_EQ(report["sections"][0]["findings"].size(), doc["toolkits"].size());
+}
+
+TEST_F(InvLiveJson, FromASavedReportShowsTheSameInventory) {
+  TempDir tmp;
+  write_file(tmp / "env.json", report.dump());
+  auto again = gpucheck({"env", "--json", "--from", tmp / "env.json"});
+  ASSERT_TRUE(again.ok()) << again.err;
+  auto doc2 = nlohmann::json::parse(again.out);
+  EXPECT_EQ(doc2["inventory"], doc);
+  EXPECT_EQ(doc2["sections"], report["sections"]);
+  auto text = gpucheck({"env", "--from", tmp / "env.json"});
+  ASSERT_TRUE(text.ok()) << text.err;
+  EXPECT_NE(text.out.find("\nCUDA toolkits"), std::string::npos) << text.out;
+  // A bare inventory document is read as well.
+  write_file(tmp / "inv.json", doc.dump());
+  auto bare = gpucheck({"env", "--json", "--from", tmp / "inv.json"});
+  ASSERT_TRUE(bare.ok()) << bare.err;
+  EXPECT_EQ(nlohmann::json::parse(bare.out)["inventory"], doc);
 }
 
 TEST_F(InvLiveJson, OnlyAllowListedVariables) {
@@ -120,7 +149,7 @@ TEST(InvEnvCli, RootOnABuiltTree) {
   write_file(tmp / "etc/os-release", "ID=ubuntu\nVERSION_ID=\"22.04\"\nPRETTY_NAME=\"Ubuntu 22.04.4 LTS\"\n");
   auto r = gpucheck({"env", "--json", "--root", tmp.path()});
   ASSERT_TRUE(r.ok()) << r.describe() << r.err;
-  auto doc = nlohmann::json::parse(r.out);
+  auto doc = nlohmann::json::parse(r.out)["inventory"];
   EXPECT_EQ(doc["root"], tmp.path());
   EXPECT_EQ(doc["system"]["os_id"], "ubuntu");
   ASSERT_EQ(doc["toolkits"].size(), 1u);
@@ -140,7 +169,7 @@ TEST(InvEnvCli, RootOnABuiltTree) {
   in_parent.working_dir = parent_dir_of(tmp.path());
   auto rel = run_subprocess({gpucheck_binary(), "env", "--json", "--root", base_name_of(tmp.path())}, in_parent);
   ASSERT_TRUE(rel.ok()) << rel.err;
-  EXPECT_EQ(nlohmann::json::parse(rel.out)["toolkits"].size(), 1u);
+  EXPECT_EQ(nlohmann::json::parse(rel.out)["inventory"]["toolkits"].size(), 1u);
   auto text = gpucheck({"env", "--root", tmp.path()});
   ASSERT_TRUE(text.ok());
   EXPECT_NE(text.out.find("12.2.2"), std::string::npos) << text.out;
@@ -178,7 +207,7 @@ TEST(InvEnvCli, VersionCacheReusedThenBypassed) {
     argv.insert(argv.end(), extra.begin(), extra.end());
     auto r = run_subprocess(argv, o);
     EXPECT_TRUE(r.ok()) << r.err;
-    auto doc = nlohmann::json::parse(r.out);
+    auto doc = nlohmann::json::parse(r.out)["inventory"];
     for (const auto& l : doc["libraries"])
       if (l["name"] == "cudart" && l["loader_pick"].get<bool>()) return l["version_source"].get<std::string>();
     return std::string("none");

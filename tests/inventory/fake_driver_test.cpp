@@ -18,7 +18,7 @@ nlohmann::json env_with_fake_driver(const std::string& visible) {
   else o.set_env["CUDA_VISIBLE_DEVICES"] = visible;
   auto r = run_subprocess({testing::gpucheck_binary(), "env", "--json", "--no-python", "--no-cache"}, o);
   EXPECT_TRUE(r.ok()) << r.describe() << r.err;
-  return nlohmann::json::parse(r.out);
+  return nlohmann::json::parse(r.out)["inventory"];
 }
 
 TEST(InvFakeDriver, DriverVersionFromLibcuda) {

@@ -4,21 +4,27 @@
 // bounds no guard enforces, where the compiler nvcc would use falls (fake gcc/clang executables on PATH /
 // NVCC_CCBIN in a live collect), the JSON round trip including documents that only had host_compiler_max,
 // and doctor reading the range (the toolkit's enforced bound over the policy; policy minimums said as such).
+// The verdict is checks/compiler's: on the live collector's output `env` and `doctor` judge the same
+// compiler with the same status (also when gcc and c++ on PATH are different compilers).
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <regex>
 
+#include "checks/compiler/host_compiler.h"
+#include "checks/doctor/doctor_context.h"
 #include "support/doctor_run.h"
 #include "core/files.h"
 #include "inventory/collect.h"
 #include "inventory/host_compiler_range.h"
 #include "inventory/pp_condition.h"
+#include "report/env_report.h"
 #include "test_support.h"
 
 namespace gpucheck::inventory {
 namespace {
 
+using compiler::fit_host_compiler;
 using testing::TempDir;
 using testing::write_file;
 
@@ -181,13 +187,13 @@ TEST(InvHostConfig, GarbageGivesNoRangeAndNoCrash) {
 
 TEST(InvHostCompilerPolicy, FillsOnlyWhatNoGuardEnforces) {
   auto enforced = parse_host_config("#if __GNUC__ > 15\n" + kGccErr + "#endif\n", "/tk/include/crt/host_config.h");
-  HostCompilerPolicy p{"13.0", 6, 14, 7, 20, "data/compat/host_compilers.json (CUDA 13.0: https://example)"};
+  compat::HostCompilerPolicy p{"13.0", 6, 14, 7, 20, "", "https://example"};
   auto rs = complete_host_compiler_ranges(enforced, p);
   ASSERT_EQ(rs.size(), 2u);
   EXPECT_EQ(rs[0].compiler, "gcc");
   EXPECT_EQ(rs[0].min, "6");
   EXPECT_FALSE(rs[0].min_enforced);
-  EXPECT_EQ(rs[0].min_source, p.source);
+  EXPECT_EQ(rs[0].min_source, "data/compat/host_compilers.json (CUDA 13.0: https://example)");
   EXPECT_EQ(rs[0].max, "15");  // the header wins over the policy's 14
   EXPECT_TRUE(rs[0].max_enforced);
   EXPECT_EQ(rs[0].max_source, "/tk/include/crt/host_config.h");
@@ -196,6 +202,11 @@ TEST(InvHostCompilerPolicy, FillsOnlyWhatNoGuardEnforces) {
   EXPECT_EQ(rs[1].max, "20");
   EXPECT_FALSE(rs[1].min_enforced || rs[1].max_enforced);
   EXPECT_TRUE(complete_host_compiler_ranges({}, std::nullopt).empty());
+  // Completing a complete range again changes nothing (the checks do it for documents without ranges).
+  auto again = complete_host_compiler_ranges(rs, p);
+  ASSERT_EQ(again.size(), 2u);
+  EXPECT_EQ(again[0].max_source, "/tk/include/crt/host_config.h");
+  EXPECT_EQ(again[1].min_source, rs[1].min_source);
 }
 
 TEST(InvHostCompilerFit, InsideAboveBelowAndWhetherNvccEnforcesIt) {
@@ -242,8 +253,12 @@ class InvHostCompilerLive : public ::testing::Test {
                    "#if (__clang_major__ >= 21) || (__clang_major__ < 3) || ((__clang_major__ == 3) && (__clang_minor__ < 3))\n" +
                    clang_error("21") + "#endif\n#endif\n#endif\n");
     write_file(dir / "bin/gcc", "#!/bin/sh\necho 'gcc (GCC) 16.1.0'\n", true);
+    // c++ is another compiler that nvcc 13 would take: a judge that picked it instead of gcc would say "fits".
+    write_file(dir / "bin/c++", "#!/bin/sh\necho 'c++ (GCC) 12.2.0'\n", true);
     write_file(dir / "bin/clang-old", "#!/bin/sh\necho 'clang version 3.2.0 (tags/RELEASE_32/final)'\n", true);
   }
+  // The verdict env and doctor share, for toolkit `tk` of the collected inventory.
+  nlohmann::json fit_of(const Toolkit& tk) { return compiler::judge_host_compiler(inv, tk, nullptr).details; }
   const Toolkit& collected(std::map<std::string, std::string> env) {
     CollectOptions o;
     o.python = false;
@@ -262,11 +277,13 @@ class InvHostCompilerLive : public ::testing::Test {
 
 TEST_F(InvHostCompilerLive, GccOnPathNewerThanTheGuardIsAnEnforcedMiss) {
   const auto& tk = collected({});
-  EXPECT_EQ(inv.nvcc_host_compiler, dir / "bin/gcc (gcc on PATH, nvcc's default)");
-  EXPECT_EQ(tk.host_compiler_fit.compiler, dir / "bin/gcc");
-  EXPECT_EQ(tk.host_compiler_fit.version, "16.1.0");
-  EXPECT_EQ(tk.host_compiler_fit.status, "above_max");
-  EXPECT_TRUE(tk.host_compiler_fit.enforced);
+  EXPECT_EQ(inv.nvcc_host_compiler, dir / "bin/gcc");
+  EXPECT_EQ(inv.nvcc_host_compiler_source, "gcc on PATH, nvcc's default");
+  auto fit = fit_of(tk);
+  EXPECT_EQ(fit["compiler"], dir / "bin/gcc");
+  EXPECT_EQ(fit["version"], "16.1.0");
+  EXPECT_EQ(fit["fit"], "above_max");
+  EXPECT_TRUE(fit["enforced"].get<bool>());
   const auto* gcc = range_of(tk.host_compilers, "gcc");
   ASSERT_NE(gcc, nullptr);
   EXPECT_EQ(gcc->max_source, dir / "cuda/include/crt/host_config.h");
@@ -275,10 +292,67 @@ TEST_F(InvHostCompilerLive, GccOnPathNewerThanTheGuardIsAnEnforcedMiss) {
 
 TEST_F(InvHostCompilerLive, NvccCcbinClangBelowTheGuard) {
   const auto& tk = collected({{"NVCC_CCBIN", dir / "bin/clang-old"}});
-  EXPECT_EQ(tk.host_compiler_fit.family, "clang");
-  EXPECT_EQ(tk.host_compiler_fit.version, "3.2.0");
-  EXPECT_EQ(tk.host_compiler_fit.status, "below_min");
-  EXPECT_TRUE(tk.host_compiler_fit.enforced);
+  EXPECT_EQ(inv.nvcc_host_compiler, dir / "bin/clang-old");
+  EXPECT_EQ(inv.nvcc_host_compiler_source, "NVCC_CCBIN");
+  auto fit = fit_of(tk);
+  EXPECT_EQ(fit["family"], "clang");
+  EXPECT_EQ(fit["version"], "3.2.0");
+  EXPECT_EQ(fit["fit"], "below_min");
+  EXPECT_TRUE(fit["enforced"].get<bool>());
+}
+
+// `gpucheck env`'s report and `gpucheck doctor` on one inventory from the live collector: for the toolkit
+// an extension build would use, env's host_compiler finding and doctor's (doctor reports only what needs
+// attention) name the same compiler with the same status.
+void expect_env_and_doctor_agree(const Inventory& inv) {
+  auto kb = compat::KnowledgeBase::load();
+  compat::DoctorContext ctx(inv, kb);
+  if (!ctx.build.toolkit) GTEST_SKIP() << "no toolkit an extension build would use";
+  auto env = report::env_report_for(inv, &kb);
+  const Finding* from_env = nullptr;
+  for (const auto& f : env.section("host_compiler").findings)
+    if (f.details.value("toolkit", "") == ctx.build.toolkit->root) from_env = &f;
+  ASSERT_NE(from_env, nullptr) << "env judged no host compiler for " << ctx.build.toolkit->root;
+  EXPECT_EQ(from_env->details["compiler"], inv.nvcc_host_compiler) << "env judged another compiler than nvcc's";
+  const report::Report doctor = gpucheck::testing::run_doctor(inv, kb);
+  const Finding* from_doctor = nullptr;
+  for (const auto& f : gpucheck::testing::doctor_findings(doctor))
+    if (f.id.rfind("compiler.", 0) == 0) from_doctor = &f;
+  if (!from_doctor) {
+    EXPECT_TRUE(from_env->status == Status::kPass || from_env->status == Status::kSkip)
+        << "doctor is silent but env says " << to_string(from_env->status) << ": " << from_env->title;
+    return;
+  }
+  EXPECT_EQ(from_doctor->id, from_env->id);
+  EXPECT_EQ(from_doctor->status, from_env->status);
+  EXPECT_EQ(from_doctor->title, from_env->title);
+  std::string doctor_compiler;
+  for (const auto& e : from_doctor->evidence)
+    if (e.what == "host compiler") doctor_compiler = e.value;
+  EXPECT_EQ(doctor_compiler, from_env->details["compiler"].get<std::string>());
+}
+
+TEST(InvHostCompilerVerdict, EnvAndDoctorAgreeOnThisMachine) {
+  CollectOptions o;
+  o.python = false;
+  o.read_library_versions = false;
+  expect_env_and_doctor_agree(collect(o));
+}
+
+TEST_F(InvHostCompilerLive, EnvAndDoctorAgreeWhenGccIsRefusedAndCxxWouldFit) {
+  const auto& tk = collected({});
+  expect_env_and_doctor_agree(inv);
+  // Both say it is gcc 16 on PATH that nvcc refuses, not c++ 12 beside it.
+  auto doctor = gpucheck::testing::run_doctor(inv, compat::KnowledgeBase::load());
+  bool refused = false;
+  for (const auto& f : gpucheck::testing::doctor_findings(doctor)) refused = refused || f.id == "compiler.too_new_for_nvcc";
+  EXPECT_TRUE(refused);
+  EXPECT_EQ(fit_of(tk)["fit"], "above_max");
+}
+
+TEST_F(InvHostCompilerLive, EnvAndDoctorAgreeOnNvccCcbin) {
+  collected({{"NVCC_CCBIN", dir / "bin/clang-old"}});
+  expect_env_and_doctor_agree(inv);
 }
 
 TEST(InvHostCompilerRoot, ToolkitTreesOfOtherEras) {
@@ -323,8 +397,9 @@ TEST(InvHostCompilerJson, RoundTripAndOldDocuments) {
   tk.root = "/usr/local/cuda-12.1";
   tk.version = "12.1.105";
   tk.host_compilers = {{"gcc", "6", "12", "policy", "/usr/local/cuda-12.1/include/crt/host_config.h", false, true}};
-  tk.host_compiler_fit = {"/usr/bin/gcc", "gcc", "13.2.0", "above_max", true, "r"};
   inv.toolkits.push_back(tk);
+  inv.nvcc_host_compiler = "/usr/bin/gcc";
+  inv.nvcc_host_compiler_source = "gcc on PATH, nvcc's default";
   nlohmann::json j;
   to_json(j, inv);
   Inventory back;
@@ -333,13 +408,17 @@ TEST(InvHostCompilerJson, RoundTripAndOldDocuments) {
   ASSERT_EQ(back.toolkits[0].host_compilers.size(), 1u);
   EXPECT_EQ(back.toolkits[0].host_compilers[0].max, "12");
   EXPECT_TRUE(back.toolkits[0].host_compilers[0].max_enforced);
-  EXPECT_EQ(back.toolkits[0].host_compiler_fit.status, "above_max");
+  EXPECT_EQ(back.nvcc_host_compiler, "/usr/bin/gcc");
+  EXPECT_EQ(back.nvcc_host_compiler_source, "gcc on PATH, nvcc's default");
   // A document from before host_compilers: its newest GCC major is kept as an enforced gcc maximum.
   nlohmann::json old = {{"schema_version", "1"},
                         {"toolkits", {{{"root", "/usr/local/cuda-11.8"}, {"version", "11.8.0"}, {"found_via", {"PATH"}},
                                        {"host_compiler_max", "11"},
                                        {"host_compiler_max_source", "/usr/local/cuda-11.8/include/crt/host_config.h"}}}}};
+  old["nvcc_host_compiler"] = "/usr/bin/gcc (gcc on PATH, nvcc's default)";  // path and how, in one string
   from_json(old, back);
+  EXPECT_EQ(back.nvcc_host_compiler, "/usr/bin/gcc");
+  EXPECT_EQ(back.nvcc_host_compiler_source, "gcc on PATH, nvcc's default");
   ASSERT_EQ(back.toolkits[0].host_compilers.size(), 1u);
   EXPECT_EQ(back.toolkits[0].host_compilers[0].compiler, "gcc");
   EXPECT_EQ(back.toolkits[0].host_compilers[0].max, "11");

@@ -3,6 +3,7 @@
 // layout) inspected through --root, with the toolkit each consumer (PATH, CMake, torch) would pick.
 #include <gtest/gtest.h>
 
+#include "checks/compiler/host_compiler.h"
 #include "core/files.h"
 #include "core/subprocess.h"
 #include "inventory/collect.h"
@@ -126,8 +127,9 @@ TEST_F(InvFakeTree, EveryToolkitListedWithItsVersion) {
   ASSERT_EQ(t102->host_compilers.size(), 2u);
   for (const auto& r : t102->host_compilers) EXPECT_FALSE(r.min_enforced || r.max_enforced) << r.compiler;
   // Nothing runs under --root and the image has no gcc: where nvcc's compiler falls is unknown, and says so.
-  EXPECT_EQ(t118->host_compiler_fit.status, "unknown");
-  EXPECT_NE(t118->host_compiler_fit.reason.find("no host compiler found"), std::string::npos);
+  auto fit = compiler::judge_host_compiler(inv, *t118, nullptr);
+  EXPECT_EQ(fit.details["fit"], "unknown");
+  EXPECT_NE(fit.summary.find("no host compiler found"), std::string::npos);
   EXPECT_FALSE(toolkit_at(inv.toolkits, "/usr/local/cuda-10.2")->is_usr_local_cuda);
   EXPECT_EQ(toolkit_at(inv.toolkits, "/usr/local/lib/python3.11/dist-packages/nvidia/cuda_nvcc")->nvcc, "");
   EXPECT_EQ(inv.system.os_pretty, "Fake Image");

@@ -1,0 +1,18 @@
+// `gpucheck use-cuda` and `gpucheck modulefiles`. use-cuda's text is exactly the shell lines, so that
+// `eval "$(gpucheck use-cuda 11.8)"` works; modulefiles lists what it wrote and how to use it.
+#include "render/text_blocks.h"
+
+namespace gpucheck::render::text {
+
+void use_cuda(const report::Report& r, std::ostream& out, const RenderOptions&) {
+  if (r.details.is_object()) out << r.details.value("shell", "");
+}
+
+void modulefiles(const report::Report& r, std::ostream& out, const RenderOptions& o) {
+  if (o.quiet || !r.details.is_object()) return;
+  for (const auto& w : r.details.value("written", std::vector<std::string>{})) out << "wrote " << w << "\n";
+  const std::string dir = r.details.value("dir", "");
+  out << "use with: module use " << dir << "/tcl   (Environment Modules)  or  module use " << dir << "/lua   (Lmod)\n";
+}
+
+}  // namespace gpucheck::render::text

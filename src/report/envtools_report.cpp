@@ -1,0 +1,40 @@
+#include "report/envtools_report.h"
+
+#include "envtools/cuda_env.h"
+
+namespace gpucheck::report {
+namespace {
+
+// Only the toolkits matter here: no Python probes.
+inventory::Inventory toolkits_inventory(const InventorySource& source) {
+  inventory::CollectOptions co;
+  co.python = false;
+  return load_inventory(source, co);
+}
+
+}  // namespace
+
+Report use_cuda_report(const UseCudaRequest& req, Report rep) {
+  if (rep.meta.command.empty()) rep.meta.command = "use-cuda";
+  inventory::Inventory inv = toolkits_inventory(req.source);
+  const auto& t = compat::select_toolkit(inv, req.version);
+  nlohmann::json exports = nlohmann::json::array();
+  for (const auto& e : compat::cuda_exports(inv, t, req.path, req.ld_library_path))
+    exports.push_back({{"name", e.name}, {"value", e.value}});
+  rep.details = {{"toolkit", {{"root", t.root}, {"version", t.version}}},
+                 {"exports", exports},
+                 {"shell", compat::shell_exports(inv, t, req.path, req.ld_library_path)}};
+  return rep;
+}
+
+Report modulefiles_report(const ModulefilesRequest& req, Report rep) {
+  if (rep.meta.command.empty()) rep.meta.command = "modulefiles";
+  inventory::Inventory inv = toolkits_inventory(req.source);
+  rep.details = {{"dir", req.dir},
+                 {"written", compat::write_modulefiles(inv, req.dir)},
+                 {"tcl", req.dir + "/tcl"},
+                 {"lua", req.dir + "/lua"}};
+  return rep;
+}
+
+}  // namespace gpucheck::report

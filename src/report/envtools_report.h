@@ -1,0 +1,30 @@
+#pragma once
+// `gpucheck use-cuda` and `gpucheck modulefiles`: the toolkit-switching documents (src/envtools) as Reports,
+// so --json, --format and --out work for them as for every command.
+#include <string>
+
+#include "report/inventory_source.h"
+#include "report/report.h"
+
+namespace gpucheck::report {
+
+struct UseCudaRequest {
+  InventorySource source;       // --from FILE / --root DIR; the toolkits are read from there
+  std::string version;          // "11.8", "12", "12.1.105" or a toolkit root
+  std::string path;             // this shell's PATH and LD_LIBRARY_PATH, which the exports rewrite
+  std::string ld_library_path;
+};
+
+/// details {toolkit {root, version}, exports [{name, value}], shell: the `export` lines for eval}.
+/// Throws InputError when no toolkit matches.
+Report use_cuda_report(const UseCudaRequest& req, Report rep = {});
+
+struct ModulefilesRequest {
+  InventorySource source;
+  std::string dir;              // --dir: DIR/tcl/cuda/<version>, DIR/lua/cuda/<version>.lua
+};
+
+/// Writes the modulefiles and reports them: details {dir, written [paths], tcl, lua}.
+Report modulefiles_report(const ModulefilesRequest& req, Report rep = {});
+
+}  // namespace gpucheck::report

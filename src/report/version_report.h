@@ -1,0 +1,10 @@
+#pragma once
+// `gpucheck version`: this build's version and configuration, as a Report.
+#include "report/report.h"
+
+namespace gpucheck::report {
+
+/// No findings; details {version, cuda_compiler, cuda_architectures, cuda, nccl, torch}.
+Report version_report(Report rep = {});
+
+}  // namespace gpucheck::report
