@@ -33,7 +33,7 @@ int run_command(const RunArgs& a, const GlobalOptions& g) {
 
   report::Report rep = new_report("run", g);
   rep.meta.level = a.level;
-  rep.meta.strict = a.strict;
+  rep.meta.exit.strict = a.strict;
 
   runner::RunOptions opts;
   opts.level = a.level;

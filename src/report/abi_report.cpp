@@ -27,8 +27,8 @@ Report abi_report(const AbiOptions& options, Report into) {
   into.notes.insert(into.notes.end(), audit.notes.begin(), audit.notes.end());
   into.details = {{"seconds", audit.seconds}, {"objects_parsed", audit.objects_parsed}};
   into.meta.command = "abi";  // what the renderers dispatch on, also for a Report not stamped by the cli
-  into.meta.warn_fails = options.strict;
-  into.meta.error_fails = true;
+  into.meta.exit.warn_fails = options.strict;
+  into.meta.exit.error_fails = true;
   return into;
 }
 

@@ -26,23 +26,24 @@ std::vector<const Finding*> Report::findings() const {
   return out;
 }
 
-Summary summarize(const std::vector<Finding>& findings, bool strict, bool warn_fails, bool error_fails) {
+Summary summarize(const std::vector<Finding>& findings, const ExitPolicy& policy) {
   Summary s;
   for (Status st : all_statuses()) s.counts[to_string(st)] = 0;
   for (auto& f : findings) s.counts[to_string(f.status)]++;
   if (s.counts["fail"] > 0) s.exit_code = kExitFailed;
-  else if (s.counts["error"] > 0) s.exit_code = error_fails ? kExitFailed : kExitNoVerdict;
-  else if (strict && s.counts["skip"] > 0) s.exit_code = kExitFailed;
-  else if (warn_fails && s.counts["warn"] > 0) s.exit_code = kExitFailed;
+  else if (s.counts["error"] > 0) s.exit_code = policy.error_fails ? kExitFailed : kExitNoVerdict;
+  else if (policy.strict && s.counts["skip"] > 0) s.exit_code = kExitFailed;
+  else if (policy.warn_fails && s.counts["warn"] > 0) s.exit_code = kExitFailed;
   else s.exit_code = kExitOk;
   s.verdict = s.exit_code == kExitOk ? "PASS" : s.exit_code == kExitFailed ? "FAIL" : "NO VERDICT";
+  if (policy.informational) s.exit_code = kExitOk;
   return s;
 }
 
 Summary summarize(const Report& r) {
   std::vector<Finding> all;
   for (auto& s : r.sections) all.insert(all.end(), s.findings.begin(), s.findings.end());
-  return summarize(all, r.meta.strict, r.meta.warn_fails, r.meta.error_fails);
+  return summarize(all, r.meta.exit);
 }
 
 int exit_code(const Report& r) { return summarize(r).exit_code; }
@@ -59,9 +60,10 @@ nlohmann::json to_json(const Report& r) {
   j["finished_at"] = r.meta.finished_at;
   j["command_line"] = r.meta.command_line;
   if (!r.meta.level.empty()) j["level"] = r.meta.level;
-  j["strict"] = r.meta.strict;
-  if (r.meta.warn_fails) j["warn_fails"] = true;
-  if (r.meta.error_fails) j["error_fails"] = true;
+  j["strict"] = r.meta.exit.strict;
+  if (r.meta.exit.warn_fails) j["warn_fails"] = true;
+  if (r.meta.exit.error_fails) j["error_fails"] = true;
+  if (r.meta.exit.informational) j["informational"] = true;
   j["environment"] = r.meta.environment;
   j["summary"] = {{"counts", s.counts}, {"exit_code", s.exit_code}, {"verdict", s.verdict}};
   j["sections"] = nlohmann::json::array();
@@ -84,9 +86,10 @@ Report report_from_json(const nlohmann::json& j) {
     r.meta.finished_at = j.value("finished_at", "");
     r.meta.command_line = j.value("command_line", std::vector<std::string>{});
     r.meta.level = j.value("level", "");
-    r.meta.strict = j.value("strict", false);
-    r.meta.warn_fails = j.value("warn_fails", false);
-    r.meta.error_fails = j.value("error_fails", false);
+    r.meta.exit.strict = j.value("strict", false);
+    r.meta.exit.warn_fails = j.value("warn_fails", false);
+    r.meta.exit.error_fails = j.value("error_fails", false);
+    r.meta.exit.informational = j.value("informational", false);
     r.meta.environment = j.value("environment", std::map<std::string, std::string>{});
     if (j.contains("sections")) {
       for (auto& sj : j.at("sections"))

@@ -14,6 +14,15 @@ namespace gpucheck::report {
 
 inline constexpr const char* kReportSchemaVersion = "2.0";
 
+/// How a command's findings become its exit code (exit_code()).
+struct ExitPolicy {
+  bool strict = false;         // a skip counts as a failure (run --strict: a node that must have GPUs)
+  bool warn_fails = false;     // a warning counts as a failure (abi --strict)
+  bool error_fails = false;    // an error counts as a failure, exit 1 not 3 (abi: an object that is not a
+                               // usable ELF, met in a directory, is a problem found)
+  bool informational = false;  // the command reports facts: its findings never fail it (env)
+};
+
 struct Metadata {
   std::string command;                  // the subcommand: "run", "doctor", "explain", "abi", "env", ...
   std::string tool_version;
@@ -21,10 +30,7 @@ struct Metadata {
   std::string started_at, finished_at;  // ISO-8601 UTC
   std::vector<std::string> command_line;
   std::string level;                    // run only: quick, standard or long
-  bool strict = false;                  // a skip counts as a failure for the exit code (run --strict)
-  bool warn_fails = false;              // a warning counts as a failure for the exit code (abi --strict)
-  bool error_fails = false;             // an error counts as a failure, not as no verdict (abi: an object that
-                                        // is not a usable ELF, met in a directory, is a problem found)
+  ExitPolicy exit;
   std::map<std::string, std::string> environment;  // allow-listed and redacted
 };
 
@@ -57,9 +63,10 @@ struct Report {
 };
 
 /// Exit code rules (README, --help): any fail -> 1; else any error -> 3 (1 with `error_fails`); else with
-/// `strict` any skip -> 1, with `warn_fails` any warn -> 1; else 0. A known failure outranks missing
-/// verdicts, because it is already actionable.
-Summary summarize(const std::vector<Finding>& findings, bool strict, bool warn_fails = false, bool error_fails = false);
+/// `strict` any skip -> 1, with `warn_fails` any warn -> 1; else 0; always 0 when `informational`. A known
+/// failure outranks missing verdicts, because it is already actionable. The verdict describes the
+/// findings whatever the policy.
+Summary summarize(const std::vector<Finding>& findings, const ExitPolicy& policy = {});
 Summary summarize(const Report& r);
 /// The exit code of the contract for this report; every subcommand returns it.
 int exit_code(const Report& r);

@@ -99,7 +99,7 @@ TEST_F(AbiReportTest, StrictTurnsAWarningIntoFailure) {
   EXPECT_EQ(lax.sections[0].findings[0].id, "abi.cuobjdump_disagrees");
   EXPECT_EQ(report::exit_code(lax), 0);
   report::Report strict = audit({d / "libfat.so"}, true, d / "cuobjdump");
-  EXPECT_TRUE(strict.meta.warn_fails);
+  EXPECT_TRUE(strict.meta.exit.warn_fails);
   EXPECT_EQ(report::exit_code(strict), 1);
 }
 

@@ -20,14 +20,14 @@ Finding with(Status s) {
 }
 
 TEST(Summary, ExitCodes) {
-  EXPECT_EQ(summarize({with(Status::kPass), with(Status::kSkip)}, false).exit_code, 0);
-  EXPECT_EQ(summarize({with(Status::kPass), with(Status::kSkip)}, true).exit_code, 1);
-  EXPECT_EQ(summarize({with(Status::kPass), with(Status::kWarn)}, true).exit_code, 0);
-  EXPECT_EQ(summarize({with(Status::kFail)}, false).exit_code, 1);
-  EXPECT_EQ(summarize({with(Status::kError), with(Status::kPass)}, false).exit_code, 3);
-  EXPECT_EQ(summarize({with(Status::kError), with(Status::kSkip)}, true).exit_code, 3);
-  EXPECT_EQ(summarize({with(Status::kError), with(Status::kFail)}, false).exit_code, 1);  // a known failure wins
-  auto s = summarize({with(Status::kPass), with(Status::kPass), with(Status::kError)}, false);
+  EXPECT_EQ(summarize({with(Status::kPass), with(Status::kSkip)}, {false}).exit_code, 0);
+  EXPECT_EQ(summarize({with(Status::kPass), with(Status::kSkip)}, {true}).exit_code, 1);
+  EXPECT_EQ(summarize({with(Status::kPass), with(Status::kWarn)}, {true}).exit_code, 0);
+  EXPECT_EQ(summarize({with(Status::kFail)}, {false}).exit_code, 1);
+  EXPECT_EQ(summarize({with(Status::kError), with(Status::kPass)}, {false}).exit_code, 3);
+  EXPECT_EQ(summarize({with(Status::kError), with(Status::kSkip)}, {true}).exit_code, 3);
+  EXPECT_EQ(summarize({with(Status::kError), with(Status::kFail)}, {false}).exit_code, 1);  // a known failure wins
+  auto s = summarize({with(Status::kPass), with(Status::kPass), with(Status::kError)}, {false});
   EXPECT_EQ(s.counts.at("pass"), 2);
   EXPECT_EQ(s.counts.at("error"), 1);
   EXPECT_EQ(s.counts.at("warn"), 0);
@@ -35,16 +35,16 @@ TEST(Summary, ExitCodes) {
 }
 
 TEST(Summary, WarnAndErrorCanCountAsFailures) {  // abi: --strict, and an unusable object met in a directory
-  EXPECT_EQ(summarize({with(Status::kWarn)}, false, /*warn_fails=*/true).exit_code, 1);
-  EXPECT_EQ(summarize({with(Status::kError), with(Status::kPass)}, false, false, /*error_fails=*/true).exit_code, 1);
-  EXPECT_EQ(summarize({with(Status::kError)}, false, false, true).verdict, "FAIL");
-  EXPECT_EQ(summarize({with(Status::kWarn)}, false, false, true).exit_code, 0);
+  EXPECT_EQ(summarize({with(Status::kWarn)}, {false, /*warn_fails=*/true}).exit_code, 1);
+  EXPECT_EQ(summarize({with(Status::kError), with(Status::kPass)}, {false, false, /*error_fails=*/true}).exit_code, 1);
+  EXPECT_EQ(summarize({with(Status::kError)}, {false, false, true}).verdict, "FAIL");
+  EXPECT_EQ(summarize({with(Status::kWarn)}, {false, false, true}).exit_code, 0);
   Report r;
-  r.meta.error_fails = true;
+  r.meta.exit.error_fails = true;
   r.section("targets").findings = {with(Status::kError)};
   EXPECT_EQ(exit_code(r), 1);
   EXPECT_EQ(to_json(r)["error_fails"], true);
-  EXPECT_TRUE(report_from_json(to_json(r)).meta.error_fails);
+  EXPECT_TRUE(report_from_json(to_json(r)).meta.exit.error_fails);
 }
 
 TEST(Environment, OnlyAllowListedAndSecretsRedacted) {
@@ -67,7 +67,7 @@ TEST(ReportJson, RoundTrips) {
   r.meta.tool_version = "0.1.0";
   r.meta.hostname = "node1";
   r.meta.level = "quick";
-  r.meta.strict = true;
+  r.meta.exit.strict = true;
   Finding a = with(Status::kFail);
   a.add_metric("busbw", 180.5, "GB/s", "higher");
   a.evidence["k"] = "v";
@@ -83,7 +83,7 @@ TEST(ReportJson, RoundTrips) {
   ASSERT_EQ(back.sections.at(0).findings.size(), 1u);
   EXPECT_EQ(back.sections.at(0).findings[0].metrics[0].better, "higher");
   EXPECT_EQ(back.sections.at(0).findings[0].devices[0].status, Status::kFail);
-  EXPECT_TRUE(back.meta.strict);
+  EXPECT_TRUE(back.meta.exit.strict);
 }
 
 TEST(ReportJson, RejectsOtherDocuments) {
@@ -119,7 +119,7 @@ TEST(ReportJson, ReadsSchemaOneAndKeepsEvidenceOrder) {
 
 TEST(Summary, InfoIsNeitherFailureNorSkip) {
   Report r;
-  r.meta.strict = true;
+  r.meta.exit.strict = true;
   r.section("findings").findings.push_back(with(Status::kInfo));
   EXPECT_EQ(exit_code(r), 0);
   EXPECT_EQ(summarize(r).counts.at("info"), 1);
