@@ -7,8 +7,7 @@
 
 #include "core/text.h"
 #include "platform/dist_info.h"
-#include "platform/elf_info.h"
-#include "platform/ld_cache_entries.h"
+#include "platform/elf_object.h"
 #include "inventory/library_version.h"
 #include "inventory/trace.h"
 #include "inventory/version_cache.h"
@@ -79,9 +78,9 @@ std::vector<Library> scan_libraries(const RootFs& fs, const LibraryScanInput& in
       scan_dir(path_join(tk.root, sub), "toolkit:" + tk.root, path_join(tk.root, "dist-info"));
   for (const auto& dir : split(env_or(in.env, "LD_LIBRARY_PATH"), ':'))
     if (!dir.empty() && dir.front() == '/') scan_dir(dir, "LD_LIBRARY_PATH", "");
-  auto cache = parse_ld_cache(fs.read("/etc/ld.so.cache", 64u << 20));
-  for (const auto& e : cache)
-    if (is_native_entry(e) && !library_kind(base_name(e.path)).empty()) found.push_back({e.path, "ld.so.cache", ""});
+  if (in.ld_cache)
+    for (const auto& e : in.ld_cache->entries())
+      if (abi::is_host_entry(e) && !library_kind(base_name(e.path)).empty()) found.push_back({e.path, "ld.so.cache", ""});
   for (const auto& sp : in.site_packages) {
     for (const auto& sub : fs.list(path_join(sp, "nvidia")))
       scan_dir(path_join(sp, "nvidia/" + sub + "/lib"), "pip", sp);
@@ -102,7 +101,7 @@ std::vector<Library> scan_libraries(const RootFs& fs, const LibraryScanInput& in
       lib.name = library_kind(base_name(real));
       if (lib.name.empty()) lib.name = library_kind(base_name(f.path));
       lib.path = real;
-      lib.soname = read_elf_info(fs.host(real)).soname;
+      lib.soname = abi::ElfObject::read_soname(fs.host(real));
       it = by_real.emplace(real, libs.size()).first;
       libs.push_back(lib);
     }
@@ -131,8 +130,7 @@ std::vector<Library> scan_libraries(const RootFs& fs, const LibraryScanInput& in
     std::string pick;
     for (const auto& dir : split(env_or(in.env, "LD_LIBRARY_PATH"), ':'))
       if (pick.empty() && !dir.empty() && fs.is_file(path_join(dir, soname))) pick = path_join(dir, soname);
-    for (const auto& e : cache)
-      if (pick.empty() && is_native_entry(e) && e.soname == soname) pick = e.path;
+    if (pick.empty() && in.ld_cache) pick = in.ld_cache->lookup(soname).value_or("");
     for (const auto& dir : kDefaultDirs)
       if (pick.empty() && fs.is_file(path_join(dir, soname))) pick = path_join(dir, soname);
     std::string real = fs.resolve(pick);
@@ -157,12 +155,7 @@ std::vector<Library> scan_libraries(const RootFs& fs, const LibraryScanInput& in
         prefetched.push_back(l.path);
         continue;
       }
-      auto elf = read_elf_info(l.path);
-#if defined(__x86_64__)
-      bool native = elf.is_elf && elf.is_64 && elf.machine == 62;
-#else
-      bool native = elf.is_elf && elf.is_64;
-#endif
+      bool native = abi::ElfObject::loadable_mismatch(l.path).empty();  // else dlopen in the child would refuse it
       // cuBLAS costs most of the time (relocating libcublasLt): give it its own child so the rest overlaps.
       std::string group = parent_dir(l.path) + (starts_with(l.name, "cublas") ? "#cublas" : "");
       if (native) by_dir[group].push_back({l.name, l.path});

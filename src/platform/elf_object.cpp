@@ -76,6 +76,32 @@ std::string ElfObject::loadable_mismatch(const std::string& path) {
   return why;
 }
 
+std::string ElfObject::read_soname(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return "";
+  unsigned char magic[SELFMAG];
+  std::string soname;
+  if (pread(fd, magic, sizeof magic, 0) == SELFMAG && std::memcmp(magic, ELFMAG, SELFMAG) == 0) {
+    init_libelf();
+    if (Elf* elf = elf_begin(fd, ELF_C_READ_MMAP, nullptr)) {
+      GElf_Shdr sh;
+      Elf_Scn* scn = elf_kind(elf) == ELF_K_ELF ? find_section(elf, SHT_DYNAMIC, &sh) : nullptr;
+      Elf_Data* d = scn && sh.sh_type != SHT_NOBITS ? elf_getdata(scn, nullptr) : nullptr;
+      std::size_t n = d && sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        GElf_Dyn dyn;
+        if (!gelf_getdyn(d, static_cast<int>(i), &dyn) || dyn.d_tag == DT_NULL) break;
+        if (dyn.d_tag != DT_SONAME) continue;
+        if (const char* s = elf_strptr(elf, sh.sh_link, dyn.d_un.d_val)) soname = s;  // null: outside .dynstr
+        break;
+      }
+      elf_end(elf);
+    }
+  }
+  ::close(fd);
+  return soname;
+}
+
 std::unique_ptr<ElfObject> ElfObject::open(const std::string& path) {
   init_libelf();
   std::unique_ptr<ElfObject> o(new ElfObject());
