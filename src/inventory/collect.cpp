@@ -26,6 +26,7 @@
 #include "inventory/trace.h"
 #include "inventory/version_prefetch.h"
 #include "platform/environment.h"
+#include "platform/python_query.h"
 
 extern char** environ;
 
@@ -69,13 +70,13 @@ void check_explicit_pythons(const RootFs& fs, const std::vector<std::string>& py
   for (const auto& p : pythons) {
     if (!fs.exists(p)) throw InputError("--python " + p + ": no such file");
     if (!fs.is_executable(p)) throw InputError("--python " + p + ": not an executable file");
-    // Fail fast, before the slow probes start: the file must behave like a Python interpreter.
-    SubprocessOptions o;
-    o.timeout = std::chrono::seconds(30);
-    auto r = run_subprocess({p, "-c", "import sys; sys.stdout.write('gpucheck-python-ok')"}, o);
-    if (r.out != "gpucheck-python-ok")
+    // Fail fast, before the slow probes start: the file must answer the interpreter query.
+    platform::PythonQuery q;
+    q.timeout_s = 30;
+    auto facts = platform::query_python(p, q);
+    if (!facts.answered || facts.version.empty())
       throw InputError("--python " + p + ": not a Python interpreter (" +
-                       (r.ok() ? std::string("did not run the check script") : r.describe()) + ")");
+                       (facts.answered ? std::string("its answer names no version") : facts.error) + ")");
   }
 }
 

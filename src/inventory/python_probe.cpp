@@ -6,9 +6,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/subprocess.h"
 #include "core/text.h"
 #include "platform/dist_info.h"
+#include "platform/python_query.h"
 
 namespace gpucheck::inventory {
 
@@ -19,21 +19,9 @@ const std::set<std::string> kRelevant = {
     "deepspeed", "bitsandbytes", "transformers", "accelerate", "peft", "numpy", "cupy", "jax", "jaxlib",
     "vllm", "megatron-core", "nvidia-ml-py", "pynvml", "setuptools", "ninja"};
 
-// Kept short and dependency-free: it must run on any Python >= 3.6 and never import what it measures
-// except torch. Writes one JSON object to fd 3.
-const char* kScript = R"PY(
-import sys, os, json, time
-t0 = time.time()
-o = {"executable": sys.executable, "version": "%d.%d.%d" % tuple(sys.version_info[:3]),
-     "prefix": sys.prefix, "base_prefix": getattr(sys, "base_prefix", sys.prefix)}
-if os.path.isdir(os.path.join(sys.prefix, "conda-meta")): o["kind"] = "conda"
-elif o["prefix"] != o["base_prefix"]: o["kind"] = "venv"
-elif "/.pyenv/versions/" in sys.prefix: o["kind"] = "pyenv"
-else: o["kind"] = "system"
-dirs = []
-for d in sys.path:
-    if d and os.path.isdir(d) and os.path.realpath(d) not in [os.path.realpath(x) for x in dirs]: dirs.append(d)
-o["site_packages"] = [d for d in dirs if os.path.basename(d) in ("site-packages", "dist-packages")]
+// Added to the interpreter's own facts (platform/python_query.h). Kept short and dependency-free: it must
+// run on any Python >= 3.6 and never import what it measures except torch.
+const char* kTorchScript = R"PY(
 pk = {}
 for d in dirs:
     try: names = os.listdir(d)
@@ -105,10 +93,6 @@ else:
             except BaseException as e: ie[mod] = "%s: %s" % (type(e).__name__, e)
     o["import_errors"] = ie
 o["mapped_libraries"] = maps()
-o["probe_seconds"] = time.time() - t0
-f = os.fdopen(3, "w")
-f.write(json.dumps(o))
-f.close()
 )PY";
 
 std::string env_or(const EnvMap& env, const std::string& key) {
@@ -120,10 +104,6 @@ std::string env_or(const EnvMap& env, const std::string& key) {
 
 bool is_relevant_package(const std::string& n) { return kRelevant.count(n) || starts_with(n, "nvidia-"); }
 
-const std::string& python_probe_script() {
-  static const std::string s = kScript;
-  return s;
-}
 
 std::vector<PythonCandidate> discover_pythons(const RootFs& fs, const EnvMap& env, const std::vector<std::string>& extra) {
   std::vector<PythonCandidate> raw;
@@ -148,21 +128,17 @@ std::vector<PythonCandidate> discover_pythons(const RootFs& fs, const EnvMap& en
   return out;
 }
 
-PythonEnv parse_python_probe(const std::string& text) {
+namespace {
+// The interpreter's facts and the torch script's keys as an inventory entry.
+PythonEnv python_env_from(const platform::PythonFacts& f) {
   PythonEnv p;
-  auto j = nlohmann::json::parse(text, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) {
-    p.error = "probe printed no valid JSON";
-    return p;
-  }
+  const auto& j = f.answer;
   auto str = [&](const char* k) { return j.contains(k) && j[k].is_string() ? j[k].get<std::string>() : std::string(); };
-  p.executable = str("executable");
-  p.version = str("version");
-  p.prefix = str("prefix");
-  p.kind = str("kind");
-  if (j.contains("site_packages") && j["site_packages"].is_array())
-    for (const auto& s : j["site_packages"])
-      if (s.is_string()) p.site_packages.push_back(s.get<std::string>());
+  p.executable = f.executable;
+  p.version = f.version;
+  p.prefix = f.prefix;
+  p.kind = f.kind;
+  p.site_packages = f.site_packages;
   if (j.contains("all_packages") && j["all_packages"].is_object())
     for (const auto& [k, v] : j["all_packages"].items())
       if (v.is_string() && is_relevant_package(k)) p.packages[k] = v.get<std::string>();
@@ -188,6 +164,7 @@ PythonEnv parse_python_probe(const std::string& text) {
       if (m.is_string()) p.mapped_libraries.push_back(m.get<std::string>());
   return p;
 }
+}  // namespace
 
 std::string resolve_pyenv_shim(const RootFs& fs, const EnvMap& env, const std::string& path, const std::string& cwd) {
   std::string shims = parent_dir(path);
@@ -206,21 +183,17 @@ std::string resolve_pyenv_shim(const RootFs& fs, const EnvMap& env, const std::s
 
 PythonEnv probe_python(const std::string& interpreter, const std::string& via, double timeout_s,
                        const std::string& run_as) {
-  SubprocessOptions o;
-  o.timeout = std::chrono::milliseconds(static_cast<long long>(timeout_s * 1000));
-  o.result_fd = 3;
-  o.stdout_limit = 1u << 16;
-  auto r = run_subprocess({run_as.empty() ? interpreter : run_as, "-c", python_probe_script()}, o);
+  platform::PythonQuery q;
+  q.extra_script = kTorchScript;
+  q.timeout_s = timeout_s;
+  q.run_as = run_as;
+  auto facts = platform::query_python(interpreter, q);
   PythonEnv p;
-  if (r.ok() && !r.result.empty()) {
-    p = parse_python_probe(r.result);
-  } else {
-    std::string tail = trim(last_lines(r.err, 3));
-    p.error = r.describe() + (tail.empty() ? "" : ": " + tail);
-  }
+  if (facts.answered) p = python_env_from(facts);
+  else p.error = facts.error;
   p.interpreter = interpreter;
   p.found_via = {via};
-  p.probe_seconds = r.elapsed_s;
+  p.probe_seconds = facts.seconds;
   return p;
 }
 
