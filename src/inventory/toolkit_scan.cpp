@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/cuda_version.h"
 #include "core/subprocess.h"
 #include "core/text.h"
 #include "platform/dist_info.h"
@@ -85,8 +86,7 @@ std::string parse_cuda_h_version(const std::string& text) {
   static const std::regex re(R"(#define\s+CUDA_VERSION\s+([0-9]+))");
   std::smatch m;
   if (!std::regex_search(text, m, re)) return "";
-  int v = std::stoi(m[1].str());
-  return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
+  return cuda_int_to_string(std::stoi(m[1].str()));
 }
 
 std::string parse_nvcc_version(const std::string& text) {
