@@ -108,16 +108,15 @@ Install locate(const std::string& python) {
     in.python_error = f.error;
     return in;
   }
-  const auto& j = f.answer;
   in.python_ok = true;
   if (!f.executable.empty()) in.python = f.executable;
   in.python_version = f.version;
-  in.found = j.value("found", false);
-  in.version = j.value("bmtrain_version", "");
-  in.package_dir = j.value("package_dir", "");
-  in.native_modules = j.value("native_modules", std::vector<std::string>{});
-  in.import_ok = j.value("import_ok", false);
-  in.import_error = j.value("import_error", "");
+  in.found = f.flag("found").value_or(false);
+  in.version = f.text("bmtrain_version");
+  in.package_dir = f.text("package_dir");
+  in.native_modules = f.texts("native_modules");
+  in.import_ok = f.flag("import_ok").value_or(false);
+  in.import_error = f.text("import_error");
   in.layout.library = f.libpython;
   in.layout.home = f.base_prefix + ":" + f.base_exec_prefix;  // PYTHONHOME's prefix:exec_prefix form
   in.layout.sys_path = f.sys_path;

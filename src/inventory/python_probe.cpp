@@ -4,8 +4,6 @@
 #include <regex>
 #include <set>
 
-#include <nlohmann/json.hpp>
-
 #include "core/text.h"
 #include "platform/dist_info.h"
 #include "platform/python_query.h"
@@ -132,36 +130,27 @@ namespace {
 // The interpreter's facts and the torch script's keys as an inventory entry.
 PythonEnv python_env_from(const platform::PythonFacts& f) {
   PythonEnv p;
-  const auto& j = f.answer;
-  auto str = [&](const char* k) { return j.contains(k) && j[k].is_string() ? j[k].get<std::string>() : std::string(); };
   p.executable = f.executable;
   p.version = f.version;
   p.prefix = f.prefix;
   p.kind = f.kind;
   p.site_packages = f.site_packages;
-  if (j.contains("all_packages") && j["all_packages"].is_object())
-    for (const auto& [k, v] : j["all_packages"].items())
-      if (v.is_string() && is_relevant_package(k)) p.packages[k] = v.get<std::string>();
-  p.torch_installed = j.value("torch_installed", false);
-  p.torch_version = str("torch_version");
-  p.torch_path = str("torch_path");
-  p.torch_cuda = str("torch_cuda");
-  p.torch_git_version = str("torch_git_version");
-  p.torch_cudnn = str("torch_cudnn");
-  p.torch_nccl = str("torch_nccl");
-  if (j.contains("torch_cxx11_abi") && j["torch_cxx11_abi"].is_boolean()) p.torch_cxx11_abi = j["torch_cxx11_abi"].get<bool>();
-  if (j.contains("torch_arch_list") && j["torch_arch_list"].is_array())
-    for (const auto& a : j["torch_arch_list"])
-      if (a.is_string()) p.torch_arch_list.push_back(a.get<std::string>());
-  if (j.contains("cuda_available") && j["cuda_available"].is_boolean()) p.cuda_available = j["cuda_available"].get<bool>();
-  p.cuda_error = str("cuda_error");
-  p.torch_import_error = str("torch_import_error");
-  if (j.contains("import_errors") && j["import_errors"].is_object())
-    for (const auto& [k, v] : j["import_errors"].items())
-      if (v.is_string()) p.import_errors[k] = v.get<std::string>();
-  if (j.contains("mapped_libraries") && j["mapped_libraries"].is_array())
-    for (const auto& m : j["mapped_libraries"])
-      if (m.is_string()) p.mapped_libraries.push_back(m.get<std::string>());
+  for (const auto& [name, version] : f.text_map("all_packages"))
+    if (is_relevant_package(name)) p.packages[name] = version;
+  p.torch_installed = f.flag("torch_installed").value_or(false);
+  p.torch_version = f.text("torch_version");
+  p.torch_path = f.text("torch_path");
+  p.torch_cuda = f.text("torch_cuda");
+  p.torch_git_version = f.text("torch_git_version");
+  p.torch_cudnn = f.text("torch_cudnn");
+  p.torch_nccl = f.text("torch_nccl");
+  p.torch_cxx11_abi = f.flag("torch_cxx11_abi");
+  p.torch_arch_list = f.texts("torch_arch_list");
+  p.cuda_available = f.flag("cuda_available");
+  p.cuda_error = f.text("cuda_error");
+  p.torch_import_error = f.text("torch_import_error");
+  p.import_errors = f.text_map("import_errors");
+  p.mapped_libraries = f.texts("mapped_libraries");
   return p;
 }
 }  // namespace

@@ -43,15 +43,39 @@ _f.write(json.dumps(o))
 _f.close()
 )PY";
 
-std::vector<std::string> strings(const nlohmann::json& j, const char* key) {
+const nlohmann::json* member(const nlohmann::json& j, const std::string& key) {
+  if (!j.is_object()) return nullptr;
+  auto it = j.find(key);
+  return it == j.end() ? nullptr : &*it;
+}
+
+}  // namespace
+
+std::string PythonFacts::text(const std::string& key) const {
+  const auto* v = member(answer, key);
+  return v && v->is_string() ? v->get<std::string>() : std::string();
+}
+
+std::vector<std::string> PythonFacts::texts(const std::string& key) const {
   std::vector<std::string> out;
-  if (j.contains(key) && j[key].is_array())
-    for (const auto& s : j[key])
+  if (const auto* v = member(answer, key); v && v->is_array())
+    for (const auto& s : *v)
       if (s.is_string()) out.push_back(s.get<std::string>());
   return out;
 }
 
-}  // namespace
+std::map<std::string, std::string> PythonFacts::text_map(const std::string& key) const {
+  std::map<std::string, std::string> out;
+  if (const auto* v = member(answer, key); v && v->is_object())
+    for (const auto& [k, s] : v->items())
+      if (s.is_string()) out[k] = s.get<std::string>();
+  return out;
+}
+
+std::optional<bool> PythonFacts::flag(const std::string& key) const {
+  const auto* v = member(answer, key);
+  return v && v->is_boolean() ? std::optional<bool>(v->get<bool>()) : std::nullopt;
+}
 
 PythonFacts parse_python_answer(const std::string& text) {
   PythonFacts f;
@@ -60,18 +84,17 @@ PythonFacts parse_python_answer(const std::string& text) {
     f.error = "printed no valid JSON";
     return f;
   }
-  auto str = [&](const char* k) { return j.contains(k) && j[k].is_string() ? j[k].get<std::string>() : std::string(); };
   f.answered = true;
-  f.executable = str("executable");
-  f.version = str("version");
-  f.prefix = str("prefix");
-  f.base_prefix = str("base_prefix");
-  f.base_exec_prefix = str("base_exec_prefix");
-  f.kind = str("kind");
-  f.sys_path = strings(j, "sys_path");
-  f.site_packages = strings(j, "site_packages");
-  f.libpython = str("libpython");
   f.answer = std::move(j);
+  f.executable = f.text("executable");
+  f.version = f.text("version");
+  f.prefix = f.text("prefix");
+  f.base_prefix = f.text("base_prefix");
+  f.base_exec_prefix = f.text("base_exec_prefix");
+  f.kind = f.text("kind");
+  f.sys_path = f.texts("sys_path");
+  f.site_packages = f.texts("site_packages");
+  f.libpython = f.text("libpython");
   return f;
 }
 

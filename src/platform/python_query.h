@@ -4,6 +4,8 @@
 // vector, a fixed script that reports its own facts, followed by the caller's script, which may add keys to
 // the same answer; the answer is one JSON object written to fd 3, so whatever imported code prints cannot
 // corrupt it. Bounded in time (the child's process group is killed at the deadline) and in size.
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,6 +36,13 @@ struct PythonFacts {
   std::string libpython;          // the shared libpython it runs on; "" for a statically linked interpreter
   double seconds = 0;             // wall time of the child
   nlohmann::json answer;          // the whole object, the caller's keys included (null when not answered)
+
+  // The caller's keys, read leniently: absent or of another JSON type gives the empty value, so a script
+  // that half-ran (an exception caught in Python) still yields every fact it did write.
+  std::string text(const std::string& key) const;                          // a string
+  std::vector<std::string> texts(const std::string& key) const;            // a list of strings
+  std::map<std::string, std::string> text_map(const std::string& key) const;  // an object of strings
+  std::optional<bool> flag(const std::string& key) const;                  // a boolean
 };
 
 /// Runs `interpreter` (a path, or a name looked up on PATH) with the base script + q.extra_script.

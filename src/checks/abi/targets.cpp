@@ -10,8 +10,6 @@
 #include <fstream>
 #include <set>
 
-#include <nlohmann/json.hpp>
-
 #include "platform/elf_object.h"
 #include "checks/abi/object_cache.h"
 #include "core/errors.h"
@@ -141,13 +139,13 @@ PythonEnvPaths probe_python(const std::string& python) {
   PythonEnvPaths p;
   p.executable = f.executable;
   p.site_packages = f.site_packages;
-  p.torch_dir = f.answer.value("torch", "");
+  p.torch_dir = f.text("torch");
   return p;
 }
 
 std::vector<std::string> python_package_paths(const std::string& python, const std::string& name) {
   auto f = ask(python, kPackageScript, {name});
-  auto out = f.answer.value("package_paths", std::vector<std::string>{});
+  auto out = f.texts("package_paths");
   if (out.empty()) throw InputError("python package '" + name + "' is not installed for " + python);
   return out;
 }
