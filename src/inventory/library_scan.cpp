@@ -11,6 +11,7 @@
 #include "inventory/library_version.h"
 #include "inventory/trace.h"
 #include "inventory/version_cache.h"
+#include "platform/environment.h"
 
 namespace gpucheck::inventory {
 
@@ -31,11 +32,6 @@ const std::map<std::string, std::string> kPackagePrefix = {
 // glibc's trusted directories on Debian/Ubuntu multiarch and on RPM distributions.
 const std::vector<std::string> kDefaultDirs = {"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64",
                                                "/usr/lib64", "/lib", "/usr/lib"};
-
-std::string env_or(const EnvMap& env, const std::string& key) {
-  auto it = env.find(key);
-  return it == env.end() ? "" : it->second;
-}
 
 void add_via(std::vector<std::string>& v, const std::string& via) {
   if (std::find(v.begin(), v.end(), via) == v.end()) v.push_back(via);
@@ -76,7 +72,7 @@ std::vector<Library> scan_libraries(const RootFs& fs, const LibraryScanInput& in
   for (const auto& tk : in.toolkits)
     for (const char* sub : {"lib64", "lib", "targets/x86_64-linux/lib"})
       scan_dir(path_join(tk.root, sub), "toolkit:" + tk.root, path_join(tk.root, "dist-info"));
-  for (const auto& dir : split(env_or(in.env, "LD_LIBRARY_PATH"), ':'))
+  for (const auto& dir : split(platform::env_value(in.env, "LD_LIBRARY_PATH"), ':'))
     if (!dir.empty() && dir.front() == '/') scan_dir(dir, "LD_LIBRARY_PATH", "");
   if (in.ld_cache)
     for (const auto& e : in.ld_cache->entries())
@@ -128,7 +124,7 @@ std::vector<Library> scan_libraries(const RootFs& fs, const LibraryScanInput& in
     if (!l.soname.empty()) sonames.insert(l.soname);
   for (const auto& soname : sonames) {
     std::string pick;
-    for (const auto& dir : split(env_or(in.env, "LD_LIBRARY_PATH"), ':'))
+    for (const auto& dir : split(platform::env_value(in.env, "LD_LIBRARY_PATH"), ':'))
       if (pick.empty() && !dir.empty() && fs.is_file(path_join(dir, soname))) pick = path_join(dir, soname);
     if (pick.empty() && in.ld_cache) pick = in.ld_cache->lookup(soname).value_or("");
     for (const auto& dir : kDefaultDirs)

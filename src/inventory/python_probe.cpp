@@ -7,6 +7,7 @@
 #include "core/text.h"
 #include "platform/dist_info.h"
 #include "platform/python_query.h"
+#include "platform/environment.h"
 
 namespace gpucheck::inventory {
 
@@ -93,11 +94,6 @@ else:
 o["mapped_libraries"] = maps()
 )PY";
 
-std::string env_or(const EnvMap& env, const std::string& key) {
-  auto it = env.find(key);
-  return it == env.end() ? "" : it->second;
-}
-
 }  // namespace
 
 bool is_relevant_package(const std::string& n) { return kRelevant.count(n) || starts_with(n, "nvidia-"); }
@@ -105,13 +101,13 @@ bool is_relevant_package(const std::string& n) { return kRelevant.count(n) || st
 
 std::vector<PythonCandidate> discover_pythons(const RootFs& fs, const EnvMap& env, const std::vector<std::string>& extra) {
   std::vector<PythonCandidate> raw;
-  for (const auto& dir : split(env_or(env, "PATH"), ':')) {
+  for (const auto& dir : split(platform::env_value(env, "PATH"), ':')) {
     if (dir.empty() || dir.front() != '/') continue;
     for (const char* name : {"python3", "python"})
       if (fs.is_executable(path_join(dir, name))) raw.push_back({path_join(dir, name), "PATH"});
   }
-  if (auto v = env_or(env, "VIRTUAL_ENV"); !v.empty()) raw.push_back({path_join(v, "bin/python"), "VIRTUAL_ENV"});
-  if (auto v = env_or(env, "CONDA_PREFIX"); !v.empty()) raw.push_back({path_join(v, "bin/python"), "CONDA_PREFIX"});
+  if (auto v = platform::env_value(env, "VIRTUAL_ENV"); !v.empty()) raw.push_back({path_join(v, "bin/python"), "VIRTUAL_ENV"});
+  if (auto v = platform::env_value(env, "CONDA_PREFIX"); !v.empty()) raw.push_back({path_join(v, "bin/python"), "CONDA_PREFIX"});
   for (const auto& p : extra) raw.push_back({p, "--python"});
   std::vector<PythonCandidate> out;
   std::vector<std::string> reals;
@@ -160,7 +156,7 @@ std::string resolve_pyenv_shim(const RootFs& fs, const EnvMap& env, const std::s
   if (base_name(shims) != "shims" || !fs.is_file(path)) return "";
   std::string root = parent_dir(shims);
   if (!fs.is_dir(path_join(root, "versions"))) return "";
-  std::string version = env_or(env, "PYENV_VERSION");
+  std::string version = platform::env_value(env, "PYENV_VERSION");
   for (std::string dir = cwd; version.empty() && !dir.empty(); dir = dir == "/" ? "" : parent_dir(dir))
     version = trim(fs.read(path_join(dir, ".python-version"), 4096));
   if (version.empty()) version = trim(fs.read(path_join(root, "version"), 4096));
@@ -209,9 +205,9 @@ std::vector<std::string> site_packages_from_files(const RootFs& fs, const EnvMap
   std::vector<std::string> prefixes;
   for (const auto& c : candidates) prefixes.push_back(parent_dir(parent_dir(fs.resolve(c.path))));
   for (const char* var : {"VIRTUAL_ENV", "CONDA_PREFIX"})
-    if (auto v = env_or(env, var); !v.empty()) prefixes.push_back(v);
-  std::string pyenv = env_or(env, "PYENV_ROOT");
-  if (pyenv.empty() && !env_or(env, "HOME").empty()) pyenv = path_join(env_or(env, "HOME"), ".pyenv");
+    if (auto v = platform::env_value(env, var); !v.empty()) prefixes.push_back(v);
+  std::string pyenv = platform::env_value(env, "PYENV_ROOT");
+  if (pyenv.empty() && !platform::env_value(env, "HOME").empty()) pyenv = path_join(platform::env_value(env, "HOME"), ".pyenv");
   if (!pyenv.empty())
     for (const auto& v : fs.list(path_join(pyenv, "versions"))) prefixes.push_back(path_join(pyenv, "versions/" + v));
   for (const char* p : {"/usr", "/usr/local", "/opt/conda"}) prefixes.push_back(p);

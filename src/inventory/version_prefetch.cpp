@@ -4,6 +4,7 @@
 
 #include "core/text.h"
 #include "platform/elf_object.h"
+#include "platform/environment.h"
 #include "inventory/library_scan.h"
 #include "inventory/trace.h"
 #include "inventory/version_cache.h"
@@ -24,15 +25,12 @@ void VersionPrefetch::start(const RootFs& fs, const EnvMap& env, const std::stri
                             const abi::LdCache& ld_cache) {
   if (!fs.live()) return;
   std::vector<std::string> dirs;
-  auto env_of = [&](const char* k) {
-    auto it = env.find(k);
-    return it == env.end() ? std::string() : it->second;
-  };
-  std::vector<std::string> roots = {env_of("CUDA_HOME"), env_of("CUDA_PATH"), "/usr/local/cuda"};
+  std::vector<std::string> roots = {platform::env_value(env, "CUDA_HOME"), platform::env_value(env, "CUDA_PATH"),
+                                    "/usr/local/cuda"};
   for (const auto& root : roots)
     if (!root.empty())
       for (const char* sub : {"lib64", "lib", "targets/x86_64-linux/lib"}) dirs.push_back(path_join(root, sub));
-  for (const auto& d : split(env_of("LD_LIBRARY_PATH"), ':'))
+  for (const auto& d : split(platform::env_value(env, "LD_LIBRARY_PATH"), ':'))
     if (!d.empty() && d.front() == '/') dirs.push_back(d);
 
   // The real directories with cuBLAS in them; then every cuBLAS file there, as the library scan groups
