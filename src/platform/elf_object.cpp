@@ -46,6 +46,11 @@ std::vector<std::string_view> split_path_list(std::string_view s) {
   return out;
 }
 
+bool has_elf_magic(int fd) {
+  unsigned char magic[SELFMAG];
+  return pread(fd, magic, sizeof magic, 0) == SELFMAG && std::memcmp(magic, ELFMAG, SELFMAG) == 0;
+}
+
 /// Reads the ELF identification bytes; "" when the file is a loadable ELF of the host's class/machine.
 std::string ident_mismatch(int fd) {
   unsigned char ident[20];
@@ -68,6 +73,14 @@ Elf_Scn* find_section(Elf* elf, std::uint32_t type, GElf_Shdr* out) {
 
 }  // namespace
 
+bool ElfObject::is_elf_file(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  bool elf = has_elf_magic(fd);
+  ::close(fd);
+  return elf;
+}
+
 std::string ElfObject::loadable_mismatch(const std::string& path) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return std::strerror(errno);
@@ -79,9 +92,8 @@ std::string ElfObject::loadable_mismatch(const std::string& path) {
 std::string ElfObject::read_soname(const std::string& path) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return "";
-  unsigned char magic[SELFMAG];
   std::string soname;
-  if (pread(fd, magic, sizeof magic, 0) == SELFMAG && std::memcmp(magic, ELFMAG, SELFMAG) == 0) {
+  if (has_elf_magic(fd)) {
     init_libelf();
     if (Elf* elf = elf_begin(fd, ELF_C_READ_MMAP, nullptr)) {
       GElf_Shdr sh;

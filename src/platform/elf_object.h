@@ -48,6 +48,8 @@ class ElfObject {
  public:
   /// Opens and validates `path`. Throws ElfError with a one-line reason.
   static std::unique_ptr<ElfObject> open(const std::string& path);
+  /// Does the file start with the ELF magic (any class, machine or type)? False when unreadable.
+  static bool is_elf_file(const std::string& path);
   /// Cheap check used while searching directories: is this an ELF of the host's class and machine?
   /// Returns "" when it is, else why not ("ELFCLASS32", "machine 183", "not an ELF file").
   static std::string loadable_mismatch(const std::string& path);

@@ -7,7 +7,6 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <set>
 
 #include "platform/elf_object.h"
@@ -19,20 +18,13 @@
 namespace gpucheck::abi {
 namespace {
 
-bool has_elf_magic(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  char m[4] = {};
-  in.read(m, 4);
-  return in.gcount() == 4 && std::memcmp(m, "\x7f" "ELF", 4) == 0;
-}
-
 struct Walker {
   TargetSet& set;
   std::set<std::pair<dev_t, ino_t>> visited;  // directories on the way, by identity, to stop symlink loops
   std::set<std::string> seen_files;
 
   void file(const std::string& path) {
-    if (!has_elf_magic(path)) return;
+    if (!ElfObject::is_elf_file(path)) return;
     std::string real = real_path(path);
     if (seen_files.insert(real).second) set.files.push_back(path);
   }
@@ -130,7 +122,7 @@ void add_path_target(const std::string& input, TargetSet& set) {
     return;
   }
   if (!S_ISREG(st.st_mode)) throw InputError(input + ": not a regular file or directory");
-  if (!has_elf_magic(input)) throw InputError(input + ": not an ELF file");
+  if (!ElfObject::is_elf_file(input)) throw InputError(input + ": not an ELF file");
   w.file(input);
 }
 
