@@ -95,6 +95,8 @@ std::string ElfObject::read_soname(const std::string& path) {
   std::string soname;
   if (has_elf_magic(fd)) {
     init_libelf();
+    // ELF_C_READ_MMAP: libelf knows the file's size and checks every offset against it, and only the
+    // pages it touches are read. (ELF_C_READ would pread less, ~11 KB, but trusts a hostile file's sizes.)
     if (Elf* elf = elf_begin(fd, ELF_C_READ_MMAP, nullptr)) {
       GElf_Shdr sh;
       Elf_Scn* scn = elf_kind(elf) == ELF_K_ELF ? find_section(elf, SHT_DYNAMIC, &sh) : nullptr;
