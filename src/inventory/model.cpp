@@ -100,4 +100,10 @@ Inventory load_inventory(const std::string& path) {
   return inv;
 }
 
+const PythonEnv* primary_python(const Inventory& inv) {
+  for (const auto& p : inv.pythons)
+    if (p.torch_installed) return &p;
+  return inv.pythons.empty() ? nullptr : &inv.pythons.front();
+}
+
 }  // namespace gpucheck::inventory

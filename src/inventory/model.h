@@ -160,4 +160,8 @@ void to_json(nlohmann::json& j, const Inventory& inv);
 void from_json(const nlohmann::json& j, Inventory& inv);
 Inventory load_inventory(const std::string& path);
 
+/// The Python environment the checks speak of when they name one (doctor's torch rules, explain's facts):
+/// the first with torch installed, else the first found (PATH order first); null when none was found.
+const PythonEnv* primary_python(const Inventory& inv);
+
 }  // namespace gpucheck::inventory
