@@ -6,6 +6,7 @@
 #include <regex>
 
 #include "core/text.h"
+#include "inventory/library_scan.h"
 
 namespace gpucheck::inventory {
 
@@ -19,11 +20,11 @@ std::string parse_proc_driver_version(const std::string& text) {
 namespace {
 
 // libcuda.so.1 -> libcuda.so.550.54.15: the real file's name carries the driver version.
+// libcuda.so.550.54.15 -> "550.54.15"; the SONAME's own "1" is not a driver version.
 std::string version_from_libcuda_name(const std::string& path) {
   std::string name = base_name(path);
-  const std::string prefix = "libcuda.so.";
-  if (!starts_with(name, prefix)) return "";
-  std::string v = name.substr(prefix.size());
+  if (!starts_with(name, "libcuda.so.")) return "";
+  std::string v = version_from_file_name(name);
   return v.find('.') == std::string::npos ? "" : v;
 }
 
