@@ -13,6 +13,7 @@
 
 #include "common/half_bits.h"
 #include "core/subprocess.h"
+#include "platform/python_query.h"
 
 namespace gpucheck::kernels::bmtrain {
 
@@ -20,31 +21,25 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// Added to the interpreter's own facts (platform/python_query.h): where bmtrain is, and whether it imports.
 const char* kLocateScript = R"PY(
-import glob, json, os, sys, sysconfig, importlib.util
-out = {"python": sys.executable, "python_version": sys.version.split()[0], "found": False,
-       "home": sys.base_prefix + ":" + sys.base_exec_prefix, "sys_path": [p for p in sys.path if p]}
-libdir = sysconfig.get_config_var("LIBDIR") or ""
-for name in (sysconfig.get_config_var("INSTSONAME"), sysconfig.get_config_var("LDLIBRARY")):
-    if name and ".so" in name and os.path.exists(os.path.join(libdir, name)):
-        out["libpython"] = os.path.join(libdir, name)
-        break
+import glob, importlib.util
+o["found"] = False
 spec = importlib.util.find_spec("bmtrain")
 if spec is not None and spec.origin:
     pkg = os.path.dirname(spec.origin)
-    out.update(found=True, package_dir=pkg, native_modules=sorted(glob.glob(os.path.join(pkg, "C*.so"))))
+    o.update(found=True, package_dir=pkg, native_modules=sorted(glob.glob(os.path.join(pkg, "C*.so"))))
     try:
         import importlib.metadata as md
-        out["version"] = md.version("bmtrain")
+        o["bmtrain_version"] = md.version("bmtrain")
     except Exception:
-        out["version"] = ""
+        o["bmtrain_version"] = ""
     try:
         import bmtrain  # noqa: F401
-        out["import_ok"] = True
+        o["import_ok"] = True
     except BaseException as e:
-        out["import_ok"] = False
-        out["import_error"] = type(e).__name__ + ": " + str(e)
-print(json.dumps(out))
+        o["import_ok"] = False
+        o["import_error"] = type(e).__name__ + ": " + str(e)
 )PY";
 
 // Loads the extension by file into an interpreter (embedded, or the child below) as `C` in __main__,
@@ -105,32 +100,26 @@ std::string tail(const std::string& s, std::size_t n = 400) { return s.size() > 
 Install locate(const std::string& python) {
   Install in;
   in.python = python;
-  SubprocessOptions o;
-  o.timeout = std::chrono::seconds(120);  // `import bmtrain` imports torch: slow on a cold cache
-  auto r = run_subprocess({python, "-c", kLocateScript}, o);
-  if (!r.ok()) {
-    in.python_error = r.describe() + (r.err.empty() ? "" : ": " + tail(r.err));
-    return in;
-  }
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(r.out);
-  } catch (const std::exception& e) {
-    in.python_error = std::string("unparsable answer: ") + e.what();
+  platform::PythonQuery q;
+  q.extra_script = kLocateScript;
+  q.timeout_s = 120;  // `import bmtrain` imports torch: slow on a cold cache
+  auto f = platform::query_python(python, q);
+  if (!f.answered) {
+    in.python_error = f.error;
     return in;
   }
   in.python_ok = true;
-  in.python = j.value("python", python);
-  in.python_version = j.value("python_version", "");
-  in.found = j.value("found", false);
-  in.version = j.value("version", "");
-  in.package_dir = j.value("package_dir", "");
-  in.native_modules = j.value("native_modules", std::vector<std::string>{});
-  in.import_ok = j.value("import_ok", false);
-  in.import_error = j.value("import_error", "");
-  in.layout.library = j.value("libpython", "");
-  in.layout.home = j.value("home", "");
-  in.layout.sys_path = j.value("sys_path", std::vector<std::string>{});
+  if (!f.executable.empty()) in.python = f.executable;
+  in.python_version = f.version;
+  in.found = f.flag("found").value_or(false);
+  in.version = f.text("bmtrain_version");
+  in.package_dir = f.text("package_dir");
+  in.native_modules = f.texts("native_modules");
+  in.import_ok = f.flag("import_ok").value_or(false);
+  in.import_error = f.text("import_error");
+  in.layout.library = f.libpython;
+  in.layout.home = f.base_prefix + ":" + f.base_exec_prefix;  // PYTHONHOME's prefix:exec_prefix form
+  in.layout.sys_path = f.sys_path;
   return in;
 }
 

@@ -5,14 +5,9 @@
 #include <vector>
 
 #include "cudart_loader.h"
+#include "core/cuda_version.h"
 #include "core/text.h"
 #include "probe/probe.h"
-
-namespace {
-
-std::string cuda_version_text(int v) { return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10); }
-
-}  // namespace
 
 int main(int argc, char** argv) {
   using namespace gpucheck;
@@ -27,9 +22,9 @@ int main(int argc, char** argv) {
     r.evidence["cudart"] = rt.path;
     int runtime = 0, driver = 0;
     rt.runtime_version(&runtime);
-    r.evidence["runtime_version"] = cuda_version_text(runtime);
+    r.evidence["runtime_version"] = cuda_int_to_string(runtime);
     int drc = rt.driver_version(&driver);
-    r.evidence["driver_cuda_version"] = drc == probe::kCudaSuccess && driver > 0 ? cuda_version_text(driver) : "none";
+    r.evidence["driver_cuda_version"] = drc == probe::kCudaSuccess && driver > 0 ? cuda_int_to_string(driver) : "none";
 
     int count = 0;
     int rc = rt.device_count(&count);
@@ -37,12 +32,12 @@ int main(int argc, char** argv) {
       r.evidence["cudaGetDeviceCount"] = rt.describe(rc);
       if (driver == 0) r.add_fix("install the NVIDIA driver (nvidia-smi must work) on a machine with a GPU");
       else if (driver < runtime)
-        r.add_fix("the driver supports CUDA " + cuda_version_text(driver) + " but the runtime is " +
-                           cuda_version_text(runtime) + ": upgrade the driver or use a runtime <= the driver's");
-      return probe::skip(r, "CUDA runtime " + cuda_version_text(runtime) + " cannot reach a GPU: " + rt.describe(rc));
+        r.add_fix("the driver supports CUDA " + cuda_int_to_string(driver) + " but the runtime is " +
+                           cuda_int_to_string(runtime) + ": upgrade the driver or use a runtime <= the driver's");
+      return probe::skip(r, "CUDA runtime " + cuda_int_to_string(runtime) + " cannot reach a GPU: " + rt.describe(rc));
     }
     r.add_metric("device_count", count, "count");
-    if (count == 0) return probe::skip(r, "CUDA runtime " + cuda_version_text(runtime) + " sees no GPU");
+    if (count == 0) return probe::skip(r, "CUDA runtime " + cuda_int_to_string(runtime) + " sees no GPU");
 
     Status overall = Status::kPass;
     for (int d = 0; d < count; ++d) {
@@ -82,7 +77,7 @@ int main(int argc, char** argv) {
       r.devices.push_back(dev);
     }
     r.status = overall;
-    r.summary = "CUDA runtime " + cuda_version_text(runtime) + ", driver CUDA " + cuda_version_text(driver) + ", " +
+    r.summary = "CUDA runtime " + cuda_int_to_string(runtime) + ", driver CUDA " + cuda_int_to_string(driver) + ", " +
                 std::to_string(count) + " GPU(s)" + (overall == Status::kPass ? ", memory round trip verified" : "");
   });
 }

@@ -191,23 +191,33 @@ class CaseRunner {
     }
   }
 
+  // What both BMTrain block cases set up alike: per dtype group of the case, one collective `op` over the
+  // group's partition and the pattern its data follows (the buffers differ: each case allocates its own).
+  static void block_collectives(const CaseSpec& c, CollOp op, RedOp redop, std::vector<Collective>& group,
+                                std::vector<Pattern>& pats) {
+    group.assign(c.layouts.size(), Collective{});
+    pats.assign(c.layouts.size(), Pattern{});
+    for (std::size_t g = 0; g < c.layouts.size(); ++g) {
+      group[g].op = op;
+      group[g].redop = redop;
+      group[g].dtype = pats[g].dtype = c.layouts[g].dtype;
+      group[g].count = c.layouts[g].partition;
+      pats[g].redop = redop;
+    }
+  }
+
   // --- BMTrain block: grouped all-gather of every dtype group ---------------------------------------------
   void layout_gather(const CaseSpec& c, std::size_t index, std::vector<CaseOutcome>& out) {
     const int L = t_.local_count();
     const std::size_t G = c.layouts.size();
     OwnedBuffers owned(t_, G, L);
     std::vector<std::vector<RankBuffers>>& bufs = owned.groups;
-    std::vector<Collective> group(G);
-    std::vector<Pattern> pats(G);
+    std::vector<Collective> group;
+    std::vector<Pattern> pats;
+    block_collectives(c, CollOp::kAllGather, RedOp::kNone, group, pats);
     for (std::size_t g = 0; g < G; ++g) {
       const ZeroLayout& lay = c.layouts[g];
       const std::size_t es = dtype_size(lay.dtype);
-      group[g].op = CollOp::kAllGather;
-      group[g].redop = RedOp::kNone;
-      group[g].dtype = lay.dtype;
-      group[g].count = lay.partition;
-      pats[g].dtype = lay.dtype;
-      pats[g].redop = RedOp::kNone;
       for (int l = 0; l < L; ++l) {
         auto& b = bufs[g][static_cast<std::size_t>(l)];
         std::size_t r = static_cast<std::size_t>(t_.info(l).rank);
@@ -278,17 +288,12 @@ class CaseRunner {
     const std::size_t G = c.layouts.size();
     OwnedBuffers owned(t_, G, L);
     std::vector<std::vector<RankBuffers>>& bufs = owned.groups;
-    std::vector<Collective> group(G);
-    std::vector<Pattern> pats(G);
+    std::vector<Collective> group;
+    std::vector<Pattern> pats;
+    block_collectives(c, CollOp::kReduceScatter, RedOp::kSum, group, pats);
     for (std::size_t g = 0; g < G; ++g) {
       const ZeroLayout& lay = c.layouts[g];
       const std::size_t es = dtype_size(lay.dtype);
-      group[g].op = CollOp::kReduceScatter;
-      group[g].redop = RedOp::kSum;
-      group[g].dtype = lay.dtype;
-      group[g].count = lay.partition;
-      pats[g].dtype = lay.dtype;
-      pats[g].redop = RedOp::kSum;
       pats[g].contributors = 2 * world_;  // two micro-steps of W ranks each
       pats[g].world = world_;
       for (int l = 0; l < L; ++l) {

@@ -17,6 +17,7 @@
 #include "inventory/gpu_info.h"
 #include "inventory/host_compiler_range.h"
 #include "inventory/library_scan.h"
+#include "inventory/loader_cache.h"
 #include "inventory/python_probe.h"
 #include "platform/root_fs.h"
 #include "inventory/system_info.h"
@@ -25,6 +26,7 @@
 #include "inventory/trace.h"
 #include "inventory/version_prefetch.h"
 #include "platform/environment.h"
+#include "platform/python_query.h"
 
 extern char** environ;
 
@@ -68,13 +70,13 @@ void check_explicit_pythons(const RootFs& fs, const std::vector<std::string>& py
   for (const auto& p : pythons) {
     if (!fs.exists(p)) throw InputError("--python " + p + ": no such file");
     if (!fs.is_executable(p)) throw InputError("--python " + p + ": not an executable file");
-    // Fail fast, before the slow probes start: the file must behave like a Python interpreter.
-    SubprocessOptions o;
-    o.timeout = std::chrono::seconds(30);
-    auto r = run_subprocess({p, "-c", "import sys; sys.stdout.write('gpucheck-python-ok')"}, o);
-    if (r.out != "gpucheck-python-ok")
+    // Fail fast, before the slow probes start: the file must answer the interpreter query.
+    platform::PythonQuery q;
+    q.timeout_s = 30;
+    auto facts = platform::query_python(p, q);
+    if (!facts.answered || facts.version.empty())
       throw InputError("--python " + p + ": not a Python interpreter (" +
-                       (r.ok() ? std::string("did not run the check script") : r.describe()) + ")");
+                       (facts.answered ? std::string("its answer names no version") : facts.error) + ")");
   }
 }
 
@@ -114,14 +116,19 @@ Inventory collect(const CollectOptions& given) {
   else if (fs.live()) env = process_environment();
   else env = {{"PATH", kImageDefaultPath}};
 
+  // Read once; every "where would the loader find it" below uses this one (inventory/loader_cache.h).
+  const LoaderCache loader_cache = read_loader_cache(fs);
+  const abi::LdCache& ld_cache = loader_cache.cache;
+
   // First of all: the cuBLAS version children are the longest lookup by far (see version_prefetch.h).
   VersionPrefetch prefetch;
-  if (options.read_library_versions) prefetch.start(fs, env, options.version_cache);
+  if (options.read_library_versions) prefetch.start(fs, env, options.version_cache, ld_cache);
 
   Inventory inv;
   inv.collected_at = utc_now_iso();
   inv.root = fs.root();
   inv.hostname = fs.live() ? platform::hostname() : "";
+  if (!loader_cache.note.empty()) inv.notes.push_back(loader_cache.note);
   const auto t0 = Clock::now();
   std::vector<std::string> timings;
   std::mutex timings_mutex;
@@ -135,7 +142,7 @@ Inventory collect(const CollectOptions& given) {
   // Independent lookups run concurrently; the slow ones (Python probes, library version children,
   // compiler --version) overlap each other.
   auto driver = std::async(std::launch::async, [&] {
-    auto d = read_driver(fs);
+    auto d = read_driver(fs, ld_cache);
     timed("driver", t0);
     return d;
   });
@@ -145,7 +152,7 @@ Inventory collect(const CollectOptions& given) {
     return read_gpus(it == env.end() ? nullptr : it->second.c_str());
   });
   auto system = std::async(std::launch::async, [&] {
-    auto s = read_system(fs, env);
+    auto s = read_system(fs, env, ld_cache);
     timed("system", t0);
     return s;
   });
@@ -203,6 +210,7 @@ Inventory collect(const CollectOptions& given) {
     li.read_versions = options.read_library_versions && fs.live();
     li.version_cache = options.version_cache;
     li.prefetch = &prefetch;
+    li.ld_cache = &ld_cache;
     auto libs = scan_libraries(fs, li);
     timed("toolkits+libraries", start);
     return std::make_pair(std::move(toolkits), std::move(libs));

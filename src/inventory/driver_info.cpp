@@ -6,7 +6,7 @@
 #include <regex>
 
 #include "core/text.h"
-#include "platform/ld_cache_entries.h"
+#include "inventory/library_scan.h"
 
 namespace gpucheck::inventory {
 
@@ -20,11 +20,11 @@ std::string parse_proc_driver_version(const std::string& text) {
 namespace {
 
 // libcuda.so.1 -> libcuda.so.550.54.15: the real file's name carries the driver version.
+// libcuda.so.550.54.15 -> "550.54.15"; the SONAME's own "1" is not a driver version.
 std::string version_from_libcuda_name(const std::string& path) {
   std::string name = base_name(path);
-  const std::string prefix = "libcuda.so.";
-  if (!starts_with(name, prefix)) return "";
-  std::string v = name.substr(prefix.size());
+  if (!starts_with(name, "libcuda.so.")) return "";
+  std::string v = version_from_file_name(name);
   return v.find('.') == std::string::npos ? "" : v;
 }
 
@@ -52,7 +52,7 @@ void read_live_libcuda(Driver& d) {
 
 }  // namespace
 
-Driver read_driver(const RootFs& fs) {
+Driver read_driver(const RootFs& fs, const abi::LdCache& ld_cache) {
   Driver d;
   std::string proc = fs.read("/proc/driver/nvidia/version", 4096);
   d.kernel_module_version = parse_proc_driver_version(proc);
@@ -60,11 +60,7 @@ Driver read_driver(const RootFs& fs) {
     read_live_libcuda(d);
   } else {
     // Files only: find libcuda.so.1 the way the loader would (ld.so.cache, then the usual directories).
-    for (const auto& e : parse_ld_cache(fs.read("/etc/ld.so.cache", 64u << 20)))
-      if (e.soname == "libcuda.so.1" && is_native_entry(e)) {
-        d.library_path = e.path;
-        break;
-      }
+    d.library_path = ld_cache.lookup("libcuda.so.1").value_or("");
     for (const char* dir : {"/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/local/nvidia/lib64", "/lib/x86_64-linux-gnu"})
       if (d.library_path.empty() && fs.exists(path_join(dir, "libcuda.so.1"))) d.library_path = path_join(dir, "libcuda.so.1");
     if (d.library_path.empty()) d.error = "no libcuda.so.1 under " + fs.root();

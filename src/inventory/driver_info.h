@@ -6,11 +6,13 @@
 #include <vector>
 
 #include "inventory/model.h"
+#include "platform/ld_cache.h"
 #include "platform/root_fs.h"
 
 namespace gpucheck::inventory {
 
-Driver read_driver(const RootFs& fs);
+/// `ld_cache`: the inspected system's loader cache (read_loader_cache), where --root looks for libcuda.so.1.
+Driver read_driver(const RootFs& fs, const abi::LdCache& ld_cache);
 
 /// "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.15  Tue Mar  5 ..." -> "550.54.15".
 std::string parse_proc_driver_version(const std::string& text);

@@ -7,11 +7,11 @@
 
 #include "core/text.h"
 #include "platform/dist_info.h"
-#include "platform/elf_info.h"
-#include "platform/ld_cache_entries.h"
+#include "platform/elf_object.h"
 #include "inventory/library_version.h"
 #include "inventory/trace.h"
 #include "inventory/version_cache.h"
+#include "platform/environment.h"
 
 namespace gpucheck::inventory {
 
@@ -32,11 +32,6 @@ const std::map<std::string, std::string> kPackagePrefix = {
 // glibc's trusted directories on Debian/Ubuntu multiarch and on RPM distributions.
 const std::vector<std::string> kDefaultDirs = {"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64",
                                                "/usr/lib64", "/lib", "/usr/lib"};
-
-std::string env_or(const EnvMap& env, const std::string& key) {
-  auto it = env.find(key);
-  return it == env.end() ? "" : it->second;
-}
 
 void add_via(std::vector<std::string>& v, const std::string& via) {
   if (std::find(v.begin(), v.end(), via) == v.end()) v.push_back(via);
@@ -77,11 +72,11 @@ std::vector<Library> scan_libraries(const RootFs& fs, const LibraryScanInput& in
   for (const auto& tk : in.toolkits)
     for (const char* sub : {"lib64", "lib", "targets/x86_64-linux/lib"})
       scan_dir(path_join(tk.root, sub), "toolkit:" + tk.root, path_join(tk.root, "dist-info"));
-  for (const auto& dir : split(env_or(in.env, "LD_LIBRARY_PATH"), ':'))
+  for (const auto& dir : split(platform::env_value(in.env, "LD_LIBRARY_PATH"), ':'))
     if (!dir.empty() && dir.front() == '/') scan_dir(dir, "LD_LIBRARY_PATH", "");
-  auto cache = parse_ld_cache(fs.read("/etc/ld.so.cache", 64u << 20));
-  for (const auto& e : cache)
-    if (is_native_entry(e) && !library_kind(base_name(e.path)).empty()) found.push_back({e.path, "ld.so.cache", ""});
+  if (in.ld_cache)
+    for (const auto& e : in.ld_cache->entries())
+      if (abi::is_host_entry(e) && !library_kind(base_name(e.path)).empty()) found.push_back({e.path, "ld.so.cache", ""});
   for (const auto& sp : in.site_packages) {
     for (const auto& sub : fs.list(path_join(sp, "nvidia")))
       scan_dir(path_join(sp, "nvidia/" + sub + "/lib"), "pip", sp);
@@ -102,7 +97,7 @@ std::vector<Library> scan_libraries(const RootFs& fs, const LibraryScanInput& in
       lib.name = library_kind(base_name(real));
       if (lib.name.empty()) lib.name = library_kind(base_name(f.path));
       lib.path = real;
-      lib.soname = read_elf_info(fs.host(real)).soname;
+      lib.soname = abi::ElfObject::read_soname(fs.host(real));
       it = by_real.emplace(real, libs.size()).first;
       libs.push_back(lib);
     }
@@ -129,10 +124,9 @@ std::vector<Library> scan_libraries(const RootFs& fs, const LibraryScanInput& in
     if (!l.soname.empty()) sonames.insert(l.soname);
   for (const auto& soname : sonames) {
     std::string pick;
-    for (const auto& dir : split(env_or(in.env, "LD_LIBRARY_PATH"), ':'))
+    for (const auto& dir : split(platform::env_value(in.env, "LD_LIBRARY_PATH"), ':'))
       if (pick.empty() && !dir.empty() && fs.is_file(path_join(dir, soname))) pick = path_join(dir, soname);
-    for (const auto& e : cache)
-      if (pick.empty() && is_native_entry(e) && e.soname == soname) pick = e.path;
+    if (pick.empty() && in.ld_cache) pick = in.ld_cache->lookup(soname).value_or("");
     for (const auto& dir : kDefaultDirs)
       if (pick.empty() && fs.is_file(path_join(dir, soname))) pick = path_join(dir, soname);
     std::string real = fs.resolve(pick);
@@ -157,12 +151,7 @@ std::vector<Library> scan_libraries(const RootFs& fs, const LibraryScanInput& in
         prefetched.push_back(l.path);
         continue;
       }
-      auto elf = read_elf_info(l.path);
-#if defined(__x86_64__)
-      bool native = elf.is_elf && elf.is_64 && elf.machine == 62;
-#else
-      bool native = elf.is_elf && elf.is_64;
-#endif
+      bool native = abi::ElfObject::loadable_mismatch(l.path).empty();  // else dlopen in the child would refuse it
       // cuBLAS costs most of the time (relocating libcublasLt): give it its own child so the rest overlaps.
       std::string group = parent_dir(l.path) + (starts_with(l.name, "cublas") ? "#cublas" : "");
       if (native) by_dir[group].push_back({l.name, l.path});

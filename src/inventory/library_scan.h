@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "inventory/model.h"
+#include "platform/ld_cache.h"
 #include "platform/root_fs.h"
 #include "inventory/toolkit_scan.h"
 #include "inventory/version_prefetch.h"
@@ -20,6 +21,7 @@ struct LibraryScanInput {
   bool read_versions = true;  // dlopen in a child (live machine only)
   std::string version_cache;  // file remembering dlopen readings by file identity ("" = none)
   const VersionPrefetch* prefetch = nullptr;  // readings already under way (cuBLAS), taken by real path
+  const abi::LdCache* ld_cache = nullptr;     // the inspected system's loader cache (read_loader_cache); null: none
 };
 
 std::vector<Library> scan_libraries(const RootFs& fs, const LibraryScanInput& in);

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/cuda_version.h"
 #include "core/paths.h"
 #include "core/subprocess.h"
 
@@ -28,7 +29,7 @@ std::string decode_version(const std::string& name, const std::vector<long long>
   if (raw.empty() || raw[0] <= 0) return "";
   long long v = raw[0];
   // cudaRuntimeGetVersion: 1000*major + 10*minor (CUDA Runtime API reference).
-  if (name == "cudart") return dotted(v / 1000, (v % 1000) / 10);
+  if (name == "cudart") return cuda_int_to_string(static_cast<int>(v));
   if (name == "cublas" && raw.size() >= 3) return dotted(raw[0], raw[1], raw[2]);
   // cublasLtGetVersion returns CUBLAS_VERSION = major*10000 + minor*100 + patch (cublas_api.h).
   if (name == "cublasLt") return dotted(v / 10000, (v % 10000) / 100, v % 100);

@@ -125,4 +125,10 @@ Inventory inventory_from_document(nlohmann::json doc, const std::string& name) {
 
 Inventory load_inventory(const std::string& path) { return inventory_from_document(read_json_file(path), path); }
 
+const PythonEnv* primary_python(const Inventory& inv) {
+  for (const auto& p : inv.pythons)
+    if (p.torch_installed) return &p;
+  return inv.pythons.empty() ? nullptr : &inv.pythons.front();
+}
+
 }  // namespace gpucheck::inventory

@@ -157,4 +157,8 @@ Inventory load_inventory(const std::string& path);
 /// The same for a document already parsed; `name` is used in error messages.
 Inventory inventory_from_document(nlohmann::json doc, const std::string& name);
 
+/// The Python environment the checks speak of when they name one (doctor's torch rules, explain's facts):
+/// the first with torch installed, else the first found (PATH order first); null when none was found.
+const PythonEnv* primary_python(const Inventory& inv);
+
 }  // namespace gpucheck::inventory

@@ -4,11 +4,10 @@
 #include <regex>
 #include <set>
 
-#include <nlohmann/json.hpp>
-
-#include "core/subprocess.h"
 #include "core/text.h"
 #include "platform/dist_info.h"
+#include "platform/python_query.h"
+#include "platform/environment.h"
 
 namespace gpucheck::inventory {
 
@@ -19,21 +18,9 @@ const std::set<std::string> kRelevant = {
     "deepspeed", "bitsandbytes", "transformers", "accelerate", "peft", "numpy", "cupy", "jax", "jaxlib",
     "vllm", "megatron-core", "nvidia-ml-py", "pynvml", "setuptools", "ninja"};
 
-// Kept short and dependency-free: it must run on any Python >= 3.6 and never import what it measures
-// except torch. Writes one JSON object to fd 3.
-const char* kScript = R"PY(
-import sys, os, json, time
-t0 = time.time()
-o = {"executable": sys.executable, "version": "%d.%d.%d" % tuple(sys.version_info[:3]),
-     "prefix": sys.prefix, "base_prefix": getattr(sys, "base_prefix", sys.prefix)}
-if os.path.isdir(os.path.join(sys.prefix, "conda-meta")): o["kind"] = "conda"
-elif o["prefix"] != o["base_prefix"]: o["kind"] = "venv"
-elif "/.pyenv/versions/" in sys.prefix: o["kind"] = "pyenv"
-else: o["kind"] = "system"
-dirs = []
-for d in sys.path:
-    if d and os.path.isdir(d) and os.path.realpath(d) not in [os.path.realpath(x) for x in dirs]: dirs.append(d)
-o["site_packages"] = [d for d in dirs if os.path.basename(d) in ("site-packages", "dist-packages")]
+// Added to the interpreter's own facts (platform/python_query.h). Kept short and dependency-free: it must
+// run on any Python >= 3.6 and never import what it measures except torch.
+const char* kTorchScript = R"PY(
 pk = {}
 for d in dirs:
     try: names = os.listdir(d)
@@ -105,35 +92,22 @@ else:
             except BaseException as e: ie[mod] = "%s: %s" % (type(e).__name__, e)
     o["import_errors"] = ie
 o["mapped_libraries"] = maps()
-o["probe_seconds"] = time.time() - t0
-f = os.fdopen(3, "w")
-f.write(json.dumps(o))
-f.close()
 )PY";
-
-std::string env_or(const EnvMap& env, const std::string& key) {
-  auto it = env.find(key);
-  return it == env.end() ? "" : it->second;
-}
 
 }  // namespace
 
 bool is_relevant_package(const std::string& n) { return kRelevant.count(n) || starts_with(n, "nvidia-"); }
 
-const std::string& python_probe_script() {
-  static const std::string s = kScript;
-  return s;
-}
 
 std::vector<PythonCandidate> discover_pythons(const RootFs& fs, const EnvMap& env, const std::vector<std::string>& extra) {
   std::vector<PythonCandidate> raw;
-  for (const auto& dir : split(env_or(env, "PATH"), ':')) {
+  for (const auto& dir : split(platform::env_value(env, "PATH"), ':')) {
     if (dir.empty() || dir.front() != '/') continue;
     for (const char* name : {"python3", "python"})
       if (fs.is_executable(path_join(dir, name))) raw.push_back({path_join(dir, name), "PATH"});
   }
-  if (auto v = env_or(env, "VIRTUAL_ENV"); !v.empty()) raw.push_back({path_join(v, "bin/python"), "VIRTUAL_ENV"});
-  if (auto v = env_or(env, "CONDA_PREFIX"); !v.empty()) raw.push_back({path_join(v, "bin/python"), "CONDA_PREFIX"});
+  if (auto v = platform::env_value(env, "VIRTUAL_ENV"); !v.empty()) raw.push_back({path_join(v, "bin/python"), "VIRTUAL_ENV"});
+  if (auto v = platform::env_value(env, "CONDA_PREFIX"); !v.empty()) raw.push_back({path_join(v, "bin/python"), "CONDA_PREFIX"});
   for (const auto& p : extra) raw.push_back({p, "--python"});
   std::vector<PythonCandidate> out;
   std::vector<std::string> reals;
@@ -148,53 +122,41 @@ std::vector<PythonCandidate> discover_pythons(const RootFs& fs, const EnvMap& en
   return out;
 }
 
-PythonEnv parse_python_probe(const std::string& text) {
+namespace {
+// The interpreter's facts and the torch script's keys as an inventory entry.
+PythonEnv python_env_from(const platform::PythonFacts& f) {
   PythonEnv p;
-  auto j = nlohmann::json::parse(text, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) {
-    p.error = "probe printed no valid JSON";
-    return p;
-  }
-  auto str = [&](const char* k) { return j.contains(k) && j[k].is_string() ? j[k].get<std::string>() : std::string(); };
-  p.executable = str("executable");
-  p.version = str("version");
-  p.prefix = str("prefix");
-  p.kind = str("kind");
-  if (j.contains("site_packages") && j["site_packages"].is_array())
-    for (const auto& s : j["site_packages"])
-      if (s.is_string()) p.site_packages.push_back(s.get<std::string>());
-  if (j.contains("all_packages") && j["all_packages"].is_object())
-    for (const auto& [k, v] : j["all_packages"].items())
-      if (v.is_string() && is_relevant_package(k)) p.packages[k] = v.get<std::string>();
-  p.torch_installed = j.value("torch_installed", false);
-  p.torch_version = str("torch_version");
-  p.torch_path = str("torch_path");
-  p.torch_cuda = str("torch_cuda");
-  p.torch_git_version = str("torch_git_version");
-  p.torch_cudnn = str("torch_cudnn");
-  p.torch_nccl = str("torch_nccl");
-  if (j.contains("torch_cxx11_abi") && j["torch_cxx11_abi"].is_boolean()) p.torch_cxx11_abi = j["torch_cxx11_abi"].get<bool>();
-  if (j.contains("torch_arch_list") && j["torch_arch_list"].is_array())
-    for (const auto& a : j["torch_arch_list"])
-      if (a.is_string()) p.torch_arch_list.push_back(a.get<std::string>());
-  if (j.contains("cuda_available") && j["cuda_available"].is_boolean()) p.cuda_available = j["cuda_available"].get<bool>();
-  p.cuda_error = str("cuda_error");
-  p.torch_import_error = str("torch_import_error");
-  if (j.contains("import_errors") && j["import_errors"].is_object())
-    for (const auto& [k, v] : j["import_errors"].items())
-      if (v.is_string()) p.import_errors[k] = v.get<std::string>();
-  if (j.contains("mapped_libraries") && j["mapped_libraries"].is_array())
-    for (const auto& m : j["mapped_libraries"])
-      if (m.is_string()) p.mapped_libraries.push_back(m.get<std::string>());
+  p.executable = f.executable;
+  p.version = f.version;
+  p.prefix = f.prefix;
+  p.kind = f.kind;
+  p.site_packages = f.site_packages;
+  for (const auto& [name, version] : f.text_map("all_packages"))
+    if (is_relevant_package(name)) p.packages[name] = version;
+  p.torch_installed = f.flag("torch_installed").value_or(false);
+  p.torch_version = f.text("torch_version");
+  p.torch_path = f.text("torch_path");
+  p.torch_cuda = f.text("torch_cuda");
+  p.torch_git_version = f.text("torch_git_version");
+  p.torch_cudnn = f.text("torch_cudnn");
+  p.torch_nccl = f.text("torch_nccl");
+  p.torch_cxx11_abi = f.flag("torch_cxx11_abi");
+  p.torch_arch_list = f.texts("torch_arch_list");
+  p.cuda_available = f.flag("cuda_available");
+  p.cuda_error = f.text("cuda_error");
+  p.torch_import_error = f.text("torch_import_error");
+  p.import_errors = f.text_map("import_errors");
+  p.mapped_libraries = f.texts("mapped_libraries");
   return p;
 }
+}  // namespace
 
 std::string resolve_pyenv_shim(const RootFs& fs, const EnvMap& env, const std::string& path, const std::string& cwd) {
   std::string shims = parent_dir(path);
   if (base_name(shims) != "shims" || !fs.is_file(path)) return "";
   std::string root = parent_dir(shims);
   if (!fs.is_dir(path_join(root, "versions"))) return "";
-  std::string version = env_or(env, "PYENV_VERSION");
+  std::string version = platform::env_value(env, "PYENV_VERSION");
   for (std::string dir = cwd; version.empty() && !dir.empty(); dir = dir == "/" ? "" : parent_dir(dir))
     version = trim(fs.read(path_join(dir, ".python-version"), 4096));
   if (version.empty()) version = trim(fs.read(path_join(root, "version"), 4096));
@@ -206,21 +168,17 @@ std::string resolve_pyenv_shim(const RootFs& fs, const EnvMap& env, const std::s
 
 PythonEnv probe_python(const std::string& interpreter, const std::string& via, double timeout_s,
                        const std::string& run_as) {
-  SubprocessOptions o;
-  o.timeout = std::chrono::milliseconds(static_cast<long long>(timeout_s * 1000));
-  o.result_fd = 3;
-  o.stdout_limit = 1u << 16;
-  auto r = run_subprocess({run_as.empty() ? interpreter : run_as, "-c", python_probe_script()}, o);
+  platform::PythonQuery q;
+  q.extra_script = kTorchScript;
+  q.timeout_s = timeout_s;
+  q.run_as = run_as;
+  auto facts = platform::query_python(interpreter, q);
   PythonEnv p;
-  if (r.ok() && !r.result.empty()) {
-    p = parse_python_probe(r.result);
-  } else {
-    std::string tail = trim(last_lines(r.err, 3));
-    p.error = r.describe() + (tail.empty() ? "" : ": " + tail);
-  }
+  if (facts.answered) p = python_env_from(facts);
+  else p.error = facts.error;
   p.interpreter = interpreter;
   p.found_via = {via};
-  p.probe_seconds = r.elapsed_s;
+  p.probe_seconds = facts.seconds;
   return p;
 }
 
@@ -247,9 +205,9 @@ std::vector<std::string> site_packages_from_files(const RootFs& fs, const EnvMap
   std::vector<std::string> prefixes;
   for (const auto& c : candidates) prefixes.push_back(parent_dir(parent_dir(fs.resolve(c.path))));
   for (const char* var : {"VIRTUAL_ENV", "CONDA_PREFIX"})
-    if (auto v = env_or(env, var); !v.empty()) prefixes.push_back(v);
-  std::string pyenv = env_or(env, "PYENV_ROOT");
-  if (pyenv.empty() && !env_or(env, "HOME").empty()) pyenv = path_join(env_or(env, "HOME"), ".pyenv");
+    if (auto v = platform::env_value(env, var); !v.empty()) prefixes.push_back(v);
+  std::string pyenv = platform::env_value(env, "PYENV_ROOT");
+  if (pyenv.empty() && !platform::env_value(env, "HOME").empty()) pyenv = path_join(platform::env_value(env, "HOME"), ".pyenv");
   if (!pyenv.empty())
     for (const auto& v : fs.list(path_join(pyenv, "versions"))) prefixes.push_back(path_join(pyenv, "versions/" + v));
   for (const char* p : {"/usr", "/usr/local", "/opt/conda"}) prefixes.push_back(p);

@@ -1,7 +1,7 @@
 #pragma once
-// Python environments. On the live machine each interpreter runs one small embedded script in a child
-// process (result on fd 3, so whatever `import torch` prints cannot corrupt it) that reports the interpreter,
-// torch facts, the shared libraries the process mapped after `import torch` (/proc/self/maps), and package
+// Python environments. On the live machine each interpreter is asked once (platform/python_query.h: a child
+// process, answer on fd 3, so whatever `import torch` prints cannot corrupt it) for its own facts plus torch
+// facts, the shared libraries the process mapped after `import torch` (/proc/self/maps), and package
 // versions read from dist-info metadata without importing them. A broken `import torch` is reported, not
 // raised. Under --root nothing runs: environments are described from their files.
 #include <string>
@@ -27,16 +27,10 @@ std::vector<PythonCandidate> discover_pythons(const RootFs& fs, const EnvMap& en
 /// is "system" or unresolvable (then the shim itself is run). Spares the shim's bash start-up (~0.2 s).
 std::string resolve_pyenv_shim(const RootFs& fs, const EnvMap& env, const std::string& path, const std::string& cwd);
 
-/// The embedded script (exposed for tests and `--verbose`).
-const std::string& python_probe_script();
-
 /// Runs the probe in `interpreter`; errors land in PythonEnv::error.
 /// `run_as` (when not empty) is the file actually executed for `interpreter` (a resolved pyenv shim).
 PythonEnv probe_python(const std::string& interpreter, const std::string& via, double timeout_s = 120,
                        const std::string& run_as = "");
-
-/// Parses the probe's JSON output into a PythonEnv (throws nothing; bad JSON -> error set).
-PythonEnv parse_python_probe(const std::string& json_text);
 
 /// Merges environments that are the same installation (same sys.prefix and executable), keeping every route.
 std::vector<PythonEnv> merge_python_envs(std::vector<PythonEnv> envs);

@@ -8,7 +8,6 @@
 #include <sstream>
 
 #include "core/text.h"
-#include "platform/ld_cache_entries.h"
 #include "platform/environment.h"
 
 namespace gpucheck::inventory {
@@ -101,7 +100,7 @@ std::string newest_glibcxx(const std::string& bytes) {
 
 namespace {
 // The libstdc++ this process (live) or the image's loader (--root) uses.
-std::string libstdcxx_in_use(const RootFs& fs) {
+std::string libstdcxx_in_use(const RootFs& fs, const abi::LdCache& ld_cache) {
   if (fs.live()) {
     std::istringstream maps(slurp("/proc/self/maps"));
     std::string line;
@@ -110,21 +109,18 @@ std::string libstdcxx_in_use(const RootFs& fs) {
       if (slash != std::string::npos && line.find("libstdc++.so") != std::string::npos) return line.substr(slash);
     }
   }
-  for (const auto& e : parse_ld_cache(fs.read("/etc/ld.so.cache", 64u << 20)))
-    if (e.soname == "libstdc++.so.6" && is_native_entry(e)) return e.path;
-  return "";
+  return ld_cache.lookup("libstdc++.so.6").value_or("");
 }
 }  // namespace
 
-System read_system(const RootFs& fs, const std::map<std::string, std::string>& env) {
+System read_system(const RootFs& fs, const std::map<std::string, std::string>& env, const abi::LdCache& ld_cache) {
   System s = read_system(fs.root());
-  s.libstdcxx_path = libstdcxx_in_use(fs);
+  s.libstdcxx_path = libstdcxx_in_use(fs, ld_cache);
   if (!s.libstdcxx_path.empty()) s.glibcxx_max = newest_glibcxx(fs.read(s.libstdcxx_path, 8u << 20));
   if (!fs.live()) {
     // glibc's banner: "GNU C Library (Debian GLIBC 2.36-9) stable release version 2.36."
-    for (const auto& e : parse_ld_cache(fs.read("/etc/ld.so.cache", 64u << 20))) {
-      if (e.soname != "libc.so.6" || !is_native_entry(e)) continue;
-      std::string libc = fs.read(e.path, 4u << 20);
+    if (auto libc_path = ld_cache.lookup("libc.so.6")) {
+      std::string libc = fs.read(*libc_path, 4u << 20);
       auto pos = libc.find("release version ");
       if (pos != std::string::npos) {
         std::size_t end = pos + 16;
@@ -132,7 +128,6 @@ System read_system(const RootFs& fs, const std::map<std::string, std::string>& e
         s.glibc = libc.substr(pos + 16, end - pos - 16);
         if (!s.glibc.empty() && s.glibc.back() == '.') s.glibc.pop_back();
       }
-      break;
     }
   }
   for (const auto& [k, v] : env)

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "inventory/model.h"
+#include "platform/ld_cache.h"
 #include "platform/root_fs.h"
 
 namespace gpucheck::inventory {
@@ -13,7 +14,8 @@ System read_system(const std::string& root = "/");
 
 /// read_system plus what needs the root-aware file view: the libstdc++ in use and its newest GLIBCXX_
 /// version, glibc of an image (from libc.so.6's banner), and the allow-listed environment variables.
-System read_system(const RootFs& fs, const std::map<std::string, std::string>& env);
+/// `ld_cache` is the inspected system's loader cache (read_loader_cache).
+System read_system(const RootFs& fs, const std::map<std::string, std::string>& env, const abi::LdCache& ld_cache);
 
 /// Newest "GLIBCXX_3.4.N" version string found in a libstdc++ image ("3.4.30"); "" when none.
 std::string newest_glibcxx(const std::string& bytes);

@@ -5,19 +5,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/cuda_version.h"
 #include "core/subprocess.h"
 #include "core/text.h"
 #include "platform/dist_info.h"
 #include "inventory/host_compiler_range.h"
+#include "platform/environment.h"
 
 namespace gpucheck::inventory {
 
 namespace {
-
-std::string env_or(const EnvMap& env, const std::string& key) {
-  auto it = env.find(key);
-  return it == env.end() ? "" : it->second;
-}
 
 // The places a toolkit keeps its headers: classic layout, then the targets/ layout of conda and newer
 // runfile installs.
@@ -85,8 +82,7 @@ std::string parse_cuda_h_version(const std::string& text) {
   static const std::regex re(R"(#define\s+CUDA_VERSION\s+([0-9]+))");
   std::smatch m;
   if (!std::regex_search(text, m, re)) return "";
-  int v = std::stoi(m[1].str());
-  return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
+  return cuda_int_to_string(std::stoi(m[1].str()));
 }
 
 std::string parse_nvcc_version(const std::string& text) {
@@ -150,9 +146,9 @@ std::vector<Toolkit> scan_toolkits(const RootFs& fs, const ToolkitScanInput& in)
   };
   std::vector<Candidate> cands;
   for (const char* var : {"CUDA_HOME", "CUDA_PATH", "CUDAToolkit_ROOT", "CUDA_ROOT"})
-    if (auto v = env_or(in.env, var); !v.empty()) cands.push_back({v, var});
-  if (auto v = env_or(in.env, "CUDACXX"); !v.empty()) cands.push_back({parent_dir(parent_dir(fs.resolve(v))), "CUDACXX"});
-  if (auto nvcc = fs.which("nvcc", env_or(in.env, "PATH")); !nvcc.empty())
+    if (auto v = platform::env_value(in.env, var); !v.empty()) cands.push_back({v, var});
+  if (auto v = platform::env_value(in.env, "CUDACXX"); !v.empty()) cands.push_back({parent_dir(parent_dir(fs.resolve(v))), "CUDACXX"});
+  if (auto nvcc = fs.which("nvcc", platform::env_value(in.env, "PATH")); !nvcc.empty())
     cands.push_back({parent_dir(parent_dir(fs.resolve(nvcc))), "PATH"});
   if (fs.exists("/usr/local/cuda")) cands.push_back({"/usr/local/cuda", "/usr/local/cuda"});
   for (const auto& p : fs.glob_prefix("/usr/local", "cuda-")) cands.push_back({p, "/usr/local/cuda-*"});

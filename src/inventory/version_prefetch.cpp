@@ -3,8 +3,8 @@
 #include <set>
 
 #include "core/text.h"
-#include "platform/elf_info.h"
-#include "platform/ld_cache_entries.h"
+#include "platform/elf_object.h"
+#include "platform/environment.h"
 #include "inventory/library_scan.h"
 #include "inventory/trace.h"
 #include "inventory/version_cache.h"
@@ -18,29 +18,19 @@ bool is_cublas(const std::string& file_name) {
   return kind == "cublas" || kind == "cublasLt";
 }
 
-bool native_elf(const std::string& path) {
-  auto elf = read_elf_info(path);
-#if defined(__x86_64__)
-  return elf.is_elf && elf.is_64 && elf.machine == 62;
-#else
-  return elf.is_elf && elf.is_64;
-#endif
-}
 
 }  // namespace
 
-void VersionPrefetch::start(const RootFs& fs, const EnvMap& env, const std::string& cache_file) {
+void VersionPrefetch::start(const RootFs& fs, const EnvMap& env, const std::string& cache_file,
+                            const abi::LdCache& ld_cache) {
   if (!fs.live()) return;
   std::vector<std::string> dirs;
-  auto env_of = [&](const char* k) {
-    auto it = env.find(k);
-    return it == env.end() ? std::string() : it->second;
-  };
-  std::vector<std::string> roots = {env_of("CUDA_HOME"), env_of("CUDA_PATH"), "/usr/local/cuda"};
+  std::vector<std::string> roots = {platform::env_value(env, "CUDA_HOME"), platform::env_value(env, "CUDA_PATH"),
+                                    "/usr/local/cuda"};
   for (const auto& root : roots)
     if (!root.empty())
       for (const char* sub : {"lib64", "lib", "targets/x86_64-linux/lib"}) dirs.push_back(path_join(root, sub));
-  for (const auto& d : split(env_of("LD_LIBRARY_PATH"), ':'))
+  for (const auto& d : split(platform::env_value(env, "LD_LIBRARY_PATH"), ':'))
     if (!d.empty() && d.front() == '/') dirs.push_back(d);
 
   // The real directories with cuBLAS in them; then every cuBLAS file there, as the library scan groups
@@ -49,8 +39,8 @@ void VersionPrefetch::start(const RootFs& fs, const EnvMap& env, const std::stri
   for (const auto& d : dirs)
     for (const auto& name : fs.list(d))
       if (is_cublas(name)) real_dirs.insert(parent_dir(fs.resolve(path_join(d, name))));
-  for (const auto& e : parse_ld_cache(fs.read("/etc/ld.so.cache", 64u << 20)))
-    if (is_native_entry(e) && is_cublas(base_name(e.path))) real_dirs.insert(parent_dir(fs.resolve(e.path)));
+  for (const auto& e : ld_cache.entries())
+    if (abi::is_host_entry(e) && is_cublas(base_name(e.path))) real_dirs.insert(parent_dir(fs.resolve(e.path)));
   std::set<std::string> files;
   for (const auto& d : real_dirs)
     for (const auto& name : fs.list(d))
@@ -60,7 +50,9 @@ void VersionPrefetch::start(const RootFs& fs, const EnvMap& env, const std::stri
   std::map<std::string, std::vector<VersionRequest>> by_dir;
   for (const auto& real : files) {
     VersionReading cached;
-    if (real.empty() || !fs.is_file(real) || cache.lookup(real, cached) || !native_elf(real)) continue;
+    if (real.empty() || !fs.is_file(real) || cache.lookup(real, cached) ||
+        !abi::ElfObject::loadable_mismatch(real).empty())
+      continue;
     std::string kind = library_kind(base_name(real));
     if (kind.empty()) continue;
     by_dir[parent_dir(real)].push_back({kind, real});

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "inventory/library_version.h"
+#include "platform/ld_cache.h"
 #include "platform/root_fs.h"
 #include "inventory/toolkit_scan.h"
 
@@ -21,8 +22,9 @@ namespace gpucheck::inventory {
 class VersionPrefetch {
  public:
   /// Starts one child per directory holding cuBLAS libraries whose reading the cache (`cache_file`, "" = none)
-  /// does not already have. Does nothing unless `fs` is the live machine.
-  void start(const RootFs& fs, const EnvMap& env, const std::string& cache_file);
+  /// does not already have. Does nothing unless `fs` is the live machine. `ld_cache`: the loader cache
+  /// (read_loader_cache), one of the places looked at.
+  void start(const RootFs& fs, const EnvMap& env, const std::string& cache_file, const abi::LdCache& ld_cache);
 
   /// Whether a child was started for this real path.
   bool covers(const std::string& path) const { return by_path_.count(path) != 0; }

@@ -98,11 +98,6 @@ bool satisfies(const std::string& version, const std::string& specifiers) {
   return true;
 }
 
-std::string cuda_int_to_string(int v) {
-  if (v <= 0) return "";
-  return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
-}
-
 std::string cuda_tag_to_version(const std::string& tag) {
   if (!starts_with(tag, "cu") || tag.size() < 5) return "";
   std::string digits = tag.substr(2);

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "core/cuda_version.h"
+
 namespace gpucheck::compat {
 
 struct Version {
@@ -29,8 +31,8 @@ int compare_versions(const std::string& a, const std::string& b);
 /// Supported operators: == (with trailing .*), !=, >=, <=, >, <. Throws InputError on anything else.
 bool satisfies(const std::string& version, const std::string& specifiers);
 
-/// "12040" (cuDriverGetVersion / CUDA_VERSION) -> "12.4"; "" for 0.
-std::string cuda_int_to_string(int v);
+/// 12040 -> "12.4": the one conversion lives in core (probes use it too); named here for compat's users.
+using gpucheck::cuda_int_to_string;
 
 /// "cu118" -> "11.8", "cu121" -> "12.1", "cu130" -> "13.0"; "" when not a CUDA tag.
 std::string cuda_tag_to_version(const std::string& tag);

@@ -46,6 +46,11 @@ std::vector<std::string_view> split_path_list(std::string_view s) {
   return out;
 }
 
+bool has_elf_magic(int fd) {
+  unsigned char magic[SELFMAG];
+  return pread(fd, magic, sizeof magic, 0) == SELFMAG && std::memcmp(magic, ELFMAG, SELFMAG) == 0;
+}
+
 /// Reads the ELF identification bytes; "" when the file is a loadable ELF of the host's class/machine.
 std::string ident_mismatch(int fd) {
   unsigned char ident[20];
@@ -68,12 +73,47 @@ Elf_Scn* find_section(Elf* elf, std::uint32_t type, GElf_Shdr* out) {
 
 }  // namespace
 
+bool ElfObject::is_elf_file(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  bool elf = has_elf_magic(fd);
+  ::close(fd);
+  return elf;
+}
+
 std::string ElfObject::loadable_mismatch(const std::string& path) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return std::strerror(errno);
   std::string why = ident_mismatch(fd);
   ::close(fd);
   return why;
+}
+
+std::string ElfObject::read_soname(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return "";
+  std::string soname;
+  if (has_elf_magic(fd)) {
+    init_libelf();
+    // ELF_C_READ_MMAP: libelf knows the file's size and checks every offset against it, and only the
+    // pages it touches are read. (ELF_C_READ would pread less, ~11 KB, but trusts a hostile file's sizes.)
+    if (Elf* elf = elf_begin(fd, ELF_C_READ_MMAP, nullptr)) {
+      GElf_Shdr sh;
+      Elf_Scn* scn = elf_kind(elf) == ELF_K_ELF ? find_section(elf, SHT_DYNAMIC, &sh) : nullptr;
+      Elf_Data* d = scn && sh.sh_type != SHT_NOBITS ? elf_getdata(scn, nullptr) : nullptr;
+      std::size_t n = d && sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        GElf_Dyn dyn;
+        if (!gelf_getdyn(d, static_cast<int>(i), &dyn) || dyn.d_tag == DT_NULL) break;
+        if (dyn.d_tag != DT_SONAME) continue;
+        if (const char* s = elf_strptr(elf, sh.sh_link, dyn.d_un.d_val)) soname = s;  // null: outside .dynstr
+        break;
+      }
+      elf_end(elf);
+    }
+  }
+  ::close(fd);
+  return soname;
 }
 
 std::unique_ptr<ElfObject> ElfObject::open(const std::string& path) {

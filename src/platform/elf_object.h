@@ -48,9 +48,16 @@ class ElfObject {
  public:
   /// Opens and validates `path`. Throws ElfError with a one-line reason.
   static std::unique_ptr<ElfObject> open(const std::string& path);
+  /// Does the file start with the ELF magic (any class, machine or type)? False when unreadable.
+  static bool is_elf_file(const std::string& path);
   /// Cheap check used while searching directories: is this an ELF of the host's class and machine?
   /// Returns "" when it is, else why not ("ELFCLASS32", "machine 183", "not an ELF file").
   static std::string loadable_mismatch(const std::string& path);
+  /// DT_SONAME of an ELF file of any class or machine (an image under --root may be another
+  /// architecture's), read through libelf from the headers and .dynamic/.dynstr only: the file is mmap'd
+  /// and nothing else is touched, so a 500 MB libcublasLt costs a few pages. Never throws: "" when the
+  /// file has no SONAME, is not ELF or cannot be read (the inventory lists such files without one).
+  static std::string read_soname(const std::string& path);
 
   ~ElfObject();
   ElfObject(const ElfObject&) = delete;

@@ -38,6 +38,11 @@ std::map<std::string, std::string> allowed_environment(char** envp) {
   return out;
 }
 
+std::string env_value(const std::map<std::string, std::string>& env, const std::string& key) {
+  auto it = env.find(key);
+  return it == env.end() ? "" : it->second;
+}
+
 std::string hostname() {
   char buf[256] = {0};
   if (gethostname(buf, sizeof buf - 1) != 0) return "unknown-host";

@@ -11,6 +11,10 @@ std::map<std::string, std::string> allowed_environment(char** envp);
 bool is_allowed_variable(const std::string& name);
 bool looks_secret(const std::string& name);
 
+/// The value of `key` in an environment map (the environment a collection sees: the process's, or the
+/// one a test or --root gives), "" when unset.
+std::string env_value(const std::map<std::string, std::string>& env, const std::string& key);
+
 /// gethostname(), with '/' and ' ' replaced so it is usable in a file name; "unknown-host" when unset.
 std::string hostname();
 

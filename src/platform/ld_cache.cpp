@@ -23,7 +23,6 @@ constexpr std::int32_t kFlagTypeMask = 0x00ff;
 constexpr std::int32_t kFlagX8664Lib64 = 0x0300;
 constexpr std::int32_t kFlagAarch64Lib64 = 0x0a00;
 
-
 }  // namespace
 
 std::int32_t host_cache_flags() {
@@ -36,17 +35,49 @@ std::int32_t host_cache_flags() {
 #endif
 }
 
-LdCache LdCache::parse(std::string_view b, const std::string& origin) {
+bool is_host_entry(const LdCacheEntry& e) {
+  // glibc _dl_cache_libcmp + flag check: same ELF type, and this machine's multilib flavour.
+  const std::int32_t want = host_cache_flags();
+  return (e.flags & kFlagTypeMask) == (want & kFlagTypeMask) && (e.flags & ~kFlagTypeMask) == (want & ~kFlagTypeMask);
+}
+
+LdCache LdCache::empty(const std::string& origin) {
   LdCache c;
   c.origin_ = origin;
+  return c;
+}
+
+LdCache LdCache::parse(std::string_view b, const std::string& origin) {
+  LdCache c = empty(origin);
   auto bad = [&](const std::string& why) { return InputError(origin + ": malformed ld.so cache: " + why); };
+  // A NUL-terminated string at `base + off`, inside the file.
+  auto str = [&](std::size_t base, std::uint32_t off) -> std::string {
+    std::uint64_t at = base + std::uint64_t(off);
+    if (at >= b.size()) throw bad("string offset " + std::to_string(off) + " outside the file");
+    std::size_t end = b.find('\0', static_cast<std::size_t>(at));
+    if (end == std::string_view::npos) throw bad("unterminated string");
+    return std::string(b.substr(static_cast<std::size_t>(at), end - static_cast<std::size_t>(at)));
+  };
   std::size_t base = 0;
   if (b.size() >= kOldHeader && b.compare(0, sizeof kOldMagic - 1, kOldMagic) == 0) {
-    // Old table first; the new-format table follows it, 8-byte aligned.
+    // Old table first; the new-format table follows it, 8-byte aligned, and is the one the loader uses.
     std::uint32_t nold = load_unaligned<std::uint32_t>(b, 12);
     std::uint64_t end = kOldHeader + std::uint64_t(nold) * kOldEntry;
     if (end > b.size()) throw bad("old-format table larger than the file");
     base = static_cast<std::size_t>((end + 7) & ~std::uint64_t(7));
+    if (b.size() < base + sizeof kNewMagic - 1 || b.compare(base, sizeof kNewMagic - 1, kNewMagic) != 0) {
+      // Old format alone (ldconfig -c old): string offsets are relative to the end of the table.
+      c.entries_.reserve(nold);
+      for (std::uint32_t i = 0; i < nold; ++i) {
+        std::size_t e = kOldHeader + std::size_t(i) * kOldEntry;
+        LdCacheEntry entry;
+        entry.flags = load_unaligned<std::int32_t>(b, e);
+        entry.name = str(static_cast<std::size_t>(end), load_unaligned<std::uint32_t>(b, e + 4));
+        entry.path = str(static_cast<std::size_t>(end), load_unaligned<std::uint32_t>(b, e + 8));
+        c.entries_.push_back(std::move(entry));
+      }
+      return c;
+    }
   }
   if (b.size() < base + kNewHeader || b.compare(base, sizeof kNewMagic - 1, kNewMagic) != 0)
     throw bad("no \"glibc-ld.so.cache\" header");
@@ -55,20 +86,13 @@ LdCache LdCache::parse(std::string_view b, const std::string& origin) {
   std::uint64_t entries_end = base + kNewHeader + std::uint64_t(nlibs) * kNewEntry;
   if (entries_end > b.size()) throw bad(std::to_string(nlibs) + " entries do not fit in " + std::to_string(b.size()) + " bytes");
   // String offsets in the new format are relative to the start of the new header (glibc: cache_new).
-  auto str = [&](std::uint32_t off) -> std::string {
-    std::uint64_t at = base + std::uint64_t(off);
-    if (at >= b.size()) throw bad("string offset " + std::to_string(off) + " outside the file");
-    std::size_t end = b.find('\0', static_cast<std::size_t>(at));
-    if (end == std::string_view::npos) throw bad("unterminated string");
-    return std::string(b.substr(static_cast<std::size_t>(at), end - static_cast<std::size_t>(at)));
-  };
   c.entries_.reserve(nlibs);
   for (std::uint32_t i = 0; i < nlibs; ++i) {
     std::size_t e = base + kNewHeader + std::size_t(i) * kNewEntry;
     LdCacheEntry entry;
     entry.flags = load_unaligned<std::int32_t>(b, e);
-    entry.name = str(load_unaligned<std::uint32_t>(b, e + 4));
-    entry.path = str(load_unaligned<std::uint32_t>(b, e + 8));
+    entry.name = str(base, load_unaligned<std::uint32_t>(b, e + 4));
+    entry.path = str(base, load_unaligned<std::uint32_t>(b, e + 8));
     entry.hwcap = load_unaligned<std::uint64_t>(b, e + 16);
     c.entries_.push_back(std::move(entry));
   }
@@ -77,23 +101,15 @@ LdCache LdCache::parse(std::string_view b, const std::string& origin) {
 
 LdCache LdCache::load(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    LdCache c;
-    c.origin_ = path + " (absent)";
-    return c;
-  }
+  if (!in) return empty(path + " (absent)");
   std::ostringstream ss;
   ss << in.rdbuf();
   return parse(ss.str(), path);
 }
 
 std::optional<std::string> LdCache::lookup(std::string_view soname) const {
-  const std::int32_t want = host_cache_flags();
   for (const auto& e : entries_) {
-    if (e.name != soname) continue;
-    // glibc _dl_cache_libcmp + flag check: same ELF type, and this machine's multilib flavour.
-    if ((e.flags & kFlagTypeMask) != (want & kFlagTypeMask)) continue;
-    if ((e.flags & ~kFlagTypeMask) != (want & ~kFlagTypeMask)) continue;
+    if (e.name != soname || !is_host_entry(e)) continue;
     if (e.hwcap != 0) continue;  // glibc-hwcaps / legacy hwcap variants: not modelled (docs/abi.md)
     return e.path;
   }

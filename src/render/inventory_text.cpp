@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/cuda_version.h"
 #include "core/text.h"
 #include "render/text_blocks.h"
 
@@ -29,7 +30,7 @@ std::string host_compiler_range_text(const HostCompilerRange& r) {
   return r.compiler + " " + bound(r.min, r.min_enforced) + " .. " + bound(r.max, r.max_enforced);
 }
 
-std::string cuda_int(int v) { return v ? fmt::format("{}.{}", v / 1000, (v % 1000) / 10) : "-"; }
+std::string cuda_int(int v) { return v > 0 ? cuda_int_to_string(v) : "-"; }
 }  // namespace
 
 std::string render_summary(const Inventory& inv, bool verbose, const std::map<std::string, std::string>& host_compiler_fits) {

@@ -2,6 +2,8 @@
 // libstdc++, host_config.h) and cross-checked against an independent tool (ldconfig -p, readelf, nvcc).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <fstream>
 #include <regex>
 #include <set>
@@ -10,16 +12,20 @@
 #include "core/files.h"
 #include "core/subprocess.h"
 #include "core/text.h"
+#include "core/errors.h"
+#include "inventory/collect.h"
 #include "inventory/compilers.h"
 #include "platform/dist_info.h"
 #include "inventory/driver_info.h"
-#include "platform/elf_info.h"
+#include "platform/elf_object.h"
 #include "inventory/gpu_info.h"
-#include "platform/ld_cache_entries.h"
+#include "platform/ld_cache.h"
+#include "inventory/loader_cache.h"
 #include "inventory/library_scan.h"
 #include "inventory/library_version.h"
 #include "inventory/system_info.h"
 #include "inventory/toolkit_scan.h"
+#include "test_support.h"
 
 namespace gpucheck::inventory {
 namespace {
@@ -79,7 +85,8 @@ TEST(InvLibraryNames, KindsAndFileVersions) {
 }
 
 TEST(InvLdCache, MatchesLdconfigOnThisMachine) {
-  auto entries = parse_ld_cache(read_file("/etc/ld.so.cache"));
+  auto cache = abi::LdCache::parse(read_file("/etc/ld.so.cache"), "/etc/ld.so.cache");
+  const auto& entries = cache.entries();
   ASSERT_FALSE(entries.empty());
   auto r = run_subprocess({"/sbin/ldconfig", "-p"});
   ASSERT_TRUE(r.ok()) << r.describe();
@@ -94,26 +101,73 @@ TEST(InvLdCache, MatchesLdconfigOnThisMachine) {
   }
   ASSERT_EQ(expected.size(), entries.size());
   for (std::size_t i = 0; i < entries.size(); ++i) {
-    EXPECT_EQ(entries[i].soname, expected[i].first);
+    EXPECT_EQ(entries[i].name, expected[i].first);
     EXPECT_EQ(entries[i].path, expected[i].second);
   }
-  EXPECT_TRUE(parse_ld_cache("not a cache").empty());
+  // The one parser's policy: garbage is an InputError, never a silently empty cache.
+  EXPECT_THROW(abi::LdCache::parse("not a cache", "x"), InputError);
+}
+
+// The inventory's side of that policy: an unreadable cache under --root is an inventory note and an
+// empty cache; an absent one is no note (the loader then searches its default directories only).
+TEST(InvLdCache, MalformedCacheIsANoteAbsentCacheIsNothing) {
+  testing::TempDir root;
+  auto absent = read_loader_cache(RootFs(root.path()));
+  EXPECT_TRUE(absent.cache.entries().empty());
+  EXPECT_EQ(absent.note, "");
+  testing::write_file(root / "etc/ld.so.cache", "glibc-ld.so.cache1.1 but truncated");
+  auto bad = read_loader_cache(RootFs(root.path()));
+  EXPECT_TRUE(bad.cache.entries().empty());
+  EXPECT_EQ(bad.note.rfind("ld.so.cache unreadable: ", 0), 0u) << bad.note;
+  EXPECT_NE(bad.note.find("malformed ld.so cache"), std::string::npos) << bad.note;
+  // The note reaches the document `gpucheck env --root` writes, and the collection still completes.
+  CollectOptions o;
+  o.root = root.path();
+  o.python = false;
+  auto inv = collect(o);
+  EXPECT_NE(std::find(inv.notes.begin(), inv.notes.end(), bad.note), inv.notes.end());
+  // This machine's real cache reads without a note and finds what the loader finds.
+  auto live = read_loader_cache(RootFs("/"));
+  EXPECT_EQ(live.note, "");
+  EXPECT_TRUE(live.cache.lookup("libc.so.6").has_value());
+}
+
+// Very old images: the "ld.so-1.7.0" table alone, string offsets relative to the end of the table.
+TEST(InvLdCache, OldFormatAloneIsRead) {
+  std::string b = std::string("ld.so-1.7.0") + '\0';
+  std::uint32_t n = 1;
+  b.append(reinterpret_cast<const char*>(&n), 4);
+  std::int32_t flags = abi::host_cache_flags();
+  std::uint32_t key = 0, value = 10;  // "libz.so.1\0" then the path
+  b.append(reinterpret_cast<const char*>(&flags), 4);
+  b.append(reinterpret_cast<const char*>(&key), 4);
+  b.append(reinterpret_cast<const char*>(&value), 4);
+  b += std::string("libz.so.1") + '\0' + "/lib/libz.so.1" + '\0';
+  auto c = abi::LdCache::parse(b, "old");
+  ASSERT_EQ(c.entries().size(), 1u);
+  EXPECT_EQ(c.lookup("libz.so.1").value_or(""), "/lib/libz.so.1");
+  EXPECT_THROW(abi::LdCache::parse(b.substr(0, b.size() - 8), "old"), InputError);  // path runs off the end
 }
 
 TEST(InvElf, SonameOfRealLibcudartMatchesReadelf) {
   std::string lib = "/usr/local/cuda/lib64/libcudart.so";
-  auto info = read_elf_info(lib);
-  ASSERT_TRUE(info.is_elf);
-  EXPECT_EQ(info.machine, 62);
+  std::string soname = abi::ElfObject::read_soname(lib);
+  ASSERT_FALSE(soname.empty());
+  EXPECT_EQ(abi::ElfObject::loadable_mismatch(lib), "");  // this host's class and machine (x86-64 here)
   auto r = run_subprocess({"readelf", "-d", lib});
   ASSERT_TRUE(r.ok());
-  EXPECT_NE(r.out.find("Library soname: [" + info.soname + "]"), std::string::npos) << info.soname;
-  EXPECT_FALSE(read_elf_info("/etc/os-release").is_elf);
-  EXPECT_FALSE(read_elf_info("/nonexistent").is_elf);
+  EXPECT_NE(r.out.find("Library soname: [" + soname + "]"), std::string::npos) << soname;
+  // Never throws for what the inventory may meet: not ELF, missing, a directory.
+  EXPECT_EQ(abi::ElfObject::read_soname("/etc/os-release"), "");
+  EXPECT_EQ(abi::ElfObject::loadable_mismatch("/etc/os-release"), "not an ELF file");
+  EXPECT_EQ(abi::ElfObject::read_soname("/nonexistent"), "");
+  EXPECT_NE(abi::ElfObject::loadable_mismatch("/nonexistent"), "");
+  EXPECT_EQ(abi::ElfObject::read_soname("/tmp"), "");
 }
 
 TEST(InvSystem, NewestGlibcxxOfTheRealLibstdcxx) {
-  auto s = read_system(RootFs("/"), {{"CUDA_HOME", "/x"}, {"HOME", "/root"}, {"NCCL_DEBUG", "INFO"}});
+  auto s = read_system(RootFs("/"), {{"CUDA_HOME", "/x"}, {"HOME", "/root"}, {"NCCL_DEBUG", "INFO"}},
+                       read_loader_cache(RootFs("/")).cache);
   ASSERT_FALSE(s.libstdcxx_path.empty());
   ASSERT_FALSE(s.glibcxx_max.empty());
   // Cross-check with the symbol versions readelf lists.
@@ -136,7 +190,7 @@ TEST(InvDriver, ProcVersionBothKernelModuleFlavours) {
 }
 
 TEST(InvDriver, AbsentDriverIsAFindingNotAnError) {
-  auto d = read_driver(RootFs("/"));
+  auto d = read_driver(RootFs("/"), read_loader_cache(RootFs("/")).cache);
   std::ifstream proc("/proc/driver/nvidia/version");
   if (proc) GTEST_SKIP() << "this machine has an NVIDIA driver; the absent-driver path is not testable here";
   EXPECT_FALSE(d.present);

@@ -9,6 +9,7 @@
 #include "core/subprocess.h"
 #include "inventory/library_scan.h"
 #include "inventory/library_version.h"
+#include "inventory/loader_cache.h"
 #include "inventory/version_prefetch.h"
 #include "test_support.h"
 
@@ -38,8 +39,9 @@ TEST(InvVersionPrefetch, RealCublasCoveredAndReadAsTheScanReadsIt) {
   if (lt.empty()) GTEST_SKIP() << "no libcublasLt under /usr/local/cuda";
   RootFs fs("/");
   EnvMap env = {{"PATH", "/usr/bin:/bin"}, {"CUDA_HOME", "/usr/local/cuda"}};
+  auto ld_cache = read_loader_cache(fs).cache;
   VersionPrefetch prefetch;
-  prefetch.start(fs, env, "");
+  prefetch.start(fs, env, "", ld_cache);
   ASSERT_TRUE(prefetch.covers(lt)) << "prefetched: " << prefetch.paths().size() << " files";
   auto reading = prefetch.take(lt);
   ASSERT_TRUE(reading.has_value());
@@ -49,6 +51,7 @@ TEST(InvVersionPrefetch, RealCublasCoveredAndReadAsTheScanReadsIt) {
   // The scan with and without the prefetch: the same versions from the same functions.
   LibraryScanInput in;
   in.env = env;
+  in.ld_cache = &ld_cache;
   auto without = scan_libraries(fs, in);
   in.prefetch = &prefetch;
   auto with = scan_libraries(fs, in);
@@ -78,8 +81,9 @@ TEST(InvVersionPrefetch, WhatItCannotGuessTheScanStillReads) {
                              tmp / "cuda-x/lib64/libcublas.so.12.9.1.4");
   EnvMap env = {{"PATH", tmp / "cuda-x/bin"}};
   RootFs fs("/");
+  auto ld_cache = read_loader_cache(fs).cache;
   VersionPrefetch prefetch;
-  prefetch.start(fs, env, "");
+  prefetch.start(fs, env, "", ld_cache);
   std::string fake = tmp / "cuda-x/lib64/libcublas.so.12.9.1.4";
   EXPECT_FALSE(prefetch.covers(fake));
   ToolkitScanInput ti;
@@ -88,6 +92,7 @@ TEST(InvVersionPrefetch, WhatItCannotGuessTheScanStillReads) {
   in.env = env;
   in.toolkits = scan_toolkits(fs, ti);
   in.prefetch = &prefetch;
+  in.ld_cache = &ld_cache;
   auto libs = scan_libraries(fs, in);
   const Library* l = find(libs, fake);
   ASSERT_NE(l, nullptr);
@@ -98,7 +103,7 @@ TEST(InvVersionPrefetch, NothingUnderRoot) {
   TempDir tmp;
   write_file(tmp / "usr/local/cuda/lib64/libcublasLt.so.12", "x");
   VersionPrefetch prefetch;
-  prefetch.start(RootFs(tmp.path()), {{"CUDA_HOME", "/usr/local/cuda"}}, "");
+  prefetch.start(RootFs(tmp.path()), {{"CUDA_HOME", "/usr/local/cuda"}}, "", read_loader_cache(RootFs(tmp.path())).cache);
   EXPECT_TRUE(prefetch.paths().empty());
 }
 

@@ -96,6 +96,19 @@ TEST(InvPythonProbe, ImportTorchRaisesFromPythonpathThroughCollect) {
   EXPECT_EQ(p.torch_import_error, "ModuleNotFoundError: No module named '_this_module_does_not_exist'");
 }
 
+TEST(InvPrimaryPython, FirstWithTorchElseFirstFound) {
+  Inventory inv;
+  EXPECT_EQ(primary_python(inv), nullptr);
+  inv.pythons.resize(3);
+  inv.pythons[0].interpreter = "/usr/bin/python3";
+  inv.pythons[1].interpreter = "/venv/bin/python";
+  inv.pythons[2].interpreter = "/conda/bin/python";
+  EXPECT_EQ(primary_python(inv), &inv.pythons[0]);
+  inv.pythons[2].torch_installed = true;
+  inv.pythons[1].torch_installed = true;
+  EXPECT_EQ(primary_python(inv), &inv.pythons[1]);
+}
+
 TEST(InvPythonProbe, NotAnInterpreter) {
   auto p = probe_python("/bin/true", "--python");
   EXPECT_FALSE(p.error.empty());

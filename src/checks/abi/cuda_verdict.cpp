@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include "core/cuda_version.h"
 #include "core/errors.h"
 #include "core/files.h"
 #include "core/paths.h"
@@ -80,8 +81,6 @@ bool ptx_jits(const FatbinEntry& e, int major, int minor) {
   return em * 10 + en <= major * 10 + minor;
 }
 
-std::string cuda_text(int v) { return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10); }
-
 }  // namespace
 
 GpuVerdict judge(const GpuTarget& gpu, const std::vector<FatbinEntry>& entries, const PtxIsaTable& ptx) {
@@ -107,14 +106,14 @@ GpuVerdict judge(const GpuTarget& gpu, const std::vector<FatbinEntry>& entries, 
     std::string isa = std::to_string(best_ptx->ptx_major) + "." + std::to_string(best_ptx->ptx_minor);
     if (gpu.driver_cuda > 0 && need > 0 && gpu.driver_cuda < need) {
       v.verdict = KernelVerdict::kPtxTooNew;
-      v.detail = "only PTX " + v.using_target + " (ISA " + isa + ", needs a CUDA " + cuda_text(need) +
-                 " driver) but the driver supports CUDA " + cuda_text(gpu.driver_cuda) +
+      v.detail = "only PTX " + v.using_target + " (ISA " + isa + ", needs a CUDA " + cuda_int_to_string(need) +
+                 " driver) but the driver supports CUDA " + cuda_int_to_string(gpu.driver_cuda) +
                  ": predicted cudaErrorUnsupportedPtxVersion";
       return v;
     }
     v.verdict = KernelVerdict::kPtxJit;
     v.detail = "no matching SASS; the driver JIT-compiles PTX " + v.using_target + " (ISA " + isa +
-               (need ? ", needs a CUDA " + cuda_text(need) + "+ driver" : "") + ") at first launch";
+               (need ? ", needs a CUDA " + cuda_int_to_string(need) + "+ driver" : "") + ") at first launch";
     return v;
   }
   v.verdict = KernelVerdict::kNone;

@@ -12,6 +12,7 @@
 
 #include "core/subprocess.h"
 #include "core/text.h"
+#include "platform/root_fs.h"
 
 namespace gpucheck::abi {
 namespace {
@@ -21,13 +22,6 @@ constexpr const char* kInterpreter = "/lib/ld-linux-aarch64.so.1";
 #else
 constexpr const char* kInterpreter = "/lib64/ld-linux-x86-64.so.2";
 #endif
-
-std::string dir_name(const std::string& path) {
-  auto slash = path.rfind('/');
-  if (slash == std::string::npos) return ".";
-  if (slash == 0) return "/";
-  return path.substr(0, slash);
-}
 
 std::string absolute(const std::string& path) {
   if (!path.empty() && path[0] == '/') return path;
@@ -103,7 +97,7 @@ LoaderConfig LoaderConfig::for_this_host(const LdCache* cache) {
   // so a merged /usr still gives "lib/x86_64-linux-gnu").
   Dl_info info{};
   if (dladdr(reinterpret_cast<void*>(&::getpid), &info) && info.dli_fname && info.dli_fname[0] == '/')
-    c.lib = dir_name(info.dli_fname).substr(1);
+    c.lib = inventory::parent_dir(info.dli_fname).substr(1);
   if (c.lib.empty()) c.lib = "lib64";
   for (const auto& v : help.glibc_hwcaps) c.hwcap_subdirs.push_back("glibc-hwcaps/" + v);
   // Legacy hwcap directories: every subset of (tls, platform, other names) in the order glibc 2.36 tries
@@ -208,7 +202,7 @@ class GraphBuilder {
     return -1;
   }
 
-  std::string origin_of(int idx) const { return dir_name(absolute(g.objects[idx].path)); }
+  std::string origin_of(int idx) const { return inventory::parent_dir(absolute(g.objects[idx].path)); }
 
   /// Tries `dir/name`; returns the object index when it is a loadable object.
   int try_dir(const std::string& dir, const std::string& name, const std::string& source, int req, Dependency& d) {

@@ -7,26 +7,16 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <set>
-
-#include <nlohmann/json.hpp>
 
 #include "platform/elf_object.h"
 #include "checks/abi/object_cache.h"
 #include "core/errors.h"
-#include "core/subprocess.h"
 #include "core/text.h"
+#include "platform/python_query.h"
 
 namespace gpucheck::abi {
 namespace {
-
-bool has_elf_magic(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  char m[4] = {};
-  in.read(m, 4);
-  return in.gcount() == 4 && std::memcmp(m, "\x7f" "ELF", 4) == 0;
-}
 
 struct Walker {
   TargetSet& set;
@@ -34,7 +24,7 @@ struct Walker {
   std::set<std::string> seen_files;
 
   void file(const std::string& path) {
-    if (!has_elf_magic(path)) return;
+    if (!ElfObject::is_elf_file(path)) return;
     std::string real = real_path(path);
     if (seen_files.insert(real).second) set.files.push_back(path);
   }
@@ -76,38 +66,31 @@ struct Walker {
   }
 };
 
-nlohmann::json run_python_json(const std::string& python, const std::string& script, const std::vector<std::string>& args) {
-  std::vector<std::string> argv{python, "-c", script};
-  argv.insert(argv.end(), args.begin(), args.end());
-  SubprocessOptions o;
-  o.timeout = std::chrono::seconds(60);
-  auto r = run_subprocess(argv, o);
-  if (!r.started) throw InputError("cannot run python '" + python + "': " + r.spawn_error);
-  if (!r.ok()) throw InputError("python '" + python + "' failed (" + r.describe() + "): " + trim(last_lines(r.err, 1)));
-  try {
-    return nlohmann::json::parse(r.out);
-  } catch (const nlohmann::json::exception&) {
-    throw InputError("python '" + python + "' printed no JSON: " + trim(last_lines(r.out, 1)));
-  }
+// Asks `python` (platform/python_query.h) with `script` added; an interpreter that cannot answer is an
+// input error: the user named it (--python) or it is the python3 on PATH the audit needs.
+platform::PythonFacts ask(const std::string& python, const char* script, const std::vector<std::string>& args = {}) {
+  platform::PythonQuery q;
+  q.extra_script = script;
+  q.args = args;
+  q.timeout_s = 60;
+  auto f = platform::query_python(python, q);
+  if (!f.answered) throw InputError("cannot ask python '" + python + "' where things are: " + f.error);
+  return f;
 }
 
-const char* kProbeScript = R"PY(
-import importlib.util, json, site, sys
-sp = []
-try: sp += site.getsitepackages()
-except Exception: pass
-try: sp.append(site.getusersitepackages())
-except Exception: pass
-torch = ""
+// Where torch is, without importing it.
+const char* kTorchScript = R"PY(
+import importlib.util
+o["torch"] = ""
 try:
-    s = importlib.util.find_spec("torch")
-    if s and s.submodule_search_locations: torch = list(s.submodule_search_locations)[0]
+    _s = importlib.util.find_spec("torch")
+    if _s and _s.submodule_search_locations: o["torch"] = list(_s.submodule_search_locations)[0]
 except Exception: pass
-print(json.dumps({"executable": sys.executable, "site_packages": sp, "torch": torch}))
 )PY";
 
+// The files of an importable module or, failing that, an installed distribution named sys.argv[1].
 const char* kPackageScript = R"PY(
-import importlib.util, json, sys, os
+import importlib.util
 name = sys.argv[1]
 out = []
 for cand in (name, name.replace("-", "_")):
@@ -124,7 +107,7 @@ if not out:
         for f in d.files or []:
             if ".so" in str(f): out.append(str(d.locate_file(f)))
     except Exception: pass
-print(json.dumps(out))
+o["package_paths"] = out
 )PY";
 
 }  // namespace
@@ -139,23 +122,22 @@ void add_path_target(const std::string& input, TargetSet& set) {
     return;
   }
   if (!S_ISREG(st.st_mode)) throw InputError(input + ": not a regular file or directory");
-  if (!has_elf_magic(input)) throw InputError(input + ": not an ELF file");
+  if (!ElfObject::is_elf_file(input)) throw InputError(input + ": not an ELF file");
   w.file(input);
 }
 
 PythonEnvPaths probe_python(const std::string& python) {
-  auto j = run_python_json(python, kProbeScript, {});
+  auto f = ask(python, kTorchScript);
   PythonEnvPaths p;
-  p.executable = j.value("executable", "");
-  for (const auto& s : j.value("site_packages", std::vector<std::string>{}))
-    if (std::filesystem::is_directory(s)) p.site_packages.push_back(s);
-  p.torch_dir = j.value("torch", "");
+  p.executable = f.executable;
+  p.site_packages = f.site_packages;
+  p.torch_dir = f.text("torch");
   return p;
 }
 
 std::vector<std::string> python_package_paths(const std::string& python, const std::string& name) {
-  auto j = run_python_json(python, kPackageScript, {name});
-  auto out = j.get<std::vector<std::string>>();
+  auto f = ask(python, kPackageScript, {name});
+  auto out = f.texts("package_paths");
   if (out.empty()) throw InputError("python package '" + name + "' is not installed for " + python);
   return out;
 }

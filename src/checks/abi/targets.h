@@ -18,7 +18,7 @@ void add_path_target(const std::string& input, TargetSet& set);
 
 struct PythonEnvPaths {
   std::string executable;                  // sys.executable
-  std::vector<std::string> site_packages;  // site.getsitepackages() + user site
+  std::vector<std::string> site_packages;  // its site-packages/dist-packages on sys.path (platform::PythonFacts)
   std::string torch_dir;                   // .../site-packages/torch, "" when torch is not installed
 };
 
