@@ -5,15 +5,9 @@
 
 #include "core/subprocess.h"
 #include "core/text.h"
+#include "platform/environment.h"
 
 namespace gpucheck::inventory {
-
-namespace {
-std::string env_or(const EnvMap& env, const std::string& key) {
-  auto it = env.find(key);
-  return it == env.end() ? "" : it->second;
-}
-}  // namespace
 
 std::string parse_compiler_version(const std::string& output) {
   std::string first = output.substr(0, output.find('\n'));
@@ -32,11 +26,11 @@ CompilerScan scan_compilers(const RootFs& fs, const EnvMap& env) {
     std::string name, path, source;
   };
   std::vector<Want> wants;
-  std::string path_list = env_or(env, "PATH");
+  std::string path_list = platform::env_value(env, "PATH");
   for (const char* n : {"gcc", "g++", "clang", "clang++", "cc", "c++"})
     if (auto p = fs.which(n, path_list); !p.empty()) wants.push_back({n, p, "--version"});
   for (const char* var : {"CC", "CXX", "CUDAHOSTCXX", "NVCC_CCBIN"}) {
-    std::string v = env_or(env, var);
+    std::string v = platform::env_value(env, var);
     if (v.empty()) continue;
     auto words = split(trim(v), ' ');  // "ccache g++" -> the compiler is the last word
     std::string exe = words.empty() ? v : words.back();

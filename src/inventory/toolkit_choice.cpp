@@ -3,15 +3,11 @@
 #include <algorithm>
 
 #include "core/text.h"
+#include "platform/environment.h"
 
 namespace gpucheck::inventory {
 
 namespace {
-
-std::string env_or(const EnvMap& env, const std::string& key) {
-  auto it = env.find(key);
-  return it == env.end() ? "" : it->second;
-}
 
 ToolkitChoice make(const std::string& consumer, const RootFs& fs, const std::vector<Toolkit>& toolkits,
                    const std::string& root, const std::string& reason) {
@@ -50,15 +46,15 @@ bool version_less(const std::string& a, const std::string& b) {
 
 ToolkitChoice cmake_choice(const RootFs& fs, const EnvMap& env, const std::vector<Toolkit>& toolkits) {
   const std::string c = "cmake";
-  if (auto v = env_or(env, "CUDACXX"); !v.empty()) return make(c, fs, toolkits, toolkit_of_nvcc(fs, v), "CUDACXX=" + v);
-  if (auto v = env_or(env, "CUDAToolkit_ROOT"); !v.empty()) {
+  if (auto v = platform::env_value(env, "CUDACXX"); !v.empty()) return make(c, fs, toolkits, toolkit_of_nvcc(fs, v), "CUDACXX=" + v);
+  if (auto v = platform::env_value(env, "CUDAToolkit_ROOT"); !v.empty()) {
     // The root must hold bin/nvcc or a version file; otherwise FindCUDAToolkit moves on.
     for (const char* m : {"bin/nvcc", "version.txt", "version.json"})
       if (fs.exists(path_join(v, m))) return make(c, fs, toolkits, v, "CUDAToolkit_ROOT=" + v);
   }
-  if (auto v = env_or(env, "CUDA_PATH"); !v.empty() && fs.is_executable(path_join(v, "bin/nvcc")))
+  if (auto v = platform::env_value(env, "CUDA_PATH"); !v.empty() && fs.is_executable(path_join(v, "bin/nvcc")))
     return make(c, fs, toolkits, v, "CUDA_PATH=" + v);
-  if (auto nvcc = fs.which("nvcc", env_or(env, "PATH")); !nvcc.empty())
+  if (auto nvcc = fs.which("nvcc", platform::env_value(env, "PATH")); !nvcc.empty())
     return make(c, fs, toolkits, toolkit_of_nvcc(fs, nvcc), "nvcc on PATH: " + nvcc);
   if (fs.exists("/usr/local/cuda")) return make(c, fs, toolkits, "/usr/local/cuda", "/usr/local/cuda exists");
   std::vector<std::string> versioned;
@@ -76,9 +72,9 @@ ToolkitChoice cmake_choice(const RootFs& fs, const EnvMap& env, const std::vecto
 ToolkitChoice torch_choice(const RootFs& fs, const EnvMap& env, const std::vector<Toolkit>& toolkits) {
   const std::string c = "torch_cpp_extension";
   // torch takes CUDA_HOME / CUDA_PATH as given, without checking that it exists.
-  if (auto v = env_or(env, "CUDA_HOME"); !v.empty()) return make(c, fs, toolkits, v, "CUDA_HOME=" + v);
-  if (auto v = env_or(env, "CUDA_PATH"); !v.empty()) return make(c, fs, toolkits, v, "CUDA_PATH=" + v);
-  if (auto nvcc = fs.which("nvcc", env_or(env, "PATH")); !nvcc.empty())
+  if (auto v = platform::env_value(env, "CUDA_HOME"); !v.empty()) return make(c, fs, toolkits, v, "CUDA_HOME=" + v);
+  if (auto v = platform::env_value(env, "CUDA_PATH"); !v.empty()) return make(c, fs, toolkits, v, "CUDA_PATH=" + v);
+  if (auto nvcc = fs.which("nvcc", platform::env_value(env, "PATH")); !nvcc.empty())
     // torch uses dirname(dirname(which nvcc)) without resolving links; we record the real directory.
     return make(c, fs, toolkits, parent_dir(parent_dir(nvcc)), "which nvcc: " + nvcc);
   if (fs.exists("/usr/local/cuda")) return make(c, fs, toolkits, "/usr/local/cuda", "/usr/local/cuda exists");
@@ -89,7 +85,7 @@ ToolkitChoice torch_choice(const RootFs& fs, const EnvMap& env, const std::vecto
 
 std::vector<ToolkitChoice> choose_toolkits(const RootFs& fs, const EnvMap& env, const std::vector<Toolkit>& toolkits) {
   std::vector<ToolkitChoice> out;
-  if (auto nvcc = fs.which("nvcc", env_or(env, "PATH")); !nvcc.empty())
+  if (auto nvcc = fs.which("nvcc", platform::env_value(env, "PATH")); !nvcc.empty())
     out.push_back(make("path", fs, toolkits, toolkit_of_nvcc(fs, nvcc), "nvcc on PATH: " + nvcc));
   else
     out.push_back(none("path", "no nvcc on PATH"));

@@ -29,9 +29,7 @@ std::string toolkit_lib_dir(const inventory::Toolkit& t) {
 
 DoctorContext::DoctorContext(const inventory::Inventory& inventory, const KnowledgeBase& knowledge)
     : inv(inventory), kb(knowledge) {
-  for (const auto& p : inv.pythons)
-    if (p.torch_installed && !python) python = &p;
-  if (!python && !inv.pythons.empty()) python = &inv.pythons.front();
+  python = inventory::primary_python(inv);
 
   for (const auto& dir : split(env("PATH"), ':')) {
     for (const auto& t : inv.toolkits) {

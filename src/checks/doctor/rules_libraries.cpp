@@ -1,28 +1,22 @@
 // Libraries on LD_LIBRARY_PATH or in the ld.so cache that shadow the ones torch bundles.
 #include "checks/doctor/fix_commands.h"
 #include "checks/doctor/rules.h"
-#include "knowledge/version.h"
 #include "core/text.h"
+#include "inventory/library_version.h"
+#include "knowledge/version.h"
+#include "platform/root_fs.h"
 
 namespace gpucheck::compat {
 namespace {
 
-/// torch.backends.cudnn.version(): 8700 -> 8.7.0, 90100 -> 9.1.0.
+/// torch.backends.cudnn.version(): 8700 -> 8.7.0, 90100 -> 9.1.0 (the inventory's cuDNN decoding); a value
+/// that is already dotted stays as it is.
 std::string decode_cudnn(const std::string& raw) {
-  int v = 0;
-  for (char c : raw) {
-    if (c < '0' || c > '9') return raw;  // already dotted
-    v = v * 10 + (c - '0');
-  }
-  if (v <= 0) return "";
-  if (v >= 10000) return std::to_string(v / 10000) + "." + std::to_string(v % 10000 / 100) + "." + std::to_string(v % 100);
-  return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 100) + "." + std::to_string(v % 100);
+  if (raw.empty() || raw.size() > 12 || raw.find_first_not_of("0123456789") != std::string::npos) return raw;
+  const long long v = std::stoll(raw);
+  return v > 0 ? inventory::decode_version("cudnn", {v}) : "";
 }
 
-std::string dirname(const std::string& p) {
-  auto s = p.rfind('/');
-  return s == std::string::npos ? "." : (s == 0 ? "/" : p.substr(0, s));
-}
 
 bool has(const std::vector<std::string>& v, const std::string& s) {
   for (const auto& x : v)
@@ -66,7 +60,7 @@ void check_library_shadowing(const DoctorContext& ctx, std::vector<Finding>& out
     f.id = "libs.shadowed_" + lib.name;
     f.status = mapped ? Status::kFail : Status::kWarn;
     f.title = std::string(mapped ? "torch loads " : "The loader would give torch ") + lib.name + " " + lib.version +
-              " from " + dirname(lib.path) + " instead of its own " + bundled;
+              " from " + inventory::parent_dir(lib.path) + " instead of its own " + bundled;
     f.evidence = {{lib.name + " found", lib.version + " at " + lib.path,
                    join(lib.found_via, ", ") + (lib.version_source.empty() ? "" : "; version: " + lib.version_source)},
                   {lib.name + " torch was built with", bundled, ctx.python_label()}};
@@ -79,7 +73,7 @@ void check_library_shadowing(const DoctorContext& ctx, std::vector<Finding>& out
                           "missing or behave differently (e.g. NCCL 2.18.1's ncclUnhandledCudaError).";
     int rank = 1;
     if (via_ld_path) {
-      std::string dir = dirname(lib.path);
+      std::string dir = inventory::parent_dir(lib.path);
       std::vector<std::string> kept;
       for (const auto& d : split(ctx.env("LD_LIBRARY_PATH"), ':'))
         if (!d.empty() && d != dir && d != dir + "/") kept.push_back(d);
@@ -88,8 +82,8 @@ void check_library_shadowing(const DoctorContext& ctx, std::vector<Finding>& out
                          "affects this shell only; programs that needed that directory must set it themselves"});
     }
     if (via_cache) {
-      f.fixes.push_back({rank++, "Remove " + dirname(lib.path) + " from the system loader configuration",
-                         {"grep -rl " + shell_quote(dirname(lib.path)) + " /etc/ld.so.conf /etc/ld.so.conf.d/",
+      f.fixes.push_back({rank++, "Remove " + inventory::parent_dir(lib.path) + " from the system loader configuration",
+                         {"grep -rl " + shell_quote(inventory::parent_dir(lib.path)) + " /etc/ld.so.conf /etc/ld.so.conf.d/",
                           "sudo ldconfig"},
                          "needs root: delete the line the grep finds, then rebuild the cache; affects every program"});
     }

@@ -2,22 +2,21 @@
 
 #include <cctype>
 
+#include "checks/compiler/host_compiler.h"
+#include "core/cuda_version.h"
 #include "core/text.h"
+#include "knowledge/version.h"
 
 namespace gpucheck::explain {
 
 std::string major_minor(const std::string& raw) {
   std::string v = trim(raw);
-  if (starts_with(v, "cu") && v.size() >= 5 && std::isdigit(static_cast<unsigned char>(v[2]))) {
-    // cu118 -> 11.8, cu121 -> 12.1, cu92 -> 9.2
-    std::string d = v.substr(2);
-    return d.substr(0, d.size() - 1) + "." + d.substr(d.size() - 1);
-  }
+  if (starts_with(v, "cu") && v.size() >= 5 && std::isdigit(static_cast<unsigned char>(v[2])))
+    return compat::cuda_tag_to_version(v);  // cu118 -> 11.8, cu121 -> 12.1
   if (!v.empty() && v.find('.') == std::string::npos && v.size() >= 4 && v.size() <= 6) {
     for (char c : v)
       if (!std::isdigit(static_cast<unsigned char>(c))) return "";
-    int n = std::stoi(v);  // 11080 -> 11.8, 12040 -> 12.4
-    return std::to_string(n / 1000) + "." + std::to_string((n % 1000) / 10);
+    return cuda_int_to_string(std::stoi(v));  // 11080 -> 11.8, 12040 -> 12.4
   }
   auto parts = split(v, '.');
   if (parts.size() < 2 || parts[0].empty() || parts[1].empty()) return "";
@@ -34,15 +33,9 @@ std::optional<std::string> nonempty(const std::string& s) {
   return s;
 }
 
-const inventory::PythonEnv* first_python(const inventory::Inventory& inv) {
-  for (const auto& p : inv.pythons)
-    if (p.torch_installed) return &p;
-  return inv.pythons.empty() ? nullptr : &inv.pythons.front();
-}
-
 std::optional<std::string> inventory_fact(const inventory::Inventory& inv, const std::string& fn,
                                           const std::vector<std::string>& args) {
-  const auto* py = first_python(inv);
+  const auto* py = inventory::primary_python(inv);
   if (fn == "env_toolkit_root" && args.size() == 1) {
     std::string want = major_minor(args[0]);
     for (const auto& t : inv.toolkits)
@@ -70,9 +63,9 @@ std::optional<std::string> inventory_fact(const inventory::Inventory& inv, const
   if (fn == "env_gpu_cc")
     return inv.gpus.empty() ? std::nullopt
                             : nonempty(std::to_string(inv.gpus[0].cc_major) + "." + std::to_string(inv.gpus[0].cc_minor));
-  if (fn == "env_gcc") {
-    for (const auto& c : inv.compilers)
-      if (c.name == "gcc" || c.name == "g++") return nonempty(c.version);
+  if (fn == "env_gcc") {  // the gcc nvcc would use: the same choice env and doctor judge
+    auto choice = compiler::choose_host_compiler(inv);
+    if (choice.compiler && choice.family == "gcc") return nonempty(choice.compiler->version);
     return std::nullopt;
   }
   // Only when the collector looked for the driver and says why it is absent (an empty document says nothing).
