@@ -128,7 +128,7 @@ struct System {
 };
 
 struct Inventory {
-  std::string schema_version = "1";
+  std::string schema_version = "2";
   std::string collected_at;       // ISO-8601 UTC
   std::string root;               // "/" or the --root DIR that was inspected
   std::string hostname;
