@@ -1,5 +1,6 @@
 #include <unistd.h>
 
+#include <cstdlib>
 #include <iostream>
 
 #include "cli/command.h"
@@ -10,6 +11,7 @@
 #include "core/text.h"
 #include "inventory/collect.h"
 #include "report/report.h"
+#include "runner/catalog.h"
 #include "runner/suite.h"
 
 
@@ -27,8 +29,13 @@ struct RunArgs {
 };
 
 int run_command(const RunArgs& a, const GlobalOptions& g) {
+  if (!a.no_report && a.report_dir.empty())
+    throw InputError("--report-dir is empty (give a directory, or --no-report)");
   auto catalog = runner::load_catalog(data_path("probes"), probe_dir());
-  auto probes = runner::select_probes(catalog, a.level, a.only);
+  std::vector<std::string> only;
+  for (const auto& arg : a.only)
+    for (const auto& id : split(arg, ',')) only.push_back(trim(id));
+  auto probes = runner::select_probes(catalog, a.level, only);
   if (probes.empty()) throw InputError("no probe selected for level '" + a.level + "'");
 
   report::Report rep = new_report("run", g);
@@ -54,8 +61,8 @@ int run_command(const RunArgs& a, const GlobalOptions& g) {
 
   std::string written;
   if (!a.no_report) {
-    written = report::default_report_path(a.report_dir, rep.meta.hostname, utc_now_compact());
-    write_file_atomic(written, report::to_json(rep).dump(2) + "\n", /*no_clobber=*/true);
+    written = report::write_report_file(a.report_dir, rep.meta.hostname, utc_now_compact(),
+                                        report::to_json(rep).dump(2) + "\n");
   }
   // On stdout the probes were already shown one by one (on stderr) as they finished: end with the verdict.
   render::RenderOptions o = render_options(g, 1);
@@ -70,10 +77,19 @@ Runner setup_run(CLI::App& sub, GlobalOptions& g) {
   sub.add_option("--level", a->level, "quick (<=30 s), standard (<=3 min) or long (<=15 min) on one 8-GPU node")
       ->check(CLI::IsMember({"quick", "standard", "long"}));
   sub.add_option("--only", a->only, "Run exactly these probe ids (comma-separated), whatever their level")
-      ->delimiter(',');
+      ->allow_extra_args(false)  // one argument each, split at the commas below: `--only , --x` keeps --x a flag
+      ->type_name("ID,...");
   sub.add_flag("--strict", a->strict, "A skipped probe counts as a failure (acceptance of a node that must have GPUs)");
   sub.add_option("--timeout", a->timeout, "Per-probe timeout in seconds (overrides each probe's own)")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            char* end = nullptr;
+            double v = std::strtod(text.c_str(), &end);
+            if (end == text.c_str() || *end != '\0' || !(v > 0) || v > runner::kMaxTimeoutSeconds)
+              return "must be a number of seconds, more than 0 and at most 604800 (a week)";
+            return "";
+          },
+          "SECONDS"));
   sub.add_option("--report-dir", a->report_dir, "Directory for the JSON report (default: reports)");
   sub.add_flag("--no-report", a->no_report, "Do not write a report file");
   sub.add_flag("--no-inventory", a->no_inventory, "Do not embed the environment inventory in the report");

@@ -35,7 +35,7 @@ int main(int argc, char** argv) {
   app.add_flag("--json", global.json, "The JSON document (reports/schema/report.schema.json); same as --format json");
   app.add_option("--format", global.format, "Output format: text or json")
       ->check(CLI::IsMember({"text", "json"}));
-  app.add_option("--out", global.out, "Write the document, in the selected format, to FILE (atomically) instead of stdout")
+  CLI::Option* out_option = app.add_option("--out", global.out, "Write the document, in the selected format, to FILE (atomically) instead of stdout")
       ->type_name("FILE");
   app.add_flag("-q,--quiet", global.quiet, "Only errors and the final verdict");
   app.add_flag("-v,--verbose", global.verbose, "More detail: evidence, child output tails");
@@ -62,6 +62,10 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     std::cerr << "gpucheck: " << e.what() << " (see gpucheck --help)\n";
+    return gpucheck::kExitUsage;
+  }
+  if (out_option->count() > 0 && global.out.empty()) {
+    std::cerr << "gpucheck: --out: the file name is empty\n";  // never "write to the current directory"
     return gpucheck::kExitUsage;
   }
   if (global.quiet && global.verbose) {

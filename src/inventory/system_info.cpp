@@ -131,7 +131,7 @@ System read_system(const RootFs& fs, const std::map<std::string, std::string>& e
     }
   }
   for (const auto& [k, v] : env)
-    if (platform::is_allowed_variable(k)) s.environment[k] = platform::looks_secret(k) ? "<redacted>" : v;
+    if (platform::is_allowed_variable(k)) s.environment[k] = platform::recorded_value(k, v);
   return s;
 }
 

@@ -2,12 +2,148 @@
 
 #include <unistd.h>
 
+#include <cctype>
+#include <cmath>
+#include <cstring>
+
 namespace gpucheck::platform {
 
-bool looks_secret(const std::string& name) {
-  for (const char* word : {"TOKEN", "SECRET", "PASSWORD", "PASSWD", "KEY", "CREDENTIAL", "AUTH"})
-    if (name.find(word) != std::string::npos) return true;
+namespace {
+
+// Name parts that mark a secret however they are spelled around: NCCL_IB_AUTH_TOKEN, AWS_SECRET_ACCESS_KEY.
+constexpr const char* kSecretWords[] = {"TOKEN", "SECRET", "PASSWORD", "PASSWD", "KEY", "CREDENTIAL"};
+// Short marks that count only as a whole `_`-separated part: NCCL_PASS, NCCL_IB_PSK, PYTORCH_HUB_PAT,
+// GPUCHECK_SESSION (PATH, which contains PAT, is not one).
+constexpr const char* kSecretParts[] = {"PASS", "PSK", "PAT", "SESSION", "AUTH", "COOKIE", "PIN", "OTP"};
+// Prefixes of well-known token formats (GitHub, Hugging Face, OpenAI-style, Slack, AWS access keys).
+constexpr const char* kTokenPrefixes[] = {"ghp_", "gho_", "ghu_", "ghs_", "github_pat_", "hf_", "sk-", "xoxb-",
+                                          "xoxp-", "AKIA", "glpat-"};
+// Query parameters whose value is a credential: ...?token=abc&sig=...
+constexpr const char* kSecretParams[] = {"token", "access_token", "auth", "key", "apikey", "api_key", "password",
+                                         "passwd", "pass", "secret", "sig", "signature", "credential"};
+
+std::string upper(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+bool is_token_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '+' || c == '=' || c == '.';
+}
+
+// Bits per character of `s`: random base64/alphanumeric keys are near 5-6, words and paths far lower.
+double entropy(const std::string& s) {
+  int counts[256] = {0};
+  for (unsigned char c : s) counts[c]++;
+  double h = 0;
+  for (int n : counts)
+    if (n) {
+      double p = static_cast<double>(n) / static_cast<double>(s.size());
+      h -= p * std::log2(p);
+    }
+  return h;
+}
+
+// A run of token characters that looks generated: a known token prefix, or long, mixing upper case, lower
+// case and digits, with high entropy. Version strings, paths and hex build ids do not qualify.
+bool looks_generated(const std::string& run) {
+  for (const char* prefix : kTokenPrefixes)
+    if (run.size() >= std::strlen(prefix) + 16 && run.rfind(prefix, 0) == 0) return true;
+  if (run.size() < 24) return false;
+  // Device ids (GPU-8f3c1a2b-..., MIG-...) and other UUIDs and hex digests are identifiers, not secrets.
+  std::size_t body = 0;
+  while (body < run.size() && std::isalpha(static_cast<unsigned char>(run[body]))) ++body;
+  body = body < run.size() && run[body] == '-' ? body + 1 : 0;
+  if (run.find_first_not_of("0123456789abcdefABCDEF-", body) == std::string::npos) return false;
+  bool up = false, low = false, digit = false;
+  for (unsigned char c : run) {
+    up |= std::isupper(c) != 0;
+    low |= std::islower(c) != 0;
+    digit |= std::isdigit(c) != 0;
+  }
+  return up && low && digit && entropy(run) >= 4.0;
+}
+
+bool is_secret_param(const std::string& name) {
+  const std::string n = lower(name);
+  for (const char* p : kSecretParams)
+    if (n == p) return true;
   return false;
+}
+
+}  // namespace
+
+bool looks_secret(const std::string& name) {
+  const std::string n = upper(name);
+  for (const char* word : kSecretWords)
+    if (n.find(word) != std::string::npos) return true;
+  std::size_t start = 0;
+  while (start <= n.size()) {
+    std::size_t end = n.find('_', start);
+    if (end == std::string::npos) end = n.size();
+    const std::string part = n.substr(start, end - start);
+    for (const char* p : kSecretParts)
+      if (part == p) return true;
+    start = end + 1;
+  }
+  return false;
+}
+
+std::string redact_value(const std::string& value) {
+  std::string out;
+  out.reserve(value.size());
+  std::size_t i = 0;
+  while (i < value.size()) {
+    // URL credentials: scheme://user:password@host (or a token as the user) -> scheme://<redacted>@host
+    if (value.compare(i, 3, "://") == 0) {
+      std::size_t hard_end = value.find_first_of("/?# ;,\"'", i + 3);
+      std::size_t at = value.find('@', i + 3);
+      if (at != std::string::npos && (hard_end == std::string::npos || at < hard_end)) {
+        out += "://<redacted>@";
+        i = at + 1;
+        continue;
+      }
+      out += "://";
+      i += 3;
+      continue;
+    }
+    // name=value where the name is a credential parameter (?token=..., &key=...)
+    if (value[i] == '=' && i > 0) {
+      std::size_t name_start = i;
+      while (name_start > 0 && (std::isalnum(static_cast<unsigned char>(value[name_start - 1])) ||
+                                value[name_start - 1] == '_'))
+        --name_start;
+      if (name_start < i && is_secret_param(value.substr(name_start, i - name_start))) {
+        std::size_t end = value.find_first_of("&;, :\"'", i + 1);
+        if (end == std::string::npos) end = value.size();
+        out += "=<redacted>";
+        i = end;
+        continue;
+      }
+    }
+    if (is_token_char(value[i])) {
+      std::size_t end = i;
+      while (end < value.size() && is_token_char(value[end]) && value.compare(end, 3, "://") != 0 &&
+             value[end] != '=')
+        ++end;
+      if (end == i) end = i + 1;  // '=' handled above; keep it
+      std::string run = value.substr(i, end - i);
+      out += looks_generated(run) ? "<redacted>" : run;
+      i = end;
+      continue;
+    }
+    out += value[i++];
+  }
+  return out;
+}
+
+std::string recorded_value(const std::string& name, const std::string& value) {
+  return looks_secret(name) ? "<redacted>" : redact_value(value);
 }
 
 bool is_allowed_variable(const std::string& name) {
@@ -33,7 +169,7 @@ std::map<std::string, std::string> allowed_environment(char** envp) {
     if (eq == std::string::npos) continue;
     std::string name = entry.substr(0, eq);
     if (!is_allowed_variable(name)) continue;
-    out[name] = looks_secret(name) ? "<redacted>" : entry.substr(eq + 1);
+    out[name] = recorded_value(name, entry.substr(eq + 1));
   }
   return out;
 }

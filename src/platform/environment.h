@@ -9,7 +9,14 @@ namespace gpucheck::platform {
 /// values of anything that looks secret are redacted.
 std::map<std::string, std::string> allowed_environment(char** envp);
 bool is_allowed_variable(const std::string& name);
+/// By name: NCCL_IB_AUTH_TOKEN, AWS_SECRET_ACCESS_KEY, NCCL_PASS, NCCL_IB_PSK, PYTORCH_HUB_PAT, GPUCHECK_SESSION.
 bool looks_secret(const std::string& name);
+/// By value shape, for any variable: URL credentials (https://user:pw@host), credential query parameters
+/// (token=, key=, sig=, ...), known token formats (ghp_..., hf_...) and long high-entropy strings become
+/// "<redacted>"; the rest of the value (paths, versions) is kept.
+std::string redact_value(const std::string& value);
+/// What a report may record of variable `name`: "<redacted>" for a secret name, else redact_value(value).
+std::string recorded_value(const std::string& name, const std::string& value);
 
 /// The value of `key` in an environment map (the environment a collection sees: the process's, or the
 /// one a test or --root gives), "" when unset.

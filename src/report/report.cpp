@@ -1,8 +1,7 @@
 #include "report/report.h"
 
-#include <filesystem>
-
 #include "core/errors.h"
+#include "core/files.h"
 
 namespace gpucheck::report {
 
@@ -106,12 +105,11 @@ Report report_from_json(const nlohmann::json& j) {
   }
 }
 
-std::string default_report_path(const std::string& dir, const std::string& host, const std::string& compact_time) {
-  std::string base = dir + "/" + host + "-" + compact_time;
-  std::string path = base + ".json";
-  std::error_code ec;
-  for (int n = 2; std::filesystem::exists(path, ec); ++n) path = base + "-" + std::to_string(n) + ".json";
-  return path;
+std::string write_report_file(const std::string& dir, const std::string& host, const std::string& compact_time,
+                              const std::string& content) {
+  if (dir.empty()) throw InputError("the report directory is empty (give --report-dir DIR or --no-report)");
+  make_dirs(dir);
+  return write_new_file(dir + "/" + host + "-" + compact_time, ".json", content);
 }
 
 }  // namespace gpucheck::report

@@ -76,7 +76,9 @@ nlohmann::json to_json(const Report& r);
 /// document that is not a gpucheck report.
 Report report_from_json(const nlohmann::json& j);
 
-/// reports/<host>-<UTC time>.json; with a numeric suffix if that name is taken.
-std::string default_report_path(const std::string& dir, const std::string& host, const std::string& compact_time);
+/// Writes DIR/<host>-<UTC time>.json, or with a numeric suffix (-2, -3, ...) if that name is taken, the
+/// name claimed atomically so concurrent runs into one directory all keep their reports; returns the path.
+std::string write_report_file(const std::string& dir, const std::string& host, const std::string& compact_time,
+                              const std::string& content);
 
 }  // namespace gpucheck::report

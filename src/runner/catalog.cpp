@@ -26,7 +26,8 @@ ProbeSpec parse_manifest(const nlohmann::json& j, const std::string& file, const
     for (auto& l : p.levels)
       if (std::find(kLevels.begin(), kLevels.end(), l) == kLevels.end())
         throw InputError("unknown level '" + l + "'");
-    if (p.timeout_s <= 0) throw InputError("timeout_s must be positive");
+    if (!(p.timeout_s > 0) || p.timeout_s > kMaxTimeoutSeconds)
+      throw InputError("timeout_s must be a number of seconds in (0, " + std::to_string(static_cast<int>(kMaxTimeoutSeconds)) + "]");
     p.executable = probe_dir + "/" + p.id;
     return p;
   } catch (const nlohmann::json::exception& e) {
@@ -61,6 +62,9 @@ std::vector<ProbeSpec> select_probes(const std::vector<ProbeSpec>& catalog, cons
     std::vector<std::string> ids;
     for (auto& p : catalog) ids.push_back(p.id);
     for (auto& want : only) {
+      if (want.empty()) throw InputError("--only: an empty probe id (ids are comma-separated: a.b,c.d)");
+      // --only a,a runs a once: a probe is one measurement of this machine, not a repetition count.
+      if (std::any_of(out.begin(), out.end(), [&](auto& p) { return p.id == want; })) continue;
       auto it = std::find_if(catalog.begin(), catalog.end(), [&](auto& p) { return p.id == want; });
       if (it == catalog.end()) {
         std::string hint = closest_match(want, ids);

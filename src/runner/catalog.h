@@ -7,6 +7,9 @@
 
 namespace gpucheck::runner {
 
+/// The longest timeout a probe may have (a week): beyond it the millisecond clock arithmetic overflows.
+inline constexpr double kMaxTimeoutSeconds = 7 * 24 * 3600.0;
+
 struct ProbeSpec {
   std::string id;           // "device.runtime"
   std::string title;

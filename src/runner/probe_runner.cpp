@@ -1,5 +1,7 @@
 #include "runner/probe_runner.h"
 
+#include <algorithm>
+
 #include <unistd.h>
 
 #include <sstream>
@@ -77,7 +79,8 @@ Finding classify_probe_outcome(const ProbeSpec& spec, const SubprocessResult& o,
 }
 
 Finding run_probe(const ProbeSpec& spec, const RunOptions& options) {
-  double timeout = options.timeout_s.value_or(spec.timeout_s);
+  // Clamped so the conversion to milliseconds below cannot overflow, whatever a caller passes.
+  double timeout = std::clamp(options.timeout_s.value_or(spec.timeout_s), 0.001, kMaxTimeoutSeconds);
   std::vector<std::string> argv = {spec.executable, "--result-fd", std::to_string(kResultFd), "--level",
                                    options.level};
   if (auto it = spec.level_args.find(options.level); it != spec.level_args.end())

@@ -1,8 +1,10 @@
 // The real gpucheck binary, end to end: exit codes, reports, usage errors.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <fstream>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -88,6 +90,36 @@ TEST(Cli, ReportsAreNeverOverwritten) {
   fs::remove_all(dir);
 }
 
+TEST(Cli, ConcurrentRunsIntoOneDirectoryKeepEveryReport) {
+  auto dir = fresh_temp_dir("concurrent");
+  std::vector<std::thread> runs;
+  std::vector<int> codes(6, -1);
+  for (std::size_t i = 0; i < codes.size(); ++i)
+    runs.emplace_back([&, i] {
+      codes[i] = gpucheck({"run", "--only", "host.info", "--report-dir", dir.string(), "-q", "--no-inventory"}).exit_code;
+    });
+  for (auto& t : runs) t.join();
+  for (int c : codes) EXPECT_EQ(c, 0);
+  EXPECT_EQ(reports_in(dir).size(), codes.size());
+  fs::remove_all(dir);
+}
+
+TEST(Cli, OnlyRunsEachProbeOnceAndOutNeverReplacesADevice) {
+  auto r = gpucheck({"run", "--only", "host.info,host.info", "--only", "host.info", "--no-report", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["sections"][0]["findings"].size(), 1u);
+  auto quiet = gpucheck({"run", "--only", "host.info", "--no-report", "--json", "--out", "/dev/null"});
+  EXPECT_EQ(quiet.exit_code, 0) << quiet.err;
+  EXPECT_EQ(quiet.out, "");
+  struct stat st {};
+  ASSERT_EQ(stat("/dev/null", &st), 0);
+  EXPECT_TRUE(S_ISCHR(st.st_mode));
+  // --out /dev/stdout means stdout, as in a shell.
+  auto through = gpucheck({"run", "--only", "host.info", "--no-report", "--json", "--out", "/dev/stdout"});
+  EXPECT_EQ(through.exit_code, 0) << through.err;
+  EXPECT_EQ(nlohmann::json::parse(through.out)["kind"], "gpucheck.report");
+}
+
 TEST(Cli, UsageErrorsExitTwoWithOneLine) {
   for (std::vector<std::string> args : {std::vector<std::string>{"run", "--level", "medium"},
                                         {"bogus-command"},
@@ -96,7 +128,14 @@ TEST(Cli, UsageErrorsExitTwoWithOneLine) {
                                         {"run", "--no-such-flag"},
                                         {"run", "--color", "purple"},
                                         {"run", "--quiet", "--verbose"},
-                                        {"run", "--only", "device.runtim", "--no-report"}}) {
+                                        {"run", "--only", "device.runtim", "--no-report"},
+                                        // hardening: values that used to be accepted or misread
+                                        {"run", "--timeout", "1e10", "--no-report"},
+                                        {"run", "--timeout", "nan", "--no-report"},
+                                        {"run", "--timeout", "inf", "--no-report"},
+                                        {"run", "--only", ",", "--no-report"},
+                                        {"run", "--only", "host.info", "--report-dir", ""},
+                                        {"run", "--only", "host.info", "--no-report", "--out", ""}}) {
     auto r = gpucheck(args);
     std::string joined;
     for (auto& a : args) joined += a + " ";

@@ -62,6 +62,32 @@ TEST(Environment, OnlyAllowListedAndSecretsRedacted) {
   EXPECT_EQ(out.size(), 4u);
 }
 
+TEST(Environment, SecretsAreRedactedByNameAndByValueShape) {
+  const char* env[] = {"NCCL_PASS=hunter2", "NCCL_IB_PSK=0xdeadbeef", "PYTORCH_HUB_PAT=abc", "GPUCHECK_SESSION=s1",
+                       "PYTHONPATH=/opt/lib:https://user:pa55@example.invalid/simple:/x",
+                       "PYTORCH_INDEX=https://example.invalid/whl?token=abc123&arch=cu121",
+                       "NCCL_SOCKET_IFNAME=ghp_0123456789abcdefghijABCDEFGHIJ012345",
+                       "NCCL_DEBUG_FILE=/tmp/nccl.%h.%p",
+                       "GPUCHECK_X=aB3dE5fG7hJ9kL1mN3pQ5rS7tV9wX1yZ3",
+                       "CUDA_VISIBLE_DEVICES=GPU-8f3c1a2b-4d5e-6f70-8192-a3b4c5d6e7f8",
+                       "PATH=/usr/local/cuda-12.1/bin:/usr/bin", nullptr};
+  auto out = platform::allowed_environment(const_cast<char**>(env));
+  EXPECT_EQ(out.at("NCCL_PASS"), "<redacted>");
+  EXPECT_EQ(out.at("NCCL_IB_PSK"), "<redacted>");
+  EXPECT_EQ(out.at("PYTORCH_HUB_PAT"), "<redacted>");
+  EXPECT_EQ(out.at("GPUCHECK_SESSION"), "<redacted>");
+  EXPECT_EQ(out.at("PYTHONPATH"), "/opt/lib:https://<redacted>@example.invalid/simple:/x");
+  EXPECT_EQ(out.at("PYTORCH_INDEX"), "https://example.invalid/whl?token=<redacted>&arch=cu121");
+  EXPECT_EQ(out.at("NCCL_SOCKET_IFNAME"), "<redacted>");
+  EXPECT_EQ(out.at("NCCL_DEBUG_FILE"), "/tmp/nccl.%h.%p");
+  EXPECT_EQ(out.at("GPUCHECK_X"), "<redacted>");
+  // Identifiers, paths and versions are what a report is for: kept.
+  EXPECT_EQ(out.at("CUDA_VISIBLE_DEVICES"), "GPU-8f3c1a2b-4d5e-6f70-8192-a3b4c5d6e7f8");
+  EXPECT_EQ(out.at("PATH"), "/usr/local/cuda-12.1/bin:/usr/bin");
+  EXPECT_FALSE(platform::looks_secret("LD_LIBRARY_PATH"));
+  EXPECT_FALSE(platform::looks_secret("CUDA_PATH"));
+}
+
 TEST(ReportJson, RoundTrips) {
   Report r;
   r.meta.tool_version = "0.1.0";
@@ -129,11 +155,10 @@ TEST(Summary, InfoIsNeitherFailureNorSkip) {
 
 TEST(ReportPath, NeverReusesAName) {
   std::string dir = "/tmp/gpucheck-path-" + std::to_string(getpid());
-  std::string first = default_report_path(dir, "h", "20260101T000000Z");
+  std::string first = write_report_file(dir, "h", "20260101T000000Z", "{}");
   EXPECT_EQ(first, dir + "/h-20260101T000000Z.json");
-  std::filesystem::create_directories(dir);
-  { std::ofstream(first) << "{}"; }
-  EXPECT_EQ(default_report_path(dir, "h", "20260101T000000Z"), dir + "/h-20260101T000000Z-2.json");
+  EXPECT_EQ(write_report_file(dir, "h", "20260101T000000Z", "{}"), dir + "/h-20260101T000000Z-2.json");
+  EXPECT_THROW(write_report_file("", "h", "20260101T000000Z", "{}"), InputError);
   std::filesystem::remove_all(dir);
 }
 

@@ -3,7 +3,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <sys/stat.h>
+
 #include <chrono>
+#include <set>
+#include <vector>
 #include <filesystem>
 #include <thread>
 
@@ -35,6 +39,71 @@ TEST(Files, AtomicWriteReplacesAndNoClobberRefuses) {
   int leftovers = 0;
   for (auto& e : fs::directory_iterator(d / "sub")) leftovers += e.path().filename() != "r.json";
   EXPECT_EQ(leftovers, 0);
+  fs::remove_all(d);
+}
+
+TEST(Files, SpecialFilesAreWrittenInPlaceNeverReplaced) {
+  // As root, replacing /dev/null by a regular file would break the whole machine: write through it instead.
+  write_file_atomic("/dev/null", "discarded");
+  struct stat st {};
+  ASSERT_EQ(stat("/dev/null", &st), 0);
+  EXPECT_TRUE(S_ISCHR(st.st_mode));
+  // A FIFO with a reader receives the document; without one it is an error, not a hang.
+  auto d = temp_dir("fifo");
+  std::string fifo = (d / "pipe").string();
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_THROW(write_file_atomic(fifo, "nobody reads"), InputError);
+  std::string got;
+  std::thread reader([&] { got = read_file(fifo); });
+  for (int i = 0; i < 200; ++i) {  // the reader opens the FIFO; retry until it has
+    try {
+      write_file_atomic(fifo, "through the pipe");
+      break;
+    } catch (const InputError&) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  }
+  reader.join();
+  EXPECT_EQ(got, "through the pipe");
+  ASSERT_EQ(lstat(fifo.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISFIFO(st.st_mode));
+  fs::remove_all(d);
+}
+
+TEST(Files, SymlinkTargetIsReplacedAndTheLinkKept) {
+  auto d = temp_dir("link");
+  std::string real = (d / "real.json").string(), link = (d / "link.json").string();
+  write_file_atomic(real, "old");
+  fs::create_symlink("real.json", link);
+  write_file_atomic(link, "new");
+  EXPECT_TRUE(fs::is_symlink(link));
+  EXPECT_EQ(read_file(real), "new");
+  fs::remove_all(d);
+}
+
+TEST(Files, EmptyNameAndDirectoryAreRefused) {
+  auto d = temp_dir("empty");
+  EXPECT_THROW(write_file_atomic("", "x"), InputError);
+  EXPECT_THROW(write_file_atomic(d.string(), "x"), InputError);
+  EXPECT_THROW(write_new_file("", ".json", "x"), InputError);
+  EXPECT_TRUE(fs::is_directory(d));
+  fs::remove_all(d);
+}
+
+TEST(Files, ConcurrentNewFilesAllGetTheirOwnName) {
+  auto d = temp_dir("race");
+  const std::string stem = (d / "host-20260101T000000Z").string();
+  std::vector<std::string> paths(12);
+  std::vector<std::thread> writers;
+  for (std::size_t i = 0; i < paths.size(); ++i)
+    writers.emplace_back([&, i] { paths[i] = write_new_file(stem, ".json", "report " + std::to_string(i)); });
+  for (auto& t : writers) t.join();
+  std::set<std::string> unique(paths.begin(), paths.end());
+  EXPECT_EQ(unique.size(), paths.size());
+  for (std::size_t i = 0; i < paths.size(); ++i) EXPECT_EQ(read_file(paths[i]), "report " + std::to_string(i));
+  std::size_t files = 0;
+  for (auto& e : fs::directory_iterator(d)) files += e.is_regular_file();
+  EXPECT_EQ(files, paths.size());  // no temporary left behind
   fs::remove_all(d);
 }
 
