@@ -22,8 +22,9 @@ Runner setup_abi(CLI::App& sub, GlobalOptions& g) {
   sub.add_option("--env", opts->inventory.from, "The former name of --from")->type_name("FILE")->group("");
   sub.add_flag("--no-symbols", [r](std::int64_t) { r->symbols = false; }, "Resolve dependencies only, do not bind symbols");
   sub.add_flag("--cross-check", r->cross_check, "Compare the fatbin parser with cuobjdump --list-elf --list-ptx");
-  sub.add_option("--cuobjdump", r->cuobjdump, "cuobjdump to cross-check with (implies --cross-check)");
-  sub.add_option("--ld-cache", r->ld_cache, "ld.so cache to use (default /etc/ld.so.cache)");
+  sub.add_option("--cuobjdump", r->cuobjdump, "cuobjdump to cross-check with (implies --cross-check)")
+      ->check(CLI::ExistingFile);
+  sub.add_option("--ld-cache", r->ld_cache, "ld.so cache to use (default /etc/ld.so.cache)")->check(CLI::ExistingFile);
   sub.add_flag("--strict", opts->strict, "Exit 1 also on warnings (weak version needs)");
   sub.footer(R"(Finds, without importing anything, what makes an extension fail at import or at first launch:
 missing libraries (searched exactly as ld.so does), undefined or wrongly versioned symbols (grouped, with

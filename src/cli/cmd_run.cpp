@@ -62,7 +62,7 @@ int run_command(const RunArgs& a, const GlobalOptions& g) {
   std::string written;
   if (!a.no_report) {
     written = report::write_report_file(a.report_dir, rep.meta.hostname, utc_now_compact(),
-                                        report::to_json(rep).dump(2) + "\n");
+                                        json_text(report::to_json(rep), 2) + "\n");
   }
   // On stdout the probes were already shown one by one (on stderr) as they finished: end with the verdict.
   render::RenderOptions o = render_options(g, 1);

@@ -6,6 +6,7 @@
 
 #include "cli/command.h"
 #include "core/errors.h"
+#include "core/text.h"
 #include "gpucheck/build_info.h"
 
 namespace {
@@ -75,10 +76,10 @@ int main(int argc, char** argv) {
   try {
     return selected ? selected() : gpucheck::kExitUsage;
   } catch (const gpucheck::InputError& e) {
-    std::cerr << "gpucheck: " << e.what() << "\n";
+    std::cerr << "gpucheck: " << gpucheck::terminal_safe(e.what()) << "\n";
     return gpucheck::kExitUsage;
   } catch (const std::exception& e) {
-    std::cerr << "gpucheck: internal error: " << e.what() << "\n";
+    std::cerr << "gpucheck: internal error: " << gpucheck::terminal_safe(e.what()) << "\n";
     return gpucheck::kExitNoVerdict;
   }
 }

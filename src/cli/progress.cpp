@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "render/terminal.h"
+#include "render/terminal_safe.h"
 
 namespace gpucheck::cli {
 
@@ -32,7 +33,8 @@ void Progress::finish(const Finding& r) {
   if (tty_ && !quiet_) std::fputs("\r\033[K", stderr);
   bool show = !quiet_ || r.status == Status::kFail || r.status == Status::kError;
   if (show) {
-    std::string text = render::result_line(r, color_) + "\n" + render::result_details(r, verbose_);
+    const Finding safe = render::terminal_safe_copy(r);
+    std::string text = render::result_line(safe, color_) + "\n" + render::result_details(safe, verbose_);
     std::fputs(text.c_str(), stderr);
   }
   std::fflush(stderr);

@@ -7,22 +7,49 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "core/errors.h"
 
 namespace gpucheck {
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
+void check_input_file(const std::string& path) {
+  if (path.empty()) throw InputError("cannot read: the file name is empty");
   struct stat st {};
-  if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-    throw InputError("cannot read " + path + ": is a directory");
-  if (!in) throw InputError("cannot read " + path + ": " + std::strerror(errno));
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+  if (::stat(path.c_str(), &st) != 0) throw InputError("cannot read " + path + ": " + std::strerror(errno));
+  if (S_ISDIR(st.st_mode)) throw InputError("cannot read " + path + ": is a directory");
+  if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))
+    throw InputError("cannot read " + path + ": is a device, not a file");  // /dev/zero never ends
+  if (S_ISSOCK(st.st_mode)) throw InputError("cannot read " + path + ": is a socket, not a file");
+}
+
+std::string read_file(const std::string& path, std::size_t max_bytes) {
+  check_input_file(path);
+  // O_NONBLOCK so opening a FIFO cannot wait for a writer; reads then block as usual, and a FIFO that no
+  // process writes to reads as empty.
+  int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) throw InputError("cannot read " + path + ": " + std::strerror(errno));
+  int flags = fcntl(fd, F_GETFL);
+  if (flags >= 0) fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+  std::string out;
+  char buf[1 << 16];
+  for (;;) {
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      int e = errno;
+      ::close(fd);
+      throw InputError("cannot read " + path + ": " + std::strerror(e));
+    }
+    if (n == 0) break;
+    out.append(buf, static_cast<std::size_t>(n));
+    if (out.size() > max_bytes) {
+      ::close(fd);
+      throw InputError("cannot read " + path + ": larger than " + std::to_string(max_bytes >> 20) +
+                       " MiB, more than any document gpucheck reads");
+    }
+  }
+  ::close(fd);
+  return out;
 }
 
 nlohmann::json read_json_file(const std::string& path) {

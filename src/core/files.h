@@ -1,13 +1,22 @@
 #pragma once
 // File helpers with the error behaviour every command needs: clear InputError messages, atomic writes.
+#include <cstddef>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
 namespace gpucheck {
 
-/// Reads a whole file; throws InputError("cannot read FILE: reason").
-std::string read_file(const std::string& path);
+/// The most gpucheck reads of one document (an inventory, a report, a knowledge-base file).
+inline constexpr std::size_t kMaxDocumentBytes = std::size_t{256} << 20;
+
+/// Throws InputError unless `path` names something a document can be read from: a regular file, a FIFO or
+/// a pipe (`<(cmd)`); a directory, device node (/dev/zero) or socket is refused with the reason.
+void check_input_file(const std::string& path);
+
+/// Reads a whole file of at most `max_bytes`; throws InputError("cannot read FILE: reason") for what
+/// check_input_file refuses, a read error, or a larger file. Never waits for a FIFO's writer to appear.
+std::string read_file(const std::string& path, std::size_t max_bytes = kMaxDocumentBytes);
 
 /// Parses a JSON file; throws InputError naming the file and the parse position.
 nlohmann::json read_json_file(const std::string& path);

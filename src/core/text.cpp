@@ -92,4 +92,61 @@ std::string format_now(const char* fmt) {
 std::string utc_now_iso() { return format_now("%Y-%m-%dT%H:%M:%SZ"); }
 std::string utc_now_compact() { return format_now("%Y%m%dT%H%M%SZ"); }
 
+std::string json_text(const nlohmann::json& j, int indent) {
+  return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+namespace {
+
+// Length of the valid UTF-8 sequence starting at s[i] (1-4), or 0 when it is not one (overlong forms,
+// surrogates and code points above U+10FFFF are not valid).
+std::size_t utf8_length(const std::string& s, std::size_t i) {
+  const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+  const unsigned char c = b(i);
+  std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+  if (n == 0 || i + n > s.size()) return 0;
+  for (std::size_t k = 1; k < n; ++k)
+    if ((b(i + k) & 0xC0) != 0x80) return 0;
+  if (n == 2 && c < 0xC2) return 0;                                  // overlong
+  if (n == 3 && c == 0xE0 && b(i + 1) < 0xA0) return 0;              // overlong
+  if (n == 3 && c == 0xED && b(i + 1) >= 0xA0) return 0;             // surrogate
+  if (n == 4 && c == 0xF0 && b(i + 1) < 0x90) return 0;              // overlong
+  if (n == 4 && (c > 0xF4 || (c == 0xF4 && b(i + 1) >= 0x90))) return 0;  // above U+10FFFF
+  return n;
+}
+
+void append_hex(std::string& out, unsigned char c) {
+  static const char* digits = "0123456789abcdef";
+  out += "\\x";
+  out += digits[c >> 4];
+  out += digits[c & 0xF];
+}
+
+}  // namespace
+
+std::string terminal_safe(const std::string& s) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size();) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    const std::size_t n = utf8_length(s, i);
+    if (n == 0) {
+      append_hex(out, c);
+      ++i;
+    } else if (n == 1) {
+      if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7F) append_hex(out, c);
+      else out += static_cast<char>(c);
+      ++i;
+    } else if (n == 2 && c == 0xC2 && static_cast<unsigned char>(s[i + 1]) < 0xA0) {
+      append_hex(out, c);  // C1 control (U+0080-U+009F), e.g. the one-byte CSI
+      append_hex(out, static_cast<unsigned char>(s[i + 1]));
+      i += 2;
+    } else {
+      out.append(s, i, n);
+      i += n;
+    }
+  }
+  return out;
+}
+
 }  // namespace gpucheck

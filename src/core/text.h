@@ -3,6 +3,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 namespace gpucheck {
 
 std::vector<std::string> split(const std::string& s, char sep);
@@ -16,6 +18,15 @@ std::size_t edit_distance(const std::string& a, const std::string& b);
 std::string closest_match(const std::string& word, const std::vector<std::string>& candidates);
 /// Last `n` lines of `text`.
 std::string last_lines(const std::string& text, std::size_t n);
+/// The JSON text of `j` (compact with indent < 0). Bytes that are not UTF-8 (a DT_NEEDED entry, a probe's
+/// output, an environment value) become U+FFFD instead of throwing, so a document is always written.
+std::string json_text(const nlohmann::json& j, int indent = -1);
+
+/// `s` made safe to print on a terminal: control bytes (ESC, CR, BEL, ... but not newline and tab), DEL,
+/// C1 controls and bytes that are not UTF-8 are shown as \xHH, so text read from files or probes can
+/// never move the cursor, retitle the window or hide lines.
+std::string terminal_safe(const std::string& s);
+
 /// ISO-8601 UTC time "2026-11-29T19:31:51Z" of now.
 std::string utc_now_iso();
 /// Compact UTC time for file names: "20261129T193151Z".

@@ -3,23 +3,32 @@
 #include <sys/stat.h>
 
 #include <cstdlib>
-#include <fstream>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "core/errors.h"
 #include "core/files.h"
+#include "core/text.h"
 
 namespace gpucheck::inventory {
 
 VersionCache::VersionCache(std::string file) : file_(std::move(file)) {
   if (file_.empty()) return;
-  std::ifstream in(file_);
-  if (!in) return;
-  std::stringstream s;
-  s << in.rdbuf();
-  auto j = nlohmann::json::parse(s.str(), nullptr, false);
+  // Only a regular file (or none yet) is a cache: a FIFO, device or directory there would hang or break
+  // every `gpucheck env`, so such a cache is neither read nor written.
+  struct stat st {};
+  if (::stat(file_.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    file_.clear();
+    return;
+  }
+  std::string text;
+  try {
+    text = read_file(file_, std::size_t{16} << 20);
+  } catch (const InputError&) {
+    return;  // unreadable or oversized: start afresh, and the next save replaces it
+  }
+  auto j = nlohmann::json::parse(text, nullptr, false);
   if (j.is_discarded() || !j.is_object() || j.value("format", 0) != 1 || !j.contains("entries")) return;
   for (const auto& [path, e] : j["entries"].items()) {
     if (!e.is_object()) continue;
@@ -63,7 +72,7 @@ void VersionCache::save() const {
   try {
     auto slash = file_.find_last_of('/');
     if (slash != std::string::npos && slash > 0) make_dirs(file_.substr(0, slash));
-    write_file_atomic(file_, j.dump(1) + "\n");
+    write_file_atomic(file_, json_text(j, 1) + "\n");
   } catch (const InputError&) {
     // Read-only home, full disk: the inventory is still right, only the next run is slower.
   }

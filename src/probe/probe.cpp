@@ -8,6 +8,8 @@
 #include <exception>
 #include <iostream>
 
+#include "core/text.h"
+
 namespace gpucheck::probe {
 
 std::string Context::arg(const std::string& name, const std::string& fallback) const {
@@ -69,7 +71,7 @@ int run_as(int argc, char** argv, const char* id, const char* title, const Body&
     r.summary = "probe raised an unknown exception";
   }
   r.duration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::string doc = nlohmann::json(r).dump() + "\n";
+  std::string doc = json_text(nlohmann::json(r)) + "\n";
   if (result_fd >= 0) return write_all(result_fd, doc) ? 0 : 70;
   if (json) std::cout << doc;
   else std::cout << to_string(r.status) << "  " << r.id << ": " << r.summary << "\n";

@@ -1,9 +1,11 @@
 #include "render/render.h"
 
+#include "core/text.h"
+
 namespace gpucheck::render {
 
 void render_json(const report::Report& r, std::ostream& out, const RenderOptions&) {
-  out << report::to_json(r).dump(2) << "\n";
+  out << json_text(report::to_json(r), 2) << "\n";
 }
 
 }  // namespace gpucheck::render

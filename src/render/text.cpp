@@ -1,8 +1,10 @@
+#include "render/terminal_safe.h"
 #include "render/text_blocks.h"
 
 namespace gpucheck::render {
 
-void render_text(const report::Report& r, std::ostream& out, const RenderOptions& o) {
+void render_text(const report::Report& unsafe, std::ostream& out, const RenderOptions& o) {
+  const report::Report r = terminal_safe_copy(unsafe);  // nothing read from outside moves the cursor
   const std::string& c = r.meta.command;
   if (c == "run") return text::run(r, out, o);
   if (c == "doctor") return text::doctor(r, out, o);

@@ -11,6 +11,7 @@
 #include "checks/explain/fix_facts.h"
 #include "checks/explain/knowledge_facts.h"
 #include "core/errors.h"
+#include "core/files.h"
 #include "core/paths.h"
 
 namespace gpucheck::report {
@@ -53,6 +54,7 @@ Report explain_report(const ExplainRequest& req, Report rep) {
   } else {
     std::error_code ec;
     if (std::filesystem::is_directory(req.log, ec)) throw InputError(req.log + " is a directory, not a log file");
+    check_input_file(req.log);  // a device (/dev/zero) would never end
     std::ifstream in(req.log, std::ios::binary);
     if (!in) throw InputError("cannot read " + req.log + ": " + std::strerror(errno));
     ex = explain::explain_stream(in, req.log, signatures, facts);

@@ -2,6 +2,10 @@
 // targets (--python-package, --torch-extensions, --with-torch) against a venv made here with a stand-in
 // torch package laid out like the real wheel (torch/lib/libc10.so from Debian's LibTorch).
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
 
 #include <nlohmann/json.hpp>
 
@@ -73,11 +77,33 @@ TEST_F(CliTest, BadInputExitsTwoWithOneLine) {
   for (const auto& args : std::vector<std::vector<std::string>>{
            {d / "trunc.so"}, {d / "missing.so"}, {d / "ok/libok.so", "--gpu", "sm_banana"}, {}, 
            {"--env", d / "nope.json", d / "ok/libok.so"}, {"--from", d / "nope.json", d / "ok/libok.so"},
-           {"--python-package", "surely_not_installed_pkg_xyz"}}) {
+           {"--python-package", "surely_not_installed_pkg_xyz"},
+           // hardening: a tool or cache that does not exist is bad input, not silently ignored
+           {d / "ok/libok.so", "--gpu", "sm_90", "--cuobjdump", d / "no-cuobjdump"},
+           {d / "ok/libok.so", "--gpu", "sm_90", "--ld-cache", d / "no-ld.so.cache"}}) {
     auto r = gpucheck_abi(args);
     EXPECT_EQ(r.exit_code, 2) << gpucheck::join(args, " ") << "\n" << r.out << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   }
+}
+
+TEST_F(CliTest, AFileNamedLikeAnOptionReachesCuobjdumpAsAFile) {
+  // A stand-in cuobjdump that records its arguments, one per line.
+  const std::string fake = d / "fake-cuobjdump", log = d / "args.txt";
+  write_file(fake, "#!/bin/sh\nfor a in \"$@\"; do echo \"$a\" >> '" + log + "'; done\n"
+                   "echo 'ELF file    1: x.1.sm_90.cubin'\n");
+  ASSERT_EQ(chmod(fake.c_str(), 0755), 0);
+  // An object with device code (so cuobjdump is asked about it), named like an option, given relatively.
+  std::string seed = std::string(GPUCHECK_SOURCE_DIR) + "/tests/abi/fuzz/corpus/fatbin/nvcc_sm90_compute90_compressed.bin";
+  const std::string planted = "-xelf=all-" + std::to_string(getpid());
+  run_ok({"objcopy", "--add-section", ".nv_fatbin=" + seed, d / "ok/libok.so", planted});
+  auto r = gpucheck_abi({"--gpu", "sm_90", "--cuobjdump", fake, "--", planted});
+  std::remove(planted.c_str());
+  EXPECT_NE(r.exit_code, 2) << r.err;
+  std::string args = read_bytes(log);
+  EXPECT_NE(args.find("./" + planted + "\n"), std::string::npos) << args;
+  for (const auto& line : gpucheck::split(args, '\n'))
+    if (!line.empty() && line.front() == '-') EXPECT_TRUE(line == "--list-elf" || line == "--list-ptx") << args;
 }
 
 TEST_F(CliTest, DirectoryWithACorruptFileAuditsTheRest) {

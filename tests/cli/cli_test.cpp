@@ -10,6 +10,7 @@
 
 #include "cli_support.h"
 #include "core/files.h"
+#include "core/text.h"
 
 namespace gpucheck::test {
 namespace {
@@ -118,6 +119,43 @@ TEST(Cli, OnlyRunsEachProbeOnceAndOutNeverReplacesADevice) {
   auto through = gpucheck({"run", "--only", "host.info", "--no-report", "--json", "--out", "/dev/stdout"});
   EXPECT_EQ(through.exit_code, 0) << through.err;
   EXPECT_EQ(nlohmann::json::parse(through.out)["kind"], "gpucheck.report");
+}
+
+TEST(Cli, BytesFromOutsideNeitherCrashNorReachTheTerminalRaw) {
+  // An allow-listed variable with a byte that is not UTF-8 and a terminal escape: recorded, not fatal.
+  SubprocessOptions o;
+  o.set_env["CUDA_HOME"] = "/opt/\xff\x1b[2J";
+  auto j = gpucheck({"run", "--only", "host.info", "--no-report", "--json"}, o);
+  ASSERT_EQ(j.exit_code, 0) << j.err;
+  EXPECT_EQ(nlohmann::json::parse(j.out)["environment"]["CUDA_HOME"], "/opt/\xef\xbf\xbd\x1b[2J");
+  auto t = gpucheck({"env", "--no-python", "--verbose"}, o);
+  EXPECT_EQ(t.exit_code, 0) << t.err;
+  EXPECT_EQ(t.out.find('\x1b'), std::string::npos);
+}
+
+TEST(Cli, SpecialFilesAsInputEndAtOnceWithOneLine) {
+  auto dir = fresh_temp_dir("special");
+  std::string fifo = (dir / "pipe").string();
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  SubprocessOptions o;
+  o.timeout = std::chrono::seconds(60);
+  for (std::vector<std::string> args : {std::vector<std::string>{"doctor", "--from", "/dev/zero"},
+                                        {"explain", "/dev/zero", "--no-env"},
+                                        {"doctor", "--from", fifo},
+                                        {"use-cuda", "12", "--from", "/dev/zero"}}) {
+    auto r = gpucheck(args, o);
+    EXPECT_FALSE(r.timed_out) << join(args, " ");
+    EXPECT_EQ(r.exit_code, 2) << join(args, " ") << "\n" << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << join(args, " ") << "\n" << r.err;
+  }
+  // A FIFO where the library-version cache lives must not hang `env`: it is not used as a cache.
+  fs::create_directories(dir / "cache" / "gpucheck");
+  ASSERT_EQ(mkfifo((dir / "cache" / "gpucheck" / "library-versions.json").c_str(), 0600), 0);
+  o.set_env["XDG_CACHE_HOME"] = (dir / "cache").string();
+  auto env = gpucheck({"env", "--no-python"}, o);
+  EXPECT_FALSE(env.timed_out);
+  EXPECT_EQ(env.exit_code, 0) << env.err;
+  fs::remove_all(dir);
 }
 
 TEST(Cli, UsageErrorsExitTwoWithOneLine) {

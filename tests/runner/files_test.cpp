@@ -107,6 +107,30 @@ TEST(Files, ConcurrentNewFilesAllGetTheirOwnName) {
   fs::remove_all(d);
 }
 
+TEST(Files, InputsThatNeverEndOrAreNotFilesAreRefused) {
+  try {
+    read_file("/dev/zero");
+    ADD_FAILURE() << "/dev/zero was read";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("is a device"), std::string::npos) << e.what();
+  }
+  auto d = temp_dir("input");
+  EXPECT_THROW(read_file(d.string()), InputError);
+  EXPECT_THROW(read_file(""), InputError);
+  // A FIFO nobody writes to reads as empty at once instead of waiting forever for a writer.
+  std::string fifo = (d / "pipe").string();
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  auto t0 = std::chrono::steady_clock::now();
+  EXPECT_EQ(read_file(fifo), "");
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(5));
+  // A document larger than the limit is refused, not read into memory without bound.
+  std::string big = (d / "big.json").string();
+  write_file_atomic(big, std::string(4096, ' '));
+  EXPECT_THROW(read_file(big, 1024), InputError);
+  EXPECT_EQ(read_file(big, 4096).size(), 4096u);
+  fs::remove_all(d);
+}
+
 TEST(Files, KilledWriterLeavesTheOldFileIntact) {
   auto d = temp_dir("k");
   std::string p = (d / "report.json").string();

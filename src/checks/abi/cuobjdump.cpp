@@ -38,7 +38,9 @@ CuobjdumpListing parse_cuobjdump_listing(const std::string& text) {
 CuobjdumpListing run_cuobjdump(const std::string& cuobjdump, const std::string& file) {
   SubprocessOptions opt;
   opt.timeout = std::chrono::seconds(120);
-  auto r = run_subprocess({cuobjdump, "--list-elf", "--list-ptx", file}, opt);
+  // A file named "-xelf=all" must reach cuobjdump as a file, not as an option.
+  const std::string operand = starts_with(file, "-") ? "./" + file : file;
+  auto r = run_subprocess({cuobjdump, "--list-elf", "--list-ptx", operand}, opt);
   if (!r.started || r.timed_out || !r.exited) {
     CuobjdumpListing l;
     l.error = cuobjdump + ": " + r.describe();
