@@ -7,7 +7,9 @@
 #include "cli/progress.h"
 #include "core/errors.h"
 #include "core/files.h"
+#include "core/interrupt.h"
 #include "core/paths.h"
+#include "core/subprocess.h"
 #include "core/text.h"
 #include "inventory/collect.h"
 #include "report/report.h"
@@ -51,8 +53,26 @@ int run_command(const RunArgs& a, const GlobalOptions& g) {
   runner::SuiteObserver obs;
   obs.on_start = [&](std::size_t i, std::size_t n, const runner::ProbeSpec& p) { progress.start(i, n, p.id); };
   obs.on_finish = [&](std::size_t, std::size_t, const runner::ProbeSpec&, const Finding& r) { progress.finish(r); };
+  catch_interrupts();  // Ctrl-C, SIGTERM, SIGHUP: stop the probe, keep what finished, write the report
   rep.section("probes").findings = runner::run_suite(probes, opts, obs);
-  if (!a.no_inventory) {
+  if (int sig = interrupt_signal()) {
+    const auto& done = rep.section("probes").findings;
+    std::vector<std::string> not_run;
+    for (std::size_t i = done.size(); i < probes.size(); ++i) not_run.push_back(probes[i].id);
+    // An incomplete run has no verdict (exit 3, or 1 when a probe already failed), never a pass.
+    Finding stopped;
+    stopped.id = "run.incomplete";
+    stopped.status = Status::kError;
+    stopped.title = "the run was stopped";
+    stopped.summary = "gpucheck received " + signal_name(sig) + " after " + std::to_string(done.size()) + " of " +
+                      std::to_string(probes.size()) + " probes";
+    if (!not_run.empty()) stopped.evidence["not run"] = join(not_run, ", ");
+    stopped.add_fix("run the rest: gpucheck run --only " + join(not_run.empty() ? std::vector<std::string>{} : not_run, ","));
+    if (not_run.empty()) stopped.fixes.clear();
+    rep.section("run").findings.push_back(stopped);
+    rep.notes.push_back("incomplete: " + stopped.summary);
+  }
+  if (!a.no_inventory && interrupt_signal() == 0) {
     inventory::CollectOptions co;
     co.python = a.level != "quick";
     rep.inventory = inventory::collect(co);

@@ -13,6 +13,8 @@
 #include <cstring>
 #include <sstream>
 
+#include "core/interrupt.h"
+
 extern char** environ;
 
 namespace gpucheck {
@@ -106,6 +108,7 @@ std::string SubprocessResult::describe() const {
   std::ostringstream s;
   if (!started) s << "failed to start: " << spawn_error;
   else if (timed_out) s << "timed out after " << elapsed_s << " s";
+  else if (interrupted) s << "stopped: gpucheck received " << signal_name(interrupted);
   else if (signal) s << "killed by " << signal_name(signal);
   else s << "exit " << exit_code;
   return s.str();
@@ -226,12 +229,18 @@ SubprocessResult run_subprocess(const std::vector<std::string>& argv_in, const S
       kill(-pid, SIGTERM);
       kill_at = now + o.kill_grace;
     }
+    // gpucheck itself was asked to stop: stop the child the same way, with the same grace period.
+    if (!r.interrupted && !r.timed_out && !reaped && interrupt_signal() != 0) {
+      r.interrupted = interrupt_signal();
+      kill(-pid, SIGTERM);
+      kill_at = now + o.kill_grace;
+    }
     if (kill_at && now >= *kill_at) {
       kill(-pid, SIGKILL);
       if (reaped) break;  // only orphaned descendants held the pipes
       kill_at = now + std::chrono::milliseconds(200);
     }
-    if (reaped && r.timed_out && !kill_at) kill_at = now + o.kill_grace;
+    if (reaped && (r.timed_out || r.interrupted) && !kill_at) kill_at = now + o.kill_grace;
 
     // With every pipe closed, poll() only sleeps: the child is exiting, so look again soon (1, 2, 4 .. 50 ms)
     // instead of adding up to 50 ms to every run.

@@ -30,11 +30,12 @@ struct SubprocessResult {
   int exit_code = -1;
   int signal = 0;           // terminated by this signal
   bool timed_out = false;
+  int interrupted = 0;      // stopped because this process was asked to stop (core/interrupt.h): the signal
   std::string out, err, result;
   bool out_truncated = false, err_truncated = false, result_truncated = false;
   double elapsed_s = 0.0;
 
-  bool ok() const { return started && exited && exit_code == 0 && !timed_out; }
+  bool ok() const { return started && exited && exit_code == 0 && !timed_out && !interrupted; }
   /// "exit 7", "killed by SIGSEGV", "timed out after 3.0 s", "failed to start: ..."
   std::string describe() const;
 };

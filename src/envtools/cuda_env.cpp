@@ -1,5 +1,7 @@
 #include "envtools/cuda_env.h"
 
+#include <cctype>
+
 #include <algorithm>
 
 #include "checks/doctor/doctor_context.h"
@@ -117,13 +119,31 @@ std::string module_version(const inventory::Inventory& inv, const inventory::Too
   return same > 1 ? t.version : mm;
 }
 
+namespace {
+
+// A toolkit's version comes from files under its root (version.json, version.txt, dist-info) or a --from
+// document: it becomes a file name and text inside Tcl braces and Lua strings, so only a plain version
+// (12.4.1, 13.0.48, 12.1.105+cuda) may; "12.4.1} ; exec ..." or "13.0/../../etc/x" is refused.
+bool plain_version(const std::string& v) {
+  if (v.empty() || v.size() > 64 || !std::isdigit(static_cast<unsigned char>(v[0]))) return false;
+  if (v.find("..") != std::string::npos) return false;
+  for (unsigned char c : v)
+    if (!std::isalnum(c) && c != '.' && c != '_' && c != '+' && c != '-') return false;
+  return true;
+}
+
+}  // namespace
+
 std::vector<ModuleFile> modulefiles(const inventory::Inventory& inv) {
   std::vector<ModuleFile> out;
   std::vector<std::string> names;
   for (const auto& t : inv.toolkits) {
     if (t.nvcc.empty() || t.root.empty() || major_minor(t.version).empty()) continue;
     if (t.root.find_first_of("{}\n\r\"\\") != std::string::npos)
-      throw InputError("modulefiles: toolkit root '" + t.root + "' has characters a modulefile cannot hold");
+      throw InputError("modulefiles: toolkit root '" + terminal_safe(t.root) + "' has characters a modulefile cannot hold");
+    if (!plain_version(t.version))
+      throw InputError("modulefiles: the toolkit at " + terminal_safe(t.root) + " says its version is '" +
+                       terminal_safe(t.version) + "', which is not a version number; no modulefile written");
     std::string ver = module_version(inv, t);
     if (std::find(names.begin(), names.end(), ver) != names.end()) continue;  // same version twice: first wins
     names.push_back(ver);

@@ -43,6 +43,8 @@ Finding classify_probe_outcome(const ProbeSpec& spec, const SubprocessResult& o,
   if (!o.started) return error_result(spec, o, "probe could not be started: " + o.spawn_error);
   if (o.timed_out)
     return error_result(spec, o, "timeout: no result within " + fmt_seconds(timeout_s) + " s (killed)");
+  if (o.interrupted)
+    return error_result(spec, o, "stopped: gpucheck received " + signal_name(o.interrupted) + " while it ran");
   if (o.signal) return error_result(spec, o, "probe crashed: killed by " + signal_name(o.signal));
 
   std::string payload = trim(o.result);

@@ -1,6 +1,8 @@
 #pragma once
 // Runs the selected probes one after another (GPU probes must not compete for the device) and always
-// reports every probe.
+// reports every probe it started. Every process a probe left behind is ended before the next starts
+// (runner/containment.h). When gpucheck is asked to stop (core/interrupt.h) the running probe is stopped
+// and no further probe starts: the result then holds fewer findings than probes.
 #include <functional>
 #include <vector>
 

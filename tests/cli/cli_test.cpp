@@ -3,7 +3,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <fstream>
+#include <map>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -207,6 +209,65 @@ TEST(Cli, ListAndVersion) {
   EXPECT_TRUE(has_runtime && has_host);
   auto v = gpucheck({"version", "--json"});
   EXPECT_EQ(nlohmann::json::parse(v.out)["details"]["version"].get<std::string>().empty(), false);
+}
+
+// The pid of a child of `parent` named `comm` (as /proc/PID/stat shows it); -1 when none.
+int child_named(const std::string& comm, int parent) {
+  for (const auto& e : fs::directory_iterator("/proc")) {
+    const std::string name = e.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::string stat = read_file((e.path() / "stat").string());
+    auto open = stat.find('('), close = stat.rfind(')');
+    if (open == std::string::npos || close == std::string::npos || close + 4 >= stat.size()) continue;
+    if (stat.substr(open + 1, close - open - 1) == comm && std::atoi(stat.c_str() + close + 4) == parent)
+      return std::stoi(name);
+  }
+  return -1;
+}
+
+TEST(Cli, InterruptedRunStopsItsProbeAndStillWritesTheReport) {
+  auto dir = fresh_temp_dir("interrupt");
+  fs::create_directories(dir / "probes");
+  fs::create_directories(dir / "data" / "probes");
+  for (std::string m : {"good", "hang", "args"}) {
+    fs::create_symlink(MISBEHAVING_PROBE, dir / "probes" / ("test." + m));
+    std::ofstream(dir / "data" / "probes" / ("test." + m + ".json"))
+        << R"({"id":"test.)" << m << R"(","title":")" << m << R"(","levels":["quick"],"timeout_s":60})";
+  }
+  SubprocessOptions o;
+  o.set_env["GPUCHECK_PROBE_DIR"] = (dir / "probes").string();
+  o.set_env["GPUCHECK_DATA_DIR"] = (dir / "data").string();
+  o.timeout = std::chrono::seconds(50);
+  SubprocessResult r;
+  std::thread run([&] {
+    r = gpucheck({"run", "--only", "test.good,test.hang,test.args", "--report-dir", (dir / "reports").string(),
+                  "--no-inventory", "-q"}, o);
+  });
+  int gpucheck_pid = -1, pid = -1;
+  for (int i = 0; i < 400 && pid < 0; ++i) {  // wait until the hanging probe runs
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    if (gpucheck_pid < 0) gpucheck_pid = child_named("gpucheck", getpid());
+    if (gpucheck_pid > 0) pid = child_named("test.hang", gpucheck_pid);
+  }
+  ASSERT_GT(pid, 0) << "the hanging probe never started";
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  kill(gpucheck_pid, SIGINT);
+  run.join();
+  EXPECT_FALSE(r.timed_out);
+  EXPECT_EQ(r.exit_code, 3) << r.err;  // no verdict: the run did not finish
+  auto reports = reports_in(dir / "reports");
+  ASSERT_EQ(reports.size(), 1u);
+  auto doc = nlohmann::json::parse(read_file(reports[0].string()));
+  std::map<std::string, std::string> status;
+  for (const auto& s : doc["sections"])
+    for (const auto& f : s["findings"]) status[f["id"]] = f["status"];
+  EXPECT_EQ(status["test.good"], "pass");
+  EXPECT_EQ(status["test.hang"], "error");
+  EXPECT_EQ(status.count("test.args"), 0u);  // never started
+  EXPECT_EQ(status["run.incomplete"], "error");
+  EXPECT_EQ(schema_errors("report.schema.json", reports[0].string()), "");
+  EXPECT_NE(kill(pid, 0), 0) << "the hanging probe outlived gpucheck";
+  fs::remove_all(dir);
 }
 
 TEST(Cli, SuiteOfMisbehavingProbesFinishesAndReportsEveryOne) {

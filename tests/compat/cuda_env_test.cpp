@@ -106,6 +106,24 @@ TEST(Modulefiles, SameMajorMinorTwiceGetsFullVersionsAndBadRootsAreRefused) {
   EXPECT_THROW(modulefiles(inventory::Inventory{}), InputError);
 }
 
+TEST(Modulefiles, AVersionStringCannotInjectTclOrEscapeTheDirectory) {
+  // A toolkit's version.json is not ours: a version that would run code on `module load`, or name a file
+  // outside the modulefile directory (two toolkits of one major.minor use the full version as file name).
+  for (const std::string hostile : {"12.4.1} ; exec touch pwned ; {", "12.4.1\nexec touch pwned",
+                                    "13.0/../../../../tmp/victim", "13.0.0/x"}) {
+    inventory::Inventory inv;
+    inv.toolkits = {tk("/usr/local/cuda-13.0", "13.0.48"), tk("/opt/evil", hostile)};
+    EXPECT_THROW(modulefiles(inv), InputError) << hostile;
+  }
+  // A version that is no version at all names no module: that toolkit is left out, nothing of it written.
+  inventory::Inventory inv;
+  inv.toolkits = {tk("/usr/local/cuda-13.0", "13.0.48"), tk("/opt/evil", "$(touch pwned)")};
+  for (const auto& f : modulefiles(inv)) {
+    EXPECT_EQ(f.content.find("pwned"), std::string::npos) << f.relative_path;
+    EXPECT_EQ(f.relative_path.find("pwned"), std::string::npos);
+  }
+}
+
 TEST(Modulefiles, LmodLoadsBothFormatsAndSwapsToolkits) {
   const std::string init = "/usr/share/lmod/lmod/init/bash";
   if (!fs::exists(init)) GTEST_SKIP() << "Lmod is not installed (" << init << " missing; apt-get install lmod)";

@@ -1,10 +1,16 @@
 // The runner against real child processes that crash, hang, lie and flood: every case is classified and
 // the run ends within timeout + grace.
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <thread>
 
+#include "core/interrupt.h"
 #include "runner/probe_runner.h"
 #include "runner/suite.h"
 
@@ -168,6 +174,56 @@ TEST(Suite, EveryProbeIsReportedWhateverEachDoes) {
   EXPECT_EQ(results[0].status, Status::kError);
   EXPECT_EQ(results[1].status, Status::kError);
   EXPECT_EQ(results[2].status, Status::kPass);
+}
+
+// The processes of this test whose parent is this test process, other than its threads' children.
+int children_of_self() {
+  int n = 0;
+  for (const auto& e : std::filesystem::directory_iterator("/proc")) {
+    const std::string name = e.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream in(e.path() / "stat");
+    std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    auto close = stat.rfind(')');
+    if (close != std::string::npos && std::atoi(stat.c_str() + close + 4) == getpid()) ++n;
+  }
+  return n;
+}
+
+TEST(Suite, ADetachedDescendantOfAProbeEndsWithTheProbe) {
+  std::vector<ProbeSpec> probes(1, child_spec());
+  RunOptions o;
+  o.timeout_s = 10;
+  setenv("CHILD_MODE", "setsid_orphan", 1);
+  auto results = run_suite(probes, o);
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_EQ(results[0].status, Status::kPass);
+  EXPECT_NE(results[0].evidence.at("orphans_killed").find("1 process"), std::string::npos);
+  EXPECT_EQ(children_of_self(), 0) << "an orphan of the probe is still running";
+}
+
+TEST(Suite, AStopRequestEndsTheRunningProbeAndStartsNoOther) {
+  std::vector<ProbeSpec> probes(3, child_spec());
+  RunOptions o;
+  o.timeout_s = 30;
+  o.kill_grace_s = 0.2;
+  setenv("CHILD_MODE", "hang", 1);
+  std::thread stopper([] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    kill(getpid(), SIGTERM);
+  });
+  catch_interrupts();
+  auto t0 = std::chrono::steady_clock::now();
+  auto results = run_suite(probes, o);
+  stopper.join();
+  const int sig = interrupt_signal();
+  clear_interrupt();
+  signal(SIGTERM, SIG_DFL);
+  EXPECT_EQ(sig, SIGTERM);
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(10));
+  ASSERT_EQ(results.size(), 1u);  // the hanging probe was stopped, the other two never started
+  EXPECT_EQ(results[0].status, Status::kError);
+  EXPECT_NE(results[0].summary.find("received SIGTERM"), std::string::npos) << results[0].summary;
 }
 
 }  // namespace

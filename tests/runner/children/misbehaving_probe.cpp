@@ -39,6 +39,19 @@ int main(int argc, char** argv) {
     write_fd3(R"({"id":")" + g_id + R"(","status":"pass","summary":")" + all + "\"}");
     return 0;
   }
+  if (mode == "setsid_orphan") {  // leaves a detached descendant behind, then reports a pass
+    pid_t pid = fork();
+    if (pid == 0) {
+      setsid();  // out of the probe's process group: killpg no longer reaches it
+      if (fork() == 0) {
+        for (int fd = 0; fd < 4; ++fd) close(fd);  // holds no pipe: nothing waits for it
+        for (;;) pause();
+      }
+      _exit(0);
+    }
+    write_fd3(good());
+    return 0;
+  }
   if (mode == "segfault") {
     std::fputs("about to dereference null\n", stderr);
     std::fflush(stderr);
