@@ -14,19 +14,31 @@
 namespace gpucheck::runner {
 namespace {
 
-// The parent pid from /proc/PID/stat: the field after the command name, which may itself hold spaces and
-// parentheses, so it is read after the last ')'.
-int parent_of(int pid) {
+struct ProcStat {
+  char state = '?';
+  int parent = -1;
+};
+
+// State and parent pid from /proc/PID/stat: the fields after the command name, which may itself hold
+// spaces and parentheses, so they are read after the last ')': ") S 1234 ...".
+ProcStat stat_of(int pid) {
   std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
   std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ProcStat s;
   auto close = stat.rfind(')');
-  if (close == std::string::npos || close + 4 >= stat.size()) return -1;
-  // ") S 1234 ..." : state, then ppid
-  return std::atoi(stat.c_str() + close + 4);
+  if (close == std::string::npos || close + 4 >= stat.size()) return s;
+  s.state = stat[close + 2];
+  s.parent = std::atoi(stat.c_str() + close + 4);
+  return s;
 }
 
-std::vector<int> children_of_this_process() {
-  std::vector<int> out;
+struct Child {
+  int pid;
+  bool zombie;  // already dead, only to be reaped
+};
+
+std::vector<Child> children_of_this_process() {
+  std::vector<Child> out;
   const int self = getpid();
   DIR* d = opendir("/proc");
   if (!d) return out;
@@ -34,7 +46,8 @@ std::vector<int> children_of_this_process() {
     char* end = nullptr;
     long pid = std::strtol(e->d_name, &end, 10);
     if (*end != '\0' || pid <= 0) continue;
-    if (parent_of(static_cast<int>(pid)) == self) out.push_back(static_cast<int>(pid));
+    ProcStat st = stat_of(static_cast<int>(pid));
+    if (st.parent == self) out.push_back({static_cast<int>(pid), st.state == 'Z'});
   }
   closedir(d);
   return out;
@@ -48,13 +61,14 @@ int end_orphans(int keep) {
   int ended = 0;
   // An orphan may itself leave children that become ours as it dies: repeat until none is left.
   for (int round = 0; round < 8; ++round) {
-    std::vector<int> orphans;
-    for (int pid : children_of_this_process())
-      if (pid != keep) orphans.push_back(pid);
+    std::vector<Child> orphans;
+    for (const Child& c : children_of_this_process())
+      if (c.pid != keep) orphans.push_back(c);
     if (orphans.empty()) break;
-    for (int pid : orphans) kill(pid, SIGKILL);
-    for (int pid : orphans)
-      if (waitpid(pid, nullptr, 0) == pid) ++ended;
+    for (const Child& c : orphans)
+      if (!c.zombie) kill(c.pid, SIGKILL);
+    for (const Child& c : orphans)  // a zombie (a descendant that already exited) is only reaped
+      if (waitpid(c.pid, nullptr, 0) == c.pid && !c.zombie) ++ended;
   }
   return ended;
 }

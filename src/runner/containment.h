@@ -9,7 +9,7 @@ namespace gpucheck::runner {
 bool become_subreaper();
 
 /// SIGKILLs and reaps every process whose parent is this process, except `keep` (a child still in use);
-/// returns how many it ended. Call it when no other child of this process should be running.
+/// returns how many were still running (those that had already exited are only reaped). Call it when no other child of this process should be running.
 int end_orphans(int keep = -1);
 
 }  // namespace gpucheck::runner

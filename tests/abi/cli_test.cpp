@@ -96,7 +96,7 @@ TEST_F(CliTest, AFileNamedLikeAnOptionReachesCuobjdumpAsAFile) {
   // An object with device code (so cuobjdump is asked about it), named like an option, given relatively.
   std::string seed = std::string(GPUCHECK_SOURCE_DIR) + "/tests/abi/fuzz/corpus/fatbin/nvcc_sm90_compute90_compressed.bin";
   const std::string planted = "-xelf=all-" + std::to_string(getpid());
-  run_ok({"objcopy", "--add-section", ".nv_fatbin=" + seed, d / "ok/libok.so", planted});
+  run_ok({"objcopy", "--add-section", ".nv_fatbin=" + seed, d / "ok/libok.so", "./" + planted});
   auto r = gpucheck_abi({"--gpu", "sm_90", "--cuobjdump", fake, "--", planted});
   std::remove(planted.c_str());
   EXPECT_NE(r.exit_code, 2) << r.err;

@@ -9,6 +9,7 @@
 #include <set>
 #include <vector>
 #include <filesystem>
+#include <fstream>
 #include <thread>
 
 #include "core/errors.h"
@@ -54,7 +55,10 @@ TEST(Files, SpecialFilesAreWrittenInPlaceNeverReplaced) {
   ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
   EXPECT_THROW(write_file_atomic(fifo, "nobody reads"), InputError);
   std::string got;
-  std::thread reader([&] { got = read_file(fifo); });
+  std::thread reader([&] {  // a blocking reader, as `cat FIFO` would be
+    std::ifstream in(fifo);
+    got.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  });
   for (int i = 0; i < 200; ++i) {  // the reader opens the FIFO; retry until it has
     try {
       write_file_atomic(fifo, "through the pipe");
