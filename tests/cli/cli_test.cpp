@@ -211,6 +211,22 @@ TEST(Cli, ListAndVersion) {
   EXPECT_EQ(nlohmann::json::parse(v.out)["details"]["version"].get<std::string>().empty(), false);
 }
 
+// A probe directory of symlinks to the misbehaving child (each name choosing its failure mode) with their
+// manifests, and the environment that makes gpucheck use it.
+SubprocessOptions misbehaving_probes(const fs::path& dir, const std::vector<std::string>& modes, double timeout_s) {
+  fs::create_directories(dir / "probes");
+  fs::create_directories(dir / "data" / "probes");
+  for (const auto& m : modes) {
+    fs::create_symlink(MISBEHAVING_PROBE, dir / "probes" / ("test." + m));
+    std::ofstream(dir / "data" / "probes" / ("test." + m + ".json"))
+        << R"({"id":"test.)" << m << R"(","title":")" << m << R"(","levels":["quick"],"timeout_s":)" << timeout_s << "}";
+  }
+  SubprocessOptions o;
+  o.set_env["GPUCHECK_PROBE_DIR"] = (dir / "probes").string();
+  o.set_env["GPUCHECK_DATA_DIR"] = (dir / "data").string();
+  return o;
+}
+
 // The pid of a child of `parent` named `comm` (as /proc/PID/stat shows it); -1 when none.
 int child_named(const std::string& comm, int parent) {
   for (const auto& e : fs::directory_iterator("/proc")) {
@@ -227,16 +243,7 @@ int child_named(const std::string& comm, int parent) {
 
 TEST(Cli, InterruptedRunStopsItsProbeAndStillWritesTheReport) {
   auto dir = fresh_temp_dir("interrupt");
-  fs::create_directories(dir / "probes");
-  fs::create_directories(dir / "data" / "probes");
-  for (std::string m : {"good", "hang", "args"}) {
-    fs::create_symlink(MISBEHAVING_PROBE, dir / "probes" / ("test." + m));
-    std::ofstream(dir / "data" / "probes" / ("test." + m + ".json"))
-        << R"({"id":"test.)" << m << R"(","title":")" << m << R"(","levels":["quick"],"timeout_s":60})";
-  }
-  SubprocessOptions o;
-  o.set_env["GPUCHECK_PROBE_DIR"] = (dir / "probes").string();
-  o.set_env["GPUCHECK_DATA_DIR"] = (dir / "data").string();
+  SubprocessOptions o = misbehaving_probes(dir, {"good", "hang", "args"}, 60);
   o.timeout = std::chrono::seconds(50);
   SubprocessResult r;
   std::thread run([&] {
@@ -271,19 +278,9 @@ TEST(Cli, InterruptedRunStopsItsProbeAndStillWritesTheReport) {
 }
 
 TEST(Cli, SuiteOfMisbehavingProbesFinishesAndReportsEveryOne) {
-  // A probe directory of symlinks to the misbehaving child, each name choosing a failure mode.
   auto dir = fresh_temp_dir("suite");
-  fs::create_directories(dir / "probes");
-  fs::create_directories(dir / "data" / "probes");
   std::vector<std::string> modes = {"segfault", "hang", "garbage", "exit7", "stderr_flood", "good"};
-  for (auto& m : modes) {
-    fs::create_symlink(MISBEHAVING_PROBE, dir / "probes" / ("test." + m));
-    std::ofstream(dir / "data" / "probes" / ("test." + m + ".json"))
-        << R"({"id":"test.)" << m << R"(","title":")" << m << R"(","levels":["quick"],"timeout_s":1})";
-  }
-  SubprocessOptions o;
-  o.set_env["GPUCHECK_PROBE_DIR"] = (dir / "probes").string();
-  o.set_env["GPUCHECK_DATA_DIR"] = (dir / "data").string();
+  SubprocessOptions o = misbehaving_probes(dir, modes, 1);
   auto start = std::chrono::steady_clock::now();
   auto r = gpucheck({"run", "--level", "quick", "--json", "--no-report", "--no-inventory"}, o);
   double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
