@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
 
 #include <nlohmann/json.hpp>
 
@@ -104,6 +105,19 @@ TEST_F(CliTest, AFileNamedLikeAnOptionReachesCuobjdumpAsAFile) {
   EXPECT_NE(args.find("./" + planted + "\n"), std::string::npos) << args;
   for (const auto& line : gpucheck::split(args, '\n'))
     if (!line.empty() && line.front() == '-') EXPECT_TRUE(line == "--list-elf" || line == "--list-ptx") << args;
+}
+
+TEST_F(CliTest, NothingAuditedIsBadInputNeverAPass) {
+  // A tree deeper than the walk goes, with its only object at the bottom: skipped, so nothing was audited.
+  std::string deep = d / "deep";
+  for (int i = 0; i < 70; ++i) deep += "/d";
+  std::filesystem::create_directories(deep);
+  write_file(deep + "/libok.so", read_bytes(d / "ok/libok.so"));
+  auto r = gpucheck_abi({d / "deep", "--gpu", "sm_90"});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("nothing audited"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("deeper than 64 levels"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
 }
 
 TEST_F(CliTest, DirectoryWithACorruptFileAuditsTheRest) {

@@ -81,8 +81,13 @@ AuditReport run_abi(const AbiRequest& req) {
     opt.preload.insert(opt.preload.end(), pre.begin(), pre.end());
   }
   if (!env.executable.empty()) opt.python = env.executable;
-  if (set.files.empty() && set.notes.empty() && !req.torch_extensions)
-    throw InputError("nothing to audit: give FILE|DIR, --python-package, --torch-extensions or --torch");
+  if (set.files.empty() && !req.torch_extensions) {
+    // Nothing audited is never a pass: an unreadable directory or one too deep says why it was skipped.
+    if (set.notes.empty())
+      throw InputError("nothing to audit: give FILE|DIR, --python-package, --torch-extensions or --torch");
+    throw InputError("nothing audited: " + set.notes.front() +
+                     (set.notes.size() > 1 ? " (and " + std::to_string(set.notes.size() - 1) + " more)" : ""));
+  }
 
   Auditor auditor(opt);
   AuditReport r = auditor.audit_all(set.files);
