@@ -6,6 +6,8 @@
 #include <csignal>
 #include <fstream>
 #include <map>
+#include <regex>
+#include <set>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -158,6 +160,29 @@ TEST(Cli, SpecialFilesAsInputEndAtOnceWithOneLine) {
   EXPECT_FALSE(env.timed_out);
   EXPECT_EQ(env.exit_code, 0) << env.err;
   fs::remove_all(dir);
+}
+
+TEST(Cli, EveryProbeIdTheKnowledgeBaseNamesExists) {
+  // Fix lines in data/ say "gpucheck run --only ID[,ID]": each ID must be a probe this build has.
+  auto l = gpucheck({"list", "--json"});
+  ASSERT_EQ(l.exit_code, 0) << l.err;
+  std::set<std::string> ids;
+  const nlohmann::json listed = nlohmann::json::parse(l.out);  // kept alive: iterating a temporary's member dangles
+  for (const auto& s : listed["sections"])
+    for (const auto& f : s["findings"]) ids.insert(f["id"].get<std::string>());
+  ASSERT_FALSE(ids.empty());
+  const std::regex only(R"(gpucheck run --only ([a-z0-9_.,]+))");
+  int named = 0;
+  for (const auto& e : fs::recursive_directory_iterator(std::string(GPUCHECK_SOURCE_DIR) + "/data")) {
+    if (!e.is_regular_file()) continue;
+    const std::string text = read_file(e.path().string());
+    for (auto m = std::sregex_iterator(text.begin(), text.end(), only); m != std::sregex_iterator(); ++m)
+      for (const auto& id : split((*m)[1].str(), ',')) {
+        ++named;
+        EXPECT_TRUE(ids.count(id)) << e.path() << " names probe '" << id << "', which does not exist";
+      }
+  }
+  EXPECT_GT(named, 0);  // the scan found the knowledge base's probe references
 }
 
 TEST(Cli, UsageErrorsExitTwoWithOneLine) {
