@@ -194,6 +194,20 @@ TEST(ExplainScanner, CrlfAnsiAndPromptDoNotHideACause) {
   EXPECT_EQ(lines(e.causes[0])[0], 2u);
 }
 
+TEST(ExplainRobustness, BytesOfLongLinesAreCountedOnceThoughSegmentsOverlap) {
+  // Long lines are read as overlapping segments; the overlap must not be counted twice ("4609 of 4097").
+  for (std::size_t n : {std::size_t{4097}, std::size_t{10000}, std::size_t{1} << 20}) {
+    auto controls = explain_string(std::string(n, '\x01'));
+    EXPECT_EQ(controls.input.control_bytes, n);
+    auto invalid = explain_string(std::string(n, '\xff') + "\n");
+    EXPECT_EQ(invalid.input.invalid_utf8_bytes, n);
+    EXPECT_EQ(invalid.input.bytes, n + 1);
+    ASSERT_FALSE(invalid.notes.empty());
+    EXPECT_NE(invalid.notes[0].find(std::to_string(n) + " of " + std::to_string(n + 1) + " bytes"), std::string::npos)
+        << invalid.notes[0];
+  }
+}
+
 TEST(ExplainRobustness, EmptyInputIsUnknownWithANote) {
   auto e = explain_string("");
   EXPECT_FALSE(e.identified());

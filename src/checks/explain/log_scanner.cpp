@@ -88,20 +88,37 @@ std::size_t utf8_boundary(const std::string& s, std::size_t at) {
 
 void LogScanner::end_segment() {
   if (!pending_is_continuation_) ++long_lines_;
-  std::string overlap = pending_.substr(utf8_boundary(pending_, pending_.size() - kSegmentOverlap));
+  const std::size_t carried_from = utf8_boundary(pending_, pending_.size() - kSegmentOverlap);
+  std::string overlap = pending_.substr(carried_from);
   // The segment ends before a character the cut would split; the overlap carries it whole.
   std::size_t end = pending_.size();
   if (static_cast<unsigned char>(pending_.back()) >= 0x80) end = utf8_boundary(pending_, end - 1);
-  push({line_no_ + 1, normalize_line(std::string_view(pending_).substr(0, end), stats_)});
+  push({line_no_ + 1, normalize_counting_once(std::string_view(pending_).substr(0, end))});
   pending_ = std::move(overlap);
+  counted_ = end > carried_from ? end - carried_from : 0;  // the part of the overlap this segment counted
   pending_is_continuation_ = true;
 }
 
 void LogScanner::end_line() {
   ++line_no_;
-  push({line_no_, normalize_line(pending_, stats_)});
+  push({line_no_, normalize_counting_once(pending_)});
   pending_.clear();
   pending_is_continuation_ = false;
+  counted_ = 0;
+}
+
+std::string LogScanner::normalize_counting_once(std::string_view segment) {
+  NormalizeStats all;
+  std::string text = normalize_line(segment, all);
+  if (counted_ > 0) {
+    NormalizeStats head;
+    normalize_line(segment.substr(0, std::min(counted_, segment.size())), head);
+    all.invalid_utf8_bytes -= std::min(all.invalid_utf8_bytes, head.invalid_utf8_bytes);
+    all.control_bytes -= std::min(all.control_bytes, head.control_bytes);
+  }
+  stats_.invalid_utf8_bytes += all.invalid_utf8_bytes;
+  stats_.control_bytes += all.control_bytes;
+  return text;
 }
 
 void LogScanner::push(Line line) {

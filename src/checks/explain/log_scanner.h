@@ -94,8 +94,12 @@ class LogScanner {
   std::deque<std::pair<std::uint64_t, std::string>> error_lines_;
   std::string pending_;
   bool pending_is_continuation_ = false;  // pending_ starts with the overlap of a previous segment
+  std::size_t counted_ = 0;               // bytes at the start of pending_ already in stats_ (that overlap)
   std::uint64_t bytes_ = 0, line_no_ = 0, long_lines_ = 0;
   NormalizeStats stats_;
+  /// Normalises a segment and adds what it replaced to stats_, except in its first counted_ bytes: the
+  /// overlap is read twice, its bytes are counted once.
+  std::string normalize_counting_once(std::string_view segment);
   std::vector<char> pattern_pending_;  // per flat pattern index, for de-duplication within a line
   std::vector<std::pair<std::size_t, std::size_t>> todo_;  // (signature, pattern) to try on this line
   std::vector<std::size_t> pattern_offset_;
