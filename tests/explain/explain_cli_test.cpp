@@ -119,12 +119,14 @@ TEST(ExplainCli, UnknownShowsTheLastErrorLookingLines) {
 }
 
 TEST(ExplainCli, BadInputIsOneLineAndExitTwo) {
-  TempDir t;
+  TempDir t, typed;
+  typed.file("bad.json", R"({"signatures": [{"id": 5}]})");  // a wrongly typed signature file
   for (const auto& args : std::vector<std::vector<std::string>>{
            {"explain", t.path() + "/does-not-exist.log", "--no-env"},
            {"explain", t.path(), "--no-env"},
            {"explain", kLogs + "/cpm-bee-57-seed.log", "--env", t.file("bad.json", "{\"truncated\": ")},
-           {"explain", kLogs + "/cpm-bee-57-seed.log", "--no-env", "--signatures", t.path()}}) {
+           {"explain", kLogs + "/cpm-bee-57-seed.log", "--no-env", "--signatures", t.path()},
+           {"explain", kLogs + "/cpm-bee-57-seed.log", "--no-env", "--signatures", typed.path()}}) {
     auto r = run_gpucheck(args);
     EXPECT_EQ(r.exit_code, 2) << args[1] << ": " << r.out << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;

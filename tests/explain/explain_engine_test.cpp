@@ -144,6 +144,10 @@ TEST(ExplainSignatures, MalformedDocumentsAreInputErrors) {
                       "patterns": [{"literals": ["abcd"], "regex": "(abc"}]}]})"), gpucheck::InputError);
   EXPECT_NO_THROW(bad(R"({"signatures": [{"id": "a", "title": "t", "explanation": "e", "sources": ["u"],
                          "patterns": [{"literals": ["abcd"], "regex": "abcd"}]}]})"));
+  // A wrongly typed field, the id itself included, is bad input (exit 2), not an internal error (exit 3).
+  EXPECT_THROW(bad(R"({"signatures": [{"id": 5}]})"), gpucheck::InputError);
+  EXPECT_THROW(bad(R"({"signatures": [{"id": "a", "title": "t", "explanation": "e", "sources": ["u"],
+                      "patterns": [{"literals": ["abcd"], "regex": "abcd", "window": "x"}]}]})"), gpucheck::InputError);
 }
 
 TEST(ExplainScanner, WrappedMessageIsMatchedAcrossLinesWithCaptures) {

@@ -137,7 +137,8 @@ std::vector<Signature> parse_signatures(const nlohmann::json& doc, const std::st
   if (!doc.is_object() || !doc.contains("signatures") || !doc.at("signatures").is_array())
     throw InputError(origin + ": not a signatures document (no \"signatures\" array)");
   for (const auto& s : doc.at("signatures")) {
-    std::string id = s.is_object() ? s.value("id", "?") : "?";
+    // Named for the message only; a wrongly typed id is reported by parse_one like any other field.
+    std::string id = s.is_object() && s.contains("id") && s["id"].is_string() ? s["id"].get<std::string>() : "?";
     try {
       out.push_back(parse_one(s, origin));
     } catch (const nlohmann::json::exception& e) {
