@@ -83,9 +83,4 @@ int emit_report(report::Report& r, const GlobalOptions& g, const render::RenderO
   return report::exit_code(r);
 }
 
-void emit_document(const GlobalOptions& g, const std::string& text) {
-  if (!g.out.empty()) write_file_atomic(g.out, text);
-  else std::cout << text << std::flush;
-}
-
 }  // namespace gpucheck::cli

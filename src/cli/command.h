@@ -61,10 +61,6 @@ render::Format selected_format(const GlobalOptions& g);
 /// of the contract for it (report::exit_code). `tweak` adjusts the render options (e.g. summary_only).
 int emit_report(report::Report& r, const GlobalOptions& g, const render::RenderOptions* tweak = nullptr);
 
-/// Writes a document that is not a Report (commands not yet converted): to --out (atomically) when given,
-/// else to stdout.
-void emit_document(const GlobalOptions& g, const std::string& text);
-
 /// Render options from the global flags, for output to `fd`.
 render::RenderOptions render_options(const GlobalOptions& g, int fd);
 
