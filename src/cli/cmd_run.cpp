@@ -66,9 +66,10 @@ int run_command(const RunArgs& a, const GlobalOptions& g) {
     stopped.title = "the run was stopped";
     stopped.summary = "gpucheck received " + signal_name(sig) + " after " + std::to_string(done.size()) + " of " +
                       std::to_string(probes.size()) + " probes";
-    if (!not_run.empty()) stopped.evidence["not run"] = join(not_run, ", ");
-    stopped.add_fix("run the rest: gpucheck run --only " + join(not_run.empty() ? std::vector<std::string>{} : not_run, ","));
-    if (not_run.empty()) stopped.fixes.clear();
+    if (!not_run.empty()) {
+      stopped.evidence["not run"] = join(not_run, ", ");
+      stopped.add_fix("run the rest", {"gpucheck run --only " + join(not_run, ",")});
+    }
     rep.section("run").findings.push_back(stopped);
     rep.notes.push_back("incomplete: " + stopped.summary);
   }
