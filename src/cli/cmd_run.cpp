@@ -1,5 +1,6 @@
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 
@@ -53,6 +54,10 @@ int run_command(const RunArgs& a, const GlobalOptions& g) {
   runner::SuiteObserver obs;
   obs.on_start = [&](std::size_t i, std::size_t n, const runner::ProbeSpec& p) { progress.start(i, n, p.id); };
   obs.on_finish = [&](std::size_t, std::size_t, const runner::ProbeSpec&, const Finding& r) { progress.finish(r); };
+  // Which selected probes need a GPU: a run where all of them skipped says so instead of PASS.
+  rep.details["gpu_probes"] = nlohmann::json::array();
+  for (const auto& p : probes)
+    if (std::find(p.tags.begin(), p.tags.end(), "gpu") != p.tags.end()) rep.details["gpu_probes"].push_back(p.id);
   catch_interrupts();  // Ctrl-C, SIGTERM, SIGHUP: stop the probe, keep what finished, write the report
   rep.section("probes").findings = runner::run_suite(probes, opts, obs);
   if (int sig = interrupt_signal()) {

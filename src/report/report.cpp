@@ -42,7 +42,19 @@ Summary summarize(const std::vector<Finding>& findings, const ExitPolicy& policy
 Summary summarize(const Report& r) {
   std::vector<Finding> all;
   for (auto& s : r.sections) all.insert(all.end(), s.findings.begin(), s.findings.end());
-  return summarize(all, r.meta.exit);
+  Summary s = summarize(all, r.meta.exit);
+  // A run whose GPU probes all skipped proved the host only: its verdict must not read like a node
+  // accepted. The exit code stays the policy's (--strict makes those skips failures).
+  auto gpu = r.details.find("gpu_probes");
+  if (s.verdict == "PASS" && gpu != r.details.end() && gpu->is_array() && !gpu->empty()) {
+    bool any_ran = false;
+    for (auto& f : all)
+      for (auto& id : *gpu)
+        if (id.is_string() && f.id == id.get<std::string>() && f.status != Status::kSkip && f.status != Status::kError)
+          any_ran = true;
+    if (!any_ran) s.verdict = "NO GPU TESTED";
+  }
+  return s;
 }
 
 int exit_code(const Report& r) { return summarize(r).exit_code; }

@@ -44,7 +44,7 @@ struct Section {
 struct Summary {
   std::map<std::string, int> counts;  // status name -> count (every status present)
   int exit_code = 0;
-  std::string verdict;                // "PASS", "FAIL", "NO VERDICT"
+  std::string verdict;                // "PASS", "FAIL", "NO VERDICT", "NO GPU TESTED"
 };
 
 struct Report {
