@@ -209,6 +209,11 @@ TEST(Cli, UsageErrorsExitTwoWithOneLine) {
   }
   auto r = gpucheck({"run", "--only", "device.runtim"});
   EXPECT_NE(r.err.find("did you mean 'device.runtime'"), std::string::npos) << r.err;
+  r = gpucheck({"--json", "doctr"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "gpucheck: unknown command 'doctr', did you mean 'doctor'? (see gpucheck --help)\n");
+  r = gpucheck({"bogus-command"});
+  EXPECT_EQ(r.err, "gpucheck: unknown command 'bogus-command' (see gpucheck --help)\n");
 }
 
 TEST(Cli, HelpTeachesExitCodesAndExamples) {
