@@ -124,4 +124,16 @@ std::string write_report_file(const std::string& dir, const std::string& host, c
   return write_new_file(dir + "/" + host + "-" + compact_time, ".json", content);
 }
 
+Report read_report_file(const std::string& path) {
+  nlohmann::json doc = nlohmann::json::parse(read_file(path), nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded()) throw InputError(path + ": not JSON (a gpucheck report is the JSON of --json or reports/)");
+  try {
+    return report_from_json(doc);
+  } catch (const InputError& e) {
+    throw InputError(path + ": " + e.what());
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(path + ": not a gpucheck report: " + e.what());
+  }
+}
+
 }  // namespace gpucheck::report

@@ -81,4 +81,8 @@ Report report_from_json(const nlohmann::json& j);
 std::string write_report_file(const std::string& dir, const std::string& host, const std::string& compact_time,
                               const std::string& content);
 
+/// A saved report (any command's, schema 2 or 1), to render again. Throws InputError naming the file for
+/// anything that is not a readable gpucheck report, including a field of the wrong type.
+Report read_report_file(const std::string& path);
+
 }  // namespace gpucheck::report
