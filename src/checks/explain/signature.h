@@ -2,24 +2,14 @@
 // Log signatures, loaded from data/signatures/*.json: a stable cause id, patterns (literal prefilter +
 // regex with named captures), the explanation and fix templates. The format is documented in
 // docs/explain.md; every signature cites where its message comes from.
-#include <regex>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "checks/explain/named_regex.h"
+
 namespace gpucheck::explain {
-
-/// A regex with named groups, `(?<name>...)`, compiled for std::regex (which has no named groups).
-struct NamedRegex {
-  std::string source;                // as written in the JSON
-  std::regex regex;
-  std::vector<std::string> group_names;  // group_names[k] names capture group k+1 ("" = unnamed)
-};
-
-/// Translates `(?<name>...)` / `(?P<name>...)` into plain groups and records their names.
-/// Throws std::invalid_argument on an unbalanced or invalid pattern.
-NamedRegex compile_named_regex(const std::string& pattern, bool icase);
 
 struct Pattern {
   std::vector<std::string> literals;  // the line must contain one of these (case-insensitive)
