@@ -169,3 +169,20 @@ TEST(ExplainCorpus, BuildFamilySignaturesUseTheRe2Subset) {
       }
   }
 }
+
+// Fix steps are commands a user can paste: no `<package>`, `X.Y` or `PACKAGE` left for them to fill in
+// (a step whose facts are unknown falls back to wording that needs none).
+TEST(ExplainCorpus, BuildFamilyFixesArePlaceholderFree) {
+  const std::regex placeholder(R"(<[a-z][a-z _-]*>|\bX\.Y\b|\bPACKAGE\b|pythonX\b)");
+  for (const char* file : {"build.json", "pip.json"}) {
+    auto doc = gpucheck::read_json_file(std::string(GPUCHECK_SOURCE_DIR) + "/data/signatures/" + file);
+    for (const auto& s : doc.at("signatures")) {
+      if (!s.contains("fix")) continue;
+      for (const auto& step : s.at("fix"))
+        for (const auto& alt : step) {
+          const std::string text = alt.get<std::string>();
+          EXPECT_FALSE(std::regex_search(text, placeholder)) << file << " " << s.at("id") << ": " << text;
+        }
+    }
+  }
+}
