@@ -108,6 +108,9 @@ TEST(ExplainCorpus, EveryCaseIsARealLogWithItsThreadCauseAndFix) {
   // The build family (pip, setup.py, nvcc, compilers) is at least 150 logs over 20 causes.
   EXPECT_GE(cases_by_family["build"], 150);
   EXPECT_GE(causes_by_family["build"].size(), 20u);
+  // The runtime family (loader, driver, GPU, NCCL, containers, numpy ABI) likewise.
+  EXPECT_GE(cases_by_family["runtime"], 150);
+  EXPECT_GE(causes_by_family["runtime"].size(), 20u);
 }
 
 // What explain names for a corpus log is actionable: every cause carries evidence lines and a fix.
@@ -152,11 +155,12 @@ TEST(ExplainCorpus, HeldOutScoreDoesNotDropBelowTheRatchet) {
   }
 }
 
-// The build-family signature files are written in the RE2 subset (no lookaround, no backreferences,
+// The signature files are written in the RE2 subset (no lookaround, no backreferences,
 // named groups spelled (?P<name>...)), so they stay valid whichever regex engine runs them.
 TEST(ExplainCorpus, BuildFamilySignaturesUseTheRe2Subset) {
   const std::regex forbidden(R"(\(\?[=!]|\(\?<[=!]|\(\?<[A-Za-z_]|\(\?>|\\[1-9])");
-  for (const char* file : {"build.json", "pip.json", "context.json"}) {
+  for (const char* file : {"build.json", "pip.json", "context.json", "runtime.json", "libraries.json", "driver.json",
+                           "nccl.json"}) {
     auto doc = gpucheck::read_json_file(std::string(GPUCHECK_SOURCE_DIR) + "/data/signatures/" + file);
     for (const auto& s : doc.at("signatures"))
       for (const auto& p : s.at("patterns")) {
