@@ -34,8 +34,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("-V", gpucheck::build::kVersion);
   app.add_flag("--json", global.json, "The JSON document (reports/schema/report.schema.json); same as --format json");
-  app.add_option("--format", global.format, "Output format: text or json")
-      ->check(CLI::IsMember({"text", "json"}));
+  app.add_option("--format", global.format, "Output format: text, json or markdown (a CI comment)")
+      ->check(CLI::IsMember({"text", "json", "markdown"}));
   CLI::Option* out_option = app.add_option("--out", global.out, "Write the document, in the selected format, to FILE (atomically) instead of stdout")
       ->type_name("FILE");
   app.add_flag("-q,--quiet", global.quiet, "Only errors and the final verdict");

@@ -10,6 +10,7 @@ namespace gpucheck::render {
 std::optional<Format> parse_format(const std::string& name) {
   if (name == "text") return Format::kText;
   if (name == "json") return Format::kJson;
+  if (name == "markdown") return Format::kMarkdown;
   return std::nullopt;
 }
 
@@ -17,6 +18,7 @@ void render(const report::Report& r, Format format, std::ostream& out, const Ren
   switch (format) {
     case Format::kText: return render_text(r, out, o);
     case Format::kJson: return render_json(r, out, o);
+    case Format::kMarkdown: return render_markdown(r, out, o);
   }
 }
 

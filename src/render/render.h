@@ -8,9 +8,9 @@
 
 namespace gpucheck::render {
 
-enum class Format { kText, kJson };
+enum class Format { kText, kJson, kMarkdown };
 
-/// "text" or "json"; nullopt for anything else.
+/// "text", "json" or "markdown"; nullopt for anything else.
 std::optional<Format> parse_format(const std::string& name);
 
 struct RenderOptions {
@@ -26,6 +26,9 @@ struct RenderOptions {
 void render_text(const report::Report& r, std::ostream& out, const RenderOptions& o);
 /// The versioned JSON document (reports/schema/report.schema.json), indented, with a final newline.
 void render_json(const report::Report& r, std::ostream& out, const RenderOptions& o);
+
+/// Markdown for a CI comment: compare's table, any other report's findings as a list (markdown.cpp).
+void render_markdown(const report::Report& r, std::ostream& out, const RenderOptions& o);
 
 void render(const report::Report& r, Format format, std::ostream& out, const RenderOptions& o);
 
