@@ -10,6 +10,7 @@
 #include "core/paths.h"
 #include "core/text.h"
 #include "gpucheck/build_info.h"
+#include "inventory/version_cache.h"
 #include "report/inventory_source.h"
 
 namespace gpucheck::report {
@@ -83,6 +84,7 @@ Report bench_report(const BenchRequest& req, Report rep) {
 
   inventory::CollectOptions collect;
   collect.python = !req.no_python;
+  collect.version_cache = inventory::default_version_cache_file();  // the readings `gpucheck env` keeps
   InventorySource source;
   source.pythons = req.pythons;
   inventory::Inventory inv = load_inventory(source, collect);

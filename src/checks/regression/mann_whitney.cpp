@@ -43,15 +43,25 @@ double exact_p_two_sided(double u, std::size_t n1, std::size_t n2) {
 double smallest_p(std::size_t n1, std::size_t n2) {
   if (n1 == 0 || n2 == 0) return 1.0;
   // Both orders of complete separation, out of C(n1+n2, n1) equally likely arrangements.
-  double log_c = std::lgamma(static_cast<double>(n1 + n2 + 1)) - std::lgamma(static_cast<double>(n1 + 1)) -
-                 std::lgamma(static_cast<double>(n2 + 1));
-  return std::min(1.0, 2.0 * std::exp(-log_c));
+  double arrangements = 1;
+  for (std::size_t k = 1; k <= n1; ++k) arrangements = arrangements * static_cast<double>(n2 + k) / static_cast<double>(k);
+  return std::min(1.0, 2.0 / arrangements);
 }
 
 namespace {
 // Standard normal upper tail, P(Z > z).
 double normal_sf(double z) { return 0.5 * std::erfc(z / std::sqrt(2.0)); }
 }  // namespace
+
+double asymptotic_p_two_sided(double u1, std::size_t n1_, std::size_t n2_, double tie_term) {
+  const double n1 = static_cast<double>(n1_), n2 = static_cast<double>(n2_), mn = n1 * n2, n = n1 + n2;
+  if (n1_ == 0 || n2_ == 0) return 1.0;
+  const double sigma = std::sqrt(mn / 12.0 * ((n + 1) - tie_term / (n * (n - 1))));
+  if (!(sigma > 0)) return 1.0;  // every value equal: no evidence of a difference
+  const double u = std::max(u1, mn - u1);
+  const double z = (u - mn / 2.0 - 0.5) / sigma;  // continuity correction toward the mean
+  return std::clamp(2.0 * normal_sf(z), 0.0, 1.0);
+}
 
 UTest mann_whitney_u(const std::vector<double>& a, const std::vector<double>& b) {
   UTest t;
@@ -86,12 +96,9 @@ UTest mann_whitney_u(const std::vector<double>& a, const std::vector<double>& b)
     t.p = exact_p_two_sided(t.u1, t.n1, t.n2);
     return t;
   }
-  const double n = n1 + n2;
-  const double sigma = std::sqrt(mn / 12.0 * ((n + 1) - tie_term / (n * (n - 1))));
-  if (sigma <= 0) return t;  // every value equal: no evidence of a difference
-  const double u = std::max(t.u1, t.u2);
-  t.z = (u - mn / 2.0 - 0.5) / sigma;  // continuity correction toward the mean
-  t.p = std::clamp(2.0 * normal_sf(t.z), 0.0, 1.0);
+  t.p = asymptotic_p_two_sided(t.u1, t.n1, t.n2, tie_term);
+  const double sigma = std::sqrt(mn / 12.0 * ((n1 + n2 + 1) - tie_term / ((n1 + n2) * (n1 + n2 - 1))));
+  if (sigma > 0) t.z = (std::max(t.u1, t.u2) - mn / 2.0 - 0.5) / sigma;
   return t;
 }
 

@@ -34,6 +34,10 @@ double exact_cdf(double u, std::size_t n1, std::size_t n2);
 /// The two-sided exact p-value of U = u: min(1, 2 * P(U <= min(u, n1*n2 - u))).
 double exact_p_two_sided(double u, std::size_t n1, std::size_t n2);
 
+/// The two-sided p-value of U = u1 by the normal approximation with continuity correction; `tie_term` is
+/// sum(t^3 - t) over tie groups of the pooled sample (0 without ties).
+double asymptotic_p_two_sided(double u1, std::size_t n1, std::size_t n2, double tie_term = 0);
+
 /// The smallest two-sided p-value samples of these sizes can reach (all of one side below the other):
 /// below alpha or the test can never call a difference significant.
 double smallest_p(std::size_t n1, std::size_t n2);
