@@ -142,6 +142,9 @@ Comparison compare_documents(const BenchmarkDocument& base, const BenchmarkDocum
     }
     auto c = compare_samples(b->times_ns, n.times_ns, o.gate);
     out.benchmarks.push_back(judged(n.name, b->times_ns, n.times_ns, c, o.gate));
+    // The same-run ratios the benchmark reports (ratio_to_copy, ratio_to_triad, ...), for the reader.
+    if (!b->counters.empty() || !n.counters.empty())
+      out.benchmarks.back().details["counters"] = {{"base", b->counters}, {"new", n.counters}};
   }
   return out;
 }

@@ -40,7 +40,7 @@ struct Comparison {
 /// `bench.unchanged` (pass), `bench.undecidable` (skip: too few repetitions) or `bench.skipped` (skip:
 /// the benchmark reported an error in either run); title = the benchmark's name; metrics base_ns, new_ns,
 /// change_pct, p_value; details {name, verdict, change, base {median_ns, times_ns}, new {...}, u, p,
-/// exact, ties, threshold, alpha}.
+/// exact, ties, threshold, alpha, counters {base, new}: the user counters of each run's first repetition}.
 Comparison compare_documents(const BenchmarkDocument& base, const BenchmarkDocument& current, const CompareOptions& o);
 
 /// NEW against a history (oldest first; documents with NEW's key, picked by the caller): per benchmark,
