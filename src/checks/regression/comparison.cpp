@@ -15,10 +15,19 @@ std::string fixed(double v, int digits) {
   return buf;
 }
 
-std::string times_text(const std::vector<double>& t) {
+// Repetitions in the unit of their median, 4 significant digits: "(us)", "372.9 366.4 ..." (fits 80 columns
+// for 9 repetitions; every value is in details.times_ns as well).
+std::pair<std::string, std::string> times_text(const std::vector<double>& t) {
+  const double m = median(t);
+  const std::pair<const char*, double> unit = m >= 1e9 ? std::pair{"s", 1e9} : m >= 1e6 ? std::pair{"ms", 1e6}
+                                              : m >= 1e3 ? std::pair{"us", 1e3} : std::pair{"ns", 1.0};
   std::string s;
-  for (double x : t) s += (s.empty() ? "" : " ") + fixed(x, 1);
-  return s;
+  for (double x : t) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.4g", x / unit.second);
+    s += (s.empty() ? "" : " ") + std::string(buf);
+  }
+  return {unit.first, s};
 }
 
 nlohmann::json samples_json(const std::vector<double>& t) {
@@ -52,8 +61,10 @@ Finding judged(const std::string& name, const std::vector<double>& base, const s
   f.status = status_of(c.verdict);
   f.title = name;
   f.summary = c.reason;
-  f.evidence.add("base repetitions (ns)", times_text(base));
-  f.evidence.add("new repetitions (ns)", times_text(current));
+  auto [base_unit, base_text] = times_text(base);
+  auto [new_unit, new_text] = times_text(current);
+  f.evidence.add("base (" + base_unit + ")", base_text);
+  f.evidence.add("new (" + new_unit + ")", new_text);
   f.evidence.add("Mann-Whitney U", fixed(c.test.u1, 1) + (c.test.exact ? " (exact p)" : " (normal approximation)"));
   if (c.verdict == Verdict::kRegression)
     f.explanation = "The median time grew by more than the threshold and the U test says the two sets of "
