@@ -9,28 +9,30 @@ namespace {
 Runner setup_compare(CLI::App& sub, GlobalOptions& g) {
   auto req = std::make_shared<report::CompareRequest>();
   auto files = std::make_shared<std::vector<std::string>>();
-  sub.add_option("documents", *files, "BASE NEW (or only NEW with --baseline-dir / --history)")->expected(1, 2);
-  auto* bd = sub.add_option("--baseline-dir", req->baseline_dir, "Compare NEW with the newest document in DIR that has NEW's key")
+  sub.add_option("documents", *files, "BASE NEW (only NEW with --baseline-dir/--history)")->expected(1, 2);
+  auto* bd = sub.add_option("--baseline-dir", req->baseline_dir, "BASE = the newest document in DIR with NEW's key")
                  ->type_name("DIR");
-  sub.add_option("--history", req->history_dir, "Compare NEW with every document in DIR that has NEW's key: a step change")
+  sub.add_option("--history", req->history_dir, "Every document in DIR with NEW's key: step change")
       ->type_name("DIR")
       ->excludes(bd);
-  sub.add_option("--threshold", req->options.gate.threshold, "Relative slowdown of the median that counts (0.05 = 5%)")
+  sub.add_option("--threshold", req->options.gate.threshold, "Slowdown of the median that counts (0.05 = 5%)")
       ->default_val(0.05);
-  sub.add_option("--alpha", req->options.gate.alpha, "Significance level of the two-sided Mann-Whitney U test")
+  sub.add_option("--alpha", req->options.gate.alpha, "Significance level of the U test (two-sided)")
       ->default_val(0.01);
   sub.add_flag("--allow-mismatch", req->options.allow_mismatch,
-               "Compare runs from different GPUs, drivers or libraries anyway (reported as a warning)");
-  sub.footer(R"(For every benchmark in both documents: the relative change of the median time and a two-sided
-Mann-Whitney U test on the repetitions (exact p-values for small samples). A REGRESSION is a change worse
-than --threshold AND significant at --alpha; improvements never fail. The same inputs always give the same
-verdict. Runs measured on another hardware+software combination (the key `gpucheck bench` writes) are
-reported and not compared unless --allow-mismatch. --format markdown gives a table for a CI comment.
+               "Compare runs of other GPUs/drivers/libraries too");
+  sub.footer(R"(For every benchmark in both documents: the change of the median time and a
+two-sided Mann-Whitney U test on the repetitions (exact p for small samples).
+A REGRESSION is a change worse than --threshold AND significant at --alpha;
+improvements never fail. The same inputs always give the same verdict. Runs
+from another hardware+software combination (the key `gpucheck bench` writes)
+are reported and not compared unless --allow-mismatch. --format markdown
+gives a table for a CI comment (docs/regression.md).
 Exit: 0 no regression, 1 a regression, 2 bad input, 3 refused (contexts differ).
 
 Examples:
   gpucheck compare base.json new.json
-  gpucheck compare --baseline-dir baselines/ new.json --format markdown --out comment.md
+  gpucheck compare --baseline-dir baselines/ new.json --format markdown
   gpucheck compare --history runs/ new.json --threshold 0.03)");
   return [req, files, &g] {
     const bool dir = !req->baseline_dir.empty() || !req->history_dir.empty();
