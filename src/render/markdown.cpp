@@ -9,6 +9,7 @@
 #include "render/render.h"
 #include "render/stack_facts.h"
 #include "render/terminal_safe.h"
+#include "render/text_blocks.h"
 
 namespace gpucheck::render {
 namespace {
@@ -68,6 +69,7 @@ void attention_block(const Finding& f, std::ostream& out) {
 
 void render_markdown(const report::Report& unsafe, std::ostream& out, const RenderOptions&) {
   const report::Report r = terminal_safe_copy(unsafe);
+  if (r.meta.command == "compare") return text::markdown_compare(r, out);  // a table of benchmarks
   const report::Summary s = report::summarize(r);
   out << fmt::format("### gpucheck {} on {}: {}\n\n", r.meta.command, r.meta.hostname, s.verdict);
   std::string command_line;

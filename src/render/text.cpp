@@ -16,6 +16,7 @@ void render_text(const report::Report& unsafe, std::ostream& out, const RenderOp
   if (c == "use-cuda") return text::use_cuda(r, out, o);
   if (c == "modulefiles") return text::modulefiles(r, out, o);
   if (c == "fleet") return text::fleet(r, out, o);
+  if (c == "compare") return text::compare(r, out, o);
   text::findings(r, out, o);
 }
 
