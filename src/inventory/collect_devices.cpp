@@ -1,0 +1,32 @@
+#include <cstdlib>
+#include <future>
+
+#include "core/text.h"
+#include "inventory/collect.h"
+#include "inventory/driver_info.h"
+#include "inventory/gpu_info.h"
+#include "platform/root_fs.h"
+#include "platform/environment.h"
+
+namespace gpucheck::inventory {
+
+Inventory collect_devices() {
+  RootFs fs("/");
+  Inventory inv;
+  inv.collected_at = utc_now_iso();
+  inv.root = fs.root();
+  inv.hostname = platform::hostname();
+  // The two children run side by side: nvmlInit is the slow one.
+  auto gpus = std::async(std::launch::async, [] { return read_gpus(std::getenv("CUDA_VISIBLE_DEVICES")); });
+  const abi::LdCache no_cache;  // the live driver is found by the child's own dlopen
+  inv.driver = read_driver(fs, no_cache);
+  GpuScan g = gpus.get();
+  inv.gpus = std::move(g.gpus);
+  if (!g.error.empty()) inv.notes.push_back("GPUs: " + g.error);
+  if (inv.driver.version.empty() && !g.driver_version.empty()) inv.driver.version = g.driver_version;
+  if (!inv.driver.present) inv.notes.push_back("driver: " + (inv.driver.error.empty() ? "not found" : inv.driver.error));
+  inv.notes.push_back("devices only: GPUs and driver (toolkits, libraries, compilers and Python not collected)");
+  return inv;
+}
+
+}  // namespace gpucheck::inventory
