@@ -37,7 +37,7 @@ void read_live_libcuda(Driver& d) {
     if (auto v = it->find("cuda_version"); v != it->end() && v->is_number_integer() && v->get<int>() > 0) {
       d.present = true;
       d.cuda_version = v->get<int>();
-      d.source = "libcuda.so.1 cuDriverGetVersion (in gpucheck-gpuinfo)";
+      d.source = "libcuda.so.1 cuDriverGetVersion";
     } else if (auto e = it->find("error"); e != it->end() && e->is_string()) {
       d.error = e->get<std::string>();
     }

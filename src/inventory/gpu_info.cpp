@@ -64,7 +64,7 @@ GpuScan read_gpus(const char* cuda_visible_devices) {
     const auto& d = *it;
     Gpu g;
     g.index = g.nvml_index = int_field(d, "index");
-    g.source = "NVML (libnvidia-ml.so.1, in gpucheck-gpuinfo)";
+    g.source = "NVML (libnvidia-ml.so.1)";
     g.name = string_field(d, "name");
     g.uuid = string_field(d, "uuid");
     g.pci_bus_id = string_field(d, "pci_bus_id");

@@ -81,6 +81,17 @@ bool ElfObject::is_elf_file(const std::string& path) {
   return elf;
 }
 
+std::string ElfObject::not_elf_reason(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return std::strerror(errno);
+  unsigned char magic[SELFMAG];
+  ssize_t n = pread(fd, magic, sizeof magic, 0);
+  int e = errno;
+  ::close(fd);
+  if (n < 0) return std::strerror(e);
+  return n == SELFMAG && std::memcmp(magic, ELFMAG, SELFMAG) == 0 ? "" : "not an ELF file";
+}
+
 std::string ElfObject::loadable_mismatch(const std::string& path) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return std::strerror(errno);

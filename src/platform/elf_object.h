@@ -54,6 +54,9 @@ class ElfObject final : public ByteSource {
   static std::unique_ptr<ElfObject> open(const std::string& path);
   /// Does the file start with the ELF magic (any class, machine or type)? False when unreadable.
   static bool is_elf_file(const std::string& path);
+  /// "" when the file starts with the ELF magic; else why not: the reason it cannot be read
+  /// ("Permission denied"), or "not an ELF file".
+  static std::string not_elf_reason(const std::string& path);
   /// Cheap check used while searching directories: is this an ELF of the host's class and machine?
   /// Returns "" when it is, else why not ("ELFCLASS32", "machine 183", "not an ELF file").
   static std::string loadable_mismatch(const std::string& path);

@@ -2,8 +2,12 @@
 // loop. Each is a one-line error for that file; nothing crashes or hangs.
 #include <elf.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstring>
 
 #include "platform/elf_object.h"
+#include "checks/abi/audit.h"
 #include "checks/abi/targets.h"
 #include "audit_helpers.h"
 #include "core/errors.h"
@@ -128,6 +132,38 @@ TEST_F(CorruptTest, DirectoryLoopIsReportedOnceAndScanGoesOn) {
   EXPECT_EQ(trunc.status, gpucheck::Status::kError);
   EXPECT_NE(trunc.error.find("truncated"), std::string::npos) << trunc.error;
   EXPECT_EQ(audit_one(set.files[1]).status, gpucheck::Status::kPass);
+}
+
+// Issue 15 item 11: the file is read with pread, never mapped, so a file truncated after it was opened
+// (pip or a build rewriting it in place) is an ElfError naming the file, on one line. When it was mapped,
+// reading its fat binary here was a SIGBUS that killed the process.
+TEST_F(CorruptTest, FileTruncatedWhileReadIsAnErrorNotASigbus) {
+  write_file(d / "fatbin.bin", synthetic_fatbin(64, 4096));
+  run_ok({"objcopy", "--add-section", ".nv_fatbin=" + d / "fatbin.bin", d / "good/libgood.so", d / "libfat.so"});
+  auto o = ElfObject::open(d / "libfat.so");
+  ASSERT_EQ(read_fatbins(*o).at(0).entries.size(), 64u);
+  ASSERT_EQ(::truncate((d / "libfat.so").c_str(), 4096), 0);
+  try {
+    read_fatbins(*o);
+    ADD_FAILURE() << "a truncated file read as if whole";
+  } catch (const ElfError& e) {
+    std::string m = e.what();
+    EXPECT_NE(m.find("libfat.so: changed while read (now 4096 bytes"), std::string::npos) << m;
+    EXPECT_EQ(m.find('\n'), std::string::npos) << m;
+  }
+  // Through the auditor (the object opened and cached first, as a load graph does): an error target.
+  run_ok({"objcopy", "--add-section", ".nv_fatbin=" + d / "fatbin.bin", d / "good/libgood.so", d / "libfat2.so"});
+  static LdCache cache = LdCache::load();
+  AuditOptions opt;
+  opt.loader = LoaderConfig::for_this_host(&cache);
+  opt.gpus = {parse_gpu_spec("sm_90")};
+  Auditor a(opt);
+  std::string open_error;
+  ASSERT_NE(a.cache().get(d / "libfat2.so", &open_error), nullptr) << open_error;
+  ASSERT_EQ(::truncate((d / "libfat2.so").c_str(), 4096), 0);
+  auto t = a.audit(d / "libfat2.so");
+  EXPECT_EQ(t.status, gpucheck::Status::kError);
+  EXPECT_NE(t.error.find("changed while read"), std::string::npos) << t.error;
 }
 
 TEST_F(CorruptTest, ExplicitNonElfTargetIsAnInputError) {
