@@ -183,7 +183,9 @@ void ElfObject::read_gnu_hash() {
   std::uint32_t hdr[4];
   std::memcpy(hdr, b.data(), 16);
   std::uint64_t need = 16 + std::uint64_t(hdr[2]) * 8 + std::uint64_t(hdr[0]) * 4;
-  if (hdr[0] == 0 || hdr[2] == 0 || need > b.size()) return;  // unusable table: use the map instead
+  // Unusable table (sizes past the section, or a bloom shift a 32-bit hash cannot take: found by the
+  // elf fuzz target, a shift of 170): use the map instead.
+  if (hdr[0] == 0 || hdr[2] == 0 || need > b.size() || hdr[3] >= 32) return;
   gnu_.nbuckets = hdr[0];
   gnu_.symoffset = hdr[1];
   gnu_.bloom_size = hdr[2];

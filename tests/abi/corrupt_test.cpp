@@ -117,6 +117,29 @@ TEST_F(CorruptTest, GarbageAfterAValidHeaderNeverCrashes) {
   }
 }
 
+// Found by the elf fuzz target (UBSan: "shift exponent 170 is too large"): a .gnu.hash whose bloom shift
+// no 32-bit hash can take is ignored, and lookups use the symbol map instead.
+TEST_F(CorruptTest, HashTableWithAnImpossibleBloomShiftFallsBackToTheMap) {
+  Elf64_Ehdr eh;
+  std::memcpy(&eh, bytes.data(), sizeof eh);
+  std::vector<Elf64_Shdr> sh(eh.e_shnum);
+  std::memcpy(sh.data(), bytes.data() + eh.e_shoff, sizeof(Elf64_Shdr) * eh.e_shnum);
+  std::string out = bytes;
+  bool patched = false;
+  for (const auto& s : sh)
+    if (s.sh_type == SHT_GNU_HASH) {
+      std::uint32_t shift = 170;
+      std::memcpy(&out[s.sh_offset + 12], &shift, 4);
+      patched = true;
+    }
+  ASSERT_TRUE(patched) << "g++ wrote no .gnu.hash";
+  write_file(d / "shift.so", out);
+  auto o = ElfObject::open(d / "shift.so");
+  EXPECT_FALSE(o->has_gnu_hash());
+  bool found = o->any_definition("good", ElfObject::gnu_hash("good"), [](const DynSymbol& s) { return s.defined; });
+  EXPECT_TRUE(found);
+}
+
 TEST_F(CorruptTest, DirectoryLoopIsReportedOnceAndScanGoesOn) {
   fs::create_directories(d / "tree/sub");
   fs::copy_file(d / "good/libgood.so", d / "tree/sub/libgood.so");
