@@ -28,6 +28,7 @@ namespace {
 
 struct ProcessRun {
   double wall_ms = 0;
+  double cpu_ms = 0;   // user + system, the child's and its waited-for children's (steadier under load)
   double peak_mib = 0;
   int exit_code = -1;  // -1: killed or not started
 };
@@ -53,6 +54,8 @@ ProcessRun run_process(const std::vector<std::string>& argv) {
   }
   r.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   r.peak_mib = static_cast<double>(ru.ru_maxrss) / 1024.0;  // kilobytes on Linux
+  auto ms = [](const timeval& t) { return t.tv_sec * 1e3 + t.tv_usec / 1e3; };
+  r.cpu_ms = ms(ru.ru_utime) + ms(ru.ru_stime);
   if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
   return r;
 }
@@ -98,7 +101,7 @@ void BM_AbiProcessVsLddR(benchmark::State& state, std::string file) {
     abi.insert(abi.end(), {"--python", "/usr/bin/python3.11"});
   abi.push_back(file);
   const std::vector<std::string> ldd{"ldd", "-r", file};
-  std::vector<double> g_ms, g_mib, l_ms, l_mib;
+  std::vector<double> g_ms, g_mib, l_ms, l_mib, g_cpu, l_cpu;
   int g_exit = 0;
   for (auto _ : state) {
     run_process(abi);  // hot caches
@@ -114,6 +117,7 @@ void BM_AbiProcessVsLddR(benchmark::State& state, std::string file) {
       g_exit = g.exit_code;
       g_ms.push_back(g.wall_ms), g_mib.push_back(g.peak_mib);
       l_ms.push_back(l.wall_ms), l_mib.push_back(l.peak_mib);
+      g_cpu.push_back(g.cpu_ms), l_cpu.push_back(l.cpu_ms);
     }
   }
   double gm = median(g_ms), lm = median(l_ms);
@@ -122,10 +126,13 @@ void BM_AbiProcessVsLddR(benchmark::State& state, std::string file) {
   state.counters["ratio"] = lm > 0 ? gm / lm : 0;  // < 1: gpucheck is faster
   state.counters["gpucheck_peak_MiB"] = median(g_mib);
   state.counters["ldd_r_peak_MiB"] = median(l_mib);
+  state.counters["gpucheck_cpu_ms"] = median(g_cpu);
+  state.counters["ldd_r_cpu_ms"] = median(l_cpu);
   state.counters["pairs"] = static_cast<double>(g_ms.size());
   state.counters["gpucheck_exit"] = g_exit;
-  std::printf("| `%s` | %.1f ms, %.1f MiB | %.1f ms, %.1f MiB | %.2fx |\n", file.c_str(), gm, median(g_mib), lm,
-              median(l_mib), lm > 0 ? gm / lm : 0);
+  double gc = median(g_cpu), lc = median(l_cpu);
+  std::printf("| `%s` | %.1f ms (CPU %.1f ms), %.1f MiB | %.1f ms (CPU %.1f ms), %.1f MiB | %.2fx (CPU %.2fx) |\n",
+              file.c_str(), gm, gc, median(g_mib), lm, lc, median(l_mib), lm > 0 ? gm / lm : 0, lc > 0 ? gc / lc : 0);
 }
 
 int register_cases() {

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstring>
 #include <stdexcept>
+#include <string>
 #include <string_view>
 
 namespace gpucheck {
@@ -52,6 +53,30 @@ class SubSource final : public ByteSource {
  private:
   const ByteSource& whole_;
   std::uint64_t base_, size_;
+};
+
+/// Reads through a window of `window` bytes: many small reads close together (fat-binary headers, most
+/// of whose payloads are a few KB) become one read of the source each. Not thread-safe.
+class WindowedReader {
+ public:
+  WindowedReader(const ByteSource& src, std::size_t window) : src_(src), window_(window) {}
+  void read(std::uint64_t off, void* dst, std::size_t n) {
+    if (n > window_) return src_.read(off, dst, n);
+    if (off < at_ || off + n > at_ + buf_.size()) {
+      std::uint64_t left = src_.size() > off ? src_.size() - off : 0;
+      buf_.resize(static_cast<std::size_t>(left < window_ ? left : window_));
+      if (buf_.size() < n) return src_.read(off, dst, n);  // past the end: let the source say so
+      src_.read(off, buf_.data(), buf_.size());
+      at_ = off;
+    }
+    std::memcpy(dst, buf_.data() + (off - at_), n);
+  }
+
+ private:
+  const ByteSource& src_;
+  std::size_t window_;
+  std::string buf_;
+  std::uint64_t at_ = 0;
 };
 
 }  // namespace gpucheck

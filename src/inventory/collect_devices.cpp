@@ -1,5 +1,4 @@
 #include <cstdlib>
-#include <future>
 
 #include "core/text.h"
 #include "inventory/collect.h"
@@ -16,11 +15,11 @@ Inventory collect_devices() {
   inv.collected_at = utc_now_iso();
   inv.root = fs.root();
   inv.hostname = platform::hostname();
-  // The two children run side by side: nvmlInit is the slow one.
-  auto gpus = std::async(std::launch::async, [] { return read_gpus(std::getenv("CUDA_VISIBLE_DEVICES")); });
+  // One child answers both (NVML's init is the slow part of it).
+  const DeviceHelperReply reply = ask_device_helper({"nvml", "libcuda"});
   const abi::LdCache no_cache;  // the live driver is found by the child's own dlopen
-  inv.driver = read_driver(fs, no_cache);
-  GpuScan g = gpus.get();
+  inv.driver = read_driver(fs, no_cache, &reply);
+  GpuScan g = gpus_from_helper(reply, std::getenv("CUDA_VISIBLE_DEVICES"));
   inv.gpus = std::move(g.gpus);
   if (!g.error.empty()) inv.notes.push_back("GPUs: " + g.error);
   if (inv.driver.version.empty() && !g.driver_version.empty()) inv.driver.version = g.driver_version;

@@ -1,5 +1,6 @@
 #include "inventory/driver_info.h"
 
+#include <algorithm>
 #include <regex>
 
 #include "core/text.h"
@@ -26,9 +27,7 @@ std::string version_from_libcuda_name(const std::string& path) {
   return v.find('.') == std::string::npos ? "" : v;
 }
 
-void read_live_libcuda(Driver& d) {
-  // In the helper process: libcuda's constructor never runs inside gpucheck.
-  DeviceHelperReply reply = ask_device_helper({"libcuda"});
+void read_live_libcuda(Driver& d, const DeviceHelperReply& reply) {
   for (const auto& j : reply.lines) {
     if (auto e = j.find("libcuda_error"); e != j.end() && e->is_string()) d.error = e->get<std::string>();
     auto it = j.find("libcuda");
@@ -48,12 +47,17 @@ void read_live_libcuda(Driver& d) {
 
 }  // namespace
 
-Driver read_driver(const RootFs& fs, const abi::LdCache& ld_cache) {
+Driver read_driver(const RootFs& fs, const abi::LdCache& ld_cache, const DeviceHelperReply* asked) {
   Driver d;
   std::string proc = fs.read("/proc/driver/nvidia/version", 4096);
   d.kernel_module_version = parse_proc_driver_version(proc);
   if (fs.live()) {
-    read_live_libcuda(d);
+    // In the helper process: libcuda's constructor never runs inside gpucheck. A shared reply that
+    // ended (NVML crashed it) before libcuda was asked is asked again, alone.
+    bool answered = asked && std::any_of(asked->lines.begin(), asked->lines.end(), [](const nlohmann::json& j) {
+                      return j.contains("libcuda") || j.contains("libcuda_error");
+                    });
+    read_live_libcuda(d, answered ? *asked : ask_device_helper({"libcuda"}));
   } else {
     // Files only: find libcuda.so.1 the way the loader would (ld.so.cache, then the usual directories).
     d.library_path = ld_cache.lookup("libcuda.so.1").value_or("");

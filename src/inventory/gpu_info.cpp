@@ -51,8 +51,11 @@ std::vector<Gpu> apply_visible_devices(const std::vector<Gpu>& all, const std::s
 }
 
 GpuScan read_gpus(const char* cuda_visible_devices) {
+  return gpus_from_helper(ask_device_helper({"nvml"}), cuda_visible_devices);
+}
+
+GpuScan gpus_from_helper(const DeviceHelperReply& reply, const char* cuda_visible_devices) {
   GpuScan scan;
-  DeviceHelperReply reply = ask_device_helper({"nvml"});
   std::vector<Gpu> all;
   bool done = false;
   for (const auto& j : reply.lines) {

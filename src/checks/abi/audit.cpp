@@ -97,8 +97,10 @@ void Auditor::read_device_code(const ElfObject& o, TargetReport& t) const {
   // has none): done only when it can change a verdict, i.e. some GPU lacks SASS for exactly its
   // architecture in the registered sections (nothing found elsewhere could beat that), or when asked for
   // the complete listing.
-  std::vector<FatbinEntry> registered;
-  for (const auto& f : t.fatbins) registered.insert(registered.end(), f.entries.begin(), f.entries.end());
+  std::vector<FatbinEntry> merged;
+  if (t.fatbins.size() > 1)
+    for (const auto& f : t.fatbins) merged.insert(merged.end(), f.entries.begin(), f.entries.end());
+  const std::vector<FatbinEntry>& registered = t.fatbins.size() == 1 ? t.fatbins[0].entries : merged;
   bool verdict_open = std::any_of(opt_.gpus.begin(), opt_.gpus.end(), [&](const GpuTarget& g) {
     GpuVerdict v = judge(g, registered, ptx_);
     std::string exact = "sm_" + std::to_string(g.cc_major * 10 + g.cc_minor);
