@@ -84,6 +84,53 @@ void to_json(nlohmann::json& j, const Inventory& inv) {
        {"system", inv.system}, {"notes", inv.notes}};
 }
 
+namespace {
+
+/// An inventory with one default element in every list, serialised: the expected type of every field.
+nlohmann::json inventory_model() {
+  Inventory m;
+  m.gpus.resize(1);
+  m.toolkits.resize(1);
+  m.toolkits[0].host_compilers.resize(1);
+  m.toolkits[0].found_via.resize(1);
+  m.toolkits[0].aliases.resize(1);
+  m.toolkit_choices.resize(1);
+  m.libraries.resize(1);
+  m.libraries[0].found_via.resize(1);
+  m.libraries[0].links.resize(1);
+  m.pythons.resize(1);
+  m.pythons[0].found_via.resize(1);
+  m.pythons[0].site_packages.resize(1);
+  m.pythons[0].torch_arch_list.resize(1);
+  m.pythons[0].mapped_libraries.resize(1);
+  m.compilers.resize(1);
+  m.notes.resize(1);
+  m.system.cpu_flags.resize(1);
+  return m;
+}
+
+bool same_kind(const nlohmann::json& a, const nlohmann::json& b) {
+  return (a.is_number() && b.is_number()) || a.type() == b.type();
+}
+
+/// The first field of `given` whose JSON type is not the one `model` has there ("gpus[1].cc_major"), or
+/// "" when none differs where the model knows the type (an optional field is null in the model).
+std::string mistyped_field(const nlohmann::json& given, const nlohmann::json& model, const std::string& path) {
+  if (model.is_null()) return "";
+  if (!same_kind(given, model)) return path.empty() ? "(document)" : path;
+  if (model.is_object()) {
+    for (auto it = given.begin(); it != given.end(); ++it)
+      if (auto m = model.find(it.key()); m != model.end())
+        if (auto r = mistyped_field(*it, *m, path.empty() ? it.key() : path + "." + it.key()); !r.empty()) return r;
+  } else if (model.is_array() && !model.empty()) {
+    for (std::size_t i = 0; i < given.size(); ++i)
+      if (auto r = mistyped_field(given[i], model[0], path + "[" + std::to_string(i) + "]"); !r.empty()) return r;
+  }
+  return "";
+}
+
+}  // namespace
+
 void from_json(const nlohmann::json& j, Inventory& inv) {
   if (!j.is_object() || !j.contains("schema_version"))
     throw InputError("not an inventory document (no schema_version); produce one with `gpucheck env --json`");
@@ -107,7 +154,12 @@ void from_json(const nlohmann::json& j, Inventory& inv) {
     inv.system = j.value("system", d.system);
     inv.notes = j.value("notes", d.notes);
   } catch (const nlohmann::json::exception& e) {
-    throw InputError(std::string("malformed inventory document: ") + e.what());
+    // nlohmann says what type it found, not where: name the field ("gpus[0].index: type must be ...").
+    std::string what = e.what();
+    if (auto bracket = what.find("] "); what.rfind("[json.exception.", 0) == 0 && bracket != std::string::npos)
+      what = what.substr(bracket + 2);
+    std::string field = mistyped_field(j, inventory_model(), "");
+    throw InputError("malformed inventory document: " + (field.empty() ? "" : field + ": ") + what);
   }
 }
 

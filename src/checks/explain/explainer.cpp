@@ -1,5 +1,8 @@
 #include "checks/explain/explainer.h"
 
+#include <cerrno>
+#include <cstring>
+
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -227,12 +230,14 @@ Explanation explain_stream(std::istream& in, const std::string& name, const std:
                            const FactCall& facts, ScanOptions options) {
   LogScanner scanner(signatures, options);
   std::string buf(kChunkBytes, '\0');
+  errno = 0;
   while (in) {
     in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
     auto got = in.gcount();
     if (got > 0) scanner.feed(std::string_view(buf.data(), static_cast<std::size_t>(got)));
   }
-  if (in.bad()) throw InputError("cannot read " + name);
+  // The reason is the failed read(2)'s (/proc/self/mem: "Input/output error").
+  if (in.bad()) throw InputError("cannot read " + name + ": " + (errno ? std::strerror(errno) : "read error"));
   scanner.finish();
   return build_explanation(scanner, name, signatures, facts);
 }
