@@ -47,6 +47,14 @@ void explain(const report::Report& r, std::ostream& out, const RenderOptions& o)
       for (std::size_t k = 0; k < unknown.evidence.size(); ++k)
         out << fmt::format("  {:>7} | {}\n", line_of(unknown, k), unknown.evidence[k].value);
     }
+    // Causes that matched something but are not named: too weak, or the log's context says otherwise.
+    if (!causes.empty() && causes.front().details.is_object() && causes.front().details.contains("candidates") &&
+        !causes.front().details["candidates"].empty()) {
+      out << "  not named (unknown beats a wrong cause):\n";
+      for (const auto& c : causes.front().details["candidates"])
+        out << fmt::format("    {} ({:.2f}): {}\n", c.value("id", std::string("?")), c.value("confidence", 0.0),
+                           c.value("why_not", std::string()));
+    }
     return;
   }
   std::size_t i = 0;
