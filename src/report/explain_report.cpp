@@ -10,6 +10,7 @@
 #include "checks/explain/explainer.h"
 #include "checks/explain/fix_facts.h"
 #include "checks/explain/knowledge_facts.h"
+#include "checks/explain/similar_reports.h"
 #include "core/errors.h"
 #include "core/files.h"
 #include "core/paths.h"
@@ -58,6 +59,16 @@ Report explain_report(const ExplainRequest& req, Report rep) {
     std::ifstream in(req.log, std::ios::binary);
     if (!in) throw InputError("cannot read " + req.log + ": " + std::strerror(errno));
     ex = explain::explain_stream(in, req.log, signatures, facts);
+  }
+
+  // Similar reports from the corpus index staged beside the signatures (absent in a bare source tree).
+  const std::string index_path = data_path("explain/similar.json");
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(index_path, ec)) {
+    explain::SimilarIndex index(read_json_file(index_path));
+    explain::add_similar_reports(ex, index);
+  } else {
+    notes.push_back("no similar-reports index at " + index_path);
   }
 
   rep.section("causes").findings = ex.findings();
