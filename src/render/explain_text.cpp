@@ -54,7 +54,23 @@ void similar_block(const Finding& f, const std::string& indent, std::ostream& ou
 
 }  // namespace
 
+void explain_causes(const report::Report& r, std::ostream& out, const RenderOptions& o);
+
+// A pasted environment report (collect_env) judged by the doctor's rules: its findings as doctor shows them.
+void environment_block(const report::Report& r, std::ostream& out, const RenderOptions& o) {
+  const report::Section* env = r.find_section("environment");
+  if (!env) return;
+  out << "\nenvironment report in the log (collect_env), judged by the doctor's rules:\n";
+  if (env->findings.empty()) out << "  no findings about that stack\n";
+  for (const auto& f : env->findings) finding_block(f, out, o);
+}
+
 void explain(const report::Report& r, std::ostream& out, const RenderOptions& o) {
+  explain_causes(r, out, o);
+  if (!o.quiet) environment_block(r, out, o);
+}
+
+void explain_causes(const report::Report& r, std::ostream& out, const RenderOptions& o) {
   auto paint = [&](const char* code, const std::string& s) {
     return o.color ? fmt::format("\x1b[{}m{}\x1b[0m", code, s) : s;
   };

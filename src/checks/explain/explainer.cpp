@@ -258,8 +258,9 @@ Explanation build_explanation(const LogScanner& scanner, const std::string& name
 }
 
 Explanation explain_stream(std::istream& in, const std::string& name, const std::vector<Signature>& signatures,
-                           const FactCall& facts, ScanOptions options) {
+                           const FactCall& facts, ScanOptions options, std::string_view already_read) {
   LogScanner scanner(signatures, options);
+  scanner.feed(already_read);
   std::string buf(kChunkBytes, '\0');
   while (in) {
     in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
