@@ -34,7 +34,8 @@ SimilarCase read_case(const fs::path& json_path, const std::vector<Signature>& s
   SimilarCase c;
   c.name = json_path.stem().string();
   auto meta = read_json_file(json_path.string());
-  c.url = meta.value("source", meta.value("thread", std::string()));
+  for (const char* key : {"thread", "source"})  // the thread to read; the source post when it has none
+    if (c.url.empty() && meta.contains(key) && meta[key].is_string()) c.url = meta[key].get<std::string>();
   if (meta.contains("cause") && meta["cause"].is_string()) {
     c.causes.push_back(meta["cause"]);
   } else {
@@ -45,7 +46,7 @@ SimilarCase read_case(const fs::path& json_path, const std::vector<Signature>& s
           c.causes.push_back(e.get<std::string>());
   }
   if (meta.contains("fix") && meta["fix"].is_string()) c.fix = meta["fix"];
-  c.fix_confirmed = meta.value("fix_confirmed", false);
+  c.fix_confirmed = meta.contains("fix_confirmed") && meta["fix_confirmed"].is_boolean() && meta["fix_confirmed"].get<bool>();
   if (meta.contains("family") && meta["family"].is_string()) c.family = meta["family"];
   fs::path log = json_path;
   log.replace_extension(".log");
