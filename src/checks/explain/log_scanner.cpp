@@ -212,6 +212,7 @@ void LogScanner::match_pattern(std::size_t si, std::size_t pi) {
   h.patterns_matched[pi] = true;
 
   for (auto& [k, v] : pat.regex.captures(m)) h.captures.emplace(k, v);
+  for (const auto& [k, v] : pat.sets) h.captures.emplace(k, v);
   if (first_cause) resolve_contexts();
   // Evidence: the lines the match covers.
   const std::size_t match_end = m.end;
@@ -246,6 +247,7 @@ bool LogScanner::record_context(std::size_t si, std::size_t pi, const Line& line
   RegexMatch m;
   if (!pat.regex.search(line.text, pat.anchored, &m)) return false;
   std::map<std::string, std::string> caps = pat.regex.captures(m);
+  for (const auto& [k, v] : pat.sets) caps.emplace(k, v);
   SignatureHits& h = hits_[si];
   ++h.hits;
   if (h.first_line == 0 || line.number < h.first_line) h.first_line = line.number;
