@@ -92,7 +92,8 @@ struct Distribution {
 struct SharedFile {
   std::string path;                   // absolute
   std::vector<std::string> owners;    // distributions whose RECORD lists it
-  std::string content_of;             // the owner whose RECORD hash the file matches ("" none, or no hash)
+  std::string content_of;             // the owner whose RECORD the file matches ("" none)
+  std::string matched_by;             // "sha256" (of the owners whose RECORD size fits); "" no match
 };
 
 struct PythonEnv {

@@ -152,7 +152,10 @@ std::vector<RecordEntry> read_record(const RootFs& fs, const std::string& dist_i
   while (std::getline(in, line)) {
     auto f = csv_fields(line);
     if (f.empty() || f[0].empty()) continue;
-    out.push_back({f[0], f.size() > 1 ? f[1] : ""});
+    long long size = -1;
+    if (f.size() > 2 && !f[2].empty() && f[2].size() < 19 && f[2].find_first_not_of("0123456789") == std::string::npos)
+      size = std::stoll(f[2]);
+    out.push_back({f[0], f.size() > 1 ? f[1] : "", size});
   }
   return out;
 }

@@ -35,6 +35,7 @@ std::vector<DistInfo> read_distributions(const RootFs& fs, const std::string& si
 struct RecordEntry {
   std::string path;
   std::string hash;
+  long long size = -1;  // -1 when RECORD gives none
 };
 
 /// The RECORD of a .dist-info directory (CSV with quoting); empty when it has none.

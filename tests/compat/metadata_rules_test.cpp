@@ -126,13 +126,27 @@ TEST_F(Site, TwoWheelsOneFileTheBytesOnDiskDecide) {
   compat::DoctorContext ctx(inv, kb());
   auto f = with_id(compat::diagnose(ctx), "python.file_overwritten");
   ASSERT_EQ(f.size(), 1u);
-  EXPECT_EQ(f[0].title, "libnccl.so.2 of nvidia-nccl-cu12 was overwritten by nvidia-nccl-cu11 (RECORD hashes)");
+  EXPECT_EQ(f[0].title, "libnccl.so.2 of nvidia-nccl-cu12 was overwritten by nvidia-nccl-cu11");
+  EXPECT_EQ(shared[0].matched_by, "sha256");
   EXPECT_EQ(f[0].fixes[0].commands.back(), "/venv/bin/python -m pip install nvidia-nccl-cu12==2.18.1");
 
-  file("nvidia/nccl/lib/libnccl.so.2", "neither");  // a third writer: nobody's bytes
+  file("nvidia/nccl/lib/libnccl.so.2", "xyz");  // cu11's size, other bytes: the hash says nobody's
   inv = inventory();
   ASSERT_EQ(inv.pythons[0].shared_files.size(), 1u);
   EXPECT_EQ(inv.pythons[0].shared_files[0].content_of, "");
+
+  file("nvidia/nccl/lib/libnccl.so.2", "four");  // no owner's size: not read, nobody's
+  inv = inventory();
+  EXPECT_EQ(inv.pythons[0].shared_files[0].content_of, "");
+
+  // Both RECORDs give the size on disk: only the hash tells them apart.
+  dist("nvidia_nccl_cu12-2.18.1.dist-info", "Name: nvidia-nccl-cu12\nVersion: 2.18.1\n",
+       "nvidia/nccl/lib/libnccl.so.2," + kEmpty + ",3\n");
+  file("nvidia/nccl/lib/libnccl.so.2", "abc");
+  inv = inventory();
+  ASSERT_EQ(inv.pythons[0].shared_files.size(), 1u);
+  EXPECT_EQ(inv.pythons[0].shared_files[0].content_of, "nvidia-nccl-cu11");
+  EXPECT_EQ(inv.pythons[0].shared_files[0].matched_by, "sha256");
 }
 
 TEST_F(Site, NumpyAbiAndImportFailuresAreErrors) {

@@ -105,12 +105,11 @@ void check_shared_files(const DoctorContext& ctx, std::vector<Finding>& out) {
       if (o != winner) others += (others.empty() ? "" : " and ") + o;
     f.title = winner.empty() ? inventory::base_name(first->path) + " is claimed by " + join(first->owners, " and ") +
                                    " and matches neither's RECORD"
-                             : inventory::base_name(first->path) + " of " + others + " was overwritten by " + winner +
-                                   " (RECORD hashes)";
+                             : inventory::base_name(first->path) + " of " + others + " was overwritten by " + winner;
     for (const auto* s : files)
-      f.evidence.push_back({s->path, s->content_of.empty() ? "matches no owner's RECORD hash"
-                                                           : "bytes of " + s->content_of,
-                            "RECORD of " + join(s->owners, ", ") + " vs sha256 of the file"});
+      f.evidence.push_back({s->path, s->content_of.empty() ? "matches no owner's RECORD"
+                                                           : "bytes of " + s->content_of + " (by " + s->matched_by + ")",
+                            "RECORDs of " + join(s->owners, ", ") + " vs the file on disk"});
     std::string losers;
     for (const auto& o : first->owners)
       if (o != winner) losers += (losers.empty() ? "" : ", ") + o;
