@@ -246,7 +246,10 @@ Inventory collect(const CollectOptions& given) {
     add_pythons_from_files(fs, file_sites, inv.pythons);
   }
 
-  for (auto& p : inv.pythons) read_python_distributions(fs, p);
+  // Metadata of the environments that were run (with --python: only those asked about), or of every one
+  // described from files under --root; the others' hundreds of dist-info directories cost time unasked.
+  for (auto& p : inv.pythons)
+    if (!fs.live() || !options.python || p.found_via != std::vector<std::string>{"files"}) read_python_distributions(fs, p);
   trace("collect: distributions read");
 
   auto [toolkits, libraries] = stack.get();
