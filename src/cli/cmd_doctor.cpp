@@ -32,12 +32,15 @@ Runner setup_doctor(CLI::App& sub, GlobalOptions& g) {
   sub.add_option("--for", a->for_package,
                  "Plan installing PACKAGE[==VERSION] here (bmtrain, flash-attn, xformers, apex, deepspeed, bitsandbytes)");
   sub.footer(R"(Each finding has an id, a severity (error/warn/info), the evidence it rests on, an explanation
-and a ranked fix plan of exact commands. Facts come from share/gpucheck/compat/*.json, each with its source.
+and a ranked fix plan of exact commands. The Python judged is the first --python, else the active
+virtualenv ($VIRTUAL_ENV), else the active conda env ($CONDA_PREFIX), else python3 on PATH; the
+report names it. Facts come from share/gpucheck/compat/*.json, each with its source.
 
 Exit codes: 0 no error finding, 1 at least one error finding, 2 bad input.
 
 Examples:
   gpucheck doctor
+  gpucheck doctor --python ~/venvs/train/bin/python
   gpucheck doctor --from env.json --for bmtrain==0.2.2
   gpucheck doctor --from-text collect_env.txt     # from an issue's "Your current environment"
   gpucheck doctor --for flash-attn --json)");

@@ -1,5 +1,7 @@
 #include "inventory/model.h"
 
+#include <algorithm>
+
 #include "core/errors.h"
 #include "core/files.h"
 
@@ -64,12 +66,15 @@ void split_old_host_compiler(Inventory& inv) {
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ToolkitChoice, consumer, root, version, reason)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Library, name, path, soname, version, version_source, found_via,
                                                 loader_pick, links, package, package_version, version_error)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Distribution, name, version, requires_dist, location)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SharedFile, path, owners, content_of, matched_by)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PythonEnv, interpreter, version, prefix, kind, found_via,
                                                 site_packages, error, torch_installed, torch_version, torch_path,
                                                 torch_cuda, torch_cudnn, torch_nccl, torch_cxx11_abi,
                                                 torch_arch_list, cuda_available, cuda_error, torch_import_error,
                                                 mapped_libraries, packages, executable, torch_git_version,
-                                                probe_seconds, import_errors)
+                                                probe_seconds, import_errors, torch_numpy_error, distributions,
+                                                shared_files)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Compiler, name, path, version, source)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(System, os_id, os_version_id, os_pretty, kernel, glibc,
                                                 glibcxx_max, libstdcxx_path, cpu_model, cpu_flags, cpu_count,
@@ -177,10 +182,17 @@ Inventory inventory_from_document(nlohmann::json doc, const std::string& name) {
 
 Inventory load_inventory(const std::string& path) { return inventory_from_document(read_json_file(path), path); }
 
-const PythonEnv* primary_python(const Inventory& inv) {
-  for (const auto& p : inv.pythons)
-    if (p.torch_installed) return &p;
-  return inv.pythons.empty() ? nullptr : &inv.pythons.front();
+JudgedPython judged_python(const Inventory& inv) {
+  // An interpreter that could not be run is judged only when it was asked for by name.
+  for (const char* route : {"--python", "VIRTUAL_ENV", "CONDA_PREFIX", "PATH"})
+    for (const auto& p : inv.pythons) {
+      bool via = std::find(p.found_via.begin(), p.found_via.end(), route) != p.found_via.end();
+      if (via && (p.error.empty() || std::string(route) == "--python")) return {&p, route};
+    }
+  if (inv.pythons.empty()) return {};
+  return {&inv.pythons.front(), "first found"};
 }
+
+const PythonEnv* primary_python(const Inventory& inv) { return judged_python(inv).env; }
 
 }  // namespace gpucheck::inventory

@@ -35,6 +35,16 @@ Finding plan_finding(const compat::InstallPlan& p) {
   return f;
 }
 
+// The environment every rule judged, so a reader knows which one the verdicts are about.
+nlohmann::json judged_python_json(const compat::DoctorContext& ctx) {
+  if (!ctx.python) return nullptr;
+  const auto& p = *ctx.python;
+  return {{"interpreter", p.interpreter}, {"executable", p.executable}, {"version", p.version},
+          {"prefix", p.prefix},           {"kind", p.kind},             {"chosen_by", ctx.python_rule},
+          {"torch", p.torch_installed ? p.torch_version : ""},
+          {"torch_cuda", p.torch_installed ? p.torch_cuda : ""}};
+}
+
 }  // namespace
 
 Report doctor_report(Report base, const inventory::Inventory& inv, const compat::KnowledgeBase& kb,
@@ -53,7 +63,8 @@ Report doctor_report(Report base, const inventory::Inventory& inv, const compat:
   }
   r.inventory = inv;
   r.notes = inv.notes;
-  r.details = {{"inventory_source", inventory_source}, {"knowledge_base", kb.directory()}};
+  r.details = {{"inventory_source", inventory_source}, {"knowledge_base", kb.directory()},
+               {"python", judged_python_json(ctx)}};
   return r;
 }
 

@@ -104,6 +104,7 @@ Finding run_probe(const ProbeSpec& spec, const RunOptions& options) {
   so.timeout = std::chrono::milliseconds(static_cast<long long>(timeout * 1000));
   so.kill_grace = std::chrono::milliseconds(static_cast<long long>(options.kill_grace_s * 1000));
   so.result_fd = kResultFd;
+  so.set_env = options.env;
   so.stdout_limit = 1u << 20;
   if (access(spec.executable.c_str(), X_OK) != 0) {
     SubprocessResult missing;

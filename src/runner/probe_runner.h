@@ -2,6 +2,7 @@
 // Runs one probe executable in isolation and turns whatever happened into a Finding: the probe's own
 // result when it delivered one, otherwise `error` naming the failure (exit code, signal, timeout,
 // unparsable output) with the tail of its stderr. Nothing a probe does can take the suite down.
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,6 +20,7 @@ struct RunOptions {
   std::optional<double> timeout_s;  // overrides each probe's manifest timeout (else effective_timeout)
   double kill_grace_s = 2.0;        // SIGTERM, then SIGKILL after this
   std::vector<std::string> extra_args;
+  std::map<std::string, std::string> env;  // set for every probe (GPUCHECK_PYTHON from run --python)
 };
 
 Finding run_probe(const ProbeSpec& spec, const RunOptions& options);
