@@ -82,12 +82,18 @@ PypiIndex PypiIndex::load(const std::string& path) {
         rel.requires_python = r.value("requires_python", "");
         rel.requires_dist = r.value("requires_dist", std::vector<std::string>{});
         rel.summary = r.value("summary", "");
+        rel.uploaded = r.value("uploaded", "");
         pkg.releases.push_back(std::move(rel));
       }
       std::stable_sort(pkg.releases.begin(), pkg.releases.end(), [](const PypiRelease& a, const PypiRelease& b) {
         return *pep440::Version::parse(a.version) < *pep440::Version::parse(b.version);
       });
       idx.packages_.push_back(std::move(pkg));
+    }
+    for (const auto& b : doc.value("abi_breaks", nlohmann::json::array())) {
+      AbiBreak ab{b.at("package"), b.at("version"), b.value("dependents", std::vector<std::string>{}), b.value("source", "")};
+      if (!starts_with(ab.source, "https://")) throw bad("abi_breaks " + ab.package + ": no source URL");
+      idx.abi_breaks_.push_back(std::move(ab));
     }
   } catch (const nlohmann::json::exception& e) {
     throw bad(e.what());

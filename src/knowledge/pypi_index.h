@@ -16,6 +16,7 @@ struct PypiRelease {
   std::string requires_python;                   // ">=3.8"
   std::vector<std::string> requires_dist;        // PEP 508 lines, markers kept
   std::string summary;                           // recorded only where it tells something (PyPI's apex)
+  std::string uploaded;                          // "2024-06-16": when its first file appeared on PyPI
   std::string source;                            // the file the metadata was read from
 
   /// A Linux x86_64 wheel (or a pure-Python one) installs on CPython `python_mm` ("3.11").
@@ -33,8 +34,16 @@ struct PypiPackage {
   std::vector<std::string> versions() const;
 };
 
+/// A release that breaks the C ABI of packages built against older ones (numpy 2.0.0 for torch wheels).
+struct AbiBreak {
+  std::string package, version;         // "numpy", "2.0.0"
+  std::vector<std::string> dependents;  // "torch": its wheels published before `version` need package < version
+  std::string source;
+};
+
 class PypiIndex {
  public:
+  const std::vector<AbiBreak>& abi_breaks() const { return abi_breaks_; }
   /// Reads and validates pypi.json; throws InputError naming the file and the release.
   static PypiIndex load(const std::string& path);
   const PypiPackage* package(const std::string& name) const;
@@ -42,6 +51,7 @@ class PypiIndex {
 
  private:
   std::vector<PypiPackage> packages_;
+  std::vector<AbiBreak> abi_breaks_;
 };
 
 /// CUDA major.minor of PyPI's plain torch wheel from its Requires-Dist ("nvidia-cuda-runtime-cu12==12.4.127"

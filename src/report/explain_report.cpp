@@ -44,7 +44,7 @@ Report explain_report(const ExplainRequest& req, Report rep) {
     else notes.push_back("environment: this machine (use --no-env to explain the log alone)");
   }
   std::string kb_note;
-  auto knowledge = explain::load_knowledge_facts(kb_note);
+  auto knowledge = explain::load_knowledge_facts(kb_note, "", inv ? &*inv : nullptr);
   if (!kb_note.empty()) notes.push_back(kb_note);
   auto facts = explain::make_fact_call(inv ? &*inv : nullptr, knowledge);
 

@@ -89,9 +89,9 @@ void check_torch_install(const DoctorContext& ctx, std::vector<Finding>& out) {
     std::string want;
     if (ctx.build.toolkit) want = major_minor(ctx.build.toolkit->version);
     if (!driver.empty() && (want.empty() || compare_versions(want, driver) > 0)) want = driver;
-    TorchChoice c;
+    std::optional<planner::Plan> c;
     if (!want.empty()) c = torch_for_cuda(ctx, want, driver);
-    if (c) f.fixes.push_back(install_torch_step(*c.release, *c.build, py->torch_version, 1));
+    if (c) f.fixes.push_back(install_torch_step(*c, py->torch_version, 1));
     out.push_back(std::move(f));
   }
 }

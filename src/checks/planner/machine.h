@@ -18,6 +18,7 @@ struct Machine {
   std::string driver_cuda;     // newest CUDA the driver runs, "13.0"; "" unknown
   std::vector<std::string> gpu_ccs;  // every GPU's compute capability, "9.0" (deduplicated)
   std::string glibc;           // "2.36"
+  bool toolkit_known = true;   // false: nothing says whether a toolkit exists (a log alone); builds not judged
   std::string nvcc;            // CUDA of the nvcc a build would use, "13.0"; "" none found
   std::string nvcc_root;       // its toolkit root
   std::string gcc;             // host compiler version nvcc would use, "12.2.0"

@@ -21,12 +21,6 @@ namespace {
 
 std::string pin(const std::string& name, const std::string& version) { return quote(name + "==" + version); }
 
-/// The arch list a build compiles: the environment's own (a rebuild keeps it), else every GPU here.
-std::string arch_list(const Machine& m) {
-  if (!m.arch_list.empty()) return m.arch_list;
-  return join(m.gpu_ccs, ";");
-}
-
 }  // namespace
 
 void render_plan(Plan& plan, const Machine& m) {
@@ -43,9 +37,11 @@ void render_plan(Plan& plan, const Machine& m) {
   for (const auto& p : plan.packages)
     if (p.name == "torchvision" || p.name == "torchaudio" || p.name == "triton") companions.push_back(pin(p.name, p.version));
   std::string keep_torch = t.version.empty() ? "" : " " + pin("torch", t.version);
-  if (!t.version.empty() && (!t.installed || !companions.empty())) {
+  if (!t.version.empty() && (!t.installed || !companions.empty() || !plan.abi_pins.empty())) {
     std::string c = py + " -m pip install " + pin("torch", t.version);
     for (const auto& x : companions) c += " " + x;
+    if (t.index_url.empty())  // from PyPI with torch; an index build gets them from PyPI below
+      for (const auto& [name, version] : plan.abi_pins) c += " " + pin(name, version);
     if (!t.index_url.empty()) c += " --index-url " + t.index_url;
     cmds.push_back(c);
   }
@@ -53,14 +49,16 @@ void render_plan(Plan& plan, const Machine& m) {
   for (const auto& p : plan.packages)
     if (!p.build && p.name != "torchvision" && p.name != "torchaudio" && p.name != "triton") wheels.push_back(pin(p.name, p.version));
   if (!plan.wheel_version.empty()) wheels.push_back(pin("wheel", plan.wheel_version));
+  if (!t.index_url.empty())
+    for (const auto& [name, version] : plan.abi_pins) wheels.push_back(pin(name, version));
   if (!wheels.empty()) cmds.push_back(py + " -m pip install " + join(wheels, " ") + keep_torch);
   bool exported = false;
   std::vector<std::string> built;
   for (const auto& p : plan.packages) {
     if (!p.build) continue;
     built.push_back(p.version.empty() ? p.name : p.name + " " + p.version);
-    if (!exported && !arch_list(m).empty()) {
-      cmds.push_back("export TORCH_CUDA_ARCH_LIST=" + quote(arch_list(m)));
+    if (!exported) {  // the build's settings: its arch list and the toolkit the plan was checked against
+      if (!p.arch_list.empty()) cmds.push_back("export TORCH_CUDA_ARCH_LIST=" + quote(p.arch_list));
       if (!m.nvcc_root.empty()) cmds.push_back("export CUDA_HOME=" + quote(m.nvcc_root));
       exported = true;
     }
@@ -83,7 +81,7 @@ void render_plan(Plan& plan, const Machine& m) {
   std::vector<std::string> cost;
   if (!t.version.empty() && !t.installed)
     cost.push_back("downloads torch " + t.version + " (about 2 GB with its CUDA libraries)" +
-                   (m.installed_torch.empty() ? "" : "; replaces torch " + m.installed_torch +
+                   (m.installed_torch.empty() || m.externally_managed ? "" : "; replaces torch " + m.installed_torch +
                                                          ": extensions built against it must be rebuilt"));
   if (!built.empty()) cost.push_back("compiles " + join(built, ", ") + " (minutes to hours)");
   if (m.externally_managed) cost.push_back("a new venv (.venv): the system Python is externally managed (PEP 668)");

@@ -56,7 +56,8 @@ std::string python_label(const Machine& m) { return "Python " + m.python_version
 /// index build of a series' latest patch (the one torch.json records).
 std::vector<TorchOption> torch_options(const compat::KnowledgeBase& kb, const Machine& m) {
   std::vector<TorchOption> out;
-  if (!m.installed_torch.empty()) {
+  // A PEP 668 interpreter gets a new venv first: the torch installed beside it is not in that venv.
+  if (!m.installed_torch.empty() && !m.externally_managed) {
     TorchOption o;
     auto v = pep440::Version::parse(m.installed_torch);
     o.version = v ? v->public_str() : m.installed_torch;
@@ -132,8 +133,9 @@ std::vector<Rejection> machine_rejects(const compat::KnowledgeBase& kb, const Ma
 std::string build_contract(const compat::KnowledgeBase& kb, const Machine& m, const compat::ExtensionRelease& row,
                            const TorchOption& t) {
   std::string torch_cuda = mm_of(t.cuda);
-  if (m.nvcc.empty()) return "a source build needs nvcc; no CUDA toolkit was found";
   if (t.version.empty()) return "a source build needs torch";
+  if (!m.toolkit_known) return "";
+  if (m.nvcc.empty()) return "a source build needs nvcc; no CUDA toolkit was found";
   if (torch_cuda.empty()) return "a CUDA build needs a CUDA torch; " + t.describe() + " is CPU-only";
   if (pep440::Version::parse(m.nvcc)->release[0] != pep440::Version::parse(torch_cuda)->release[0])
     return "nvcc " + m.nvcc + " and torch's CUDA " + torch_cuda + " differ in major version (cpp_extension stops)";
@@ -145,6 +147,33 @@ std::string build_contract(const compat::KnowledgeBase& kb, const Machine& m, co
   if (auto hc = kb.host_compilers(m.nvcc); gcc && hc && hc->gcc_max > 0 && gcc->release[0] > hc->gcc_max)
     return "nvcc " + m.nvcc + " takes gcc <= " + std::to_string(hc->gcc_max) + "; gcc here is " + m.gcc;
   return "";
+}
+
+/// The TORCH_CUDA_ARCH_LIST a build of `row` compiles here: the environment's own (a rebuild keeps it), else
+/// every GPU, else (no GPU visible) the package's default list cut to what this nvcc can build, PTX on the
+/// last. `why` is set when nothing is buildable.
+std::string build_arch_list(const compat::KnowledgeBase& kb, const Machine& m, const compat::ExtensionRelease& row,
+                            std::string& why) {
+  auto cc_of = [](const std::string& a) { return a.substr(0, a.find('+')); };
+  if (!m.arch_list.empty()) {
+    for (const auto& part : split(m.arch_list, ' '))
+      for (const auto& a : split(part, ';'))
+        if (!trim(a).empty() && m.toolkit_known && !m.nvcc.empty() && !kb.cuda_can_build(m.nvcc, cc_of(trim(a))))
+          why = "TORCH_CUDA_ARCH_LIST names " + trim(a) + ", which nvcc " + m.nvcc + " cannot build";
+    return m.arch_list;
+  }
+  if (!m.gpu_ccs.empty()) return join(m.gpu_ccs, ";");
+  if (row.build != "torch_cpp_extension" || row.archs.empty() || !m.toolkit_known || m.nvcc.empty()) return "";
+  std::vector<std::string> good;
+  for (const auto& a : row.archs)
+    if (kb.cuda_can_build(m.nvcc, cc_of(a))) good.push_back(cc_of(a));
+  if (good.empty()) {
+    why = "nvcc " + m.nvcc + " can build none of its default architectures (" + join(row.archs, " ") + ")";
+    return "";
+  }
+  if (good.size() == row.archs.size() && row.archs.back().find("+PTX") != std::string::npos) return "";  // its own list builds
+  good.back() += "+PTX";
+  return join(good, ";");
 }
 
 /// A package NVIDIA publishes only as a source tree (apex; PyPI's "apex" is another project): its install
@@ -169,6 +198,8 @@ std::optional<PlannedPackage> source_tree_package(const compat::KnowledgeBase& k
     p.install = row.install;
     p.source = row.source;
     p.note = "built from its source tree (" + row.source + ")";
+    p.arch_list = build_arch_list(kb, m, row, why);
+    if (!why.empty()) return std::nullopt;
     if (const auto* other = kb.pypi().package(c.req->name); other && !other->releases.empty() &&
                                                             !other->releases.back().summary.empty())
       p.note += "; PyPI's '" + c.req->name + "' is another project: \"" + other->releases.back().summary + "\"";
@@ -231,6 +262,8 @@ std::optional<PackageFit> fit_package(const compat::KnowledgeBase& kb, const Mac
           if (cmp(cc, row->min_cc) < 0) no = "needs compute capability >= " + row->min_cc + "; a GPU here is " + cc;
       if (no.empty() && build && row->needs_nvcc) no = build_contract(kb, m, *row, t);
     }
+    std::string arch_list;
+    if (no.empty() && build && row && row->needs_nvcc) arch_list = build_arch_list(kb, m, *row, no);
     if (!no.empty()) {
       if (reasons.size() < 3) reasons.push_back(r.version + ": " + no);
       continue;
@@ -243,6 +276,7 @@ std::optional<PackageFit> fit_package(const compat::KnowledgeBase& kb, const Mac
     fit.planned.no_build_isolation = build && row && row->setup_imports_torch;
     if (from_source) fit.planned.install = row->install;
     fit.planned.source = row && build ? row->source : r.source;
+    fit.planned.arch_list = arch_list;
     if (build)
       fit.planned.note = from_source ? "built from its source tree" : "no wheel for Python " + py + ": pip builds the sdist" +
                                                                           (m.nvcc.empty() ? "" : " with nvcc " + m.nvcc);
@@ -264,6 +298,30 @@ std::tuple<int, int, int, int> rank_key(const TorchOption& t, const Machine& m) 
   auto c = pep440::Version::parse(t.cuda.empty() ? "0" : t.cuda);
   int cuda = -static_cast<int>(c->release[0] * 100 + (c->release.size() > 1 ? c->release[1] : 0));
   return {keep, pypi, ver, cuda};
+}
+
+/// A torch wheel published before an ABI break of a package it links (numpy 2.0.0) needs that package below
+/// it: the newest such release for this Python is pinned, with the rule's source in the plan's notes.
+void abi_pins(const compat::KnowledgeBase& kb, const Machine& m, Plan& plan) {
+  if (plan.torch.version.empty()) return;
+  const auto* torch = kb.pypi().package("torch")->find(plan.torch.version);
+  if (!torch || torch->uploaded.empty()) return;
+  for (const auto& b : kb.pypi().abi_breaks()) {
+    if (std::find(b.dependents.begin(), b.dependents.end(), "torch") == b.dependents.end()) continue;
+    const auto* pkg = kb.pypi().package(b.package);
+    const auto* first = pkg ? pkg->find(b.version) : nullptr;
+    if (!first || first->uploaded.empty() || torch->uploaded >= first->uploaded) continue;
+    auto below = pep440::SpecifierSet::parse("<" + b.version);
+    for (auto it = pkg->releases.rbegin(); it != pkg->releases.rend(); ++it)
+      if (!it->yanked && below.contains(it->version) && it->python_allowed(m.python_version.empty() ? "3.11" : m.python_version) &&
+          (mm_of(m.python_version).empty() || it->has_wheel_for(mm_of(m.python_version)))) {
+        plan.abi_pins.push_back({b.package, it->version});
+        plan.notes.push_back(b.package + " " + it->version + " pinned: torch " + plan.torch.version + " (published " +
+                             torch->uploaded + ") predates " + b.package + " " + b.version + " (" + first->uploaded +
+                             "), whose ABI break it cannot load (" + b.source + ")");
+        break;
+      }
+  }
 }
 
 }  // namespace
@@ -337,6 +395,7 @@ Result resolve(const compat::KnowledgeBase& kb, const Machine& m, const std::vec
   if (m.gpu_ccs.empty()) res.notes.push_back("no GPU visible: the plans are not checked against a GPU architecture");
   if (m.driver_cuda.empty()) res.notes.push_back("no driver found: the plans are not checked against a driver");
   if (m.python_version.empty()) res.notes.push_back("no Python known: the plans are not checked against a Python version");
+  if (!m.toolkit_known) res.notes.push_back("no toolkit known: a source build is not checked against nvcc");
 
   std::vector<TorchOption> options = torch_options(kb, m);
   if (!torch_needed) options.insert(options.begin(), TorchOption{});
@@ -344,8 +403,10 @@ Result resolve(const compat::KnowledgeBase& kb, const Machine& m, const std::vec
                    [&](const TorchOption& a, const TorchOption& b) { return rank_key(a, m) < rank_key(b, m); });
 
   std::vector<std::pair<std::vector<Rejection>, const TorchOption*>> rejected;
+  std::set<std::string> series_planned;  // one plan per torch series, CUDA and index: real alternatives
   for (const auto& t : options) {
     if (static_cast<int>(res.plans.size()) >= max_plans) break;
+    std::string series = (t.installed ? "installed " : "") + mm_of(t.version) + " " + t.cuda + " " + t.index_url;
     std::vector<Rejection> no = machine_rejects(kb, m, t);
     if (auto it = cands.find("torch"); it != cands.end() && !t.version.empty() &&
                                        !it->second.spec.contains(t.full_version(), true))
@@ -391,7 +452,9 @@ Result resolve(const compat::KnowledgeBase& kb, const Machine& m, const std::vec
           }
       }
     }
-    plan.notes = res.notes;
+    if (!series_planned.insert(series).second) continue;
+    abi_pins(kb, m, plan);
+    plan.notes.insert(plan.notes.begin(), res.notes.begin(), res.notes.end());
     render_plan(plan, m);
     res.plans.push_back(std::move(plan));
   }
@@ -426,12 +489,34 @@ Result resolve(const compat::KnowledgeBase& kb, const Machine& m, const std::vec
   return res;
 }
 
+std::optional<Plan> torch_for_cuda(const compat::KnowledgeBase& kb, Machine m, const std::string& cuda,
+                                   const std::string& max_driver_cuda, const std::vector<Ask>& pins) {
+  std::string want = mm_of(cuda);
+  if (want.empty()) return std::nullopt;
+  m.installed_torch.clear();  // a replacement is asked for, whatever is installed
+  for (const std::string& limit : {want, max_driver_cuda})
+    if (!limit.empty() && (m.driver_cuda.empty() || cmp(limit, m.driver_cuda) < 0)) m.driver_cuda = limit;
+  std::vector<Ask> asks = pins;
+  if (std::none_of(asks.begin(), asks.end(), [](const Ask& a) { return a.req.name == "torch"; }))
+    asks.insert(asks.begin(), Ask{pep440::Requirement::parse("torch"), "the CUDA " + want + " build"});
+  Result r = resolve(kb, m, asks, 64);
+  const Plan* same_major = nullptr;
+  for (const auto& p : r.plans) {
+    if (p.torch.cuda.empty()) continue;
+    if (mm_of(p.torch.cuda) == want) return p;  // torch.version.cuda == nvcc's: not even a minor warning
+    if (!same_major && p.torch.cuda.substr(0, p.torch.cuda.find('.')) == want.substr(0, want.find('.'))) same_major = &p;
+  }
+  if (same_major) return *same_major;
+  return std::nullopt;
+}
+
 std::string constraints_text(const Plan& plan) {
   std::string out;
   if (!plan.torch.version.empty()) out += "torch==" + plan.torch.version + "\n";
   for (const auto& p : plan.packages)
     if (p.name != "torch" && !p.version.empty()) out += p.name + "==" + p.version + "\n";
   if (!plan.wheel_version.empty()) out += "wheel==" + plan.wheel_version + "\n";
+  for (const auto& [name, version] : plan.abi_pins) out += name + "==" + version + "\n";
   return out;
 }
 

@@ -11,6 +11,7 @@
 // build-time needs of a --no-build-isolation build (torch importable first, `wheel` installed).
 // Ranking: the installed torch when it fits, then PyPI's own build (reachable where the PyTorch index may
 // not be), then newer torch, then newer CUDA.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,7 @@ struct PlannedPackage {
   bool build = false;               // compiled here (sdist or source tree)
   bool no_build_isolation = false;  // its setup imports torch
   std::vector<std::string> install; // the knowledge base's own install steps (apex's git tree); empty: pip
+  std::string arch_list;            // TORCH_CUDA_ARCH_LIST the build compiles ("" leaves the package's own)
   std::string source;               // where its contracts came from
   std::string note;                 // "sdist: compiles with nvcc 13.0"
 };
@@ -53,6 +55,7 @@ struct Plan {
   TorchOption torch;
   std::vector<PlannedPackage> packages;  // install order (wheels, then builds)
   std::string wheel_version;             // `wheel` installed first for a --no-build-isolation build; "" none
+  std::vector<std::pair<std::string, std::string>> abi_pins;  // ("numpy", "1.26.4"): below an ABI break torch predates
   std::string summary, cost;
   std::vector<std::string> commands;     // exact, for the judged interpreter
   std::vector<std::string> notes;        // what could not be checked (no GPU visible, ...)
@@ -75,6 +78,13 @@ struct Result {
 void check_asks(const compat::KnowledgeBase& kb, const std::vector<Ask>& asks);
 
 Result resolve(const compat::KnowledgeBase& kb, const Machine& m, const std::vector<Ask>& asks, int max_plans = 3);
+
+/// The torch to recommend for CUDA `cuda` ("12.1": a toolkit to match, or what a driver runs): the
+/// best-ranked plan for torch (within `pins`) whose CUDA is exactly cuda's major.minor, else the best of the
+/// same major with a minor not above it, and not above `max_driver_cuda`. doctor and explain both ask this,
+/// so both name the same build for the same CUDA and machine. nullopt when none fits.
+std::optional<Plan> torch_for_cuda(const compat::KnowledgeBase& kb, Machine m, const std::string& cuda,
+                                   const std::string& max_driver_cuda = "", const std::vector<Ask>& pins = {});
 
 /// `pip -c` / `uv -c` lines pinning everything the plan installs ("torch==2.5.1\nbmtrain==1.0.1\n").
 std::string constraints_text(const Plan& plan);
