@@ -90,7 +90,7 @@ TEST(NoPlaceholders, EveryDoctorFixOverEveryScenario) {
     std::vector<std::optional<std::string>> requests = {std::nullopt, "torch", "bmtrain", "flash-attn",
                                                         "xformers", "transformers", "apex", "deepspeed"};
     for (const auto& req : requests) {
-      report::Report rep = testing::run_doctor(inv, kb, req);
+      report::Report rep = gpucheck::testing::run_doctor(inv, kb, req);
       for (const auto& sec : rep.sections)
         for (const auto& f : sec.findings)
           for (const auto& fx : f.fixes) {

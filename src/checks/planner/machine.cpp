@@ -47,6 +47,7 @@ Machine machine_from_inventory(const inventory::Inventory& inv, const inventory:
     if (p.kind == "conda") m.conda = true;
   if (inv.system.environment.count("CONDA_EXE") || inv.system.environment.count("CONDA_PREFIX")) m.conda = true;
   if (inv.driver.present && inv.driver.cuda_version > 0) m.driver_cuda = cuda_int_to_string(inv.driver.cuda_version);
+  if (inv.driver.present) m.driver_version = inv.driver.version;
   for (const auto& g : inv.gpus) {
     std::string cc = std::to_string(g.cc_major) + "." + std::to_string(g.cc_minor);
     if (g.cc_major > 0 && std::find(m.gpu_ccs.begin(), m.gpu_ccs.end(), cc) == m.gpu_ccs.end()) m.gpu_ccs.push_back(cc);
@@ -54,6 +55,9 @@ Machine machine_from_inventory(const inventory::Inventory& inv, const inventory:
   m.glibc = inv.system.glibc;
   m.nvcc = major_minor_of(nvcc);
   m.nvcc_root = nvcc_root;
+  for (const auto& t : inv.toolkits)
+    if (!t.nvcc.empty() && t.root != nvcc_root && !major_minor_of(t.version).empty())
+      m.other_toolkits.push_back({major_minor_of(t.version), t.root});
   auto choice = compiler::choose_host_compiler(inv);
   if (choice.compiler && choice.family == "gcc") m.gcc = choice.compiler->version;
   if (auto it = inv.system.environment.find("TORCH_CUDA_ARCH_LIST"); it != inv.system.environment.end())

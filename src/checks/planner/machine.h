@@ -16,11 +16,13 @@ struct Machine {
   bool externally_managed = false;  // PEP 668: pip refuses to install here; plans create a venv first
   bool conda = false;               // a conda executable or environment exists (conda commands allowed)
   std::string driver_cuda;     // newest CUDA the driver runs, "13.0"; "" unknown
+  std::string driver_version;  // "525.60.13": newer minors of its major run under minor-version compatibility
   std::vector<std::string> gpu_ccs;  // every GPU's compute capability, "9.0" (deduplicated)
   std::string glibc;           // "2.36"
   bool toolkit_known = true;   // false: nothing says whether a toolkit exists (a log alone); builds not judged
   std::string nvcc;            // CUDA of the nvcc a build would use, "13.0"; "" none found
   std::string nvcc_root;       // its toolkit root
+  std::vector<std::pair<std::string, std::string>> other_toolkits;  // (major.minor, root) a build may switch to
   std::string gcc;             // host compiler version nvcc would use, "12.2.0"
   std::string installed_torch;       // "2.5.1+cu124"; "" none
   std::string installed_torch_cuda;  // "12.4"; "" CPU build or none

@@ -59,7 +59,9 @@ void render_plan(Plan& plan, const Machine& m) {
     built.push_back(p.version.empty() ? p.name : p.name + " " + p.version);
     if (!exported) {  // the build's settings: its arch list and the toolkit the plan was checked against
       if (!p.arch_list.empty()) cmds.push_back("export TORCH_CUDA_ARCH_LIST=" + quote(p.arch_list));
-      if (!m.nvcc_root.empty()) cmds.push_back("export CUDA_HOME=" + quote(m.nvcc_root));
+      std::string root = p.toolkit_root.empty() ? m.nvcc_root : p.toolkit_root;
+      if (!root.empty()) cmds.push_back("export CUDA_HOME=" + quote(root));
+      if (!p.toolkit_root.empty()) cmds.push_back("export PATH=" + quote(root + "/bin") + ":\"$PATH\"");
       exported = true;
     }
     if (!p.install.empty()) {  // the knowledge base's own steps (a git tree), with this interpreter's pip

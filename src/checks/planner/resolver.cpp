@@ -103,11 +103,21 @@ const compat::PypiRelease* pypi_release(const compat::KnowledgeBase& kb, const s
   return p ? p->find(version) : nullptr;
 }
 
+/// The driver runs a build of CUDA `cuda`: not newer than its own CUDA, or the same major within NVIDIA's
+/// minor-version compatibility (driver >= that major's floor, driver.json).
+bool driver_runs(const compat::KnowledgeBase& kb, const Machine& m, const std::string& cuda) {
+  if (m.driver_cuda.empty() || cuda.empty() || cmp(cuda, m.driver_cuda) <= 0) return true;
+  auto c = pep440::Version::parse(cuda), d = pep440::Version::parse(m.driver_cuda);
+  if (!c || !d || c->release[0] != d->release[0] || m.driver_version.empty()) return false;
+  auto floor = kb.minor_compat_floor(static_cast<int>(c->release[0]));
+  return floor && cmp(m.driver_version, floor->min_driver) >= 0;
+}
+
 /// Why the machine cannot run this torch build; empty when it can (unknown facts do not reject).
 std::vector<Rejection> machine_rejects(const compat::KnowledgeBase& kb, const Machine& m, const TorchOption& t) {
   std::vector<Rejection> out;
   if (t.version.empty() || t.installed) {
-    if (t.installed && !m.driver_cuda.empty() && !t.cuda.empty() && cmp(t.cuda, m.driver_cuda) > 0)
+    if (t.installed && !driver_runs(kb, m, t.cuda))
       out.push_back({"machine:driver", "the driver runs CUDA <= " + m.driver_cuda + "; " + t.describe() + " needs " + t.cuda});
     return out;
   }
@@ -118,7 +128,7 @@ std::vector<Rejection> machine_rejects(const compat::KnowledgeBase& kb, const Ma
                                          join(r->linux_wheel_pythons, " ") + ")"});
   if (r && !m.glibc.empty() && !r->manylinux_glibc.empty() && cmp(r->manylinux_glibc, m.glibc) > 0)
     out.push_back({"machine:glibc", t.describe() + "'s wheels need glibc >= " + r->manylinux_glibc + " (manylinux); glibc here is " + m.glibc});
-  if (!m.driver_cuda.empty() && !t.cuda.empty() && cmp(t.cuda, m.driver_cuda) > 0)
+  if (!driver_runs(kb, m, t.cuda))
     out.push_back({"machine:driver", t.describe() + " needs a driver for CUDA " + t.cuda + "; this driver runs CUDA <= " + m.driver_cuda});
   if (!t.archs.empty())
     for (const auto& cc : m.gpu_ccs)
@@ -262,8 +272,25 @@ std::optional<PackageFit> fit_package(const compat::KnowledgeBase& kb, const Mac
           if (cmp(cc, row->min_cc) < 0) no = "needs compute capability >= " + row->min_cc + "; a GPU here is " + cc;
       if (no.empty() && build && row->needs_nvcc) no = build_contract(kb, m, *row, t);
     }
-    std::string arch_list;
-    if (no.empty() && build && row && row->needs_nvcc) arch_list = build_arch_list(kb, m, *row, no);
+    std::string arch_list, toolkit_root;
+    if (!no.empty() && build && row && row->needs_nvcc && m.toolkit_known) {
+      // Another installed toolkit that fits this torch (the one to point CUDA_HOME at instead of replacing torch).
+      for (const auto& [mm, root] : m.other_toolkits) {
+        Machine alt = m;
+        alt.nvcc = mm;
+        alt.nvcc_root = root;
+        std::string why_alt = compat::satisfies(t.version.empty() ? "0" : t.version, row->torch.empty() ? ">=0" : row->torch)
+                                  ? build_contract(kb, alt, *row, t) : "torch";
+        if (why_alt.empty() && no.find("nvcc") != std::string::npos) {
+          no.clear();
+          toolkit_root = root;
+          arch_list = build_arch_list(kb, alt, *row, no);
+          break;
+        }
+      }
+    } else if (no.empty() && build && row && row->needs_nvcc) {
+      arch_list = build_arch_list(kb, m, *row, no);
+    }
     if (!no.empty()) {
       if (reasons.size() < 3) reasons.push_back(r.version + ": " + no);
       continue;
@@ -277,6 +304,8 @@ std::optional<PackageFit> fit_package(const compat::KnowledgeBase& kb, const Mac
     if (from_source) fit.planned.install = row->install;
     fit.planned.source = row && build ? row->source : r.source;
     fit.planned.arch_list = arch_list;
+    fit.planned.toolkit_root = toolkit_root;
+    if (!toolkit_root.empty()) fit.planned.note += "; built with the toolkit at " + toolkit_root;
     if (build)
       fit.planned.note = from_source ? "built from its source tree" : "no wheel for Python " + py + ": pip builds the sdist" +
                                                                           (m.nvcc.empty() ? "" : " with nvcc " + m.nvcc);
@@ -288,8 +317,10 @@ std::optional<PackageFit> fit_package(const compat::KnowledgeBase& kb, const Mac
 }
 
 /// Lower is better.
-std::tuple<int, int, int, int> rank_key(const TorchOption& t, const Machine& m) {
+std::tuple<int, int, int, int, int> rank_key(const TorchOption& t, const Machine& m) {
   int keep = t.installed ? 0 : (t.version.empty() && m.installed_torch.empty()) ? 0 : 1;
+  // A build newer than the driver's CUDA runs only under minor-version compatibility (no PTX JIT): after.
+  int compat = !m.driver_cuda.empty() && !t.cuda.empty() && cmp(t.cuda, m.driver_cuda) > 0 ? 1 : 0;
   int pypi = t.index_url.empty() ? 0 : 1;
   auto v = pep440::Version::parse(t.version.empty() ? "0" : t.version);
   int ver = -static_cast<int>(v->release.size() > 0 ? v->release[0] * 10000 + (v->release.size() > 1 ? v->release[1] * 100 : 0) +
@@ -297,7 +328,7 @@ std::tuple<int, int, int, int> rank_key(const TorchOption& t, const Machine& m) 
                                                     : 0);
   auto c = pep440::Version::parse(t.cuda.empty() ? "0" : t.cuda);
   int cuda = -static_cast<int>(c->release[0] * 100 + (c->release.size() > 1 ? c->release[1] : 0));
-  return {keep, pypi, ver, cuda};
+  return {keep, compat, pypi, ver, cuda};
 }
 
 /// A torch wheel published before an ABI break of a package it links (numpy 2.0.0) needs that package below
@@ -494,6 +525,7 @@ std::optional<Plan> torch_for_cuda(const compat::KnowledgeBase& kb, Machine m, c
   std::string want = mm_of(cuda);
   if (want.empty()) return std::nullopt;
   m.installed_torch.clear();  // a replacement is asked for, whatever is installed
+  m.driver_version.clear();   // the limit below is strict: no minor-version compatibility beyond it
   for (const std::string& limit : {want, max_driver_cuda})
     if (!limit.empty() && (m.driver_cuda.empty() || cmp(limit, m.driver_cuda) < 0)) m.driver_cuda = limit;
   std::vector<Ask> asks = pins;

@@ -47,6 +47,7 @@ struct PlannedPackage {
   bool no_build_isolation = false;  // its setup imports torch
   std::vector<std::string> install; // the knowledge base's own install steps (apex's git tree); empty: pip
   std::string arch_list;            // TORCH_CUDA_ARCH_LIST the build compiles ("" leaves the package's own)
+  std::string toolkit_root;         // another installed toolkit the build must use (CUDA_HOME, PATH); "" the default
   std::string source;               // where its contracts came from
   std::string note;                 // "sdist: compiles with nvcc 13.0"
 };
