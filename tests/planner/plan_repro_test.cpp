@@ -119,14 +119,14 @@ TEST(PlanRepro, TransformersWithATooOldTorchKeepsItAndImports) {
   planner::Machine m = venv_machine(v);
   m.installed_torch = py(v, "import torch; print(torch.__version__)");
   m.installed_torch_cuda = py(v, "import torch; print(torch.version.cuda or '')");
-  ASSERT_EQ(m.installed_torch, "2.1.2");
+  ASSERT_EQ(m.installed_torch, "2.1.2+cu121");  // PyPI's 2.1.2 names its CUDA build in __version__
   auto r = planner::resolve(planner_kb(), m, asks({"transformers"}));
   ASSERT_FALSE(r.plans.empty());
   const planner::Plan& top = r.plans.front();
   ASSERT_TRUE(top.torch.installed) << top.summary;
   auto run = follow(v, top);
   ASSERT_TRUE(run.ok()) << join(top.commands, "\n") << "\n" << last_lines(run.out + run.err, 30);
-  EXPECT_EQ(py(v, "import torch; print(torch.__version__)"), "2.1.2") << "the plan must not move torch";
+  EXPECT_EQ(py(v, "import torch; print(torch.__version__)"), "2.1.2+cu121") << "the plan must not move torch";
   EXPECT_EQ(py(v, "import transformers; print(transformers.__version__)"), top.packages.at(0).version);
   // transformers' torch side loads against this torch (the models import torch.nn and friends).
   EXPECT_EQ(py(v, "from transformers import BertConfig, BertModel; BertModel(BertConfig(num_hidden_layers=1, "
