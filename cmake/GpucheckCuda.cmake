@@ -23,15 +23,25 @@ if(CMAKE_CUDA_COMPILER)
   set(CMAKE_CUDA_ARCHITECTURES ${GPUCHECK_CUDA_ARCHS})
   message(STATUS "gpucheck: CUDA ${CMAKE_CUDA_COMPILER_VERSION}, architectures ${GPUCHECK_CUDA_ARCHS}")
 
-  # NCCL: header + library, honouring NCCL_ROOT / NCCL_HOME; header and library versions must agree.
+  # NCCL: header + library, honouring NCCL_ROOT / NCCL_HOME, then the toolkit, then the selected Python's
+  # nvidia-nccl wheel (torch's NCCL: site-packages/nvidia/nccl, which ships only libnccl.so.2, no
+  # unversioned .so); header and library versions must agree.
   set(_nccl_hints $ENV{NCCL_ROOT} $ENV{NCCL_HOME} ${NCCL_ROOT} ${CUDAToolkit_LIBRARY_ROOT} ${CUDAToolkit_LIBRARY_DIR}/..)
+  find_package(Python3 COMPONENTS Interpreter QUIET)
+  if(Python3_Interpreter_FOUND)
+    execute_process(COMMAND ${Python3_EXECUTABLE} -c "import nvidia.nccl as m; print(list(m.__path__)[0])"
+                    OUTPUT_VARIABLE _nccl_wheel OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE _nccl_wheel_rc ERROR_QUIET)
+    if(_nccl_wheel_rc EQUAL 0 AND IS_DIRECTORY "${_nccl_wheel}")
+      list(APPEND _nccl_hints ${_nccl_wheel})
+    endif()
+  endif()
   find_path(NCCL_INCLUDE_DIR nccl.h HINTS ${_nccl_hints} ${CUDAToolkit_INCLUDE_DIRS} PATH_SUFFIXES include)
-  find_library(NCCL_LIBRARY NAMES nccl HINTS ${_nccl_hints} ${CUDAToolkit_LIBRARY_DIR} PATH_SUFFIXES lib lib64)
+  find_library(NCCL_LIBRARY NAMES nccl libnccl.so.2 HINTS ${_nccl_hints} ${CUDAToolkit_LIBRARY_DIR} PATH_SUFFIXES lib lib64)
   if(NCCL_INCLUDE_DIR AND NCCL_LIBRARY)
     file(STRINGS ${NCCL_INCLUDE_DIR}/nccl.h _nccl_code REGEX "^#define NCCL_VERSION_CODE")
     string(REGEX MATCH "[0-9]+" NCCL_HEADER_VERSION_CODE "${_nccl_code}")
     get_filename_component(_nccl_real ${NCCL_LIBRARY} REALPATH)
-    string(REGEX MATCH "so\\.([0-9]+)\\.([0-9]+)\\.([0-9]+)$" _m "${_nccl_real}")
+    string(REGEX MATCH "so\\.([0-9]+)\\.([0-9]+)\\.([0-9]+)$" _m "${_nccl_real}")  # a wheel's .so.2: no check
     if(_m)
       math(EXPR NCCL_LIBRARY_VERSION_CODE "${CMAKE_MATCH_1}*10000 + ${CMAKE_MATCH_2}*100 + ${CMAKE_MATCH_3}")
       if(NOT NCCL_LIBRARY_VERSION_CODE EQUAL NCCL_HEADER_VERSION_CODE)

@@ -9,6 +9,10 @@ set(GPUCHECK_STAGE_DATA ${GPUCHECK_STAGE}/${GPUCHECK_DATA_DIR})
 
 include(${CMAKE_CURRENT_LIST_DIR}/GpucheckProbeManifest.cmake)
 
+# What the main job (`scripts/run`) needs and nothing else: the tool, its helpers, every probe and the
+# staged data; not the tests or the benchmarks. Each probe adds itself in gpucheck_add_probe.
+add_custom_target(gpucheck_main)
+
 # gpucheck_add_probe(SOURCES ... [LIBS ...] [DEFINITIONS ...] [MANIFEST file])
 # Builds one isolated probe executable into libexec/gpucheck and stages its manifest (default:
 # probe.json beside the calling CMakeLists.txt) so `gpucheck list` and `gpucheck run` know it. The id and
@@ -48,6 +52,7 @@ function(gpucheck_add_probe)
   configure_file(${P_MANIFEST} ${GPUCHECK_STAGE_DATA}/probes/${id}.json COPYONLY)
   install(TARGETS ${target} RUNTIME DESTINATION ${GPUCHECK_PROBE_DIR})
   install(FILES ${P_MANIFEST} DESTINATION ${GPUCHECK_DATA_DIR}/probes RENAME ${id}.json)
+  add_dependencies(gpucheck_main ${target})
   set(GPUCHECK_PROBE_TARGET ${target} PARENT_SCOPE)
 endfunction()
 

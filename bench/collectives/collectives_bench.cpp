@@ -114,6 +114,50 @@ Transport& mpi_transport() {
 void BM_Mpi(benchmark::State& st, CollOp op, DType type) {
   run_collective(st, mpi_transport(), op, type, memcpy_gbps(static_cast<std::size_t>(st.range(0))), "busbw_vs_memcpy");
 }
+
+// Issue 21's row: the host reduction of the MPI transport against the same run's all-gather of the same
+// bytes. Each iteration times one all-gather and one reduce-scatter sum (alternated, so both see the same
+// machine state); `reduce_scatter_vs_all_gather` = reduce-scatter busbw / all-gather busbw (goal >= 0.5).
+void BM_MpiReduceVsAllGather(benchmark::State& st, DType type) {
+  Transport& t = mpi_transport();
+  if (t.world() < 2) {
+    st.SkipWithError("needs at least 2 ranks (mpirun -np 2 ...): one rank reduces nothing");
+    return;
+  }
+  const std::size_t bytes = static_cast<std::size_t>(st.range(0)), W = static_cast<std::size_t>(t.world());
+  const std::size_t es = dtype_size(type), count = std::max<std::size_t>(1, bytes / es / W);
+  std::vector<unsigned char> init(count * W * es);
+  for (std::size_t i = 0; i < count * W; ++i)  // small normal values, never inf: the real arithmetic path
+    store_bits(type, init.data(), i, encode(type, 1.0 + static_cast<double>(i % 61) / 64));
+  void* big_send = t.alloc(0, count * W * es);  // reduce-scatter input
+  void* big_recv = t.alloc(0, count * W * es);  // all-gather output
+  void* small = t.alloc(0, count * es);
+  t.upload(0, big_send, init.data(), init.size());
+  t.upload(0, small, init.data(), count * es);
+  Collective ag, rs;
+  ag.op = CollOp::kAllGather, ag.dtype = type, ag.count = count, ag.local = {{small, big_recv}};
+  rs.op = CollOp::kReduceScatter, rs.redop = RedOp::kSum, rs.dtype = type, rs.count = count;
+  rs.local = {{big_send, small}};
+  t.run({ag}, 2, 120);
+  t.run({rs}, 2, 120);
+  double t_ag = 0, t_rs = 0;
+  for (auto _ : st) {
+    double a = slowest_rank(t.run({ag}, 1, 120));
+    t.upload(0, big_send, init.data(), init.size());  // the same inputs every time (sums stay finite)
+    double r = slowest_rank(t.run({rs}, 1, 120));
+    t_ag += a, t_rs += r;
+    st.SetIterationTime(a + r);
+  }
+  const double n = static_cast<double>(st.iterations());
+  const std::size_t S = algo_bytes(CollOp::kAllGather, count, type, t.world());
+  double ag_bw = busbw_gbps(CollOp::kAllGather, S, t_ag / n, t.world());
+  double rs_bw = busbw_gbps(CollOp::kReduceScatter, S, t_rs / n, t.world());
+  st.counters["all_gather_busbw_GBps"] = ag_bw;
+  st.counters["reduce_scatter_busbw_GBps"] = rs_bw;
+  st.counters["reduce_scatter_vs_all_gather"] = rs_bw / ag_bw;
+  st.counters["ranks"] = static_cast<double>(t.world());
+  t.release(0, big_send), t.release(0, big_recv), t.release(0, small);
+}
 #endif
 
 #ifdef GPUCHECK_COLL_HAVE_NCCL
@@ -171,6 +215,11 @@ void BM_Nccl(benchmark::State& st, CollOp op, DType type) {
 #endif
 
 void register_all() {
+#ifdef GPUCHECK_COLL_HAVE_MPI
+  for (DType t : {DType::kF16, DType::kBF16, DType::kF32})
+    benchmark::RegisterBenchmark((std::string("MpiReduceVsAllGather/") + to_string(t)).c_str(), BM_MpiReduceVsAllGather, t)
+        ->Arg(1 << 20)->Arg(16 << 20)->Iterations(10)->UseManualTime()->Unit(benchmark::kMicrosecond);
+#endif
   const std::pair<const char*, CollOp> ops[] = {{"all_gather", CollOp::kAllGather},
                                                 {"reduce_scatter", CollOp::kReduceScatter},
                                                 {"all_reduce", CollOp::kAllReduce},

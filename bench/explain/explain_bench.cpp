@@ -5,6 +5,8 @@
 // The scans report `vs_line_split` = their bytes/s divided by the line-split baseline's, measured on the same
 // bytes right before them.
 // BM_ExplainNoAutomaton shows what the Aho-Corasick prefilter saves (same rules, naive literal search).
+// BM_ExplainAdversarial scans 8 MiB of the shape that made std::regex backtrack (lines of 'A ' * 2000
+// followed by a signature's literal): with RE2 it stays within a small factor of noise.
 #include <algorithm>
 #include <cstring>
 #include <ctime>
@@ -45,6 +47,21 @@ const std::string& corpus() {
       t += lines[(k % 400 == 399) ? 8 + (k / 400) % 2 : k % 8];
       ++k;
     }
+    return t;
+  }();
+  return text;
+}
+
+// Lines of 'A ' * 2000 followed by each pattern's first literal in turn (tests/explain/explain_linear_time_test).
+const std::string& adversarial() {
+  static const std::string text = [] {
+    std::vector<std::string> tails;
+    for (const auto& sig : signatures())
+      for (const auto& p : sig.patterns) tails.push_back(p.literals.front());
+    std::string filler;
+    for (int i = 0; i < 2000; ++i) filler += "A ";
+    std::string t;
+    for (std::size_t k = 0; t.size() < (8u << 20); ++k) t += filler + tails[k % tails.size()] + "\n";
     return t;
   }();
   return text;
@@ -106,8 +123,7 @@ void BM_BaselineCopyLines(benchmark::State& state) {
 }
 
 // Manual timing (thread CPU time), so the scan's rate can be divided by the baseline's measured just before.
-void scan(benchmark::State& state, ScanOptions options, std::size_t bytes) {
-  const std::string& t = corpus();
+void scan(benchmark::State& state, ScanOptions options, std::size_t bytes, const std::string& t = corpus()) {
   std::string_view input(t.data(), std::min(bytes, t.size()));
   double baseline = line_split_rate(input);
   std::size_t causes = 0;
@@ -132,6 +148,7 @@ void scan(benchmark::State& state, ScanOptions options, std::size_t bytes) {
 
 void BM_ExplainScan(benchmark::State& state) { scan(state, {}, corpus().size()); }
 void BM_ExplainNoAutomaton(benchmark::State& state) { scan(state, ScanOptions{false}, 4u << 20); }
+void BM_ExplainAdversarial(benchmark::State& state) { scan(state, {}, adversarial().size(), adversarial()); }
 
 }  // namespace
 
@@ -139,5 +156,6 @@ BENCHMARK(BM_BaselineLineSplit)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(BM_BaselineCopyLines)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(BM_ExplainScan)->Unit(benchmark::kMillisecond)->MinTime(2.0)->UseManualTime();
 BENCHMARK(BM_ExplainNoAutomaton)->Unit(benchmark::kMillisecond)->MinTime(1.0)->UseManualTime();
+BENCHMARK(BM_ExplainAdversarial)->Unit(benchmark::kMillisecond)->MinTime(1.0)->UseManualTime();
 
 BENCHMARK_MAIN();

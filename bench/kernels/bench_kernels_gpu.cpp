@@ -23,6 +23,7 @@
 #include "common/cuda_support.h"
 #include "cross_entropy/ce_cuda.h"
 #include "cross_entropy/ce_reference.h"
+#include "adam_bench_data.h"
 #ifdef GPUCHECK_BENCH_TORCH
 #include "torch_gpu_ops.h"
 #endif
@@ -164,10 +165,17 @@ std::size_t adam_bytes_per_element(Dtype half) {
 struct AdamDeviceState {
   DeviceBuffer param, param_h, grad, m, v;
   std::size_t offset;
-  AdamDeviceState(Dtype half, std::size_t n, std::size_t offset)
+  AdamDeviceState(Dtype half, std::size_t n, std::size_t offset, const AdamHyper& h)
       : param((n + offset) * 4), param_h((n + offset) * 2), grad((n + offset) * (half == Dtype::kFp32 ? 4 : 2)),
         m((n + offset) * (half == Dtype::kFp16 ? 2 : 4)), v((n + offset) * 4), offset(offset) {
-    for (DeviceBuffer* b : {&param, &param_h, &grad, &m, &v}) cuda_check(cudaMemset(b->get(), 0, b->bytes()), "cudaMemset");
+    cuda_check(cudaMemset(param_h.get(), 0, param_h.bytes()), "cudaMemset");
+    // Random non-zero inputs (zeros would time the cheapest conversion path).
+    const AdamVariant var = half == Dtype::kFp16   ? AdamVariant::kFp16
+                            : half == Dtype::kBf16 ? AdamVariant::kBf16
+                                                   : AdamVariant::kFp32;
+    auto at = [&](DeviceBuffer& b, std::size_t es) { return static_cast<char*>(b.get()) + offset * es; };
+    fill_adam_inputs(var, n, h, at(param, 4), at(grad, half == Dtype::kFp32 ? 4 : 2),
+                     at(m, half == Dtype::kFp16 ? 2 : 4), at(v, 4));
   }
   template <typename T>
   T* at(const DeviceBuffer& b) const { return b.as<T>() + offset; }
@@ -177,8 +185,8 @@ void BM_Adam(benchmark::State& state, Dtype half) {
   if (!gpu_or_skip(state)) return;
   const auto n = static_cast<std::size_t>(state.range(0)), offset = static_cast<std::size_t>(state.range(1));
   try {
-    AdamDeviceState d(half, n, offset);
     const AdamHyper h = adam_with_step(AdamHyper{1e-3f, 0.9f, 0.999f, 1e-8f, 0.01f, 1024.0f}, 3);
+    AdamDeviceState d(half, n, offset, h);
     Enqueue ours = [&] {
       cudaError_t e = cudaSuccess;
       switch (half) {

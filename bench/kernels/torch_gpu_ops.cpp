@@ -49,7 +49,8 @@ TorchGpuOp make_torch_adam(Dtype half, std::size_t n) {
     const long len = static_cast<long>(n);
     auto f32 = on_cuda(torch::kFloat32);
     torch::Tensor p = torch::randn({len}, f32), g = torch::randn({len}, f32) * 0.01,
-                  m = torch::zeros({len}, f32), v = torch::zeros({len}, f32), step = torch::zeros({}, f32);
+                  m = torch::randn({len}, f32) * 0.01, v = torch::randn({len}, f32).abs() * 1e-4,
+                  step = torch::zeros({}, f32);  // non-zero state, as in ours (adam_bench_data.h)
     torch::Tensor ph;
     std::string what = "step.add_(1); at::_fused_adam_ (fp32 param/grad/exp_avg/exp_avg_sq)";
     if (half != Dtype::kFp32) {

@@ -17,6 +17,7 @@
 
 #include "adam/adam_math.h"
 #include "common/half_bits.h"
+#include "common/storage.h"
 
 #ifdef __CUDA_ARCH__
 #define GK_UNROLL _Pragma("unroll")
@@ -41,10 +42,10 @@ struct AdamFp16Variant {
   using M = std::uint16_t;
   static constexpr bool kHalfCopy = true;
   GK_HD static void update(const AdamHyper& h, Grad g, float& p, M& m, float& v, std::uint16_t& p_half) {
-    float mi = fp16_to_float(m);
-    adam_scaled_state_element<float>(h, fp16_to_float(g), p, mi, v);
-    p_half = fp16_from_float(p);
-    m = fp16_from_float(mi);
+    float mi = Fp16Storage::load(m);  // hardware conversions on the device (storage.h)
+    adam_scaled_state_element<float>(h, Fp16Storage::load(g), p, mi, v);
+    p_half = Fp16Storage::store(p);
+    m = Fp16Storage::store(mi);
   }
 };
 
@@ -54,8 +55,8 @@ struct AdamBf16Variant {
   using M = float;
   static constexpr bool kHalfCopy = true;
   GK_HD static void update(const AdamHyper& h, Grad g, float& p, M& m, float& v, std::uint16_t& p_half) {
-    adam_unscaled_state_element<float>(h, bf16_to_float(g), p, m, v);
-    p_half = bf16_from_float(p);
+    adam_unscaled_state_element<float>(h, Bf16Storage::load(g), p, m, v);
+    p_half = Bf16Storage::store(p);
   }
 };
 

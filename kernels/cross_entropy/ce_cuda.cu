@@ -40,19 +40,23 @@ __device__ float block_sum(float v, float* slots) {
   return r;
 }
 
-// Pass 1: per (row, chunk) the clamped max and sum of exp(x - max). fmaxf ignores NaN (as BMTrain's max
-// does) while the sum propagates it; +inf gives inf - inf = NaN in the sum, as in BMTrain.
+// Pass 1: per (row, chunk) the clamped max and sum of exp(x - max), from one read of the chunk kept in
+// registers (ce_chunk.h: 16-byte packs, coalesced). fmaxf ignores NaN (as BMTrain's max does) while the sum
+// propagates it; +inf gives inf - inf = NaN in the sum, as in BMTrain.
 template <typename S>
-__global__ void ce_chunk_stats(std::size_t rows, std::size_t vocab, std::size_t chunks,
+__global__ void __launch_bounds__(kBlock) ce_chunk_stats(std::size_t rows, std::size_t vocab, std::size_t chunks,
                                const typename S::T* __restrict__ x, const std::int32_t* __restrict__ target,
                                float2* __restrict__ stats, float* __restrict__ x_target) {
   __shared__ float slots[kBlock / 32];
   const std::size_t c = blockIdx.x;
-  const CeSpan span = ce_chunk_span(c, vocab);
   for (std::size_t r = blockIdx.y; r < rows; r += gridDim.y) {
     const typename S::T* row = ce_row(x, r, vocab);
-    const float mx = block_max(ce_thread_max<S>(row, span, threadIdx.x, kBlock), slots);
-    const float s = block_sum(ce_thread_sum_exp<S>(row, span, threadIdx.x, kBlock, mx), slots);
+    const CeRowPlan plan = ce_row_plan(row, vocab);
+    const CeSpan span = ce_chunk_span(c, plan);
+    float v[kCePerThread];
+    ce_thread_load<S>(row, plan, c, threadIdx.x, v);
+    const float mx = block_max(ce_thread_max(v), slots);
+    const float s = block_sum(ce_thread_sum_exp(v, mx), slots);
     if (threadIdx.x == 0) stats[ce_stats_slot(r, chunks, c)] = make_float2(mx, s);
     // The target logit is saved here, in pass 1, because pass 2 may overwrite it (softmax aliasing x).
     const std::int32_t t = target[r];
@@ -61,59 +65,65 @@ __global__ void ce_chunk_stats(std::size_t rows, std::size_t vocab, std::size_t 
   }
 }
 
-// Pass 2: merge the row's chunk statistics in a fixed order (deterministic), add 1e-10 once, write the
-// softmax of this chunk; chunk 0 writes the loss.
+// Pass 2: one thread merges the row's chunk statistics in a fixed order (deterministic), adds 1e-10 once
+// and forms 1/sum; the block shares them and writes the softmax of this chunk; chunk 0 writes the loss.
 template <typename S>
-__global__ void ce_chunk_softmax(std::size_t rows, std::size_t vocab, std::size_t chunks,
+__global__ void __launch_bounds__(kBlock) ce_chunk_softmax(std::size_t rows, std::size_t vocab, std::size_t chunks,
                                  const typename S::T* x, typename S::T* softmax, const float2* __restrict__ stats,
                                  const float* __restrict__ x_target,
                                  const std::int32_t* __restrict__ target, std::int32_t ignore_index,
                                  float* __restrict__ loss) {
+  __shared__ float merged[2];
   const std::size_t c = blockIdx.x;
-  const CeSpan span = ce_chunk_span(c, vocab);
   for (std::size_t r = blockIdx.y; r < rows; r += gridDim.y) {
-    const float2* st = stats + ce_stats_slot(r, chunks, 0);
-    float mx = kCeMaxFloor;
-    for (std::size_t k = 0; k < chunks; ++k) mx = fmaxf(mx, st[k].x);
-    float s = 0.0f;
-    for (std::size_t k = 0; k < chunks; ++k) s += st[k].y * expf(st[k].x - mx);
-    s += kCeSumEpsilon;
-    if (c == 0 && threadIdx.x == 0) {
-      std::int32_t t = target[r];
-      float l;
-      if (t == ignore_index) l = 0.0f;
-      else if (t < 0 || static_cast<std::size_t>(t) >= vocab) l = nanf("");
-      else l = ce_loss<float>(x_target[r], mx, s);
-      loss[r] = l;
+    if (threadIdx.x == 0) {
+      const CeRowMerge m = ce_merge_chunks(stats + ce_stats_slot(r, chunks, 0), chunks);
+      merged[0] = m.max, merged[1] = m.sum;
+      if (c == 0) {
+        std::int32_t t = target[r];
+        float l;
+        if (t == ignore_index) l = 0.0f;
+        else if (t < 0 || static_cast<std::size_t>(t) >= vocab) l = nanf("");
+        else l = ce_loss<float>(x_target[r], m.max, m.sum);
+        loss[r] = l;
+      }
     }
-    ce_thread_softmax<S>(ce_row(x, r, vocab), ce_row(softmax, r, vocab), span, threadIdx.x, kBlock, mx, s);
+    __syncthreads();
+    const float mx = merged[0], inv = 1.0f / merged[1];
+    __syncthreads();  // merged[] is rewritten for the next row
+    const typename S::T* in = ce_row(x, r, vocab);
+    typename S::T* out = ce_row(softmax, r, vocab);
+    ce_thread_softmax<S>(in, out, ce_row_plan(in, vocab), ce_row_plan(out, vocab), c, threadIdx.x, mx, inv);
   }
 }
 
 template <typename S>
-__global__ void ce_backward(std::size_t rows, std::size_t vocab, typename S::T* g, const std::int32_t* target,
-                            const float* grad_output) {
-  const CeSpan span = ce_chunk_span(blockIdx.x, vocab);
-  for (std::size_t r = blockIdx.y; r < rows; r += gridDim.y)
-    ce_thread_backward<S>(ce_row(g, r, vocab), span, threadIdx.x, kBlock, target[r], grad_output[r]);
+__global__ void __launch_bounds__(kBlock) ce_backward(std::size_t rows, std::size_t vocab, typename S::T* g,
+                                                      const std::int32_t* target, const float* grad_output) {
+  for (std::size_t r = blockIdx.y; r < rows; r += gridDim.y) {
+    typename S::T* row = ce_row(g, r, vocab);
+    ce_thread_backward<S>(row, ce_row_plan(row, vocab), blockIdx.x, threadIdx.x, target[r], grad_output[r]);
+  }
 }
 
-std::size_t chunks_of(std::size_t vocab) { return ce_chunk_count(vocab); }
+template <typename S>
+std::size_t chunks_of(std::size_t vocab) { return ce_chunk_count<typename S::T>(vocab); }
 
+template <typename S>
 dim3 grid_of(std::size_t rows, std::size_t vocab) {
-  return dim3(static_cast<unsigned>(chunks_of(vocab)), ce_grid_rows(rows));
+  return dim3(static_cast<unsigned>(chunks_of<S>(vocab)), ce_grid_rows(rows));
 }
 
 template <typename S>
 cudaError_t forward(std::size_t rows, std::size_t vocab, const void* x, void* sm, const std::int32_t* target,
                     std::int32_t ignore, float* loss, void* ws, cudaStream_t stream) {
   using T = typename S::T;
-  std::size_t chunks = chunks_of(vocab);
+  std::size_t chunks = chunks_of<S>(vocab);
   auto* stats = static_cast<float2*>(ws);
   auto* x_target = reinterpret_cast<float*>(stats + rows * chunks);
-  ce_chunk_stats<S><<<grid_of(rows, vocab), kBlock, 0, stream>>>(rows, vocab, chunks, static_cast<const T*>(x), target,
+  ce_chunk_stats<S><<<grid_of<S>(rows, vocab), kBlock, 0, stream>>>(rows, vocab, chunks, static_cast<const T*>(x), target,
                                                                   stats, x_target);
-  ce_chunk_softmax<S><<<grid_of(rows, vocab), kBlock, 0, stream>>>(rows, vocab, chunks, static_cast<const T*>(x),
+  ce_chunk_softmax<S><<<grid_of<S>(rows, vocab), kBlock, 0, stream>>>(rows, vocab, chunks, static_cast<const T*>(x),
                                                                     static_cast<T*>(sm), stats, x_target, target,
                                                                     ignore, loss);
   return cudaGetLastError();
@@ -122,7 +132,8 @@ cudaError_t forward(std::size_t rows, std::size_t vocab, const void* x, void* sm
 }  // namespace
 
 std::size_t ce_forward_workspace_bytes(std::size_t rows, std::size_t vocab) {
-  return rows * chunks_of(vocab) * sizeof(float2) + rows * sizeof(float);  // chunk stats, then target logits
+  // chunk stats (as many slots as the 16-bit layout needs, the larger), then target logits
+  return rows * chunks_of<Fp16Storage>(vocab) * sizeof(float2) + rows * sizeof(float);
 }
 
 cudaError_t launch_ce_forward(Dtype dtype, std::size_t rows, std::size_t vocab, const void* logits, void* softmax,
@@ -141,16 +152,15 @@ cudaError_t launch_ce_forward(Dtype dtype, std::size_t rows, std::size_t vocab, 
 cudaError_t launch_ce_backward_inplace(Dtype dtype, std::size_t rows, std::size_t vocab, void* softmax_grad,
                                        const std::int32_t* target, const float* grad_output, cudaStream_t stream) {
   if (rows == 0 || vocab == 0) return cudaSuccess;
-  dim3 grid = grid_of(rows, vocab);
   switch (dtype) {
     case Dtype::kFp16:
-      ce_backward<Fp16Storage><<<grid, kBlock, 0, stream>>>(rows, vocab, static_cast<std::uint16_t*>(softmax_grad), target, grad_output);
+      ce_backward<Fp16Storage><<<grid_of<Fp16Storage>(rows, vocab), kBlock, 0, stream>>>(rows, vocab, static_cast<std::uint16_t*>(softmax_grad), target, grad_output);
       break;
     case Dtype::kBf16:
-      ce_backward<Bf16Storage><<<grid, kBlock, 0, stream>>>(rows, vocab, static_cast<std::uint16_t*>(softmax_grad), target, grad_output);
+      ce_backward<Bf16Storage><<<grid_of<Bf16Storage>(rows, vocab), kBlock, 0, stream>>>(rows, vocab, static_cast<std::uint16_t*>(softmax_grad), target, grad_output);
       break;
     case Dtype::kFp32:
-      ce_backward<Fp32Storage><<<grid, kBlock, 0, stream>>>(rows, vocab, static_cast<float*>(softmax_grad), target, grad_output);
+      ce_backward<Fp32Storage><<<grid_of<Fp32Storage>(rows, vocab), kBlock, 0, stream>>>(rows, vocab, static_cast<float*>(softmax_grad), target, grad_output);
       break;
   }
   return cudaGetLastError();

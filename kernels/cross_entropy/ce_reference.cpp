@@ -5,6 +5,8 @@
 #include <limits>
 #include <random>
 
+#include "common/storage.h"
+#include "cross_entropy/ce_chunk.h"
 #include "cross_entropy/ce_math.h"
 
 namespace gpucheck::kernels {
@@ -84,47 +86,67 @@ float tree(std::vector<float> v, bool is_max) {
 }
 }  // namespace
 
-CeForward ce_forward_host_float(const CeCase& c, std::size_t chunk, std::size_t lanes) {
+namespace {
+struct HostStat {
+  float x, y;  // chunk max, chunk sum (float2 on the device)
+};
+
+template <class S>
+CeForward host_float_forward(const CeCase& c) {
+  using T = typename S::T;
   CeForward f;
   f.loss.assign(c.rows, 0.0f);
   f.softmax = HostTensor(c.logits.dtype(), c.rows * c.vocab);
   f.row_max.assign(c.rows, 0.0);
   f.row_log_sum.assign(c.rows, 0.0);
-  const std::size_t chunks = (c.vocab + chunk - 1) / chunk;
-  std::vector<float> cm(chunks), cs(chunks), lane(lanes);
+  const std::size_t chunks = ce_chunk_count<T>(c.vocab);
+  const T* logits = static_cast<const T*>(c.logits.data());
+  T* softmax = static_cast<T*>(f.softmax.data());
+  std::vector<HostStat> st(chunks);
+  std::vector<float> lane(kCeBlock);
+  float v[kCePerThread];
   for (std::size_t r = 0; r < c.rows; ++r) {
-    const std::size_t base = r * c.vocab;
-    auto x = [&](std::size_t i) { return static_cast<float>(c.logits.get(base + i)); };
+    // The row's phase on a 16-byte aligned device allocation (cudaMalloc's are 256-byte aligned).
+    CeRowPlan plan;
+    plan.vocab = c.vocab;
+    plan.vector = true;
+    plan.phase = static_cast<unsigned>((r * c.vocab) % ce_pack_width<T>());
+    const T* row = ce_row(logits, r, c.vocab);
     for (std::size_t k = 0; k < chunks; ++k) {
-      std::size_t b = k * chunk, e = std::min(c.vocab, b + chunk);
-      for (std::size_t l = 0; l < lanes; ++l) {
-        float m = kCeMaxFloor;
-        for (std::size_t i = b + l; i < e; i += lanes) m = std::fmax(m, x(i));
-        lane[l] = m;
+      for (unsigned tid = 0; tid < kCeBlock; ++tid) {
+        ce_thread_load<S>(row, plan, k, tid, v);
+        lane[tid] = ce_thread_max(v);
       }
-      float mx = tree(lane, true);
-      for (std::size_t l = 0; l < lanes; ++l) {
-        float s = 0.0f;
-        for (std::size_t i = b + l; i < e; i += lanes) s += std::exp(x(i) - mx);
-        lane[l] = s;
+      const float mx = tree(lane, true);
+      for (unsigned tid = 0; tid < kCeBlock; ++tid) {
+        ce_thread_load<S>(row, plan, k, tid, v);
+        lane[tid] = ce_thread_sum_exp(v, mx);
       }
-      cm[k] = mx;
-      cs[k] = tree(lane, false);
+      st[k] = {mx, tree(lane, false)};
     }
-    float mx = kCeMaxFloor;
-    for (std::size_t k = 0; k < chunks; ++k) mx = std::fmax(mx, cm[k]);
-    float s = 0.0f;
-    for (std::size_t k = 0; k < chunks; ++k) s += cs[k] * std::exp(cm[k] - mx);
-    s += kCeSumEpsilon;
-    for (std::size_t i = 0; i < c.vocab; ++i) f.softmax.set(base + i, ce_softmax<float>(x(i), mx, s));
+    const CeRowMerge m = ce_merge_chunks(st.data(), chunks);
+    const float inv = 1.0f / m.sum;
+    for (std::size_t k = 0; k < chunks; ++k)
+      for (unsigned tid = 0; tid < kCeBlock; ++tid)
+        ce_thread_softmax<S>(row, ce_row(softmax, r, c.vocab), plan, plan, k, tid, m.max, inv);
     std::int32_t t = c.target[r];
     if (t == c.ignore_index) f.loss[r] = 0.0f;
     else if (t < 0 || static_cast<std::size_t>(t) >= c.vocab) f.loss[r] = std::numeric_limits<float>::quiet_NaN();
-    else f.loss[r] = ce_loss<float>(x(static_cast<std::size_t>(t)), mx, s);
-    f.row_max[r] = mx;
-    f.row_log_sum[r] = std::log(s);
+    else f.loss[r] = ce_loss<float>(S::load(row[t]), m.max, m.sum);
+    f.row_max[r] = m.max;
+    f.row_log_sum[r] = std::log(m.sum);
   }
   return f;
+}
+}  // namespace
+
+CeForward ce_forward_host_float(const CeCase& c) {
+  switch (c.logits.dtype()) {
+    case Dtype::kFp16: return host_float_forward<Fp16Storage>(c);
+    case Dtype::kBf16: return host_float_forward<Bf16Storage>(c);
+    case Dtype::kFp32: return host_float_forward<Fp32Storage>(c);
+  }
+  return {};
 }
 
 HostTensor ce_backward_reference(const CeCase& c, const HostTensor& softmax, const std::vector<float>& grad_output) {

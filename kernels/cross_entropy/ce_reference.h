@@ -35,10 +35,11 @@ struct CeForward {
 };
 
 CeForward ce_forward_reference(const CeCase& c);
-/// The GPU algorithm (ce_cuda.cu) run on the host in float: same chunking, 256 strided lanes per chunk
-/// summed sequentially then by a tree, chunk statistics merged in order. Shows the tolerance policy admits
-/// the kernel's float arithmetic, on a machine without a GPU.
-CeForward ce_forward_host_float(const CeCase& c, std::size_t chunk = 4096, std::size_t lanes = 256);
+/// The GPU algorithm (ce_cuda.cu) run on the host in float through the kernels' own per-thread code
+/// (ce_chunk.h: chunks on the row's 16-byte grid of a 16-byte aligned allocation, 16 values per thread,
+/// the warp-shuffle tree, the one-thread merge, the reciprocal). Shows the tolerance policy admits the
+/// kernel's float arithmetic, on a machine without a GPU.
+CeForward ce_forward_host_float(const CeCase& c);
 
 /// (softmax - onehot(target)) * grad_output[row], rounded to the softmax dtype.
 HostTensor ce_backward_reference(const CeCase& c, const HostTensor& softmax, const std::vector<float>& grad_output);

@@ -1,5 +1,7 @@
 // abi.extensions: `gpucheck abi --torch-extensions --with-torch` as a probe. Fails when an extension would
 // not import (or would find no kernel image for a GPU here); skips when there is nothing to audit.
+#include <cstdlib>
+
 #include "checks/abi/findings.h"
 #include "checks/abi/request.h"
 #include "checks/abi/targets.h"
@@ -10,7 +12,9 @@ int main(int argc, char** argv) {
   using namespace gpucheck;
   return probe::run(argc, argv, [](const probe::Context& ctx, Finding& r) {
     abi::AbiRequest req;
-    req.python = ctx.arg("--python", "python3");
+    // --python, else $GPUCHECK_PYTHON (gpucheck run --python), else python3: bmtrain.installed's order.
+    const char* chosen = std::getenv("GPUCHECK_PYTHON");
+    req.python = ctx.arg("--python", chosen && *chosen ? chosen : "python3");
     abi::PythonEnvPaths env;
     try {
       env = abi::probe_python(req.python);

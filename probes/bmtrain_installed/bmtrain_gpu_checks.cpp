@@ -2,6 +2,8 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <vector>
 
 #include "common/cuda_support.h"
 #include "cross_entropy/ce_reference.h"
@@ -23,6 +25,27 @@ std::string launch(NativeModule& module, const std::string& fn, const std::vecto
   return e == cudaSuccess ? "" : fn + ": " + cuda_error_text(e);
 }
 
+// BMTrain's launchers do not check their own CUDA runtime's launch status (a statically linked cudart that
+// cannot load a kernel image for this GPU "succeeds" and writes nothing). Output buffers are filled with a
+// sentinel byte first; an output left entirely untouched means the launcher did not run, which is reported
+// as that (never as "outside tolerance").
+constexpr unsigned char kSentinel = 0xff;  // all-ones: a NaN in fp16, bf16 and fp32
+
+void fill_sentinel(const DeviceBuffer& b) { cuda_check(cudaMemset(b.get(), kSentinel, b.bytes()), "cudaMemset sentinel"); }
+
+bool untouched(const DeviceBuffer& b) {
+  std::vector<unsigned char> host(b.bytes());
+  b.download(host.data(), host.size());
+  for (unsigned char c : host)
+    if (c != kSentinel) return false;
+  return true;
+}
+
+std::string did_not_run(const std::string& fn, const std::string& buffer) {
+  return "did not run: " + fn + " returned without writing any element of " + buffer +
+         " (its own CUDA runtime failed to launch the kernel, e.g. no kernel image for this GPU)";
+}
+
 void adam_case(NativeModule& module, CheckCollector& checks, AdamVariant v, std::size_t n, bool adversarial) {
   AdamHyper h = adam_with_step(AdamHyper{1e-3f, 0.9f, 0.95f, 1e-8f, 0.1f, 1024.0f}, 3);
   AdamState before = make_adam_state(v, n, 23 + n + adversarial, h, adversarial);
@@ -30,6 +53,7 @@ void adam_case(NativeModule& module, CheckCollector& checks, AdamVariant v, std:
                m = to_device(before.m), s = to_device(before.v);
   const std::string fn = v == AdamVariant::kBf16 ? "adam_bf16_launcher" : "adam_fp16_launcher";
   std::string name = "bmtrain " + fn + " n=" + std::to_string(n) + (adversarial ? " adversarial" : "");
+  fill_sentinel(ph);  // param_h is output only
   // BMTrain 1.0.x argument order (bmtrain/optim/_function.py::adam_fp16 / adam_bf16).
   std::string err = launch(module, fn,
                            {static_cast<std::int64_t>(n), device_address(p), device_address(ph), device_address(g),
@@ -37,6 +61,7 @@ void adam_case(NativeModule& module, CheckCollector& checks, AdamVariant v, std:
                             double(h.lr), double(h.scale), double(h.weight_decay), double(h.bias_correction1),
                             double(h.bias_correction2), kDefaultStream});
   if (!err.empty()) return checks.add(name, could_not_run(err));
+  if (untouched(ph)) return checks.add(name, could_not_run(did_not_run(fn, "param_h")));
   AdamState got = before;
   from_device(p, got.param), from_device(ph, got.param_h), from_device(m, got.m), from_device(s, got.v);
   AdamState want = before;
@@ -70,6 +95,7 @@ void cross_entropy_case(NativeModule& module, CheckCollector& checks, Dtype d, s
   CeForward want = ce_forward_reference(c);
   DeviceBuffer x = to_device(c.logits), sm(c.logits.bytes()), t(rows * 4), loss(rows * 4), go(rows * 4);
   t.upload(c.target.data(), t.bytes());
+  fill_sentinel(sm), fill_sentinel(loss);
   const char* dt = d == Dtype::kBf16 ? "bf16" : "fp16";
   std::string name = std::string("bmtrain cross_entropy ") + dt + " " + std::to_string(rows) + "x" + std::to_string(vocab);
   const auto m = static_cast<std::int64_t>(rows), n = static_cast<std::int64_t>(vocab);
@@ -78,6 +104,9 @@ void cross_entropy_case(NativeModule& module, CheckCollector& checks, Dtype d, s
                            {m, n, device_address(x), device_address(t), device_address(sm), device_address(loss),
                             std::int64_t{c.ignore_index}, kDefaultStream});
   if (!err.empty()) return checks.add(name + " forward", could_not_run(err));
+  if (untouched(loss) && untouched(sm))
+    return checks.add(name + " forward", could_not_run(did_not_run(std::string("cross_entropy_forward_") + dt + "_launcher",
+                                                                   "loss and softmax")));
   std::vector<float> got_loss(rows);
   loss.download(got_loss.data(), loss.bytes());
   HostTensor got_sm(d, rows * vocab);
@@ -94,6 +123,10 @@ void cross_entropy_case(NativeModule& module, CheckCollector& checks, Dtype d, s
   if (!err.empty()) return checks.add(name + " backward", could_not_run(err));
   HostTensor got_grad(d, rows * vocab);
   from_device(sm, got_grad);
+  if (std::memcmp(got_grad.data(), got_sm.data(), got_sm.bytes()) == 0)
+    return checks.add(name + " backward",
+                      could_not_run(did_not_run(std::string("cross_entropy_backward_inplace_") + dt + "_launcher",
+                                                "the gradient (the softmax buffer is unchanged)")));
   checks.add(name + " backward", check_ce_backward(ce_backward_reference(c, got_sm, grad_out), got_grad));
 }
 

@@ -164,6 +164,14 @@ int main(int argc, char** argv) {
       if (linkage.status == Status::kError) r.summary += " (module loads)";
       if (linkage.status == Status::kFail) return;
     }
+    // A package that does not import is unusable, whatever its kernels compute: a failure, never a skip.
+    const std::string import_failure = "bmtrain " + version + " is installed but `import bmtrain` fails: " + in.import_error;
+    if (!in.import_ok && !launchers_known(in.version)) {
+      r.status = Status::kFail;
+      r.summary = import_failure;
+      r.add_fix(abi_hint);
+      return;
+    }
     if (!launchers_known(in.version)) {
       r.evidence["launchers"] = "not called: this probe knows BMTrain 1.0.x's launcher signatures";
       if (r.summary.empty())  // nothing wrong with its linkage either
@@ -180,9 +188,9 @@ int main(int argc, char** argv) {
     checks.fill(r, "bmtrain " + version + (gpu.ran ? " CPU offload Adam and GPU launchers" : " CPU offload Adam"));
     if (!gpu.ran) r.summary += "; GPU launchers not run (" + gpu.why_not + ")";
     if (linkage_status == Status::kWarn && r.status == Status::kPass) r.status = Status::kWarn, r.summary = linkage_summary;
-    if (!in.import_ok && r.status == Status::kPass) {
-      r.status = Status::kWarn;
-      r.summary += "; but `import bmtrain` fails: " + in.import_error;
+    if (!in.import_ok) {
+      r.summary = import_failure + " (its native module: " + r.summary + ")";
+      if (severity(r.status) < severity(Status::kFail)) r.status = Status::kFail;
     }
   });
 }

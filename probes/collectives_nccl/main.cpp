@@ -2,8 +2,10 @@
 //   --transport nccl (default): every local GPU in one process, or one process per GPU under mpirun/srun.
 //   --transport mpi: the same checks on host memory over Open MPI (runs anywhere; what CI tests).
 // Rank 0 writes the merged result; other ranks only take part. See docs/collectives.md.
+#include <chrono>
 #include <cstdlib>
 #include <iostream>
+#include <thread>
 
 extern char** environ;
 
@@ -49,7 +51,14 @@ std::unique_ptr<Transport> make_transport(const Options& o, JobState& job, Findi
 #endif
   }
 #ifdef GPUCHECK_COLL_HAVE_NCCL
-  r.evidence["nccl_version"] = nccl_version_text();
+  {
+    // Which libnccl the loader picked (a wheel's nvidia/nccl/lib/libnccl.so.2, the toolkit's, the system's)
+    // and whether it is the version the probe was compiled against.
+    NcclLoaded n = nccl_loaded();
+    r.evidence["nccl_version"] = n.version;
+    r.evidence["nccl_header_version"] = n.header_version;
+    r.evidence["nccl_library"] = n.path.empty() ? "unknown (dladdr found no file)" : n.path;
+  }
   try {
 #ifdef GPUCHECK_COLL_HAVE_MPI
     if (job.multi_process) return NcclTransport::create_per_process(MPI_COMM_WORLD, o.timeout_s);
@@ -169,7 +178,12 @@ int main(int argc, char** argv) {
   std::cout.flush();
 #ifdef GPUCHECK_COLL_HAVE_MPI
   if (use_mpi) {
-    if (job.abort_job) MPI_Abort(MPI_COMM_WORLD, 3);
+    if (job.abort_job) {
+      // Rank 0 ends the job as soon as its result is written; another rank that stopped gives rank 0 its own
+      // watchdog period first, so its MPI_Abort does not kill rank 0 before the result is out.
+      if (rank != 0) std::this_thread::sleep_for(std::chrono::duration<double>(o.timeout_s + 5));
+      MPI_Abort(MPI_COMM_WORLD, 3);
+    }
     MPI_Finalize();
   }
 #endif

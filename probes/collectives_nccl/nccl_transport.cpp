@@ -1,8 +1,11 @@
 #include "nccl_transport.h"
 
+#include <dlfcn.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -79,10 +82,30 @@ std::string cuda_error_text(cudaError_t e) {
   return fmt::format("{} ({}): {}", cudaGetErrorName(e), static_cast<int>(e), cudaGetErrorString(e));
 }
 
+namespace {
+std::string version_code_text(int v) {
+  // NCCL >= 2.9 encodes X*10000 + Y*100 + Z; older ones X*1000 + Y*100 + Z.
+  if (v < 10000) return fmt::format("{}.{}.{}", v / 1000, (v / 100) % 10, v % 100);
+  return fmt::format("{}.{}.{}", v / 10000, (v / 100) % 100, v % 100);
+}
+}  // namespace
+
 std::string nccl_version_text() {
   int v = 0;
   ncclGetVersion(&v);
-  return fmt::format("{}.{}.{}", v / 10000, (v / 100) % 100, v % 100);
+  return version_code_text(v);
+}
+
+NcclLoaded nccl_loaded() {
+  NcclLoaded n;
+  n.version = nccl_version_text();
+  n.header_version = version_code_text(NCCL_VERSION_CODE);
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&ncclGetVersion), &info) && info.dli_fname) {
+    char real[4096];
+    n.path = realpath(info.dli_fname, real) ? real : info.dli_fname;
+  }
+  return n;
 }
 
 void NcclTransport::wait_ready(double timeout_s, const std::string& what) {
@@ -92,12 +115,12 @@ void NcclTransport::wait_ready(double timeout_s, const std::string& what) {
     for (auto c : comms_) {
       ncclResult_t st = ncclSuccess;
       ncclResult_t r = ncclCommGetAsyncError(c, &st);
-      if (r != ncclSuccess) throw TransportError(what + ": ncclCommGetAsyncError: " + nccl_text(r, c));
+      if (r != ncclSuccess) guard_.error(what + ": ncclCommGetAsyncError: " + nccl_text(r, c));
       if (st == ncclInProgress) pending = true;
-      else if (st != ncclSuccess) throw TransportError(what + ": " + nccl_text(st, c));
+      else if (st != ncclSuccess) guard_.error(what + ": " + nccl_text(st, c));
     }
     if (!pending) return;
-    if (Clock::now() > deadline) throw CollectiveTimeout(what + fmt::format(" still in progress after {} s", timeout_s));
+    if (Clock::now() > deadline) guard_.timeout(what + fmt::format(" still in progress after {} s", timeout_s));
   }
 }
 
@@ -125,13 +148,13 @@ std::unique_ptr<NcclTransport> NcclTransport::create_single_process(double timeo
     r = ncclCommInitRankConfig(&t->comms_[static_cast<std::size_t>(d)], count, id, d, &config);
     if (r != ncclSuccess && r != ncclInProgress) {
       ncclGroupEnd();
-      throw TransportError(fmt::format("ncclCommInitRankConfig(rank {}): {}", d, nccl_text(r, nullptr)));
+      t->guard_.error(fmt::format("ncclCommInitRankConfig(rank {}): {}", d, nccl_text(r, nullptr)));
     }
     t->devices_.push_back(d);
     t->infos_.push_back(describe(d, d));
   }
   r = ncclGroupEnd();
-  if (r != ncclSuccess && r != ncclInProgress) throw TransportError("ncclGroupEnd (init): " + nccl_text(r, nullptr));
+  if (r != ncclSuccess && r != ncclInProgress) t->guard_.error("ncclGroupEnd (init): " + nccl_text(r, nullptr));
   t->wait_ready(timeout_s, fmt::format("communicator initialisation over {} GPUs", count));
   t->finish_setup();
   return t;
@@ -162,17 +185,25 @@ std::unique_ptr<NcclTransport> NcclTransport::create_per_process(MPI_Comm comm, 
   t->world_ = size;
   int device = local % count;
   check_cuda(cudaSetDevice(device), "cudaSetDevice");
-  ncclUniqueId id;
+  // Rank 0's id travels with its status: a failed ncclGetUniqueId stops every rank at once with rank 0's
+  // error, instead of every rank initialising from a zero id (and hanging or failing obscurely).
+  struct IdMessage {
+    int ok = 0;
+    char error[480] = {};
+    ncclUniqueId id;
+  } msg;
   if (rank == 0) {
-    ncclResult_t r = ncclGetUniqueId(&id);
-    if (r != ncclSuccess) std::memset(&id, 0, sizeof id);
+    ncclResult_t r = ncclGetUniqueId(&msg.id);
+    msg.ok = r == ncclSuccess;
+    if (!msg.ok) std::snprintf(msg.error, sizeof msg.error, "%s", nccl_text(r, nullptr).c_str());
   }
-  MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, comm);
+  MPI_Bcast(&msg, sizeof msg, MPI_BYTE, 0, comm);
+  if (!msg.ok) throw TransportError(std::string("ncclGetUniqueId failed on rank 0: ") + msg.error);
   t->comms_.assign(1, nullptr);
   ncclConfig_t config = nonblocking_config();
-  ncclResult_t r = ncclCommInitRankConfig(&t->comms_[0], size, id, rank, &config);
+  ncclResult_t r = ncclCommInitRankConfig(&t->comms_[0], size, msg.id, rank, &config);
   if (r != ncclSuccess && r != ncclInProgress)
-    throw TransportError(fmt::format("ncclCommInitRankConfig(rank {} of {}): {}", rank, size, nccl_text(r, nullptr)));
+    t->guard_.error(fmt::format("ncclCommInitRankConfig(rank {} of {}): {}", rank, size, nccl_text(r, nullptr)));
   t->devices_.push_back(device);
   t->infos_.push_back(describe(rank, device));
   t->wait_ready(timeout_s, fmt::format("communicator initialisation, rank {} of {}", rank, size));
@@ -182,17 +213,19 @@ std::unique_ptr<NcclTransport> NcclTransport::create_per_process(MPI_Comm comm, 
 #endif
 
 NcclTransport::~NcclTransport() {
-  if (!aborted_) {
+  if (!guard_.aborted()) {
     for (auto c : comms_)
       if (c) ncclCommFinalize(c);
     try {
-      wait_ready(30, "finalize");
+      wait_ready(30, "finalize");  // a finalize that does not finish aborts (through guard_)
     } catch (...) {
     }
+  }
+  if (!guard_.aborted()) {
     for (auto c : comms_)
       if (c) ncclCommDestroy(c);
+    for (auto s : streams_) cudaStreamDestroy(s);
   }
-  for (auto s : streams_) cudaStreamDestroy(s);
 #ifdef GPUCHECK_COLL_HAVE_MPI
   int finalized = 0;
   MPI_Finalized(&finalized);
@@ -219,8 +252,10 @@ void* NcclTransport::alloc(int local, std::size_t bytes) {
 }
 
 void NcclTransport::release(int local, void* p) {
-  cudaSetDevice(devices_.at(static_cast<std::size_t>(local)));
-  cudaFree(p);
+  guard_.release([&] {
+    cudaSetDevice(devices_.at(static_cast<std::size_t>(local)));
+    cudaFree(p);
+  });
 }
 
 void NcclTransport::upload(int local, void* dst, const void* src, std::size_t bytes) {
@@ -262,12 +297,12 @@ double NcclTransport::run(const std::vector<Collective>& group, int iterations, 
         }
         if (r != ncclSuccess && r != ncclInProgress) {
           ncclGroupEnd();
-          throw TransportError(what + ": " + nccl_text(r, comms_[l]));
+          guard_.error(what + ": " + nccl_text(r, comms_[l]));
         }
       }
     }
     ncclResult_t r = ncclGroupEnd();
-    if (r != ncclSuccess && r != ncclInProgress) throw TransportError(what + ": ncclGroupEnd: " + nccl_text(r, comms_[0]));
+    if (r != ncclSuccess && r != ncclInProgress) guard_.error(what + ": ncclGroupEnd: " + nccl_text(r, comms_[0]));
     double left = std::chrono::duration<double>(deadline - Clock::now()).count();
     wait_ready(left > 0 ? left : 0, what);
   }
@@ -277,14 +312,14 @@ double NcclTransport::run(const std::vector<Collective>& group, int iterations, 
     for (std::size_t l = 0; l < streams_.size(); ++l) {
       cudaError_t e = cudaStreamQuery(streams_[l]);
       if (e == cudaErrorNotReady) busy = true;
-      else if (e != cudaSuccess) throw TransportError(what + ": " + cuda_error_text(e));
+      else if (e != cudaSuccess) guard_.error(what + ": " + cuda_error_text(e));
       ncclResult_t st = ncclSuccess;
       ncclCommGetAsyncError(comms_[l], &st);
-      if (st != ncclSuccess && st != ncclInProgress) throw TransportError(what + ": " + nccl_text(st, comms_[l]));
+      if (st != ncclSuccess && st != ncclInProgress) guard_.error(what + ": " + nccl_text(st, comms_[l]));
     }
     if (!busy) break;
     if (Clock::now() > deadline)
-      throw CollectiveTimeout(fmt::format("{} not complete on {} after {} s", what, infos_.front().device, timeout_s));
+      guard_.timeout(fmt::format("{} not complete on {} after {} s", what, infos_.front().device, timeout_s));
   }
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
@@ -328,7 +363,7 @@ std::unique_ptr<Transport> NcclTransport::split(int color, int key) {
     ncclConfig_t config = nonblocking_config();
     ncclComm_t nc = nullptr;
     ncclResult_t r = ncclCommSplit(comms_[0], color < 0 ? NCCL_SPLIT_NOCOLOR : color, key, &nc, &config);
-    if (r != ncclSuccess && r != ncclInProgress) throw TransportError("ncclCommSplit: " + nccl_text(r, comms_[0]));
+    if (r != ncclSuccess && r != ncclInProgress) guard_.error("ncclCommSplit: " + nccl_text(r, comms_[0]));
     wait_ready(60, "ncclCommSplit");
     if (sub == MPI_COMM_NULL) return nullptr;
     t->mpi_ = sub;
@@ -349,10 +384,6 @@ std::unique_ptr<Transport> NcclTransport::split(int color, int key) {
   throw TransportError("--pairs needs one process per GPU (launch with mpirun or srun)");
 }
 
-void NcclTransport::abort() {
-  for (auto c : comms_)
-    if (c) ncclCommAbort(c);
-  aborted_ = true;
-}
+void NcclTransport::abort() { guard_.abort(); }
 
 }  // namespace gpucheck::collectives

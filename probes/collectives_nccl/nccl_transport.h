@@ -9,6 +9,7 @@
 
 #include <stdexcept>
 
+#include "collectives/abort_guard.h"
 #include "collectives/transport.h"
 
 #ifdef GPUCHECK_COLL_HAVE_MPI
@@ -26,6 +27,14 @@ struct NcclUnavailable : std::runtime_error {
 std::string cuda_error_text(cudaError_t e);
 /// "2.28.9" from ncclGetVersion.
 std::string nccl_version_text();
+/// The NCCL library this process really loaded (the file that defines ncclGetVersion) and its version
+/// against the header the probe was built with: what a wheel-installed NCCL changes.
+struct NcclLoaded {
+  std::string path;            // "/venv/lib/python3.12/site-packages/nvidia/nccl/lib/libnccl.so.2"
+  std::string version;         // ncclGetVersion
+  std::string header_version;  // NCCL_VERSION_CODE at build time
+};
+NcclLoaded nccl_loaded();
 
 class NcclTransport : public Transport {
  public:
@@ -63,7 +72,12 @@ class NcclTransport : public Transport {
   std::vector<ncclComm_t> comms_;
   std::vector<cudaStream_t> streams_;
   std::vector<RankInfo> infos_;
-  bool aborted_ = false;
+  // Every timeout and error path aborts the communicators through this before it throws, and after an
+  // abort no cudaFree/cudaStreamDestroy/finalize runs (they would wait for the hung kernel).
+  AbortGuard guard_{[this] {
+    for (auto c : comms_)
+      if (c) ncclCommAbort(c);
+  }};
 #ifdef GPUCHECK_COLL_HAVE_MPI
   MPI_Comm mpi_ = MPI_COMM_NULL;  // set in the one-process-per-GPU shape
 #endif

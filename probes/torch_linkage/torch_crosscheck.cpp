@@ -8,6 +8,8 @@
 #include <cmath>
 #include <cstring>
 #include <random>
+#include <sstream>
+#include <type_traits>
 
 #include "adam/adam_offload.h"
 #include "adam/adam_reference.h"
@@ -41,6 +43,21 @@ int collect_loaded(struct dl_phdr_info* info, size_t, void* out) {
   auto base = name.substr(name.find_last_of('/') + 1);
   if (base.rfind("libtorch", 0) == 0 || base.rfind("libc10", 0) == 0) v->push_back(name);
   return 0;
+}
+
+// An optimizer's state for parameter p. LibTorch < 2.5 keys the map by the TensorImpl address written as
+// text (c10::guts::to_string, removed since); 2.5+ keys it by the TensorImpl* itself. The map's key type
+// says which, so one source builds against both.
+template <class StateMap>
+torch::optim::OptimizerParamState& param_state(StateMap& state, const torch::Tensor& p) {
+  using Key = typename std::decay_t<StateMap>::key_type;
+  if constexpr (std::is_same_v<Key, std::string>) {
+    std::ostringstream key;
+    key << p.unsafeGetTensorImpl();  // exactly what c10::guts::to_string wrote
+    return *state.at(key.str());
+  } else {
+    return *state.at(static_cast<Key>(p.unsafeGetTensorImpl()));
+  }
 }
 
 }  // namespace
@@ -118,13 +135,12 @@ NamedChecks check_adam(bool adamw, bool cuda, int steps, float weight_decay, boo
     opt->step();
     AdamState got = s;
     from_torch(p, got.param);
-    auto key = c10::guts::to_string(p.unsafeGetTensorImpl());
     torch::Tensor m, v;
     if (adamw) {
-      auto& st = static_cast<torch::optim::AdamWParamState&>(*opt->state().at(key));
+      auto& st = static_cast<torch::optim::AdamWParamState&>(param_state(opt->state(), p));
       m = st.exp_avg(), v = st.exp_avg_sq();
     } else {
-      auto& st = static_cast<torch::optim::AdamParamState&>(*opt->state().at(key));
+      auto& st = static_cast<torch::optim::AdamParamState&>(param_state(opt->state(), p));
       m = st.exp_avg(), v = st.exp_avg_sq();
     }
     from_torch(m, got.m);
@@ -180,7 +196,7 @@ NamedChecks check_offload_semantics(int steps) {
     AdamState got_t = ours;
     from_torch(p, got_t.param);
     for (std::size_t i = 0; i < n; ++i) got_t.param_h.set(i, got_t.param.get(i));
-    auto& st = static_cast<torch::optim::AdamWParamState&>(*opt.state().at(c10::guts::to_string(p.unsafeGetTensorImpl())));
+    auto& st = static_cast<torch::optim::AdamWParamState&>(param_state(opt.state(), p));
     from_torch(st.exp_avg(), got_t.m);
     from_torch(st.exp_avg_sq(), got_t.v);
     for (auto& r : check_adam_step(before_t, want, got_t, h)) {

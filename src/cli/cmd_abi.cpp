@@ -24,6 +24,8 @@ Runner setup_abi(CLI::App& sub, GlobalOptions& g) {
   sub.add_flag("--cross-check", r->cross_check, "Compare the fatbin parser with cuobjdump --list-elf --list-ptx");
   sub.add_option("--cuobjdump", r->cuobjdump, "cuobjdump to cross-check with (implies --cross-check)")
       ->check(CLI::ExistingFile);
+  sub.add_flag("--all-device-code", r->all_device_code,
+               "List fat binaries embedded in data sections (cuFFT's) even when no GPU verdict needs them");
   sub.add_option("--ld-cache", r->ld_cache, "ld.so cache to use (default /etc/ld.so.cache)")->check(CLI::ExistingFile);
   sub.add_flag("--strict", opts->strict, "Exit 1 also on warnings (weak version needs)");
   sub.footer(R"(Finds, without importing anything, what makes an extension fail at import or at first launch:

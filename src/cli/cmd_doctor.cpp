@@ -11,6 +11,7 @@ struct DoctorArgs {
   report::InventorySource source;
   report::PlanRequest plan;
   std::string constraints_out;
+  std::string from_text;  // --from-text FILE: a pasted collect_env report
 };
 
 /// The top plan's pins, for `pip install -c FILE` / `uv pip install -c FILE`.
@@ -30,7 +31,8 @@ void write_constraints(const report::Report& rep, const std::string& path) {
 int doctor_command(const DoctorArgs& a, const GlobalOptions& g) {
   if (!a.constraints_out.empty() && a.plan.empty())
     throw InputError("--constraints-out needs something to plan: --for SPEC or -r FILE");
-  report::Report rep = report::doctor_report(new_report("doctor", g), a.source, a.plan);
+  report::Report rep = a.from_text.empty() ? report::doctor_report(new_report("doctor", g), a.source, a.plan)
+                                           : report::doctor_report_from_text(new_report("doctor", g), a.from_text, a.plan);
   if (!a.constraints_out.empty()) write_constraints(rep, a.constraints_out);
   return emit_report(rep, g);
 }
@@ -38,6 +40,11 @@ int doctor_command(const DoctorArgs& a, const GlobalOptions& g) {
 Runner setup_doctor(CLI::App& sub, GlobalOptions& g) {
   auto a = std::make_shared<DoctorArgs>();
   add_inventory_source(sub, a->source);
+  sub.add_option("--from-text", a->from_text,
+                 "Judge a pasted environment report: `python -m torch.utils.collect_env` or vLLM's collect_env.py output")
+      ->type_name("FILE")
+      ->excludes(sub.get_option("--from"))
+      ->excludes(sub.get_option("--root"));
   sub.add_option("--for", a->plan.specs,
                  "Plan installing these requirements here (PEP 508: 'bmtrain>=0.2.1' torch "
                  "'torch<2.0.0,>=1.10' flash-attn==2.7.4.post1)")
@@ -49,8 +56,10 @@ Runner setup_doctor(CLI::App& sub, GlobalOptions& g) {
   sub.add_option("--constraints-out", a->constraints_out,
                  "Write plan 1's pins to FILE, for `pip install -c FILE` or `uv pip install -c FILE`");
   sub.footer(R"(Each finding has an id, a severity (error/warn/info), the evidence it rests on, an explanation
-and a ranked fix plan of exact commands. Facts come from share/gpucheck/compat/*.json, each with its
-source (pypi.json: the packages' published metadata, from scripts/gen-compat-pypi).
+and a ranked fix plan of exact commands. The Python judged is the first --python, else the active
+virtualenv ($VIRTUAL_ENV), else the active conda env ($CONDA_PREFIX), else python3 on PATH; the
+report names it. Facts come from share/gpucheck/compat/*.json, each with its source (pypi.json: the
+packages' published metadata, from scripts/gen-compat-pypi).
 
 A plan honours every pin at once: torch and its companions, the driver, every GPU's architecture,
 Python, glibc, each package's Requires-Dist, and what a source build needs (nvcc of torch's CUDA
@@ -61,8 +70,10 @@ Exit codes: 0 no error finding, 1 at least one error finding, 2 bad input.
 
 Examples:
   gpucheck doctor
+  gpucheck doctor --python ~/venvs/train/bin/python
   gpucheck doctor --for 'bmtrain>=0.2.1' 'torch<2.0.0,>=1.10'
   gpucheck doctor -r requirements.txt -c constraints.txt --constraints-out pins.txt
+  gpucheck doctor --from-text collect_env.txt     # from an issue's "Your current environment"
   gpucheck doctor --from env.json --for torch torchvision --json)");
   return [a, &g] { return doctor_command(*a, g); };
 }

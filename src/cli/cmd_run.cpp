@@ -1,5 +1,6 @@
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 
@@ -28,6 +29,7 @@ struct RunArgs {
   std::string report_dir = "reports";
   bool no_report = false;
   bool no_inventory = false;
+  std::string python;  // --python: the interpreter the Python probes and the inventory judge
 };
 
 int run_command(const RunArgs& a, const GlobalOptions& g) {
@@ -46,6 +48,10 @@ int run_command(const RunArgs& a, const GlobalOptions& g) {
 
   runner::RunOptions opts;
   opts.level = a.level;
+  if (!a.python.empty()) {
+    if (access(a.python.c_str(), X_OK) != 0) throw InputError("--python " + a.python + ": not an executable file");
+    opts.env["GPUCHECK_PYTHON"] = a.python;  // the Python probes' own default order reads it
+  }
   if (a.timeout > 0) opts.timeout_s = a.timeout;
 
   bool human = !g.json;
@@ -53,6 +59,10 @@ int run_command(const RunArgs& a, const GlobalOptions& g) {
   runner::SuiteObserver obs;
   obs.on_start = [&](std::size_t i, std::size_t n, const runner::ProbeSpec& p) { progress.start(i, n, p.id); };
   obs.on_finish = [&](std::size_t, std::size_t, const runner::ProbeSpec&, const Finding& r) { progress.finish(r); };
+  // Which selected probes need a GPU: a run where all of them skipped says so instead of PASS.
+  rep.details["gpu_probes"] = nlohmann::json::array();
+  for (const auto& p : probes)
+    if (std::find(p.tags.begin(), p.tags.end(), "gpu") != p.tags.end()) rep.details["gpu_probes"].push_back(p.id);
   catch_interrupts();  // Ctrl-C, SIGTERM, SIGHUP: stop the probe, keep what finished, write the report
   rep.section("probes").findings = runner::run_suite(probes, opts, obs);
   if (int sig = interrupt_signal()) {
@@ -76,6 +86,7 @@ int run_command(const RunArgs& a, const GlobalOptions& g) {
   if (!a.no_inventory && interrupt_signal() == 0) {
     inventory::CollectOptions co;
     co.python = a.level != "quick";
+    if (!a.python.empty()) co.pythons = {a.python};
     rep.inventory = inventory::collect(co);
   }
   rep.meta.finished_at = utc_now_iso();
@@ -113,6 +124,10 @@ Runner setup_run(CLI::App& sub, GlobalOptions& g) {
           "SECONDS"));
   sub.add_option("--report-dir", a->report_dir, "Directory for the JSON report (default: reports)");
   sub.add_flag("--no-report", a->no_report, "Do not write a report file");
+  sub.add_option("--python", a->python,
+                 "The interpreter the Python probes (bmtrain.installed, abi.extensions) and the inventory judge "
+                 "(default: $GPUCHECK_PYTHON, else python3 on PATH)")
+      ->type_name("PATH");
   sub.add_flag("--no-inventory", a->no_inventory, "Do not embed the environment inventory in the report");
   sub.footer(R"(Each probe runs as its own process with a timeout; a crash, hang or garbage output is
 reported as `error` and the suite goes on. The report goes to reports/<host>-<UTC time>.json

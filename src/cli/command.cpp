@@ -35,7 +35,7 @@ void add_inventory_source(CLI::App& sub, report::InventorySource& source, bool p
   sub.add_option("--root", source.root, "Judge the stack installed under DIR (a mounted image or chroot; nothing run there)")
       ->type_name("DIR");
   if (python)
-    sub.add_option("--python", source.pythons, "Also inspect this interpreter's environment (repeatable)")
+    sub.add_option("--python", source.pythons, "Judge this interpreter's environment (repeatable; the other Pythons are then read from their files only)")
         ->type_name("PATH")
         ->allow_extra_args(false);
 }

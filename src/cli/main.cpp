@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <iostream>
+#include <optional>
+#include <string>
 
 #include "cli/command.h"
 #include "core/errors.h"
@@ -21,6 +23,31 @@ Exit codes:
   0  no failure            1  a check failed (with --strict: or was skipped)
   2  usage or input error  3  a probe errored (crash, timeout, bad output): no verdict)";
 
+// The first word that is neither an option nor an option's value, when it names no command.
+template <class Commands>
+std::optional<std::string> unknown_command(int argc, char** argv, const Commands& cmds) {
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--format" || arg == "--out" || arg == "--color") { ++i; continue; }
+    if (!arg.empty() && arg[0] == '-') continue;
+    for (auto& c : cmds)
+      if (c.name == arg) return std::nullopt;
+    return arg;
+  }
+  return std::nullopt;
+}
+
+template <class Commands>
+std::string did_you_mean(const std::string& typo, const Commands& cmds) {
+  std::string best;
+  std::size_t best_distance = 3;  // farther than two edits is another word, not a typo
+  for (auto& c : cmds) {
+    std::size_t d = gpucheck::edit_distance(typo, c.name);
+    if (d < best_distance) best_distance = d, best = c.name;
+  }
+  return best.empty() ? "" : ", did you mean '" + best + "'?";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -34,8 +61,10 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("-V", gpucheck::build::kVersion);
   app.add_flag("--json", global.json, "The JSON document (reports/schema/report.schema.json); same as --format json");
-  app.add_option("--format", global.format, "Output format: text or json")
-      ->check(CLI::IsMember({"text", "json"}));
+  app.add_option("--format", global.format,
+                 "Output format: text, json, markdown (to paste into an issue), junit (CI test results) or prom "
+                 "(Prometheus textfile collector)")
+      ->check(CLI::IsMember({"text", "json", "markdown", "md", "junit", "prom", "prometheus"}));
   CLI::Option* out_option = app.add_option("--out", global.out, "Write the document, in the selected format, to FILE (atomically) instead of stdout")
       ->type_name("FILE");
   app.add_flag("-q,--quiet", global.quiet, "Only errors and the final verdict");
@@ -62,6 +91,11 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
+    if (auto typo = unknown_command(argc, argv, cmds)) {
+      std::cerr << "gpucheck: unknown command '" << gpucheck::terminal_safe(*typo) << "'"
+                << did_you_mean(*typo, cmds) << " (see gpucheck --help)\n";
+      return gpucheck::kExitUsage;
+    }
     std::cerr << "gpucheck: " << e.what() << " (see gpucheck --help)\n";
     return gpucheck::kExitUsage;
   }

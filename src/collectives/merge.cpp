@@ -68,6 +68,13 @@ std::vector<Row> merge_rows(const std::vector<RankReport>& ranks, const std::vec
   return rows;
 }
 
+namespace {
+// With one rank an in-place collective has nothing to move or combine: the output already holds the input
+// before the call, so "bit-exact" would pass without NCCL having written a byte. Such cases are reported
+// as not exercised and their elements are not counted as verified.
+bool not_exercised(const Row& row, int world) { return world == 1 && row.spec->in_place; }
+}  // namespace
+
 void merge_into_result(const std::vector<RankReport>& ranks, const std::vector<CaseSpec>& plan, const Options& o,
                        const std::string& transport, int world, Finding& r) {
   std::vector<Row> rows = merge_rows(ranks, plan, world);
@@ -103,6 +110,7 @@ void merge_into_result(const std::vector<RankReport>& ranks, const std::vector<C
                      {"bytes", row.bytes},         {"in_place", row.spec->in_place},
                      {"wrong", row.wrong},         {"checked", row.checked},
                      {"ranks", row.ranks_reported}};
+    if (not_exercised(row, world)) j["exercised"] = false;
     if (row.time_us >= 0) {
       j["time_us"] = row.time_us;
       j["algbw_gbps"] = row.algbw;
@@ -188,11 +196,12 @@ void merge_into_result(const std::vector<RankReport>& ranks, const std::vector<C
   details["ranks"] = jranks;
   r.details = details;
 
-  std::size_t total_wrong = 0, total_checked = 0, bad_cases = 0;
+  std::size_t total_wrong = 0, total_checked = 0, bad_cases = 0, unexercised = 0;
   const Row* first_bad = nullptr;
   for (auto& row : rows) {
     total_wrong += row.wrong;
-    total_checked += row.checked;
+    if (not_exercised(row, world)) ++unexercised;
+    else total_checked += row.checked;
     if (row.wrong) {
       ++bad_cases;
       if (!first_bad) first_bad = &row;
@@ -205,6 +214,7 @@ void merge_into_result(const std::vector<RankReport>& ranks, const std::vector<C
   r.evidence["hosts"] = std::to_string(hosts.size());
   r.evidence["cases"] = std::to_string(plan.size());
   r.evidence["verification"] = "bit-exact: inputs whose every partial sum is exactly representable, every output element compared";
+  if (unexercised) r.evidence["not_exercised"] = fmt::format("{} in-place cases: one rank, nothing to move in place", unexercised);
 
   const RankReport* stopped = nullptr;
   for (auto& k : ranks)
@@ -214,6 +224,7 @@ void merge_into_result(const std::vector<RankReport>& ranks, const std::vector<C
   std::string perf;
   if (!sweep_order.empty() && world == 1) {
     perf = "; 1 rank: busbw is not meaningful (bus factor 0), the library and buffers were verified";
+    if (unexercised) perf += fmt::format("; {} in-place cases not exercised (one rank: nothing to move in place)", unexercised);
   } else if (!sweep_order.empty()) {
     std::string first_dtype = to_string(plan.front().dtype);
     for (auto& n : sweep_order) {

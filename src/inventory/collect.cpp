@@ -18,6 +18,7 @@
 #include "inventory/host_compiler_range.h"
 #include "inventory/library_scan.h"
 #include "inventory/loader_cache.h"
+#include "inventory/python_distributions.h"
 #include "inventory/python_probe.h"
 #include "platform/root_fs.h"
 #include "inventory/system_info.h"
@@ -26,7 +27,6 @@
 #include "inventory/trace.h"
 #include "inventory/version_prefetch.h"
 #include "platform/environment.h"
-#include "platform/python_query.h"
 
 extern char** environ;
 
@@ -70,13 +70,8 @@ void check_explicit_pythons(const RootFs& fs, const std::vector<std::string>& py
   for (const auto& p : pythons) {
     if (!fs.exists(p)) throw InputError("--python " + p + ": no such file");
     if (!fs.is_executable(p)) throw InputError("--python " + p + ": not an executable file");
-    // Fail fast, before the slow probes start: the file must answer the interpreter query.
-    platform::PythonQuery q;
-    q.timeout_s = 30;
-    auto facts = platform::query_python(p, q);
-    if (!facts.answered || facts.version.empty())
-      throw InputError("--python " + p + ": not a Python interpreter (" +
-                       (facts.answered ? std::string("its answer names no version") : facts.error) + ")");
+    // Whether it is a Python is known when its probe answers (below): a second interpreter start here
+    // would cost ~50-150 ms on every run (issue 21: env --python within import torch + 0.3 s).
   }
 }
 
@@ -94,6 +89,19 @@ void add_host_compiler_ranges(std::vector<Toolkit>& toolkits, const compat::Know
   for (auto& tk : toolkits) {
     auto policy = kb && !tk.version.empty() ? kb->host_compilers(tk.version) : std::nullopt;
     tk.host_compilers = complete_host_compiler_ranges(std::move(tk.host_compilers), policy);
+  }
+}
+
+// The environments not run (gpucheck env --python X): each other site-packages described from its files,
+// except those the probed interpreters already reported.
+void add_pythons_from_files(const RootFs& fs, const std::vector<std::string>& sites, std::vector<PythonEnv>& pythons) {
+  std::vector<std::string> known;
+  for (const auto& p : pythons)
+    for (const auto& s : p.site_packages) known.push_back(fs.resolve(s));
+  for (const auto& site : sites) {
+    if (std::find(known.begin(), known.end(), fs.resolve(site)) != known.end()) continue;
+    auto p = describe_python_from_files(fs, site);
+    if (!p.packages.empty() || p.torch_installed) pythons.push_back(std::move(p));
   }
 }
 
@@ -179,13 +187,20 @@ Inventory collect(const CollectOptions& given) {
   std::string cwd = getcwd(cwd_buf, sizeof cwd_buf) ? cwd_buf : "/";
   auto file_sites = site_packages_from_files(fs, env, candidates);
   trace("collect: site-packages known");
+  // With --python the environments asked about are the ones run (one child each, which imports torch
+  // once); the others are described from their files, so they cost no interpreter start-up or import.
+  std::vector<PythonCandidate> to_probe;
+  for (const auto& c : candidates)
+    if (options.pythons.empty() || c.via == "--python") to_probe.push_back(c);
   std::future<std::vector<PythonEnv>> pythons;
   if (options.python && fs.live()) {
     pythons = std::async(std::launch::async, [&] {
       std::vector<std::future<PythonEnv>> jobs;
-      for (const auto& c : candidates)
+      for (const auto& c : to_probe)
         jobs.push_back(std::async(std::launch::async, [c, run_as = resolve_pyenv_shim(fs, env, c.path, cwd)] {
-          return probe_python(c.path, c.via, 120, run_as);
+          PythonEnv p = probe_python(c.path, c.via, 120, run_as);
+          p.found_via.insert(p.found_via.end(), c.also_via.begin(), c.also_via.end());
+          return p;
         }));
       std::vector<PythonEnv> out;
       for (auto& j : jobs) out.push_back(j.get());
@@ -220,17 +235,22 @@ Inventory collect(const CollectOptions& given) {
   if (pythons.valid()) {
     auto probed = pythons.get();
     for (std::size_t i = 0; i < probed.size(); ++i) {
-      const auto& c = candidates[i];
+      const auto& c = to_probe[i];
       if (c.via == "--python" && probed[i].version.empty())
-        throw InputError("--python " + c.path + ": not a Python interpreter (" + probed[i].error + ")");
+        throw InputError("--python " + c.path + ": not a Python interpreter (" +
+                         (probed[i].error.empty() ? std::string("its answer names no version") : probed[i].error) + ")");
     }
     inv.pythons = merge_python_envs(std::move(probed));
+    if (to_probe.size() < candidates.size()) add_pythons_from_files(fs, file_sites, inv.pythons);
   } else if (options.python) {
-    for (const auto& site : file_sites) {
-      auto p = describe_python_from_files(fs, site);
-      if (!p.packages.empty() || p.torch_installed) inv.pythons.push_back(p);
-    }
+    add_pythons_from_files(fs, file_sites, inv.pythons);
   }
+
+  // Metadata of the environments that were run (with --python: only those asked about), or of every one
+  // described from files under --root; the others' hundreds of dist-info directories cost time unasked.
+  for (auto& p : inv.pythons)
+    if (!fs.live() || !options.python || p.found_via != std::vector<std::string>{"files"}) read_python_distributions(fs, p);
+  trace("collect: distributions read");
 
   auto [toolkits, libraries] = stack.get();
   trace("collect: stack joined");

@@ -24,6 +24,11 @@ struct CollectOptions {
 /// Throws InputError for a --root that is not a directory or a --python that is not a Python interpreter.
 Inventory collect(const CollectOptions& options);
 
+/// Only what device-code verdicts need, on this machine: the GPUs and the driver, both asked in the
+/// gpucheck-gpuinfo child (nothing is loaded in-process; no toolkit, library or compiler scan). What
+/// `gpucheck abi` collects when no --gpu/--from/--root names the GPUs. CUDA_VISIBLE_DEVICES applies.
+Inventory collect_devices();
+
 /// The PATH assumed inside a --root image (the one NVIDIA's CUDA container images set).
 inline constexpr const char* kImageDefaultPath =
     "/usr/local/nvidia/bin:/usr/local/cuda/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";

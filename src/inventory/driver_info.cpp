@@ -1,11 +1,10 @@
 #include "inventory/driver_info.h"
 
-#include <dlfcn.h>
-#include <link.h>
-
+#include <algorithm>
 #include <regex>
 
 #include "core/text.h"
+#include "inventory/device_helper.h"
 #include "inventory/library_scan.h"
 
 namespace gpucheck::inventory {
@@ -28,36 +27,37 @@ std::string version_from_libcuda_name(const std::string& path) {
   return v.find('.') == std::string::npos ? "" : v;
 }
 
-void read_live_libcuda(Driver& d) {
-  void* h = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
-  if (!h) {
-    const char* e = dlerror();
-    d.error = e ? e : "libcuda.so.1: cannot be loaded";
+void read_live_libcuda(Driver& d, const DeviceHelperReply& reply) {
+  for (const auto& j : reply.lines) {
+    if (auto e = j.find("libcuda_error"); e != j.end() && e->is_string()) d.error = e->get<std::string>();
+    auto it = j.find("libcuda");
+    if (it == j.end() || !it->is_object()) continue;
+    if (auto p = it->find("path"); p != it->end() && p->is_string()) d.library_path = p->get<std::string>();
+    if (auto v = it->find("cuda_version"); v != it->end() && v->is_number_integer() && v->get<int>() > 0) {
+      d.present = true;
+      d.cuda_version = v->get<int>();
+      d.source = "libcuda.so.1 cuDriverGetVersion";
+    } else if (auto e = it->find("error"); e != it->end() && e->is_string()) {
+      d.error = e->get<std::string>();
+    }
     return;
   }
-  link_map* lm = nullptr;
-  if (dlinfo(h, RTLD_DI_LINKMAP, &lm) == 0 && lm && lm->l_name) d.library_path = lm->l_name;
-  using GetVersion = int (*)(int*);
-  auto get = reinterpret_cast<GetVersion>(dlsym(h, "cuDriverGetVersion"));
-  int v = 0;
-  if (get && get(&v) == 0) {
-    d.present = true;
-    d.cuda_version = v;
-    d.source = "libcuda.so.1 cuDriverGetVersion";
-  } else {
-    d.error = get ? "cuDriverGetVersion failed" : "libcuda.so.1 has no cuDriverGetVersion";
-  }
-  // libcuda stays loaded: unloading the driver library mid-process is a known source of crashes.
+  if (d.error.empty()) d.error = "libcuda.so.1: " + (reply.failure.empty() ? std::string("no answer") : reply.failure);
 }
 
 }  // namespace
 
-Driver read_driver(const RootFs& fs, const abi::LdCache& ld_cache) {
+Driver read_driver(const RootFs& fs, const abi::LdCache& ld_cache, const DeviceHelperReply* asked) {
   Driver d;
   std::string proc = fs.read("/proc/driver/nvidia/version", 4096);
   d.kernel_module_version = parse_proc_driver_version(proc);
   if (fs.live()) {
-    read_live_libcuda(d);
+    // In the helper process: libcuda's constructor never runs inside gpucheck. A shared reply that
+    // ended (NVML crashed it) before libcuda was asked is asked again, alone.
+    bool answered = asked && std::any_of(asked->lines.begin(), asked->lines.end(), [](const nlohmann::json& j) {
+                      return j.contains("libcuda") || j.contains("libcuda_error");
+                    });
+    read_live_libcuda(d, answered ? *asked : ask_device_helper({"libcuda"}));
   } else {
     // Files only: find libcuda.so.1 the way the loader would (ld.so.cache, then the usual directories).
     d.library_path = ld_cache.lookup("libcuda.so.1").value_or("");

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "inventory/device_helper.h"
 #include "inventory/model.h"
 #include "platform/ld_cache.h"
 #include "platform/root_fs.h"
@@ -12,7 +13,9 @@
 namespace gpucheck::inventory {
 
 /// `ld_cache`: the inspected system's loader cache (read_loader_cache), where --root looks for libcuda.so.1.
-Driver read_driver(const RootFs& fs, const abi::LdCache& ld_cache);
+/// On the live system libcuda is asked in the gpucheck-gpuinfo child: `asked`, a reply that had "libcuda"
+/// among its questions, saves asking again.
+Driver read_driver(const RootFs& fs, const abi::LdCache& ld_cache, const DeviceHelperReply* asked = nullptr);
 
 /// "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.15  Tue Mar  5 ..." -> "550.54.15".
 std::string parse_proc_driver_version(const std::string& text);

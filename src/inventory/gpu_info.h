@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "inventory/device_helper.h"
 #include "inventory/model.h"
 
 namespace gpucheck::inventory {
@@ -15,8 +16,11 @@ struct GpuScan {
   std::string error;           // why no GPU could be listed ("libnvidia-ml.so.1: cannot open ...")
 };
 
-/// `cuda_visible_devices` is the variable's value, or nullptr when unset.
+/// `cuda_visible_devices` is the variable's value, or nullptr when unset. NVML is loaded in the
+/// gpucheck-gpuinfo child (inventory/device_helper.h), never in this process.
 GpuScan read_gpus(const char* cuda_visible_devices);
+/// The same from a reply already asked for (with "nvml" among its questions).
+GpuScan gpus_from_helper(const DeviceHelperReply& reply, const char* cuda_visible_devices);
 
 /// Applies CUDA_VISIBLE_DEVICES to GPUs numbered by NVML (each with uuid "GPU-..."): the visible ones in
 /// the variable's order, renumbered from 0.

@@ -1,5 +1,7 @@
 #include "inventory/model.h"
 
+#include <algorithm>
+
 #include "core/errors.h"
 #include "core/files.h"
 
@@ -64,12 +66,15 @@ void split_old_host_compiler(Inventory& inv) {
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ToolkitChoice, consumer, root, version, reason)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Library, name, path, soname, version, version_source, found_via,
                                                 loader_pick, links, package, package_version, version_error)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Distribution, name, version, requires_dist, location)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SharedFile, path, owners, content_of, matched_by)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PythonEnv, interpreter, version, prefix, kind, found_via,
                                                 site_packages, error, torch_installed, torch_version, torch_path,
                                                 torch_cuda, torch_cudnn, torch_nccl, torch_cxx11_abi,
                                                 torch_arch_list, cuda_available, cuda_error, torch_import_error,
                                                 mapped_libraries, packages, executable, torch_git_version,
-                                                probe_seconds, import_errors)
+                                                probe_seconds, import_errors, torch_numpy_error, distributions,
+                                                shared_files)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Compiler, name, path, version, source)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(System, os_id, os_version_id, os_pretty, kernel, glibc,
                                                 glibcxx_max, libstdcxx_path, cpu_model, cpu_flags, cpu_count,
@@ -83,6 +88,53 @@ void to_json(nlohmann::json& j, const Inventory& inv) {
        {"nvcc_host_compiler", inv.nvcc_host_compiler}, {"nvcc_host_compiler_source", inv.nvcc_host_compiler_source},
        {"system", inv.system}, {"notes", inv.notes}};
 }
+
+namespace {
+
+/// An inventory with one default element in every list, serialised: the expected type of every field.
+nlohmann::json inventory_model() {
+  Inventory m;
+  m.gpus.resize(1);
+  m.toolkits.resize(1);
+  m.toolkits[0].host_compilers.resize(1);
+  m.toolkits[0].found_via.resize(1);
+  m.toolkits[0].aliases.resize(1);
+  m.toolkit_choices.resize(1);
+  m.libraries.resize(1);
+  m.libraries[0].found_via.resize(1);
+  m.libraries[0].links.resize(1);
+  m.pythons.resize(1);
+  m.pythons[0].found_via.resize(1);
+  m.pythons[0].site_packages.resize(1);
+  m.pythons[0].torch_arch_list.resize(1);
+  m.pythons[0].mapped_libraries.resize(1);
+  m.compilers.resize(1);
+  m.notes.resize(1);
+  m.system.cpu_flags.resize(1);
+  return m;
+}
+
+bool same_kind(const nlohmann::json& a, const nlohmann::json& b) {
+  return (a.is_number() && b.is_number()) || a.type() == b.type();
+}
+
+/// The first field of `given` whose JSON type is not the one `model` has there ("gpus[1].cc_major"), or
+/// "" when none differs where the model knows the type (an optional field is null in the model).
+std::string mistyped_field(const nlohmann::json& given, const nlohmann::json& model, const std::string& path) {
+  if (model.is_null()) return "";
+  if (!same_kind(given, model)) return path.empty() ? "(document)" : path;
+  if (model.is_object()) {
+    for (auto it = given.begin(); it != given.end(); ++it)
+      if (auto m = model.find(it.key()); m != model.end())
+        if (auto r = mistyped_field(*it, *m, path.empty() ? it.key() : path + "." + it.key()); !r.empty()) return r;
+  } else if (model.is_array() && !model.empty()) {
+    for (std::size_t i = 0; i < given.size(); ++i)
+      if (auto r = mistyped_field(given[i], model[0], path + "[" + std::to_string(i) + "]"); !r.empty()) return r;
+  }
+  return "";
+}
+
+}  // namespace
 
 void from_json(const nlohmann::json& j, Inventory& inv) {
   if (!j.is_object() || !j.contains("schema_version"))
@@ -107,7 +159,12 @@ void from_json(const nlohmann::json& j, Inventory& inv) {
     inv.system = j.value("system", d.system);
     inv.notes = j.value("notes", d.notes);
   } catch (const nlohmann::json::exception& e) {
-    throw InputError(std::string("malformed inventory document: ") + e.what());
+    // nlohmann says what type it found, not where: name the field ("gpus[0].index: type must be ...").
+    std::string what = e.what();
+    if (auto bracket = what.find("] "); what.rfind("[json.exception.", 0) == 0 && bracket != std::string::npos)
+      what = what.substr(bracket + 2);
+    std::string field = mistyped_field(j, inventory_model(), "");
+    throw InputError("malformed inventory document: " + (field.empty() ? "" : field + ": ") + what);
   }
 }
 
@@ -125,10 +182,17 @@ Inventory inventory_from_document(nlohmann::json doc, const std::string& name) {
 
 Inventory load_inventory(const std::string& path) { return inventory_from_document(read_json_file(path), path); }
 
-const PythonEnv* primary_python(const Inventory& inv) {
-  for (const auto& p : inv.pythons)
-    if (p.torch_installed) return &p;
-  return inv.pythons.empty() ? nullptr : &inv.pythons.front();
+JudgedPython judged_python(const Inventory& inv) {
+  // An interpreter that could not be run is judged only when it was asked for by name.
+  for (const char* route : {"--python", "VIRTUAL_ENV", "CONDA_PREFIX", "PATH"})
+    for (const auto& p : inv.pythons) {
+      bool via = std::find(p.found_via.begin(), p.found_via.end(), route) != p.found_via.end();
+      if (via && (p.error.empty() || std::string(route) == "--python")) return {&p, route};
+    }
+  if (inv.pythons.empty()) return {};
+  return {&inv.pythons.front(), "first found"};
 }
+
+const PythonEnv* primary_python(const Inventory& inv) { return judged_python(inv).env; }
 
 }  // namespace gpucheck::inventory

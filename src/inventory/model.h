@@ -80,6 +80,22 @@ struct Library {
   std::string version_error;      // why the dlopen read failed (then `version` comes from the file name)
 };
 
+/// One installed distribution as its dist-info says (what `pip check` reads).
+struct Distribution {
+  std::string name;                   // PEP 503 normalised
+  std::string version;
+  std::vector<std::string> requires_dist;  // the METADATA's Requires-Dist lines, as written
+  std::string location;               // the .dist-info / .egg-info directory
+};
+
+/// A file two or more distributions list in their RECORD; the bytes on disk belong to at most one of them.
+struct SharedFile {
+  std::string path;                   // absolute
+  std::vector<std::string> owners;    // distributions whose RECORD lists it
+  std::string content_of;             // the owner whose RECORD the file matches ("" none)
+  std::string matched_by;             // "sha256" (of the owners whose RECORD size fits); "" no match
+};
+
 struct PythonEnv {
   std::string interpreter;        // path
   std::string version;            // "3.10.12"
@@ -106,6 +122,9 @@ struct PythonEnv {
   std::string torch_git_version;  // torch.version.git_version
   double probe_seconds = 0;       // wall time of the probe child
   std::map<std::string, std::string> import_errors;  // extension module -> what importing it raised ("undefined symbol: ...")
+  std::string torch_numpy_error;  // torch.from_numpy() raised this (numpy built for another ABI), "" when it works
+  std::vector<Distribution> distributions;  // every distribution in its site-packages (dist-info metadata)
+  std::vector<SharedFile> shared_files;     // files more than one distribution's RECORD lists
 };
 
 struct Compiler {
@@ -157,8 +176,16 @@ Inventory load_inventory(const std::string& path);
 /// The same for a document already parsed; `name` is used in error messages.
 Inventory inventory_from_document(nlohmann::json doc, const std::string& name);
 
-/// The Python environment the checks speak of when they name one (doctor's torch rules, explain's facts):
-/// the first with torch installed, else the first found (PATH order first); null when none was found.
+/// The Python environment the checks judge, by one rule (docs/env.md "The judged interpreter"): the first
+/// `--python`; else the active virtualenv ($VIRTUAL_ENV), else the active conda environment ($CONDA_PREFIX);
+/// else the first python3/python on PATH (what a bare `python3` / `python3 -m pip` runs); else the first
+/// listed. Whether it has torch is never a criterion: a fresh venv is judged as having no torch.
+struct JudgedPython {
+  const PythonEnv* env = nullptr;  // null when no environment was found
+  std::string rule;                // "--python", "VIRTUAL_ENV", "CONDA_PREFIX", "PATH", "first found"
+};
+JudgedPython judged_python(const Inventory& inv);
+/// judged_python(inv).env.
 const PythonEnv* primary_python(const Inventory& inv);
 
 }  // namespace gpucheck::inventory

@@ -16,7 +16,7 @@ namespace {
 const std::set<std::string> kRelevant = {
     "torch", "torchvision", "torchaudio", "triton", "pytorch-triton", "bmtrain", "flash-attn", "xformers", "apex",
     "deepspeed", "bitsandbytes", "transformers", "accelerate", "peft", "numpy", "cupy", "jax", "jaxlib",
-    "vllm", "megatron-core", "nvidia-ml-py", "pynvml", "setuptools", "ninja"};
+    "vllm", "megatron-core", "nvidia-ml-py", "pynvml", "pip", "setuptools", "wheel", "ninja"};
 
 // Added to the interpreter's own facts (platform/python_query.h). Kept short and dependency-free: it must
 // run on any Python >= 3.6 and never import what it measures except torch.
@@ -91,6 +91,13 @@ else:
             try: __import__(mod)
             except BaseException as e: ie[mod] = "%s: %s" % (type(e).__name__, e)
     o["import_errors"] = ie
+    # torch built against another numpy C ABI (torch 2.1 with numpy 2: "_ARRAY_API not found" at import,
+    # then "Numpy is not available"): imports fine, fails at the first conversion.
+    if "numpy" in pk:
+        try:
+            import numpy
+            torch.from_numpy(numpy.zeros(1))
+        except BaseException as e: o["torch_numpy_error"] = "%s: %s" % (type(e).__name__, e)
 o["mapped_libraries"] = maps()
 )PY";
 
@@ -115,7 +122,12 @@ std::vector<PythonCandidate> discover_pythons(const RootFs& fs, const EnvMap& en
     if (c.via != "--python" && !fs.is_executable(c.path)) continue;
     std::string real = fs.resolve(c.path);
     auto it = std::find(reals.begin(), reals.end(), real);
-    if (it != reals.end() && c.via != "--python") continue;  // same file already listed
+    if (it != reals.end() && c.via != "--python") {  // same file already listed: keep the route
+      auto& first = out[static_cast<std::size_t>(it - reals.begin())];
+      if (first.via != c.via && std::find(first.also_via.begin(), first.also_via.end(), c.via) == first.also_via.end())
+        first.also_via.push_back(c.via);
+      continue;
+    }
     reals.push_back(real);
     out.push_back(c);
   }
@@ -146,6 +158,7 @@ PythonEnv python_env_from(const platform::PythonFacts& f) {
   p.cuda_error = f.text("cuda_error");
   p.torch_import_error = f.text("torch_import_error");
   p.import_errors = f.text_map("import_errors");
+  p.torch_numpy_error = f.text("torch_numpy_error");
   p.mapped_libraries = f.texts("mapped_libraries");
   return p;
 }

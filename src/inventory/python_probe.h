@@ -16,6 +16,7 @@ namespace gpucheck::inventory {
 struct PythonCandidate {
   std::string path;
   std::string via;  // "PATH", "--python", "VIRTUAL_ENV", "CONDA_PREFIX"
+  std::vector<std::string> also_via;  // other routes to the same file ($VIRTUAL_ENV/bin/python is on PATH too)
 };
 
 /// python3 / python in every PATH directory, $VIRTUAL_ENV/bin/python, $CONDA_PREFIX/bin/python, then the

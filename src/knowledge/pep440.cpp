@@ -1,15 +1,12 @@
+// Follows the reference implementation, packaging 24 (packaging/version.py, specifiers.py, markers.py,
+// requirements.py), rule for rule; the comments name the rule where it is not obvious.
 #include "knowledge/pep440.h"
 
 #include <algorithm>
 #include <cctype>
-#include <climits>
-#include <cstring>
 #include <regex>
 
-#include "core/errors.h"
-#include "core/text.h"
-
-namespace gpucheck::compat::pep440 {
+namespace gpucheck::pep440 {
 namespace {
 
 std::string lower(std::string s) {
@@ -17,44 +14,71 @@ std::string lower(std::string s) {
   return s;
 }
 
-int cmp(long a, long b) { return a < b ? -1 : a > b ? 1 : 0; }
+std::string strip(const std::string& s) {
+  auto b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string::npos) return "";
+  auto e = s.find_last_not_of(" \t\r\n");
+  return s.substr(b, e - b + 1);
+}
 
-int compare_release(const std::vector<long>& a, const std::vector<long>& b) {
-  for (std::size_t i = 0; i < std::max(a.size(), b.size()); ++i) {
-    int c = cmp(i < a.size() ? a[i] : 0, i < b.size() ? b[i] : 0);
-    if (c) return c;
+long long to_ll(const std::string& s) {
+  if (s.empty()) return 0;
+  if (s.size() > 18) return (1LL << 62);  // absurdly long numbers still order above all real ones
+  return std::stoll(s);
+}
+
+std::vector<long long> stripped_release(const std::vector<long long>& r) {
+  std::vector<long long> out = r;
+  while (out.size() > 1 && out.back() == 0) out.pop_back();
+  return out;
+}
+
+// Local parts compare numerically when numeric (and then after any alphanumeric part), else as text.
+int compare_local(const std::string& a, const std::string& b) {
+  if (a.empty() || b.empty()) return a.empty() == b.empty() ? 0 : (a.empty() ? -1 : 1);
+  auto split = [](const std::string& s) {
+    std::vector<std::string> parts;
+    std::string cur;
+    for (char c : s) {
+      if (c == '.' || c == '-' || c == '_') parts.push_back(cur), cur.clear();
+      else cur += c;
+    }
+    parts.push_back(cur);
+    return parts;
+  };
+  auto pa = split(a), pb = split(b);
+  for (std::size_t i = 0; i < std::max(pa.size(), pb.size()); ++i) {
+    if (i >= pa.size()) return -1;
+    if (i >= pb.size()) return 1;
+    bool na = !pa[i].empty() && pa[i].find_first_not_of("0123456789") == std::string::npos;
+    bool nb = !pb[i].empty() && pb[i].find_first_not_of("0123456789") == std::string::npos;
+    if (na != nb) return na ? 1 : -1;
+    if (na) {
+      long long x = to_ll(pa[i]), y = to_ll(pb[i]);
+      if (x != y) return x < y ? -1 : 1;
+    } else if (pa[i] != pb[i]) {
+      return pa[i] < pb[i] ? -1 : 1;
+    }
   }
   return 0;
 }
 
-int pre_rank(const std::string& kind) { return kind == "a" ? 0 : kind == "b" ? 1 : 2; }
-
-int compare_local(const std::string& a, const std::string& b) {
-  if (a.empty() || b.empty()) return a.empty() == b.empty() ? 0 : (a.empty() ? -1 : 1);
-  auto sa = split(a, '.'), sb = split(b, '.');
-  for (std::size_t i = 0; i < std::min(sa.size(), sb.size()); ++i) {
-    bool na = !sa[i].empty() && std::all_of(sa[i].begin(), sa[i].end(), ::isdigit);
-    bool nb = !sb[i].empty() && std::all_of(sb[i].begin(), sb[i].end(), ::isdigit);
-    int c = 0;
-    if (na && nb) c = cmp(std::stol(sa[i]), std::stol(sb[i]));
-    else if (na != nb) c = na ? 1 : -1;  // numeric segments sort after alphanumeric ones
-    else c = sa[i].compare(sb[i]) < 0 ? -1 : sa[i] == sb[i] ? 0 : 1;
-    if (c) return c;
-  }
-  return cmp(static_cast<long>(sa.size()), static_cast<long>(sb.size()));
+template <typename T>
+int cmp(const T& a, const T& b) {
+  return a < b ? -1 : (b < a ? 1 : 0);
 }
 
-/// "2.0.*" -> the prefix release {2, 0}; nullopt when `text` is no wildcard.
-std::optional<std::vector<long>> wildcard_prefix(const std::string& text) {
-  if (text.size() < 3 || text.compare(text.size() - 2, 2, ".*") != 0) return std::nullopt;
-  auto v = Version::parse(text.substr(0, text.size() - 2));
-  if (!v || !v->local.empty()) return std::nullopt;
-  return v->release;
+Version base_version(const Version& v) {
+  Version b;
+  b.epoch = v.epoch;
+  b.release = v.release;
+  return b;
 }
 
-bool release_starts_with(const Version& v, const std::vector<long>& prefix) {
-  for (std::size_t i = 0; i < prefix.size(); ++i)
-    if ((i < v.release.size() ? v.release[i] : 0) != prefix[i]) return false;
+bool equal_release_prefix(const Version& v, const Version& spec) {
+  if (v.epoch != spec.epoch) return false;
+  for (std::size_t i = 0; i < spec.release.size(); ++i)
+    if ((i < v.release.size() ? v.release[i] : 0) != spec.release[i]) return false;
   return true;
 }
 
@@ -63,7 +87,7 @@ bool release_starts_with(const Version& v, const std::vector<long>& prefix) {
 std::string normalize_name(const std::string& name) {
   std::string out;
   bool sep = false;
-  for (char c : name) {
+  for (char c : strip(name)) {
     if (c == '-' || c == '_' || c == '.') {
       sep = true;
       continue;
@@ -76,316 +100,372 @@ std::string normalize_name(const std::string& name) {
 }
 
 std::optional<Version> Version::parse(const std::string& text) {
+  // packaging.version.VERSION_PATTERN
   static const std::regex re(
-      R"(^v?(?:(\d+)!)?(\d+(?:\.\d+)*)(?:[-_.]?(a|b|c|rc|alpha|beta|pre|preview)[-_.]?(\d+)?)?)"
-      R"((?:(-(\d+))|([-_.]?(post|rev|r)[-_.]?(\d+)?))?(?:([-_.]?dev)[-_.]?(\d+)?)?)"
-      R"((?:\+([a-z0-9]+(?:[-_.][a-z0-9]+)*))?$)",
-      std::regex::optimize);
-  std::string t = lower(trim(text));
+      R"(^\s*v?(?:([0-9]+)!)?([0-9]+(?:\.[0-9]+)*))"
+      R"(([-_\.]?(alpha|a|beta|b|preview|pre|c|rc)[-_\.]?([0-9]+)?)?)"
+      R"(((?:-([0-9]+))|(?:[-_\.]?(post|rev|r)[-_\.]?([0-9]+)?))?)"
+      R"(([-_\.]?(dev)[-_\.]?([0-9]+)?)?)"
+      R"((?:\+([a-z0-9]+(?:[-_\.][a-z0-9]+)*))?\s*$)",
+      std::regex::icase);
   std::smatch m;
-  if (t.empty() || t.size() > 200 || !std::regex_match(t, m, re)) return std::nullopt;
+  if (text.size() > 256 || !std::regex_match(text, m, re)) return std::nullopt;
   Version v;
-  try {
-    if (m[1].matched) v.epoch = std::stoi(m[1]);
-    for (const auto& p : split(m[2], '.')) v.release.push_back(std::stol(p));
-    if (m[3].matched) {
-      std::string k = m[3];
-      v.pre_kind = k == "alpha" ? "a" : k == "beta" ? "b" : (k == "c" || k == "pre" || k == "preview") ? "rc" : k;
-      v.pre = m[4].matched ? std::stol(m[4]) : 0;
-    }
-    if (m[5].matched) v.post = std::stol(m[6]);
-    else if (m[7].matched) v.post = m[9].matched ? std::stol(m[9]) : 0;
-    if (m[10].matched) v.dev = m[11].matched ? std::stol(m[11]) : 0;
-  } catch (const std::exception&) {
-    return std::nullopt;  // a number too large for long
+  v.epoch = m[1].matched ? static_cast<int>(to_ll(m[1].str())) : 0;
+  std::string rel = m[2].str();
+  std::size_t start = 0;
+  while (true) {
+    auto dot = rel.find('.', start);
+    v.release.push_back(to_ll(rel.substr(start, dot - start)));
+    if (dot == std::string::npos) break;
+    start = dot + 1;
   }
-  if (m[12].matched) {
-    v.local = m[12];
+  if (m[3].matched) {
+    std::string l = lower(m[4].str());
+    char letter = (l == "alpha" || l == "a") ? 'a' : (l == "beta" || l == "b") ? 'b' : 'c';  // c, pre, preview, rc
+    v.pre = std::make_pair(letter, m[5].matched ? to_ll(m[5].str()) : 0);
+  }
+  if (m[6].matched) v.post = m[7].matched ? to_ll(m[7].str()) : (m[9].matched ? to_ll(m[9].str()) : 0);
+  if (m[10].matched) v.dev = m[12].matched ? to_ll(m[12].str()) : 0;
+  if (m[13].matched) {
+    v.local = lower(m[13].str());
     std::replace(v.local.begin(), v.local.end(), '-', '.');
     std::replace(v.local.begin(), v.local.end(), '_', '.');
   }
   return v;
 }
 
-std::string Version::public_str() const {
+Version Version::public_version() const {
+  Version v = *this;
+  v.local.clear();
+  return v;
+}
+
+std::string Version::str() const {
   std::string s = epoch ? std::to_string(epoch) + "!" : "";
   for (std::size_t i = 0; i < release.size(); ++i) s += (i ? "." : "") + std::to_string(release[i]);
-  if (!pre_kind.empty()) s += pre_kind + std::to_string(pre);
+  if (pre) s += (pre->first == 'c' ? std::string("rc") : std::string(1, pre->first)) + std::to_string(pre->second);
   if (post) s += ".post" + std::to_string(*post);
   if (dev) s += ".dev" + std::to_string(*dev);
+  if (!local.empty()) s += "+" + local;
   return s;
 }
 
-std::string Version::str() const { return public_str() + (local.empty() ? "" : "+" + local); }
-
-int Version::compare(const Version& o, bool with_local) const {
-  if (int c = cmp(epoch, o.epoch)) return c;
-  if (int c = compare_release(release, o.release)) return c;
-  // Pre-release key: a dev-only release sorts before its pre-releases, a final after them.
-  auto pre_key = [](const Version& v) -> std::pair<int, long> {
-    if (v.pre_kind.empty()) return (!v.post && v.dev) ? std::pair<int, long>{-1, 0} : std::pair<int, long>{3, 0};
-    return {pre_rank(v.pre_kind), v.pre};
+int compare(const Version& a, const Version& b) {
+  if (int c = cmp(a.epoch, b.epoch)) return c;
+  if (int c = cmp(stripped_release(a.release), stripped_release(b.release))) return c;
+  // pre: a dev release without pre/post sorts before any pre-release; no pre sorts after all of them.
+  auto pre_key = [](const Version& v) -> std::pair<int, std::pair<char, long long>> {
+    if (!v.pre && !v.post && v.dev) return {-1, {0, 0}};
+    if (!v.pre) return {1, {0, 0}};
+    return {0, *v.pre};
   };
-  auto a = pre_key(*this), b = pre_key(o);
-  if (int c = cmp(a.first, b.first)) return c;
-  if (int c = cmp(a.second, b.second)) return c;
-  if (int c = cmp(post ? *post : -1, o.post ? *o.post : -1)) return c;
-  if (int c = cmp(dev ? *dev : LONG_MAX, o.dev ? *o.dev : LONG_MAX)) return c;
-  return with_local ? compare_local(local, o.local) : 0;
+  if (int c = cmp(pre_key(a), pre_key(b))) return c;
+  auto post_key = [](const Version& v) { return v.post ? std::make_pair(1, *v.post) : std::make_pair(0, 0LL); };
+  if (int c = cmp(post_key(a), post_key(b))) return c;
+  auto dev_key = [](const Version& v) { return v.dev ? std::make_pair(0, *v.dev) : std::make_pair(1, 0LL); };
+  if (int c = cmp(dev_key(a), dev_key(b))) return c;
+  return compare_local(a.local, b.local);
 }
 
-bool Specifier::matches(const Version& v) const {
-  if (op == "===") return lower(version) == v.str();
+bool Specifier::contains(const Version& v) const {
+  if (op == "===") return lower(v.str()) == lower(strip(version));
+  auto spec = Version::parse(version);
+  if (!spec) return false;
   if (op == "==" || op == "!=") {
     bool eq;
-    if (auto prefix = wildcard_prefix(version)) {
-      eq = release_starts_with(v, *prefix);
+    if (wildcard) {
+      eq = equal_release_prefix(v.public_version(), *spec);
     } else {
-      auto s = Version::parse(version);
-      if (!s) return false;
-      eq = s->local.empty() ? v.compare(*s, false) == 0 : v.compare(*s, true) == 0;
+      const Version p = spec->local.empty() ? v.public_version() : v;
+      eq = compare(p, *spec) == 0;
     }
     return op == "==" ? eq : !eq;
   }
-  auto s = Version::parse(version);
-  if (!s) return false;
-  int c = v.compare(*s, false);
-  if (op == ">=") return c >= 0;
-  if (op == "<=") return c <= 0;
+  if (op == "~=") {
+    Specifier prefix{"==", "", true};
+    Version pv = *spec;
+    pv.release.pop_back();
+    pv.pre.reset(), pv.post.reset(), pv.dev.reset(), pv.local.clear();
+    prefix.version = pv.str();
+    return compare(v.public_version(), *spec) >= 0 && prefix.contains(v);
+  }
+  if (op == "<=") return compare(v.public_version(), *spec) <= 0;
+  if (op == ">=") return compare(v.public_version(), *spec) >= 0;
   if (op == "<") {
-    if (c >= 0) return false;
-    // <V excludes pre-releases of V itself unless V is one.
-    bool same_release = compare_release(v.release, s->release) == 0 && v.epoch == s->epoch;
-    return !(same_release && v.is_prerelease() && !s->is_prerelease());
+    if (compare(v, *spec) >= 0) return false;
+    // <3.0 excludes 3.0rc1 unless the spec itself is a pre-release.
+    if (!spec->is_prerelease() && v.is_prerelease() && compare(base_version(v), base_version(*spec)) == 0) return false;
+    return true;
   }
   if (op == ">") {
-    if (c <= 0) return false;
-    bool same_release = compare_release(v.release, s->release) == 0 && v.epoch == s->epoch;
-    return !(same_release && v.post && !s->post);  // >V excludes post-releases of V
-  }
-  if (op == "~=") {
-    if (s->release.size() < 2 || c < 0) return false;
-    std::vector<long> prefix(s->release.begin(), s->release.end() - 1);
-    return release_starts_with(v, prefix) && v.epoch == s->epoch;
+    if (compare(v, *spec) <= 0) return false;
+    // >1.0 excludes 1.0.post1 unless the spec is a post-release, and 1.0+local.
+    if (!spec->post && v.post && compare(base_version(v), base_version(*spec)) == 0) return false;
+    if (!v.local.empty() && compare(base_version(v), base_version(*spec)) == 0) return false;
+    return true;
   }
   return false;
 }
 
-SpecifierSet SpecifierSet::parse(const std::string& raw) {
-  std::string text = trim(raw);
-  if (!text.empty() && text.front() == '(' && text.back() == ')') text = trim(text.substr(1, text.size() - 2));
+std::string Specifier::str() const { return op + version + (wildcard ? ".*" : ""); }
+
+std::optional<SpecifierSet> SpecifierSet::parse(const std::string& text) {
   SpecifierSet set;
-  if (text.empty()) return set;
-  static const std::regex clause(R"(^(===|~=|==|!=|<=|>=|<|>)\s*([A-Za-z0-9_.*+!-]+)$)");
-  for (const auto& part : split(text, ',')) {
-    std::string p = trim(part);
+  std::string t = strip(text);
+  if (t.size() >= 2 && t.front() == '(' && t.back() == ')') t = strip(t.substr(1, t.size() - 2));
+  if (t.empty()) return set;
+  std::size_t start = 0;
+  while (start <= t.size()) {
+    auto comma = t.find(',', start);
+    std::string clause = strip(t.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    static const std::regex re(R"(^(===|==|!=|<=|>=|~=|<|>)\s*([^\s;,]+)$)");
     std::smatch m;
-    if (!std::regex_match(p, m, clause))
-      throw InputError("'" + raw + "': '" + p + "' is not a version specifier (like >=1.10 or ==2.0.*)");
-    Specifier s{m[1], m[2]};
-    bool wildcard = s.version.find('*') != std::string::npos;
-    if (s.op != "===" && !(wildcard ? (s.op == "==" || s.op == "!=") && wildcard_prefix(s.version)
-                                    : Version::parse(s.version).has_value()))
-      throw InputError("'" + raw + "': '" + s.version + "' is not a PEP 440 version");
-    set.specs.push_back(s);
+    if (!std::regex_match(clause, m, re)) return std::nullopt;
+    Specifier s{m[1].str(), m[2].str(), false};
+    if (s.op != "===") {
+      if (s.version.size() > 2 && s.version.compare(s.version.size() - 2, 2, ".*") == 0) {
+        if (s.op != "==" && s.op != "!=") return std::nullopt;
+        s.wildcard = true;
+        s.version.resize(s.version.size() - 2);
+      }
+      auto v = Version::parse(s.version);
+      if (!v) return std::nullopt;
+      if (s.op == "~=" && v->release.size() < 2) return std::nullopt;
+      if (!v->local.empty() && s.op != "==" && s.op != "!=") return std::nullopt;
+    }
+    set.clauses.push_back(std::move(s));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
   }
   return set;
 }
 
-bool SpecifierSet::contains(const Version& v, bool prereleases) const {
-  if (v.is_prerelease() && !prereleases) {
-    bool named = std::any_of(specs.begin(), specs.end(), [](const Specifier& s) {
-      auto sv = Version::parse(s.version);
-      return sv && sv->is_prerelease();
-    });
-    if (!named) return false;
+bool SpecifierSet::contains(const Version& v, bool allow_prereleases) const {
+  if (!allow_prereleases && v.is_prerelease()) {
+    bool names_pre = false;
+    for (const auto& c : clauses) {
+      auto sv = Version::parse(c.version);
+      names_pre |= sv && sv->is_prerelease();
+    }
+    if (!names_pre) return false;
   }
-  return std::all_of(specs.begin(), specs.end(), [&](const Specifier& s) { return s.matches(v); });
+  for (const auto& c : clauses)
+    if (!c.contains(v)) return false;
+  return true;
 }
 
-bool SpecifierSet::contains(const std::string& version, bool prereleases) const {
+bool SpecifierSet::contains(const std::string& version, bool allow_prereleases) const {
   auto v = Version::parse(version);
-  return v && contains(*v, prereleases);
+  if (!v) {  // packaging drops LegacyVersion: an invalid version satisfies only ===
+    for (const auto& c : clauses)
+      if (c.op != "===" || lower(strip(version)) != lower(strip(c.version))) return false;
+    return !clauses.empty();
+  }
+  return contains(*v, allow_prereleases);
 }
 
 std::string SpecifierSet::str() const {
-  std::vector<std::string> parts;
-  for (const auto& s : specs) parts.push_back(s.str());
-  return join(parts, ",");
+  std::string s;
+  for (const auto& c : clauses) s += (s.empty() ? "" : ",") + c.str();
+  return s;
 }
 
-SpecifierSet SpecifierSet::operator&(const SpecifierSet& o) const {
-  SpecifierSet out = *this;
-  for (const auto& s : o.specs)
-    if (std::none_of(out.specs.begin(), out.specs.end(), [&](const Specifier& x) { return x.str() == s.str(); }))
-      out.specs.push_back(s);
-  return out;
+MarkerEnvironment linux_marker_environment(const std::string& full, const std::string& machine) {
+  std::string short_version = full;
+  auto d1 = full.find('.');
+  if (d1 != std::string::npos) {
+    auto d2 = full.find('.', d1 + 1);
+    short_version = full.substr(0, d2);
+  }
+  return {{"python_version", short_version},
+          {"python_full_version", full},
+          {"implementation_version", full},
+          {"os_name", "posix"},
+          {"sys_platform", "linux"},
+          {"platform_system", "Linux"},
+          {"platform_machine", machine},
+          {"platform_python_implementation", "CPython"},
+          {"implementation_name", "cpython"},
+          {"platform_release", ""},
+          {"platform_version", ""}};
 }
-
-// --- markers -------------------------------------------------------------------------------------------
 
 namespace {
 
-struct MarkerParser {
-  const std::string& text;
-  const MarkerEnv& env;
-  std::size_t pos = 0;
+// A small recursive-descent reader of PEP 508 marker expressions.
+class MarkerParser {
+ public:
+  MarkerParser(const std::string& text, const MarkerEnvironment& env) : s_(text), env_(env) {}
 
-  [[noreturn]] void fail(const std::string& why) const {
-    throw InputError("marker '" + text + "': " + why);
+  std::optional<bool> run() {
+    auto v = parse_or();
+    skip_ws();
+    if (!v || pos_ != s_.size()) return std::nullopt;
+    return v;
   }
-  void skip() {
-    while (pos < text.size() && std::isspace(static_cast<unsigned char>(text[pos]))) ++pos;
+
+ private:
+  void skip_ws() {
+    while (pos_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[pos_]))) ++pos_;
   }
-  bool word(const std::string& w) {
-    skip();
-    if (text.compare(pos, w.size(), w) != 0) return false;
-    std::size_t end = pos + w.size();
-    if (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_')) return false;
-    pos = end;
+  bool keyword(const char* k) {
+    skip_ws();
+    std::size_t n = std::char_traits<char>::length(k);
+    if (s_.compare(pos_, n, k) != 0) return false;
+    if (pos_ + n < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[pos_ + n])) || s_[pos_ + n] == '_'))
+      return false;
+    pos_ += n;
     return true;
   }
-  // A quoted string or a variable, and whether it was a variable.
-  std::pair<std::string, std::string> value() {
-    skip();
-    if (pos >= text.size()) fail("a value is missing");
-    char q = text[pos];
-    if (q == '\'' || q == '"') {
-      auto end = text.find(q, pos + 1);
-      if (end == std::string::npos) fail("unterminated string");
-      std::string s = text.substr(pos + 1, end - pos - 1);
-      pos = end + 1;
-      return {s, ""};
+  std::optional<bool> parse_or() {
+    auto l = parse_and();
+    if (!l) return std::nullopt;
+    while (keyword("or")) {
+      auto r = parse_and();
+      if (!r) return std::nullopt;
+      l = *l || *r;
     }
-    std::size_t start = pos;
-    while (pos < text.size() && (std::isalnum(static_cast<unsigned char>(text[pos])) || text[pos] == '_' || text[pos] == '.'))
-      ++pos;
-    if (start == pos) fail("unexpected '" + text.substr(pos, 1) + "'");
-    std::string var = text.substr(start, pos - start);
-    return {lookup(var), var};
+    return l;
   }
-  std::string lookup(const std::string& var) const {
-    if (var == "python_version") return env.python_version;
-    if (var == "python_full_version") return env.python_full_version;
-    if (var == "platform_system") return env.platform_system;
-    if (var == "platform_machine") return env.platform_machine;
-    if (var == "sys_platform") return env.sys_platform;
-    if (var == "os_name") return env.os_name;
-    if (var == "implementation_name") return env.implementation_name;
-    if (var == "platform_python_implementation") return env.platform_python_implementation;
-    if (var == "implementation_version") return env.python_full_version;
-    return "";
-  }
-  std::string op() {
-    skip();
-    for (const char* o : {"===", "==", "!=", "<=", ">=", "~=", "<", ">"})
-      if (text.compare(pos, std::strlen(o), o) == 0) {
-        pos += std::strlen(o);
-        return o;
-      }
-    if (word("not")) {
-      if (!word("in")) fail("'not' without 'in'");
-      return "not in";
+  std::optional<bool> parse_and() {
+    auto l = parse_atom();
+    if (!l) return std::nullopt;
+    while (keyword("and")) {
+      auto r = parse_atom();
+      if (!r) return std::nullopt;
+      l = *l && *r;
     }
-    if (word("in")) return "in";
-    fail("an operator is missing");
+    return l;
   }
-  bool compare() {
-    auto [lhs, lvar] = value();
-    std::string o = op();
-    auto [rhs, rvar] = value();
-    if (lvar == "extra" || rvar == "extra") {
-      std::string want = normalize_name(lvar == "extra" ? rhs : lhs);
-      bool has = env.extras.count(want) > 0;
-      if (o == "==") return has;
-      if (o == "!=") return !has;
-      fail("extra only compares with == or !=");
-    }
-    if (o == "in") return rhs.find(lhs) != std::string::npos;
-    if (o == "not in") return rhs.find(lhs) == std::string::npos;
-    auto lv = Version::parse(lhs);
-    if (lv && Version::parse(rhs)) {
-      try {
-        return Specifier{o, rhs}.matches(*lv);
-      } catch (const std::exception&) {
-      }
-    }
-    if (o == "==" || o == "===") return lhs == rhs;
-    if (o == "!=") return lhs != rhs;
-    return false;  // an ordering between texts that are not versions: PEP 508 leaves it undefined
-  }
-  bool atom() {
-    skip();
-    if (pos < text.size() && text[pos] == '(') {
-      ++pos;
-      bool v = any();
-      skip();
-      if (pos >= text.size() || text[pos] != ')') fail("')' is missing");
-      ++pos;
+  std::optional<bool> parse_atom() {
+    skip_ws();
+    if (pos_ < s_.size() && s_[pos_] == '(') {
+      ++pos_;
+      auto v = parse_or();
+      skip_ws();
+      if (!v || pos_ >= s_.size() || s_[pos_] != ')') return std::nullopt;
+      ++pos_;
       return v;
     }
-    return compare();
+    bool lvar = false, rvar = false;
+    std::string lname, rname;
+    auto l = value(lvar, lname);
+    if (!l) return std::nullopt;
+    auto op = oper();
+    if (!op) return std::nullopt;
+    auto r = value(rvar, rname);
+    if (!r) return std::nullopt;
+    std::string a = *l, b = *r;
+    if ((lvar && lname == "extra") || (rvar && rname == "extra")) a = normalize_name(a), b = normalize_name(b);
+    return compare_op(*op, a, b);
   }
-  bool all() {
-    bool v = atom();
-    while (word("and")) v = atom() && v;
-    return v;
+  std::optional<std::string> value(bool& is_var, std::string& name) {
+    skip_ws();
+    if (pos_ >= s_.size()) return std::nullopt;
+    char q = s_[pos_];
+    if (q == '"' || q == '\'') {
+      auto end = s_.find(q, pos_ + 1);
+      if (end == std::string::npos) return std::nullopt;
+      std::string v = s_.substr(pos_ + 1, end - pos_ - 1);
+      pos_ = end + 1;
+      is_var = false;
+      return v;
+    }
+    std::size_t b = pos_;
+    while (pos_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[pos_])) || s_[pos_] == '_' || s_[pos_] == '.'))
+      ++pos_;
+    name = s_.substr(b, pos_ - b);
+    std::replace(name.begin(), name.end(), '.', '_');  // legacy os.name, sys.platform, platform.version
+    if (name == "python_implementation") name = "platform_python_implementation";
+    auto it = env_.find(name);
+    if (it == env_.end()) return std::nullopt;
+    is_var = true;
+    return it->second;
   }
-  bool any() {
-    bool v = all();
-    while (word("or")) v = all() || v;
-    return v;
+  std::optional<std::string> oper() {
+    skip_ws();
+    for (const char* o : {"===", "==", "!=", "<=", ">=", "~=", "<", ">"})
+      if (s_.compare(pos_, std::char_traits<char>::length(o), o) == 0) {
+        pos_ += std::char_traits<char>::length(o);
+        return std::string(o);
+      }
+    if (keyword("in")) return std::string("in");
+    std::size_t save = pos_;
+    if (keyword("not") && keyword("in")) return std::string("not in");
+    pos_ = save;
+    return std::nullopt;
   }
+  // packaging's _eval_op: a version comparison when the right side reads as one, else text.
+  static bool compare_op(const std::string& op, const std::string& l, const std::string& r) {
+    if (op == "in") return r.find(l) != std::string::npos;
+    if (op == "not in") return r.find(l) == std::string::npos;
+    auto spec = SpecifierSet::parse(op + r);
+    auto lv = Version::parse(l);
+    if (spec && lv) return spec->contains(*lv, true);
+    if (op == "==" || op == "===") return l == r;
+    if (op == "!=") return l != r;
+    if (op == "<") return l < r;
+    if (op == "<=") return l <= r;
+    if (op == ">") return l > r;
+    if (op == ">=") return l >= r;
+    return false;
+  }
+
+  const std::string& s_;
+  const MarkerEnvironment& env_;
+  std::size_t pos_ = 0;
 };
 
 }  // namespace
 
-bool evaluate_marker(const std::string& marker, const MarkerEnv& env) {
-  if (trim(marker).empty()) return true;
-  MarkerParser p{marker, env};
-  bool v = p.any();
-  p.skip();
-  if (p.pos != marker.size()) p.fail("unexpected text at '" + marker.substr(p.pos) + "'");
-  return v;
+std::optional<bool> evaluate_marker(const std::string& marker, const MarkerEnvironment& env) {
+  return MarkerParser(marker, env).run();
 }
 
-Requirement Requirement::parse(const std::string& raw) {
-  std::string text = raw;
-  if (auto hash = text.find(" #"); hash != std::string::npos) text = text.substr(0, hash);
-  text = trim(text);
+std::optional<Requirement> Requirement::parse(const std::string& line_in) {
+  std::string line = strip(line_in);
+  if (auto hash = line.find(" #"); hash != std::string::npos) line = strip(line.substr(0, hash));
   static const std::regex head(R"(^([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*(?:\[([^\]]*)\])?\s*(.*)$)");
   std::smatch m;
-  if (text.empty() || text.size() > 1000 || !std::regex_match(text, m, head))
-    throw InputError("'" + raw + "' is not a requirement (like bmtrain>=0.2.1 or torch==2.5.1)");
+  if (line.size() > 4096 || !std::regex_match(line, m, head)) return std::nullopt;
   Requirement r;
-  r.written_name = m[1];
-  r.name = normalize_name(r.written_name);
-  for (const auto& e : split(m[2], ','))
-    if (!trim(e).empty()) r.extras.push_back(normalize_name(trim(e)));
-  std::string rest = m[3];
-  std::string marker;
+  r.name = normalize_name(m[1].str());
+  std::string extras = m[2].str();
+  std::size_t start = 0;
+  while (m[2].matched && start <= extras.size()) {
+    auto comma = extras.find(',', start);
+    std::string e = strip(extras.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (!e.empty()) r.extras.push_back(normalize_name(e));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  std::string rest = strip(m[3].str());
+  std::string spec_text = rest;
+  if (!rest.empty() && rest.front() == '@') {
+    // "name @ url ; marker": the marker needs a space before ';' (a URL may contain ';').
+    auto semi = rest.find(" ;");
+    r.url = strip(rest.substr(1, semi == std::string::npos ? std::string::npos : semi - 1));
+    if (semi != std::string::npos) r.marker = strip(rest.substr(semi + 2));
+    if (r.url.empty()) return std::nullopt;
+    return r;
+  }
   if (auto semi = rest.find(';'); semi != std::string::npos) {
-    marker = trim(rest.substr(semi + 1));
-    rest = trim(rest.substr(0, semi));
+    r.marker = strip(rest.substr(semi + 1));
+    spec_text = strip(rest.substr(0, semi));
+    if (r.marker.empty()) return std::nullopt;
   }
-  if (!rest.empty() && rest[0] == '@') {
-    r.url = trim(rest.substr(1));
-    if (r.url.empty()) throw InputError("'" + raw + "': '@' without a URL");
-  } else {
-    r.specifiers = SpecifierSet::parse(rest);
-  }
-  r.marker = marker;
-  if (!marker.empty()) evaluate_marker(marker, MarkerEnv{});  // throws on a marker that cannot be parsed
+  auto set = SpecifierSet::parse(spec_text);
+  if (!set) return std::nullopt;
+  r.specifiers = *set;
   return r;
 }
 
-std::string Requirement::str() const {
-  std::string s = name;
-  if (!extras.empty()) s += "[" + join(extras, ",") + "]";
-  if (!url.empty()) return s + " @ " + url;
-  return s + specifiers.str();
+bool Requirement::applies(const MarkerEnvironment& env, const std::string& extra) const {
+  if (marker.empty()) return true;
+  MarkerEnvironment e = env;
+  e["extra"] = extra;
+  return evaluate_marker(marker, e).value_or(true);
 }
 
-bool Requirement::applies(const MarkerEnv& env) const { return evaluate_marker(marker, env); }
-
-}  // namespace gpucheck::compat::pep440
+}  // namespace gpucheck::pep440

@@ -1,6 +1,10 @@
 #include "platform/dist_info.h"
 
+#include <openssl/evp.h>
+
 #include <cctype>
+#include <fstream>
+#include <memory>
 #include <sstream>
 
 #include "core/text.h"
@@ -57,6 +61,120 @@ std::map<std::string, std::string> read_dist_infos(const RootFs& fs, const std::
     out[name] = version;
   }
   return out;
+}
+
+namespace {
+
+// The header block of METADATA / PKG-INFO: "Key: value" lines up to the first empty line.
+void read_headers(const std::string& meta, std::string& version, std::vector<std::string>& requires_dist) {
+  std::istringstream in(meta);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty()) break;
+    if (starts_with(line, "Version:") && version.empty()) version = trim(line.substr(8));
+    else if (starts_with(line, "Requires-Dist:")) requires_dist.push_back(trim(line.substr(14)));
+  }
+}
+
+// requires.txt of an egg-info: unconditional lines come before the first "[extra]" / "[:marker]" section.
+std::vector<std::string> egg_requires(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    line = trim(line);
+    if (starts_with(line, "[")) break;
+    if (!line.empty() && line.front() != '#') out.push_back(line);
+  }
+  return out;
+}
+
+// One CSV field list; RECORD quotes a path that holds a comma or a quote.
+std::vector<std::string> csv_fields(const std::string& line) {
+  std::vector<std::string> out(1);
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') out.back() += '"', ++i;
+      else if (c == '"') quoted = false;
+      else out.back() += c;
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      out.emplace_back();
+    } else if (c != '\r') {
+      out.back() += c;
+    }
+  }
+  return out;
+}
+
+std::string urlsafe_b64_nopad(const unsigned char* data, std::size_t n) {
+  static const char* k = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+  std::string out;
+  for (std::size_t i = 0; i < n; i += 3) {
+    unsigned v = data[i] << 16 | (i + 1 < n ? data[i + 1] << 8 : 0) | (i + 2 < n ? data[i + 2] : 0);
+    out += k[(v >> 18) & 63];
+    out += k[(v >> 12) & 63];
+    if (i + 1 < n) out += k[(v >> 6) & 63];
+    if (i + 2 < n) out += k[v & 63];
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<DistInfo> read_distributions(const RootFs& fs, const std::string& site) {
+  std::vector<DistInfo> out;
+  for (const auto& entry : fs.list(site)) {
+    auto [name, version] = parse_dist_info_name(entry);
+    if (name.empty()) continue;
+    DistInfo d;
+    d.dir = path_join(site, entry);
+    d.name = name;
+    std::string meta = fs.read(path_join(d.dir, "METADATA"), 1u << 20);
+    if (meta.empty()) meta = fs.read(path_join(d.dir, "PKG-INFO"), 1u << 20);
+    read_headers(meta, d.version, d.requires_dist);
+    if (ends_with(entry, ".egg-info") && d.requires_dist.empty())
+      d.requires_dist = egg_requires(fs.read(path_join(d.dir, "requires.txt"), 1u << 20));
+    if (d.version.empty()) d.version = version;
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+std::vector<RecordEntry> read_record(const RootFs& fs, const std::string& dist_info_dir) {
+  std::vector<RecordEntry> out;
+  std::istringstream in(fs.read(path_join(dist_info_dir, "RECORD"), 64u << 20));
+  std::string line;
+  while (std::getline(in, line)) {
+    auto f = csv_fields(line);
+    if (f.empty() || f[0].empty()) continue;
+    long long size = -1;
+    if (f.size() > 2 && !f[2].empty() && f[2].size() < 19 && f[2].find_first_not_of("0123456789") == std::string::npos)
+      size = std::stoll(f[2]);
+    out.push_back({f[0], f.size() > 1 ? f[1] : "", size});
+  }
+  return out;
+}
+
+std::string record_hash_of_file(const RootFs& fs, const std::string& guest_path) {
+  std::ifstream in(fs.host(guest_path), std::ios::binary);
+  if (!in) return "";
+  std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
+  if (!ctx || EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr) != 1) return "";
+  std::vector<char> buf(1u << 20);
+  while (in) {
+    in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
+    if (in.gcount() > 0 && EVP_DigestUpdate(ctx.get(), buf.data(), static_cast<std::size_t>(in.gcount())) != 1) return "";
+  }
+  if (in.bad()) return "";
+  unsigned char md[EVP_MAX_MD_SIZE];
+  unsigned int len = 0;
+  if (EVP_DigestFinal_ex(ctx.get(), md, &len) != 1) return "";
+  return "sha256=" + urlsafe_b64_nopad(md, len);
 }
 
 }  // namespace gpucheck::inventory

@@ -81,6 +81,17 @@ bool ElfObject::is_elf_file(const std::string& path) {
   return elf;
 }
 
+std::string ElfObject::not_elf_reason(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return std::strerror(errno);
+  unsigned char magic[SELFMAG];
+  ssize_t n = pread(fd, magic, sizeof magic, 0);
+  int e = errno;
+  ::close(fd);
+  if (n < 0) return std::strerror(e);
+  return n == SELFMAG && std::memcmp(magic, ELFMAG, SELFMAG) == 0 ? "" : "not an ELF file";
+}
+
 std::string ElfObject::loadable_mismatch(const std::string& path) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return std::strerror(errno);
@@ -95,9 +106,9 @@ std::string ElfObject::read_soname(const std::string& path) {
   std::string soname;
   if (has_elf_magic(fd)) {
     init_libelf();
-    // ELF_C_READ_MMAP: libelf knows the file's size and checks every offset against it, and only the
-    // pages it touches are read. (ELF_C_READ would pread less, ~11 KB, but trusts a hostile file's sizes.)
-    if (Elf* elf = elf_begin(fd, ELF_C_READ_MMAP, nullptr)) {
+    // ELF_C_READ: libelf preads the headers and the two sections asked for, never maps the file (a file
+    // truncated while mapped would SIGBUS); it takes the file's size from fstat and checks offsets on it.
+    if (Elf* elf = elf_begin(fd, ELF_C_READ, nullptr)) {
       GElf_Shdr sh;
       Elf_Scn* scn = elf_kind(elf) == ELF_K_ELF ? find_section(elf, SHT_DYNAMIC, &sh) : nullptr;
       Elf_Data* d = scn && sh.sh_type != SHT_NOBITS ? elf_getdata(scn, nullptr) : nullptr;
@@ -137,10 +148,8 @@ ElfObject::~ElfObject() {
 }
 
 void ElfObject::load() {
-  elf_ = elf_begin(fd_, ELF_C_READ_MMAP, nullptr);
+  elf_ = elf_begin(fd_, ELF_C_READ, nullptr);
   if (!elf_ || elf_kind(elf_) != ELF_K_ELF) throw ElfError(path_ + ": libelf cannot read it: " + libelf_error());
-  std::size_t raw_size = 0;
-  image_ = elf_rawfile(elf_, &raw_size);
   GElf_Ehdr eh;
   if (!gelf_getehdr(elf_, &eh)) throw ElfError(path_ + ": bad ELF header: " + libelf_error());
   elf_type_ = eh.e_type;
@@ -167,12 +176,16 @@ void ElfObject::read_gnu_hash() {
   GElf_Shdr sh;
   Elf_Scn* scn = find_section(elf_, SHT_GNU_HASH, &sh);
   if (!scn || sh.sh_type == SHT_NOBITS) return;
-  std::string_view b(image_ + sh.sh_offset, static_cast<std::size_t>(sh.sh_size));
+  Elf_Data* d = elf_getdata(scn, nullptr);  // libelf's copy, alive as long as elf_
+  if (!d || !d->d_buf) return;
+  std::string_view b(static_cast<const char*>(d->d_buf), d->d_size);
   if (b.size() < 16) return;
   std::uint32_t hdr[4];
   std::memcpy(hdr, b.data(), 16);
   std::uint64_t need = 16 + std::uint64_t(hdr[2]) * 8 + std::uint64_t(hdr[0]) * 4;
-  if (hdr[0] == 0 || hdr[2] == 0 || need > b.size()) return;  // unusable table: use the map instead
+  // Unusable table (sizes past the section, or a bloom shift a 32-bit hash cannot take: found by the
+  // elf fuzz target, a shift of 170): use the map instead.
+  if (hdr[0] == 0 || hdr[2] == 0 || need > b.size() || hdr[3] >= 32) return;
   gnu_.nbuckets = hdr[0];
   gnu_.symoffset = hdr[1];
   gnu_.bloom_size = hdr[2];
@@ -206,10 +219,34 @@ void ElfObject::read_sections() {
       throw ElfError(path_ + ": sections " + laid[i - 1]->name + " and " + laid[i]->name + " overlap");
 }
 
-std::string_view ElfObject::section_bytes(const std::string& name) const {
+void ElfObject::read(std::uint64_t off, void* dst, std::size_t n) const {
+  auto* out = static_cast<char*>(dst);
+  std::size_t done = 0;
+  while (done < n) {
+    ssize_t r = ::pread(fd_, out + done, n - done, static_cast<off_t>(off + done));
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0) throw ElfError(path_ + ": read failed at byte " + std::to_string(off + done) + ": " + std::strerror(errno));
+    if (r == 0) {
+      struct stat st {};
+      std::string now = fstat(fd_, &st) == 0 ? std::to_string(st.st_size) : "?";
+      throw ElfError(path_ + ": changed while read (now " + now + " bytes, was " + std::to_string(file_size_) +
+                     "; rewritten in place by a build or an install?)");
+    }
+    done += static_cast<std::size_t>(r);
+  }
+}
+
+SubSource ElfObject::section_source(const std::string& name) const {
   for (const auto& s : sections_)
-    if (s.name == name && s.type != SHT_NOBITS) return {image_ + s.offset, static_cast<std::size_t>(s.size)};
-  return {};
+    if (s.name == name && s.type != SHT_NOBITS) return SubSource(*this, s.offset, s.size);
+  return SubSource(*this, 0, 0);
+}
+
+std::string ElfObject::section_bytes(const std::string& name) const {
+  SubSource src = section_source(name);
+  std::string out(static_cast<std::size_t>(src.size()), '\0');
+  src.read(0, out.data(), out.size());
+  return out;
 }
 
 void ElfObject::read_versions() {

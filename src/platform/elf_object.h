@@ -1,6 +1,9 @@
 #pragma once
-// One ELF shared object or executable opened through libelf (mmap'd, read-only): what the dynamic loader
-// and the ABI audit need from it. String views point into the mapping and live as long as the object.
+// One ELF shared object or executable opened through libelf: what the dynamic loader and the ABI audit
+// need from it. The file is never mapped: libelf preads the headers and the sections asked for (dynamic,
+// symbol, version and hash tables), everything else is read on demand through read() (pread), so a
+// 500 MB library costs its tables, and a file truncated while read is an ElfError, never a SIGBUS.
+// String views point into libelf's copies of the tables and live as long as the object.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -8,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/byte_source.h"
 #include "core/errors.h"
 
 struct Elf;  // libelf handle (libelf.h)
@@ -44,22 +48,25 @@ struct Section {
   std::uint64_t offset = 0, size = 0;
 };
 
-class ElfObject {
+class ElfObject final : public ByteSource {
  public:
   /// Opens and validates `path`. Throws ElfError with a one-line reason.
   static std::unique_ptr<ElfObject> open(const std::string& path);
   /// Does the file start with the ELF magic (any class, machine or type)? False when unreadable.
   static bool is_elf_file(const std::string& path);
+  /// "" when the file starts with the ELF magic; else why not: the reason it cannot be read
+  /// ("Permission denied"), or "not an ELF file".
+  static std::string not_elf_reason(const std::string& path);
   /// Cheap check used while searching directories: is this an ELF of the host's class and machine?
   /// Returns "" when it is, else why not ("ELFCLASS32", "machine 183", "not an ELF file").
   static std::string loadable_mismatch(const std::string& path);
   /// DT_SONAME of an ELF file of any class or machine (an image under --root may be another
-  /// architecture's), read through libelf from the headers and .dynamic/.dynstr only: the file is mmap'd
-  /// and nothing else is touched, so a 500 MB libcublasLt costs a few pages. Never throws: "" when the
+  /// architecture's), read through libelf from the headers and .dynamic/.dynstr only (pread, ~11 KB for
+  /// a 500 MB libcublasLt). Never throws: "" when the
   /// file has no SONAME, is not ELF or cannot be read (the inventory lists such files without one).
   static std::string read_soname(const std::string& path);
 
-  ~ElfObject();
+  ~ElfObject() override;
   ElfObject(const ElfObject&) = delete;
   ElfObject& operator=(const ElfObject&) = delete;
 
@@ -85,8 +92,14 @@ class ElfObject {
   const std::vector<Section>& sections() const { return sections_; }
   std::uint64_t file_size() const { return file_size_; }
 
-  /// Bytes of the named section (empty view when absent or NOBITS); bounds were checked at open.
-  std::string_view section_bytes(const std::string& name) const;
+  /// The file's bytes, read with pread (ByteSource). Throws ElfError naming the file when they cannot be
+  /// read, e.g. "changed while read" when it was truncated after open (a build or pip rewriting it).
+  std::uint64_t size() const override { return file_size_; }
+  void read(std::uint64_t off, void* dst, std::size_t n) const override;
+  /// The named section as a window of the file (size 0 when absent or NOBITS); bounds were checked at open.
+  SubSource section_source(const std::string& name) const;
+  /// Bytes of the named section copied into memory ("" when absent or NOBITS): for small sections.
+  std::string section_bytes(const std::string& name) const;
 
   /// Calls f(const DynSymbol&) for each exported definition of `name`; returns early when f returns
   /// true. Uses the object's DT_GNU_HASH table (bloom filter first, as ld.so does) with `hash` =
@@ -116,7 +129,6 @@ class ElfObject {
   std::string path_;
   int fd_ = -1;
   ::Elf* elf_ = nullptr;
-  const char* image_ = nullptr;
   std::uint64_t file_size_ = 0;
   std::uint16_t elf_type_ = 0;
   std::string_view soname_;

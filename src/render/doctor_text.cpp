@@ -21,10 +21,24 @@ std::string toolkit_line(const nlohmann::json& t) {
   return (v ? v->major_minor() : "") + " at " + str(t, "root") + (str(t, "nvcc").empty() ? " (no nvcc)" : "");
 }
 
+/// "python 3.11.7 at /venv/bin/python (venv, chosen by --python), torch 2.1.2+cu121 (CUDA 12.1)".
+std::string judged_python_line(const nlohmann::json& p) {
+  if (!p.is_object()) return "no Python environment";
+  std::string kind = str(p, "kind"), rule = str(p, "chosen_by");
+  std::string why = kind + (kind.empty() || rule.empty() ? "" : ", ") + (rule.empty() ? "" : "chosen by " + rule);
+  std::string torch = str(p, "torch").empty() ? "no torch"
+                      : "torch " + str(p, "torch") + (str(p, "torch_cuda").empty() ? " (CPU build)"
+                                                                                   : " (CUDA " + str(p, "torch_cuda") + ")");
+  return "python " + str(p, "version") + " at " + str(p, "interpreter") + (why.empty() ? "" : " (" + why + ")") + ", " +
+         torch;
+}
+
 }  // namespace
 
 void doctor(const report::Report& r, std::ostream& out, const RenderOptions& o) {
   out << "gpucheck doctor (" << str(r.details, "inventory_source") << ")\n";
+  out << "judged: " << judged_python_line(r.details.is_object() ? r.details.value("python", nlohmann::json()) : nullptr)
+      << "\n";
   const nlohmann::json toolkits =
       r.inventory.is_object() ? r.inventory.value("toolkits", nlohmann::json::array()) : nlohmann::json::array();
   out << "toolkits found:" << (toolkits.empty() ? " none" : "") << "\n";

@@ -10,6 +10,9 @@ namespace gpucheck::render {
 std::optional<Format> parse_format(const std::string& name) {
   if (name == "text") return Format::kText;
   if (name == "json") return Format::kJson;
+  if (name == "markdown" || name == "md") return Format::kMarkdown;
+  if (name == "junit") return Format::kJunit;
+  if (name == "prom" || name == "prometheus") return Format::kPrometheus;
   return std::nullopt;
 }
 
@@ -17,6 +20,9 @@ void render(const report::Report& r, Format format, std::ostream& out, const Ren
   switch (format) {
     case Format::kText: return render_text(r, out, o);
     case Format::kJson: return render_json(r, out, o);
+    case Format::kMarkdown: return render_markdown(r, out, o);
+    case Format::kJunit: return render_junit(r, out, o);
+    case Format::kPrometheus: return render_prometheus(r, out, o);
   }
 }
 

@@ -8,9 +8,9 @@
 
 namespace gpucheck::render {
 
-enum class Format { kText, kJson };
+enum class Format { kText, kJson, kMarkdown, kJunit, kPrometheus };
 
-/// "text" or "json"; nullopt for anything else.
+/// "text", "json", "markdown", "junit" or "prom"; nullopt for anything else.
 std::optional<Format> parse_format(const std::string& name);
 
 struct RenderOptions {
@@ -26,6 +26,13 @@ struct RenderOptions {
 void render_text(const report::Report& r, std::ostream& out, const RenderOptions& o);
 /// The versioned JSON document (reports/schema/report.schema.json), indented, with a final newline.
 void render_json(const report::Report& r, std::ostream& out, const RenderOptions& o);
+
+/// The summary to paste into an issue: stack facts, what needs attention with fixes, every check.
+void render_markdown(const report::Report& r, std::ostream& out, const RenderOptions& o);
+/// JUnit XML (Ant format): a testsuite per section, a testcase per finding and per device.
+void render_junit(const report::Report& r, std::ostream& out, const RenderOptions& o);
+/// Prometheus text exposition (node_exporter textfile collector).
+void render_prometheus(const report::Report& r, std::ostream& out, const RenderOptions& o);
 
 void render(const report::Report& r, Format format, std::ostream& out, const RenderOptions& o);
 

@@ -60,7 +60,7 @@ std::string result_details(const Finding& r, bool verbose) {
 
 std::string summary_line(const Summary& s, bool color) {
   std::string verdict = s.verdict;
-  if (color) verdict = (s.exit_code == 0 ? "\033[32;1m" : "\033[31;1m") + verdict + "\033[0m";
+  if (color) verdict = (s.exit_code != 0 ? "\033[31;1m" : s.verdict == "PASS" ? "\033[32;1m" : "\033[33;1m") + verdict + "\033[0m";
   std::string info = s.counts.at("info") ? fmt::format(", {} info", s.counts.at("info")) : "";
   return fmt::format("{}: {} pass, {} warn, {} skip, {} fail, {} error{} (exit {})", verdict, s.counts.at("pass"),
                      s.counts.at("warn"), s.counts.at("skip"), s.counts.at("fail"), s.counts.at("error"), info,

@@ -15,6 +15,8 @@ void render_text(const report::Report& unsafe, std::ostream& out, const RenderOp
   if (c == "version") return text::version(r, out, o);
   if (c == "use-cuda") return text::use_cuda(r, out, o);
   if (c == "modulefiles") return text::modulefiles(r, out, o);
+  if (c == "fleet") return text::fleet(r, out, o);
+  if (c == "compare") return text::compare(r, out, o);
   text::findings(r, out, o);
 }
 

@@ -10,10 +10,14 @@ Report abi_report(const AbiOptions& options, Report into) {
   const InventorySource& src = options.inventory;
   // The same rule as always: an inventory is read when named, else collected only when no --gpu says
   // which GPUs to judge.
-  if (!src.from.empty() || !src.root.empty() || (req.gpus.empty() && req.live_inventory)) {
+  if (!src.from.empty() || !src.root.empty()) {
     inventory::CollectOptions co;
     co.python = false;
     req.inventory = load_inventory(src, co);
+    into.inventory = *req.inventory;
+  } else if (req.gpus.empty() && req.live_inventory) {
+    // This machine's GPUs and driver only, asked in a child: abi loads nothing in-process.
+    req.inventory = inventory::collect_devices();
     into.inventory = *req.inventory;
   }
   abi::AuditReport audit = abi::run_abi(req);

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 
+#include "core/files.h"
+#include "inventory/collect_env_text.h"
+
 #include "checks/doctor/doctor.h"
 #include "checks/doctor/install_plan.h"
 #include "checks/planner/plan_finding.h"
@@ -91,6 +94,16 @@ std::vector<Finding> plan_section(const compat::DoctorContext& ctx, const std::v
   return out;
 }
 
+// The environment every rule judged, so a reader knows which one the verdicts are about.
+nlohmann::json judged_python_json(const compat::DoctorContext& ctx) {
+  if (!ctx.python) return nullptr;
+  const auto& p = *ctx.python;
+  return {{"interpreter", p.interpreter}, {"executable", p.executable}, {"version", p.version},
+          {"prefix", p.prefix},           {"kind", p.kind},             {"chosen_by", ctx.python_rule},
+          {"torch", p.torch_installed ? p.torch_version : ""},
+          {"torch_cuda", p.torch_installed ? p.torch_cuda : ""}};
+}
+
 }  // namespace
 
 Report doctor_report(Report base, const inventory::Inventory& inv, const compat::KnowledgeBase& kb,
@@ -107,7 +120,8 @@ Report doctor_report(Report base, const inventory::Inventory& inv, const compat:
   if (!asks.empty()) r.section("plan").findings = plan_section(ctx, asks, notes);
   r.inventory = inv;
   r.notes = inv.notes;
-  r.details = {{"inventory_source", inventory_source}, {"knowledge_base", kb.directory()}};
+  r.details = {{"inventory_source", inventory_source}, {"knowledge_base", kb.directory()},
+               {"python", judged_python_json(ctx)}};
   return r;
 }
 
@@ -128,6 +142,56 @@ Report doctor_report(Report base, const InventorySource& source, const std::opti
   PlanRequest req;
   if (request) req.specs.push_back(*request);
   return doctor_report(std::move(base), source, req);
+}
+
+namespace {
+
+// A pasted report has no paths: a verdict about a path, or a fix that would quote one, cannot be given
+// (it would print a command that cannot work), so those are left out and a note says how many.
+void drop_path_steps(Report& r) {
+  const std::string unknown_root = inventory::kCollectEnvToolkitRoot;
+  std::size_t dropped = 0;
+  for (auto& s : r.sections) {
+    std::vector<Finding> kept;
+    for (auto& f : s.findings) {
+      if (f.title.find(unknown_root) != std::string::npos) {
+        ++dropped;
+        continue;
+      }
+      std::vector<Fix> fixes;
+      for (auto& fx : f.fixes) {
+        bool quotes = fx.summary.find(unknown_root) != std::string::npos;
+        for (const auto& c : fx.commands) quotes |= c.find(unknown_root) != std::string::npos;
+        if (quotes) ++dropped;
+        else fixes.push_back(fx);
+      }
+      for (std::size_t k = 0; k < fixes.size(); ++k) fixes[k].rank = static_cast<int>(k + 1);
+      f.fixes = std::move(fixes);
+      kept.push_back(std::move(f));
+    }
+    s.findings = std::move(kept);
+  }
+  if (dropped > 0)
+    r.notes.push_back(std::to_string(dropped) + " finding(s) or fix step(s) about toolkit paths left out: the report has no paths");
+}
+
+}  // namespace
+
+Report doctor_report_from_text(Report base, const std::string& path, const PlanRequest& request) {
+  std::string text = read_file(path);  // type checks and size limit: a FIFO or /dev/zero is bad input
+  auto inv = inventory::inventory_from_collect_env(text, path);
+  if (!inv)
+    throw InputError(path + ": not an environment report (expected the output of `python -m torch.utils.collect_env` "
+                            "or vLLM's collect_env.py)");
+  return doctor_report_pasted(std::move(base), *inv, request, "--from-text " + path);
+}
+
+Report doctor_report_pasted(Report base, const inventory::Inventory& inv, const PlanRequest& request,
+                            const std::string& inventory_source) {
+  auto kb = compat::KnowledgeBase::load();
+  Report r = doctor_report(std::move(base), inv, kb, request, inventory_source);
+  drop_path_steps(r);
+  return r;
 }
 
 }  // namespace gpucheck::report

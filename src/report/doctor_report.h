@@ -40,4 +40,13 @@ Report doctor_report(Report base, const InventorySource& source, const std::opti
 Report doctor_report(Report base, const inventory::Inventory& inv, const compat::KnowledgeBase& kb,
                      const std::optional<std::string>& request, const std::string& inventory_source);
 
+/// The same over a pasted environment report (`python -m torch.utils.collect_env` or vLLM's collect_env.py
+/// output) in `path`: `doctor --from-text FILE`. Throws InputError when the file is unreadable or not one.
+Report doctor_report_from_text(Report base, const std::string& path, const PlanRequest& request);
+
+/// The doctor over an inventory read from a pasted report (inventory_from_collect_env): verdicts and fix
+/// steps that would quote a toolkit path the report does not have are left out (a note counts them).
+Report doctor_report_pasted(Report base, const inventory::Inventory& inv, const PlanRequest& request,
+                            const std::string& inventory_source);
+
 }  // namespace gpucheck::report

@@ -6,10 +6,15 @@
 #include <fstream>
 #include <iostream>
 #include <optional>
+#include <set>
 
 #include "checks/explain/explainer.h"
 #include "checks/explain/fix_facts.h"
 #include "checks/explain/knowledge_facts.h"
+#include "checks/explain/similar_reports.h"
+#include "core/text.h"
+#include "inventory/collect_env_text.h"
+#include "report/doctor_report.h"
 #include "core/errors.h"
 #include "core/files.h"
 #include "core/paths.h"
@@ -29,42 +34,146 @@ nlohmann::json input_json(const explain::InputSummary& in) {
 
 bool names_an_inventory(const InventorySource& s) { return !s.from.empty() || !s.root.empty() || !s.pythons.empty(); }
 
+
+// The inventory the fixes may quote, gathered only when a fix asks one of its facts, and then only what
+// that fact needs: the log alone decides the verdict. The Python probe (the slow part: it imports torch)
+// runs only for env_torch*/env_python*; the rest is a file scan without library loading.
+class LazyInventory {
+ public:
+  LazyInventory(const InventorySource& source, bool enabled) : source_(source), enabled_(enabled) {}
+  void set(inventory::Inventory inv, std::string what) {
+    inv_ = std::move(inv);
+    with_python_ = true;
+    what_ = std::move(what);
+    fixed_ = true;
+  }
+  const inventory::Inventory* get(const std::string& fact) {
+    if (fixed_) return &*inv_;
+    if (!enabled_) return nullptr;
+    // The planner's kb_* facts plan for this machine's interpreter and torch: they need the probe too.
+    const bool python = starts_with(fact, "env_torch") || starts_with(fact, "env_python") ||
+                        explain::knowledge_fact_needs_machine(fact);
+    if (!inv_ || (python && !with_python_)) {
+      inventory::CollectOptions o;
+      o.python = python;
+      o.read_library_versions = false;  // no fact here needs a library's loaded version
+      inv_ = load_inventory(source_, o);
+      with_python_ = python;
+      ++collections_;
+    }
+    asked_.insert(fact);
+    return &*inv_;
+  }
+  const std::optional<inventory::Inventory>& inventory() const { return inv_; }
+  /// Changes whenever get() re-collects, so what was derived from the inventory can be rebuilt.
+  int generation() const { return collections_; }
+  std::string note() const {
+    if (fixed_) return "environment: " + what_;
+    if (!enabled_) return "";
+    if (!inv_) return "environment: not needed (no fix asked this machine's facts; the log alone decided)";
+    std::string facts;
+    for (const auto& f : asked_) facts += (facts.empty() ? "" : ", ") + f;
+    return "environment: " + std::string(source_.root.empty() ? "this machine" : "the stack under " + source_.root) +
+           ", gathered for " + facts + (with_python_ ? "" : " (no Python probe)") +
+           " (use --no-env to explain the log alone)";
+  }
+
+ private:
+  const InventorySource& source_;
+  bool enabled_;
+  bool fixed_ = false, with_python_ = false;
+  int collections_ = 0;
+  std::optional<inventory::Inventory> inv_;
+  std::set<std::string> asked_;
+  std::string what_;
+};
+
+constexpr std::size_t kEnvReportBytes = 1u << 20;  // where a pasted collect_env report is looked for
+
+std::string read_head(std::istream& in) {
+  std::string head(kEnvReportBytes, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(std::max<std::streamsize>(in.gcount(), 0)));
+  return head;
+}
+
 }  // namespace
 
 Report explain_report(const ExplainRequest& req, Report rep) {
   auto signatures =
       explain::load_signatures(req.signatures_dir.empty() ? data_path("signatures") : req.signatures_dir);
 
-  std::optional<inventory::Inventory> inv;
-  std::vector<std::string> notes;
-  if (names_an_inventory(req.source) || !req.no_env) {
-    inv = load_inventory(req.source);
-    if (!req.source.from.empty()) notes.push_back("environment: " + req.source.from);
-    else if (!req.source.root.empty()) notes.push_back("environment: the stack under " + req.source.root);
-    else notes.push_back("environment: this machine (use --no-env to explain the log alone)");
-  }
-  std::string kb_note;
-  auto knowledge = explain::load_knowledge_facts(kb_note, "", inv ? &*inv : nullptr);
-  if (!kb_note.empty()) notes.push_back(kb_note);
-  auto facts = explain::make_fact_call(inv ? &*inv : nullptr, knowledge);
-
-  explain::Explanation ex;
-  if (req.log == "-") {
-    ex = explain::explain_stream(std::cin, "-", signatures, facts);
-  } else {
+  // The input's first MiB is read once, before the scan, to look for a pasted environment report.
+  std::ifstream file;
+  if (req.log != "-") {
     std::error_code ec;
     if (std::filesystem::is_directory(req.log, ec)) throw InputError(req.log + " is a directory, not a log file");
     check_input_file(req.log);  // a device (/dev/zero) would never end
-    std::ifstream in(req.log, std::ios::binary);
-    if (!in) throw InputError("cannot read " + req.log + ": " + std::strerror(errno));
-    ex = explain::explain_stream(in, req.log, signatures, facts);
+    file.open(req.log, std::ios::binary);
+    if (!file) throw InputError("cannot read " + req.log + ": " + std::strerror(errno));
+  }
+  std::istream& in = req.log == "-" ? std::cin : file;
+  const std::string head = read_head(in);
+  if (in.bad()) throw InputError("cannot read " + req.log);
+  std::optional<inventory::Inventory> pasted;
+  if (inventory::looks_like_collect_env(head)) pasted = inventory::inventory_from_collect_env(head, req.log);
+
+  std::vector<std::string> notes;
+  LazyInventory inv(req.source, names_an_inventory(req.source) || !req.no_env);
+  if (!req.source.from.empty()) inv.set(load_inventory(req.source), req.source.from);
+  else if (pasted && req.source.root.empty()) inv.set(*pasted, "the collect_env report in " + req.log);
+  std::string kb_note;
+  auto knowledge = explain::load_knowledge_facts(kb_note);
+  if (!kb_note.empty()) notes.push_back(kb_note);
+  auto base = explain::make_fact_call(nullptr, knowledge);
+  // The planner's facts plan for the (lazily gathered) inventory's machine; without one, for an unknown one.
+  explain::KnowledgeCall planned;
+  int planned_for = -1;
+  explain::FactCall facts = [&](const std::string& fn, const std::vector<std::string>& args) -> std::optional<std::string> {
+    if (explain::knowledge_fact_needs_machine(fn)) {
+      const inventory::Inventory* i = inv.get(fn);
+      if (!i) return base(fn, args);
+      if (planned_for != inv.generation()) {
+        std::string ignored;  // the same knowledge base as `knowledge`: its note is already given
+        planned = explain::load_knowledge_facts(ignored, "", i);
+        planned_for = inv.generation();
+      }
+      return planned ? planned(fn, args) : std::nullopt;
+    }
+    if (!starts_with(fn, "env_")) return base(fn, args);
+    const inventory::Inventory* i = inv.get(fn);
+    return i ? explain::make_fact_call(i, knowledge)(fn, args) : std::nullopt;
+  };
+
+  explain::Explanation ex = explain::explain_stream(in, req.log, signatures, facts, {}, head);
+
+  // Similar reports from the corpus index staged beside the signatures (absent in a bare source tree).
+  const std::string index_path = data_path("explain/similar.json");
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(index_path, ec)) {
+    explain::SimilarIndex index(read_json_file(index_path));
+    explain::add_similar_reports(ex, index);
+  } else {
+    notes.push_back("no similar-reports index at " + index_path);
   }
 
   rep.section("causes").findings = ex.findings();
   rep.details = {{"input", input_json(ex.input)}};
+  if (pasted) {
+    // The pasted environment judged by the doctor's rules: its errors count for the exit code (1).
+    Report doc = doctor_report_pasted(Report{}, *pasted, PlanRequest{}, "collect_env report in " + req.log);
+    for (const auto& s : doc.sections) {
+      auto& env = rep.section("environment").findings;
+      env.insert(env.end(), s.findings.begin(), s.findings.end());
+    }
+    for (const auto& n : doc.notes) notes.push_back(n);
+    rep.meta.exit.error_fails = true;
+    rep.details["environment_report"] = {{"kind", "collect_env"}, {"inventory", *pasted}};
+  }
   rep.notes = ex.notes;
+  if (auto n = inv.note(); !n.empty()) notes.push_back(n);
   rep.notes.insert(rep.notes.end(), notes.begin(), notes.end());
-  if (inv) rep.inventory = *inv;
+  if (inv.inventory()) rep.inventory = *inv.inventory();
   return rep;
 }
 

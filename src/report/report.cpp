@@ -42,7 +42,19 @@ Summary summarize(const std::vector<Finding>& findings, const ExitPolicy& policy
 Summary summarize(const Report& r) {
   std::vector<Finding> all;
   for (auto& s : r.sections) all.insert(all.end(), s.findings.begin(), s.findings.end());
-  return summarize(all, r.meta.exit);
+  Summary s = summarize(all, r.meta.exit);
+  // A run whose GPU probes all skipped proved the host only: its verdict must not read like a node
+  // accepted. The exit code stays the policy's (--strict makes those skips failures).
+  auto gpu = r.details.find("gpu_probes");
+  if (s.verdict == "PASS" && gpu != r.details.end() && gpu->is_array() && !gpu->empty()) {
+    bool any_ran = false;
+    for (auto& f : all)
+      for (auto& id : *gpu)
+        if (id.is_string() && f.id == id.get<std::string>() && f.status != Status::kSkip && f.status != Status::kError)
+          any_ran = true;
+    if (!any_ran) s.verdict = "NO GPU TESTED";
+  }
+  return s;
 }
 
 int exit_code(const Report& r) { return summarize(r).exit_code; }
@@ -110,6 +122,18 @@ std::string write_report_file(const std::string& dir, const std::string& host, c
   if (dir.empty()) throw InputError("the report directory is empty (give --report-dir DIR or --no-report)");
   make_dirs(dir);
   return write_new_file(dir + "/" + host + "-" + compact_time, ".json", content);
+}
+
+Report read_report_file(const std::string& path) {
+  nlohmann::json doc = nlohmann::json::parse(read_file(path), nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded()) throw InputError(path + ": not JSON (a gpucheck report is the JSON of --json or reports/)");
+  try {
+    return report_from_json(doc);
+  } catch (const InputError& e) {
+    throw InputError(path + ": " + e.what());
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(path + ": not a gpucheck report: " + e.what());
+  }
 }
 
 }  // namespace gpucheck::report

@@ -44,7 +44,7 @@ struct Section {
 struct Summary {
   std::map<std::string, int> counts;  // status name -> count (every status present)
   int exit_code = 0;
-  std::string verdict;                // "PASS", "FAIL", "NO VERDICT"
+  std::string verdict;                // "PASS", "FAIL", "NO VERDICT", "NO GPU TESTED"
 };
 
 struct Report {
@@ -80,5 +80,9 @@ Report report_from_json(const nlohmann::json& j);
 /// name claimed atomically so concurrent runs into one directory all keep their reports; returns the path.
 std::string write_report_file(const std::string& dir, const std::string& host, const std::string& compact_time,
                               const std::string& content);
+
+/// A saved report (any command's, schema 2 or 1), to render again. Throws InputError naming the file for
+/// anything that is not a readable gpucheck report, including a field of the wrong type.
+Report read_report_file(const std::string& path);
 
 }  // namespace gpucheck::report

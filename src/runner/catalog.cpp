@@ -21,6 +21,13 @@ ProbeSpec parse_manifest(const nlohmann::json& j, const std::string& file, const
     p.description = j.value("description", "");
     p.levels = j.at("levels").get<std::vector<std::string>>();
     p.timeout_s = j.value("timeout_s", 60.0);
+    p.timeout_by_level = j.value("timeout_s_by_level", std::map<std::string, double>{});
+    p.timeout_cores = j.value("timeout_cores", 0);
+    for (const auto& [level, t] : p.timeout_by_level)
+      if (!(t > 0) || t > kMaxTimeoutSeconds || std::find(kLevels.begin(), kLevels.end(), level) == kLevels.end())
+        throw InputError("timeout_s_by_level: '" + level + "' must be a level with seconds in (0, " +
+                         std::to_string(static_cast<int>(kMaxTimeoutSeconds)) + "]");
+    if (p.timeout_cores < 0 || p.timeout_cores > 4096) throw InputError("timeout_cores must be in [0, 4096]");
     p.level_args = j.value("level_args", std::map<std::string, std::vector<std::string>>{});
     p.tags = j.value("tags", std::vector<std::string>{});
     for (auto& l : p.levels)
@@ -38,6 +45,14 @@ ProbeSpec parse_manifest(const nlohmann::json& j, const std::string& file, const
 }
 
 }  // namespace
+
+double effective_timeout(const ProbeSpec& spec, const std::string& level, unsigned cores) {
+  auto it = spec.timeout_by_level.find(level);
+  double t = it == spec.timeout_by_level.end() ? spec.timeout_s : it->second;
+  if (spec.timeout_cores > 0 && cores > 0 && cores < static_cast<unsigned>(spec.timeout_cores))
+    t *= std::min(8.0, static_cast<double>(spec.timeout_cores) / cores);
+  return std::min(t, kMaxTimeoutSeconds);
+}
 
 std::vector<ProbeSpec> load_catalog(const std::string& manifest_dir, const std::string& probe_dir) {
   namespace fs = std::filesystem;

@@ -17,11 +17,18 @@ struct ProbeSpec {
   std::string executable;   // absolute path in the probe directory
   std::vector<std::string> levels;  // levels that include it: quick, standard, long
   double timeout_s = 60;
+  std::map<std::string, double> timeout_by_level;  // "timeout_s_by_level": more work, more time (long)
+  int timeout_cores = 0;    // "timeout_cores": the cores the timeouts were sized for; 0 = not core-bound
   std::map<std::string, std::vector<std::string>> level_args;  // extra argv per level
   std::vector<std::string> tags;    // "gpu", "host", "torch", "mpi"
 };
 
 extern const std::vector<std::string> kLevels;  // quick, standard, long
+
+/// The timeout a probe gets at `level` on a machine with `cores` online CPUs: the level's own timeout
+/// (else timeout_s), times timeout_cores / cores when the probe's work is CPU-bound and this machine has
+/// fewer cores than the timeout was sized for (at most 8 times; never more than kMaxTimeoutSeconds).
+double effective_timeout(const ProbeSpec& spec, const std::string& level, unsigned cores);
 
 /// Loads every *.json in `manifest_dir`; the executable is `probe_dir/<id>`. Sorted by id.
 /// Throws InputError naming the manifest on malformed content.

@@ -1,6 +1,8 @@
 #include "runner/probe_runner.h"
 
 #include <algorithm>
+#include <cmath>
+#include <thread>
 
 #include <unistd.h>
 
@@ -39,10 +41,17 @@ std::string fmt_seconds(double s) {
 
 }  // namespace
 
-Finding classify_probe_outcome(const ProbeSpec& spec, const SubprocessResult& o, double timeout_s) {
+Finding classify_probe_outcome(const ProbeSpec& spec, const SubprocessResult& o, double timeout_s,
+                               const std::string& level) {
   if (!o.started) return error_result(spec, o, "probe could not be started: " + o.spawn_error);
-  if (o.timed_out)
-    return error_result(spec, o, "timeout: no result within " + fmt_seconds(timeout_s) + " s (killed)");
+  if (o.timed_out) {
+    Finding r = error_result(spec, o, "timeout: no result within " + fmt_seconds(timeout_s) + " s (killed)");
+    double more = std::min(std::ceil(timeout_s * 2), kMaxTimeoutSeconds);
+    std::string cmd = "gpucheck run --only " + spec.id + (level.empty() ? "" : " --level " + level) +
+                      " --timeout " + std::to_string(static_cast<long long>(more));
+    r.add_fix("If it was only slow (a loaded or small machine), rerun it alone with twice the time", {cmd});
+    return r;
+  }
   if (o.interrupted)
     return error_result(spec, o, "stopped: gpucheck received " + signal_name(o.interrupted) + " while it ran");
   if (o.signal) return error_result(spec, o, "probe crashed: killed by " + signal_name(o.signal));
@@ -82,7 +91,9 @@ Finding classify_probe_outcome(const ProbeSpec& spec, const SubprocessResult& o,
 
 Finding run_probe(const ProbeSpec& spec, const RunOptions& options) {
   // Clamped so the conversion to milliseconds below cannot overflow, whatever a caller passes.
-  double timeout = std::clamp(options.timeout_s.value_or(spec.timeout_s), 0.001, kMaxTimeoutSeconds);
+  // Scaled to the level's work and this machine's cores unless --timeout says otherwise.
+  double timeout = std::clamp(options.timeout_s.value_or(effective_timeout(spec, options.level, std::thread::hardware_concurrency())),
+                              0.001, kMaxTimeoutSeconds);
   std::vector<std::string> argv = {spec.executable, "--result-fd", std::to_string(kResultFd), "--level",
                                    options.level};
   if (auto it = spec.level_args.find(options.level); it != spec.level_args.end())
@@ -93,13 +104,14 @@ Finding run_probe(const ProbeSpec& spec, const RunOptions& options) {
   so.timeout = std::chrono::milliseconds(static_cast<long long>(timeout * 1000));
   so.kill_grace = std::chrono::milliseconds(static_cast<long long>(options.kill_grace_s * 1000));
   so.result_fd = kResultFd;
+  so.set_env = options.env;
   so.stdout_limit = 1u << 20;
   if (access(spec.executable.c_str(), X_OK) != 0) {
     SubprocessResult missing;
     missing.spawn_error = spec.executable + " is missing or not executable";
-    return classify_probe_outcome(spec, missing, timeout);
+    return classify_probe_outcome(spec, missing, timeout, options.level);
   }
-  return classify_probe_outcome(spec, run_subprocess(argv, so), timeout);
+  return classify_probe_outcome(spec, run_subprocess(argv, so), timeout, options.level);
 }
 
 }  // namespace gpucheck::runner

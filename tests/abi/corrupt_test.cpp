@@ -2,8 +2,12 @@
 // loop. Each is a one-line error for that file; nothing crashes or hangs.
 #include <elf.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstring>
 
 #include "platform/elf_object.h"
+#include "checks/abi/audit.h"
 #include "checks/abi/targets.h"
 #include "audit_helpers.h"
 #include "core/errors.h"
@@ -113,6 +117,29 @@ TEST_F(CorruptTest, GarbageAfterAValidHeaderNeverCrashes) {
   }
 }
 
+// Found by the elf fuzz target (UBSan: "shift exponent 170 is too large"): a .gnu.hash whose bloom shift
+// no 32-bit hash can take is ignored, and lookups use the symbol map instead.
+TEST_F(CorruptTest, HashTableWithAnImpossibleBloomShiftFallsBackToTheMap) {
+  Elf64_Ehdr eh;
+  std::memcpy(&eh, bytes.data(), sizeof eh);
+  std::vector<Elf64_Shdr> sh(eh.e_shnum);
+  std::memcpy(sh.data(), bytes.data() + eh.e_shoff, sizeof(Elf64_Shdr) * eh.e_shnum);
+  std::string out = bytes;
+  bool patched = false;
+  for (const auto& s : sh)
+    if (s.sh_type == SHT_GNU_HASH) {
+      std::uint32_t shift = 170;
+      std::memcpy(&out[s.sh_offset + 12], &shift, 4);
+      patched = true;
+    }
+  ASSERT_TRUE(patched) << "g++ wrote no .gnu.hash";
+  write_file(d / "shift.so", out);
+  auto o = ElfObject::open(d / "shift.so");
+  EXPECT_FALSE(o->has_gnu_hash());
+  bool found = o->any_definition("good", ElfObject::gnu_hash("good"), [](const DynSymbol& s) { return s.defined; });
+  EXPECT_TRUE(found);
+}
+
 TEST_F(CorruptTest, DirectoryLoopIsReportedOnceAndScanGoesOn) {
   fs::create_directories(d / "tree/sub");
   fs::copy_file(d / "good/libgood.so", d / "tree/sub/libgood.so");
@@ -128,6 +155,38 @@ TEST_F(CorruptTest, DirectoryLoopIsReportedOnceAndScanGoesOn) {
   EXPECT_EQ(trunc.status, gpucheck::Status::kError);
   EXPECT_NE(trunc.error.find("truncated"), std::string::npos) << trunc.error;
   EXPECT_EQ(audit_one(set.files[1]).status, gpucheck::Status::kPass);
+}
+
+// Issue 15 item 11: the file is read with pread, never mapped, so a file truncated after it was opened
+// (pip or a build rewriting it in place) is an ElfError naming the file, on one line. When it was mapped,
+// reading its fat binary here was a SIGBUS that killed the process.
+TEST_F(CorruptTest, FileTruncatedWhileReadIsAnErrorNotASigbus) {
+  write_file(d / "fatbin.bin", synthetic_fatbin(64, 4096));
+  run_ok({"objcopy", "--add-section", ".nv_fatbin=" + d / "fatbin.bin", d / "good/libgood.so", d / "libfat.so"});
+  auto o = ElfObject::open(d / "libfat.so");
+  ASSERT_EQ(read_fatbins(*o).at(0).entries.size(), 64u);
+  ASSERT_EQ(::truncate((d / "libfat.so").c_str(), 4096), 0);
+  try {
+    read_fatbins(*o);
+    ADD_FAILURE() << "a truncated file read as if whole";
+  } catch (const ElfError& e) {
+    std::string m = e.what();
+    EXPECT_NE(m.find("libfat.so: changed while read (now 4096 bytes"), std::string::npos) << m;
+    EXPECT_EQ(m.find('\n'), std::string::npos) << m;
+  }
+  // Through the auditor (the object opened and cached first, as a load graph does): an error target.
+  run_ok({"objcopy", "--add-section", ".nv_fatbin=" + d / "fatbin.bin", d / "good/libgood.so", d / "libfat2.so"});
+  static LdCache cache = LdCache::load();
+  AuditOptions opt;
+  opt.loader = LoaderConfig::for_this_host(&cache);
+  opt.gpus = {parse_gpu_spec("sm_90")};
+  Auditor a(opt);
+  std::string open_error;
+  ASSERT_NE(a.cache().get(d / "libfat2.so", &open_error), nullptr) << open_error;
+  ASSERT_EQ(::truncate((d / "libfat2.so").c_str(), 4096), 0);
+  auto t = a.audit(d / "libfat2.so");
+  EXPECT_EQ(t.status, gpucheck::Status::kError);
+  EXPECT_NE(t.error.find("changed while read"), std::string::npos) << t.error;
 }
 
 TEST_F(CorruptTest, ExplicitNonElfTargetIsAnInputError) {

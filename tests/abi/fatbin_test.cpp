@@ -126,7 +126,7 @@ TEST(FatbinReal, CublasLtParsesCompletely) {
   const std::string lib = "/usr/local/cuda/lib64/libcublasLt.so";
   if (!fs::exists(lib)) GTEST_SKIP() << lib << " not installed";
   auto o = ElfObject::open(lib);
-  std::string_view sec = o->section_bytes(".nv_fatbin");
+  auto sec = o->section_source(".nv_fatbin");  // read through pread, headers only
   ASSERT_GT(sec.size(), 1u << 20);
   auto e = parse_fatbin(sec);  // throws on any inconsistency, including a size that ends past the section
   EXPECT_GT(e.size(), 1000u);
@@ -141,6 +141,41 @@ TEST(FatbinReal, CublasLtParsesCompletely) {
   }
   for (const char* a : {"sm_80", "sm_90", "sm_100"}) EXPECT_TRUE(sass.count(a)) << a;
   EXPECT_GT(ptx, 0u);
+}
+
+// cuFFT registers its own kernels: ~24,000 fat binaries in .ldata, only an sm_75 cubin in .nv_fatbin. The
+// data sections (278 MB) are scanned only when that can change a verdict, and then the verdict is the
+// one the complete listing gives.
+TEST(FatbinReal, DataSectionsAreScannedExactlyWhenAVerdictNeedsThem) {
+  const std::string lib = "/usr/local/cuda/lib64/libcufft.so";
+  if (!fs::exists(lib)) GTEST_SKIP() << lib << " not installed";
+  static LdCache cache = LdCache::load();
+  auto audit = [&](const std::string& gpu, bool all) {
+    AuditOptions opt;
+    opt.loader = LoaderConfig::for_this_host(&cache);
+    opt.symbols = false;
+    opt.gpus = {parse_gpu_spec(gpu)};
+    opt.all_device_code = all;
+    return Auditor(opt).audit(lib);
+  };
+  auto sm90 = audit("sm_90", false);  // .nv_fatbin has no sm_90: the scan decides
+  EXPECT_EQ(sm90.data_sections, "scanned");
+  ASSERT_EQ(sm90.verdicts.size(), 1u);
+  EXPECT_EQ(sm90.verdicts[0].verdict, KernelVerdict::kNative);
+  EXPECT_EQ(sm90.verdicts[0].using_target, "sm_90");
+  ASSERT_GE(sm90.fatbins.size(), 2u);
+  EXPECT_NE(sm90.fatbins[1].section.find(".ldata ("), std::string::npos) << sm90.fatbins[1].section;
+  EXPECT_GT(sm90.fatbins[1].entries.size(), 10000u);
+  auto sm75 = audit("sm_75", false);  // exact SASS in .nv_fatbin: nothing could beat it, no scan
+  EXPECT_EQ(sm75.data_sections.rfind("not scanned", 0), 0u) << sm75.data_sections;
+  EXPECT_EQ(sm75.fatbins.size(), 1u);
+  ASSERT_EQ(sm75.verdicts.size(), 1u);
+  auto sm75_all = audit("sm_75", true);  // the complete listing gives the same verdict
+  EXPECT_EQ(sm75_all.data_sections, "scanned");
+  ASSERT_EQ(sm75_all.verdicts.size(), 1u);
+  EXPECT_EQ(sm75_all.verdicts[0].verdict, sm75.verdicts[0].verdict);
+  EXPECT_EQ(sm75_all.verdicts[0].using_target, sm75.verdicts[0].using_target);
+  EXPECT_EQ(sm75_all.fatbins.size(), sm90.fatbins.size());
 }
 
 TEST_F(FatbinTest, CorruptFatbinsAreCleanErrors) {
@@ -198,7 +233,8 @@ TEST_F(FatbinTest, AgreesWithCuobjdumpFromPyPI) {
   const std::string lib = "/usr/local/cuda/lib64/libcublasLt.so";
   if (fs::exists(lib)) {
     auto listing = run_cuobjdump(cuobjdump, lib);
-    auto e = parse_fatbin(ElfObject::open(lib)->section_bytes(".nv_fatbin"));
+    auto o = ElfObject::open(lib);
+    auto e = parse_fatbin(o->section_source(".nv_fatbin"));
     std::size_t sass = 0, ptx = 0;
     for (const auto& x : e) (x.kind == FatbinKind::kPtx ? ptx : sass)++;
     EXPECT_EQ(listing.sass.size(), sass);

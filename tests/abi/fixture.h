@@ -1,4 +1,6 @@
 #pragma once
+#include <cstring>
+#include <cstdint>
 // Test helpers: a temporary directory, real compilers run through run_subprocess, and the real loader's
 // answer (ldd) to compare with.
 #include <gtest/gtest.h>
@@ -117,6 +119,32 @@ inline std::string shared_fixture_dir(const std::string& name, const std::functi
       fs::remove_all(e.path(), ec);
   }
   return base;
+}
+
+/// A fat binary of `entries` SASS entries for sm_90 with `payload` bytes each (layout: fatbin.h).
+inline std::string synthetic_fatbin(std::size_t entries, std::size_t payload) {
+  std::string body;
+  for (std::size_t i = 0; i < entries; ++i) {
+    char h[64] = {};
+    std::uint16_t kind = 2;
+    std::uint32_t header = 64, arch = 90;
+    std::uint64_t size = payload;
+    std::memcpy(h, &kind, 2);
+    std::memcpy(h + 4, &header, 4);
+    std::memcpy(h + 8, &size, 8);
+    std::memcpy(h + 28, &arch, 4);
+    body.append(h, 64);
+    body.append(payload, '\x5a');
+  }
+  char c[16] = {};
+  std::uint32_t magic = 0xBA55ED50;
+  std::uint16_t version = 1, header = 16;
+  std::uint64_t size = body.size();
+  std::memcpy(c, &magic, 4);
+  std::memcpy(c + 4, &version, 2);
+  std::memcpy(c + 6, &header, 2);
+  std::memcpy(c + 8, &size, 8);
+  return std::string(c, 16) + body;
 }
 
 }  // namespace abitest

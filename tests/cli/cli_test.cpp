@@ -209,6 +209,43 @@ TEST(Cli, UsageErrorsExitTwoWithOneLine) {
   }
   auto r = gpucheck({"run", "--only", "device.runtim"});
   EXPECT_NE(r.err.find("did you mean 'device.runtime'"), std::string::npos) << r.err;
+  r = gpucheck({"--json", "doctr"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "gpucheck: unknown command 'doctr', did you mean 'doctor'? (see gpucheck --help)\n");
+  r = gpucheck({"bogus-command"});
+  EXPECT_EQ(r.err, "gpucheck: unknown command 'bogus-command' (see gpucheck --help)\n");
+}
+
+// A real run's report, rendered again by `gpucheck report` in every format, each through its validator.
+TEST(Cli, SavedReportRendersInEveryFormat) {
+  auto dir = fresh_temp_dir("report-formats");
+  auto run = gpucheck({"run", "--only", "host.info,kernels.inf_nan", "--no-inventory", "--report-dir", dir.string()});
+  ASSERT_EQ(reports_in(dir).size(), 1u) << run.err;
+  std::string saved = reports_in(dir)[0].string();
+  auto text = gpucheck({"report", saved});
+  EXPECT_EQ(text.exit_code, run.exit_code);
+  EXPECT_NE(text.out.find("NO GPU TESTED"), std::string::npos) << text.out;  // no GPU here: never PASS
+  auto junit = gpucheck({"report", saved, "--format", "junit", "--out", (dir / "r.xml").string()});
+  EXPECT_EQ(junit.exit_code, run.exit_code) << junit.err;
+  auto lint = run_subprocess({"xmllint", "--noout", "--schema", std::string(GPUCHECK_TEST_DATA) + "/schemas/junit-ant.xsd",
+                              (dir / "r.xml").string()});
+  EXPECT_TRUE(lint.ok()) << lint.err;
+  auto prom = gpucheck({"report", saved, "--format", "prom"});
+  SubprocessOptions o;
+  o.stdin_data = prom.out;
+  auto check = run_subprocess({"promtool", "check", "metrics"}, o);
+  EXPECT_TRUE(check.ok()) << check.out << check.err << prom.out;
+  auto md = gpucheck({"report", saved, "--format", "markdown"});
+  EXPECT_NE(md.out.find("`host.info`"), std::string::npos) << md.out;
+  for (const std::string& bad : std::vector<std::string>{"/etc/passwd", "/nonexistent/report.json", dir.string()}) {
+    auto r = gpucheck({"report", bad});
+    EXPECT_EQ(r.exit_code, 2) << bad << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+  std::ofstream(dir / "wrong.json") << R"({"schema_version": "2.0", "kind": "gpucheck.report", "meta": 5})";
+  auto wrong = gpucheck({"report", (dir / "wrong.json").string()});
+  EXPECT_EQ(wrong.exit_code, 2) << wrong.err;
+  fs::remove_all(dir);
 }
 
 TEST(Cli, HelpTeachesExitCodesAndExamples) {

@@ -68,6 +68,14 @@ class EveryCommand : public ::testing::Test {
     for (const char* so : {"/lib/x86_64-linux-gnu/libm.so.6", "/usr/lib/x86_64-linux-gnu/libm.so.6", "/lib64/libm.so.6",
                            "/usr/lib64/libm.so.6", "/lib/aarch64-linux-gnu/libm.so.6"})
       if (shared_object.empty() && fs::exists(so)) shared_object = so;
+    // Two benchmark documents with the same gpucheck context for `compare`.
+    nlohmann::json doc{{"context", {{"date", "2026-12-01T10:00:00+00:00"},
+                                    {"gpucheck", {{"key", "nogpu-test-000000000000"}, {"cpu", "test"}}}}},
+                       {"benchmarks", nlohmann::json::array()}};
+    for (int i = 0; i < 9; ++i)
+      doc["benchmarks"].push_back({{"name", "BM_A"}, {"run_type", "iteration"}, {"real_time", 10 + 0.01 * i}, {"time_unit", "ms"}});
+    std::ofstream(dir / "bench-base.json") << doc.dump();
+    std::ofstream(dir / "bench-new.json") << doc.dump();
   }
   static void TearDownTestSuite() { fs::remove_all(dir); }
 
@@ -88,6 +96,9 @@ class EveryCommand : public ::testing::Test {
         {"abi", {shared_object}},
         {"explain", {"--no-env", (dir / "tiny.log").string()}},
         {"version", {}},
+        {"bench", {"--suite", "regression", "--filter", "BM_UTest/9", "--repetitions", "2", "--min-time", "0.01",
+                   "--no-python", "--out", (dir / "bench-doc.json").string()}},
+        {"compare", {(dir / "bench-base.json").string(), (dir / "bench-new.json").string()}},
     };
   }
 

@@ -179,3 +179,36 @@ TEST(HarnessLocal, MinBusbwGateFails) {
   EXPECT_EQ(res.status, gpucheck::Status::kFail);
   EXPECT_NE(res.summary.find("--min-busbw"), std::string::npos) << res.summary;
 }
+
+// One rank: an in-place collective's output already holds its input, so it proves nothing about the
+// library; those cases say "not exercised" and their elements do not count as verified. Two ranks: every
+// case is exercised.
+TEST(HarnessLocal, OneRankInPlaceCasesAreNotExercised) {
+  for (int world : {1, 2}) {
+    auto o = small_options({"--no-layout", "--ops", "all_gather,all_reduce", "--dtypes", "fp32"});
+    LocalTransport t(world);
+    auto plan = make_plan(o, world);
+    auto reports = run_plan(t, plan, o);
+    gpucheck::Finding f;
+    merge_into_result(reports, plan, o, "local", world, f);
+    EXPECT_EQ(f.status, gpucheck::Status::kPass) << f.summary;
+    std::size_t in_place = 0, flagged = 0, checked_oop = 0;
+    for (auto& row : f.details["rows"]) {
+      in_place += row["in_place"].get<bool>();
+      flagged += row.contains("exercised") && !row["exercised"].get<bool>();
+      if (!row["in_place"].get<bool>()) checked_oop += row["checked"].get<std::size_t>();
+    }
+    ASSERT_GT(in_place, 0u);
+    double checked = -1;
+    for (auto& m : f.metrics)
+      if (m.name == "checked_elements") checked = m.value;
+    if (world == 1) {
+      EXPECT_EQ(flagged, in_place);
+      EXPECT_NE(f.summary.find("in-place cases not exercised"), std::string::npos) << f.summary;
+      EXPECT_EQ(checked, static_cast<double>(checked_oop));
+    } else {
+      EXPECT_EQ(flagged, 0u);
+      EXPECT_EQ(f.summary.find("not exercised"), std::string::npos) << f.summary;
+    }
+  }
+}

@@ -150,6 +150,42 @@ TEST(DoctorCli, EveryScenarioDocumentValidatesAgainstTheSchema) {
   fs::remove_all(dir);
 }
 
+// Issue 13: in a fresh venv doctor judged Debian's /usr/bin/python3 (torch 1.13, first with torch) and told
+// the user to build "against the installed torch". The venv asked about is judged, named, and has no torch.
+TEST(DoctorCli, FreshVenvIsJudgedAsTheOneWithoutTorch) {
+  fs::path dir = temp_dir("venv");
+  SubprocessOptions o;
+  o.timeout = std::chrono::seconds(120);
+  auto made = run_subprocess({"/usr/bin/python3", "-m", "venv", "--without-pip", (dir / "v").string()}, o);
+  ASSERT_TRUE(made.ok()) << made.describe() << made.err;
+  const std::string py = (dir / "v/bin/python").string();
+  for (const bool by_env : {false, true}) {
+    std::vector<std::string> args = {kBin, "doctor", "--json"};
+    if (!by_env) args.insert(args.end(), {"--python", py});
+    SubprocessOptions d;
+    d.timeout = std::chrono::seconds(120);
+    d.set_env = {{"PATH", (dir / "v/bin").string() + ":/usr/bin:/bin"}, {"LD_LIBRARY_PATH", ""}};
+    if (by_env) d.set_env["VIRTUAL_ENV"] = (dir / "v").string();
+    auto r = run_subprocess(args, d);
+    ASSERT_TRUE(r.exited) << r.describe() << r.err;
+    auto doc = nlohmann::json::parse(r.out);
+    const auto& judged = doc["details"]["python"];
+    if (!by_env) EXPECT_EQ(judged["interpreter"], py) << judged.dump();
+    EXPECT_EQ(judged["prefix"], (dir / "v").string()) << judged.dump();
+    EXPECT_EQ(judged["chosen_by"], by_env ? "VIRTUAL_ENV" : "--python");
+    EXPECT_EQ(judged["kind"], "venv");
+    EXPECT_EQ(judged["torch"], "");
+    // Nothing speaks of the system's torch (1.13 on Debian 12) as if it were this environment's.
+    for (const auto& f : section(doc, "findings"))
+      EXPECT_EQ(f.dump().find("1.13"), std::string::npos) << f.dump(1);
+  }
+  auto text = run_subprocess({kBin, "doctor", "--python", py}, o);
+  ASSERT_TRUE(text.exited) << text.err;
+  EXPECT_NE(text.out.find("judged: python "), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find(" at " + py + " (venv, chosen by --python), no torch\n"), std::string::npos) << text.out;
+  fs::remove_all(dir);
+}
+
 TEST(UseCudaCli, PrintsExportsForEval) {
   auto r = run_gpucheck({"use-cuda", "12.4", "--from", kScenarios + "three_toolkits.json"});
   ASSERT_TRUE(r.ok()) << r.err;

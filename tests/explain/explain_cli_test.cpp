@@ -132,6 +132,10 @@ TEST(ExplainCli, BadInputIsOneLineAndExitTwo) {
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
     EXPECT_TRUE(r.out.empty()) << r.out;
   }
+  // Issue 15 item 17: an unreadable file says why (it said only "cannot read /proc/self/mem").
+  auto r = run_gpucheck({"explain", "/proc/self/mem", "--no-env"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.err, "gpucheck: cannot read /proc/self/mem: Input/output error\n");
 }
 
 TEST(ExplainCli, FixUsesTheToolkitFoundInTheInventory) {

@@ -177,9 +177,8 @@ TEST_P(ExplainFixture, NoRegexMatchesWhereItsLiteralsAreAbsent) {
         std::string text = lines[i].substr(0, kMaxRegexBytes);
         for (std::size_t k = 1; k < static_cast<std::size_t>(p.window) && i + k < lines.size(); ++k)
           text += " " + lines[i + k].substr(0, kMaxRegexBytes);
-        std::smatch m;
-        auto flags = p.anchored ? std::regex_constants::match_continuous : std::regex_constants::match_default;
-        if (!std::regex_search(text, m, p.regex.regex, flags) || static_cast<std::size_t>(m.position(0)) >= lines[i].size()) continue;
+        RegexMatch m;
+        if (!p.regex.search(text, p.anchored, &m) || m.begin >= lines[i].size()) continue;
         bool has_literal = false;
         for (const auto& lit : p.literals) has_literal |= lower(lines[i]).find(lower(lit)) != std::string::npos;
         EXPECT_TRUE(has_literal) << f.name << ":" << i + 1 << ": " << sig.id << " regex " << p.regex.source

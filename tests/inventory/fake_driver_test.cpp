@@ -3,6 +3,10 @@
 // CUDA_VISIBLE_DEVICES renumbering, and the JSON fields. A real GPU machine is still the final check.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <fstream>
+#include <iterator>
+
 #include <nlohmann/json.hpp>
 
 #include "core/subprocess.h"
@@ -57,6 +61,47 @@ TEST(InvFakeDriver, CudaVisibleDevicesRenumbers) {
   EXPECT_EQ(doc["gpus"][1]["nvml_index"], 0);
   EXPECT_EQ(env_with_fake_driver("1")["gpus"].size(), 1u);
   EXPECT_EQ(env_with_fake_driver("5")["gpus"].size(), 0u);
+}
+
+// Issue 15 item 6: a driver library whose constructor runs code and crashes. gpucheck never loads NVML or
+// libcuda itself (gpucheck-gpuinfo does, in a child), so it survives, says why there are no GPUs, and the
+// constructor ran in another process. Before: `abi` and `env` died with SIGSEGV.
+TEST(InvFakeDriver, ACrashingDriverLibraryCostsOnlyTheHelper) {
+  testing::TempDir t;
+  std::string mark = t / "loaded-by";
+  SubprocessOptions o;
+  o.set_env["LD_LIBRARY_PATH"] = GPUCHECK_HOSTILE_DRIVER_DIR;
+  o.set_env["GPUCHECK_HOSTILE_MARK"] = mark;
+  o.unset_env = {"CUDA_VISIBLE_DEVICES"};
+  for (std::vector<std::string> argv : {std::vector<std::string>{testing::gpucheck_binary(), "abi", "--json", "/bin/true"},
+                                        std::vector<std::string>{testing::gpucheck_binary(), "env", "--json", "--no-python", "--no-cache"}}) {
+    auto r = run_subprocess(argv, o);
+    ASSERT_TRUE(r.exited) << argv[1] << ": " << r.describe() << r.err;
+    EXPECT_LE(r.exit_code, 1) << argv[1] << ": " << r.err;
+    auto doc = nlohmann::json::parse(r.out)["inventory"];
+    std::string notes = doc["notes"].dump();
+    EXPECT_NE(notes.find("GPUs: gpucheck-gpuinfo killed by SIGSEGV"), std::string::npos) << argv[1] << ": " << notes;
+    EXPECT_FALSE(doc["driver"]["error"].get<std::string>().empty()) << argv[1];
+    EXPECT_EQ(doc["gpus"].size(), 0u);
+  }
+  // The planted constructors did run (so the test means something), each time in a helper process.
+  std::ifstream in(mark);
+  std::string pids((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_GE(std::count(pids.begin(), pids.end(), '\n'), 4) << pids;  // nvml + libcuda, for abi and for env
+}
+
+TEST(InvFakeDriver, AbiAsksTheHelperForGpusWithoutCollectingTheRest) {
+  SubprocessOptions o;
+  o.set_env["LD_LIBRARY_PATH"] = GPUCHECK_FAKE_DRIVER_DIR;
+  o.unset_env = {"CUDA_VISIBLE_DEVICES"};
+  auto r = run_subprocess({testing::gpucheck_binary(), "abi", "--json", "/bin/true"}, o);
+  ASSERT_TRUE(r.exited && r.exit_code <= 1) << r.describe() << r.err;
+  auto doc = nlohmann::json::parse(r.out)["inventory"];
+  ASSERT_EQ(doc["gpus"].size(), 2u);
+  EXPECT_EQ(doc["gpus"][0]["cc_major"], 9);
+  EXPECT_EQ(doc["driver"]["cuda_version"], 12040);
+  EXPECT_TRUE(doc["toolkits"].empty());  // devices only: no toolkit or library scan for abi
+  EXPECT_TRUE(doc["libraries"].empty());
 }
 
 }  // namespace

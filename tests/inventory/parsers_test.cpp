@@ -17,6 +17,7 @@
 #include "inventory/compilers.h"
 #include "platform/dist_info.h"
 #include "inventory/driver_info.h"
+#include "inventory/model.h"
 #include "platform/elf_object.h"
 #include "inventory/gpu_info.h"
 #include "platform/ld_cache.h"
@@ -237,6 +238,27 @@ TEST(InvCompilers, RealGccOnThisMachine) {
     auto r = run_subprocess({c.path, "--version"});
     EXPECT_EQ(c.version, parse_compiler_version(r.out)) << c.source;
   }
+}
+
+// Issue 15 item 17: a wrongly typed field of an inventory document is bad input naming the field, not
+// only nlohmann's "type must be number, but is string".
+TEST(InventoryDocument, TypeErrorsNameTheField) {
+  auto why = [](const std::string& text) -> std::string {
+    try {
+      inventory_from_document(nlohmann::json::parse(text), "doc.json");
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  EXPECT_EQ(why(R"({"schema_version":"2.0","gpus":[{"index":0},{"index":"zero"}]})"),
+            "malformed inventory document: gpus[1].index: type must be number, but is string");
+  EXPECT_EQ(why(R"({"schema_version":"2.0","driver":{"cuda_version":"x"}})"),
+            "malformed inventory document: driver.cuda_version: type must be number, but is string");
+  EXPECT_NE(why(R"({"schema_version":"2.0","toolkits":[{"host_compilers":[{"min":3}]}]})")
+                .find(": toolkits[0].host_compilers[0].min: type must be string"), std::string::npos);
+  EXPECT_NE(why(R"({"schema_version":"2.0","notes":"one"})").find(": notes: "), std::string::npos);
+  EXPECT_EQ(why(R"({"schema_version":"2.0","gpus":[{"index":3,"cc_major":9}]})"), "");  // well typed
 }
 
 }  // namespace

@@ -96,17 +96,39 @@ TEST(InvPythonProbe, ImportTorchRaisesFromPythonpathThroughCollect) {
   EXPECT_EQ(p.torch_import_error, "ModuleNotFoundError: No module named '_this_module_does_not_exist'");
 }
 
-TEST(InvPrimaryPython, FirstWithTorchElseFirstFound) {
+// Issue 13: the judged environment is chosen by route (--python, active venv, conda, PATH), never by
+// which one happens to have torch (Debian's /usr/bin/python3 torch 1.13 judged instead of a fresh venv).
+TEST(InvJudgedPython, ByRouteNeverByTorch) {
   Inventory inv;
   EXPECT_EQ(primary_python(inv), nullptr);
-  inv.pythons.resize(3);
-  inv.pythons[0].interpreter = "/usr/bin/python3";
-  inv.pythons[1].interpreter = "/venv/bin/python";
-  inv.pythons[2].interpreter = "/conda/bin/python";
-  EXPECT_EQ(primary_python(inv), &inv.pythons[0]);
-  inv.pythons[2].torch_installed = true;
+  EXPECT_EQ(judged_python(inv).rule, "");
+  inv.pythons.resize(4);
+  inv.pythons[0].interpreter = "/root/.pyenv/shims/python3";
+  inv.pythons[0].found_via = {"PATH"};
+  inv.pythons[1].interpreter = "/usr/bin/python3";
+  inv.pythons[1].found_via = {"PATH"};
   inv.pythons[1].torch_installed = true;
-  EXPECT_EQ(primary_python(inv), &inv.pythons[1]);
+  inv.pythons[2].interpreter = "/conda/bin/python";
+  inv.pythons[2].found_via = {"CONDA_PREFIX"};
+  inv.pythons[3].interpreter = "/venv/bin/python";
+  inv.pythons[3].found_via = {"PATH", "VIRTUAL_ENV"};
+  EXPECT_EQ(judged_python(inv).env, &inv.pythons[3]);
+  EXPECT_EQ(judged_python(inv).rule, "VIRTUAL_ENV");
+  inv.pythons[3].found_via = {"files"};
+  EXPECT_EQ(judged_python(inv).env, &inv.pythons[2]);
+  EXPECT_EQ(judged_python(inv).rule, "CONDA_PREFIX");
+  inv.pythons[2].found_via = {"files"};
+  EXPECT_EQ(judged_python(inv).env, &inv.pythons[0]) << "first on PATH, although it has no torch";
+  EXPECT_EQ(judged_python(inv).rule, "PATH");
+  inv.pythons[0].error = "could not run";  // a PATH entry that does not run is passed over
+  EXPECT_EQ(judged_python(inv).env, &inv.pythons[1]);
+  inv.pythons[2].found_via = {"--python"};
+  inv.pythons[2].error = "";
+  EXPECT_EQ(primary_python(inv), &inv.pythons[2]);
+  EXPECT_EQ(judged_python(inv).rule, "--python");
+  for (auto& p : inv.pythons) p.found_via = {"files"};
+  EXPECT_EQ(judged_python(inv).env, &inv.pythons[0]);
+  EXPECT_EQ(judged_python(inv).rule, "first found");
 }
 
 TEST(InvPythonProbe, NotAnInterpreter) {

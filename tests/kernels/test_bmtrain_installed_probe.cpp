@@ -120,9 +120,22 @@ TEST_F(FakeBmtrain, PreOneZeroLaunchersAreNotCalled) {
   EXPECT_NE(text(j, "summary").find("pre-1.0"), std::string::npos) << text(j, "summary");
 }
 
-TEST_F(FakeBmtrain, BrokenPackageImportIsAWarningNotAFailure) {
+// Issue 13: a bmtrain that does not import is unusable; its right kernels do not make it a pass or a skip.
+TEST_F(FakeBmtrain, BrokenPackageImportFails) {
   install("right", "1.0.1", "raise ModuleNotFoundError(\"No module named 'torch'\")\n");
   auto j = run();
-  EXPECT_EQ(j["status"], "warn") << j.dump(1);
-  EXPECT_NE(text(j, "summary").find("No module named 'torch'"), std::string::npos) << text(j, "summary");
+  EXPECT_EQ(j["status"], "fail") << j.dump(1);
+  EXPECT_NE(text(j, "summary").find("`import bmtrain` fails: ModuleNotFoundError: No module named 'torch'"),
+            std::string::npos)
+      << text(j, "summary");
+  EXPECT_EQ(j["details"]["cases"].size(), 4u);  // the launchers were still checked, and said so
+}
+
+TEST_F(FakeBmtrain, BrokenPackageImportFailsAlsoBeforeOneZero) {
+  install("right", "0.2.2", "raise ImportError(\"undefined symbol: ncclRecv\")\n");
+  auto j = run();
+  EXPECT_EQ(j["status"], "fail") << j.dump(1);
+  EXPECT_NE(text(j, "summary").find("`import bmtrain` fails: ImportError: undefined symbol: ncclRecv"),
+            std::string::npos)
+      << text(j, "summary");
 }

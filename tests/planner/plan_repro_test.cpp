@@ -12,7 +12,7 @@
 #include "core/files.h"
 #include "core/subprocess.h"
 #include "core/text.h"
-#include "knowledge/pep440.h"
+#include "knowledge/pep440_planner.h"
 #include "planner_support.h"
 
 using namespace gpucheck;

@@ -7,7 +7,7 @@
 
 #include "core/errors.h"
 #include "core/text.h"
-#include "knowledge/pep440.h"
+#include "knowledge/pep440_planner.h"
 #include "knowledge/version.h"
 #include "planner_support.h"
 

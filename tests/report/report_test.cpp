@@ -34,6 +34,33 @@ TEST(Summary, ExitCodes) {
   EXPECT_EQ(s.verdict, "NO VERDICT");
 }
 
+Finding probe(const std::string& id, Status s) {
+  Finding r = with(s);
+  r.id = id;
+  return r;
+}
+
+// A run whose GPU probes all skipped passed on the host only: the verdict says so, the exit code keeps
+// the policy (0, or 1 with --strict), and one GPU probe that ran gives the plain PASS back.
+TEST(Summary, RunWithoutAnyGpuProbeRunningIsNotAPass) {
+  Report r;
+  r.details["gpu_probes"] = {"device.runtime", "kernels.adam"};
+  r.section("probes").findings = {probe("host.info", Status::kPass), probe("device.runtime", Status::kSkip),
+                                  probe("kernels.adam", Status::kSkip)};
+  EXPECT_EQ(summarize(r).verdict, "NO GPU TESTED");
+  EXPECT_EQ(summarize(r).exit_code, 0);
+  EXPECT_EQ(to_json(r)["summary"]["verdict"], "NO GPU TESTED");
+  r.meta.exit.strict = true;
+  EXPECT_EQ(summarize(r).verdict, "FAIL");
+  EXPECT_EQ(summarize(r).exit_code, 1);
+  r.meta.exit.strict = false;
+  r.section("probes").findings[1].status = Status::kPass;
+  EXPECT_EQ(summarize(r).verdict, "PASS");
+  r.details.erase("gpu_probes");  // commands other than run have no GPU probes: nothing changes
+  r.section("probes").findings[1].status = Status::kSkip;
+  EXPECT_EQ(summarize(r).verdict, "PASS");
+}
+
 TEST(Summary, WarnAndErrorCanCountAsFailures) {  // abi: --strict, and an unusable object met in a directory
   EXPECT_EQ(summarize({with(Status::kWarn)}, {false, /*warn_fails=*/true}).exit_code, 1);
   EXPECT_EQ(summarize({with(Status::kError), with(Status::kPass)}, {false, false, /*error_fails=*/true}).exit_code, 1);

@@ -64,6 +64,24 @@ TEST_F(CatalogTest, MalformedManifestNamesTheFile) {
   EXPECT_THROW(load_catalog(dir.string(), "/p"), InputError);
 }
 
+// Issue 15 item 17: a CPU-bound probe sized for 8 cores got killed at its 300 s timeout on 2. Timeouts
+// scale with the level's work (timeout_s_by_level) and, for probes that say so, with fewer cores.
+TEST_F(CatalogTest, TimeoutsScaleWithTheLevelAndTheCores) {
+  write("a.json", R"({"id":"k.cpu","title":"A","levels":["standard","long"],"timeout_s":300,
+                      "timeout_s_by_level":{"long":900},"timeout_cores":8})");
+  write("b.json", R"({"id":"k.gpu","title":"B","levels":["standard"],"timeout_s":60})");
+  auto cat = load_catalog(dir.string(), "/p");
+  const ProbeSpec& cpu = cat[0];
+  EXPECT_EQ(effective_timeout(cpu, "standard", 16), 300);
+  EXPECT_EQ(effective_timeout(cpu, "standard", 8), 300);
+  EXPECT_EQ(effective_timeout(cpu, "standard", 2), 1200);  // a quarter of the cores: four times the time
+  EXPECT_EQ(effective_timeout(cpu, "long", 2), 3600);
+  EXPECT_EQ(effective_timeout(cpu, "long", 1), 900 * 8);    // at most eight times
+  EXPECT_EQ(effective_timeout(cat[1], "standard", 1), 60);  // not core-bound: as written
+  write("c.json", R"({"id":"k.bad","title":"C","levels":["long"],"timeout_s_by_level":{"sometimes":5}})");
+  EXPECT_THROW(load_catalog(dir.string(), "/p"), InputError);
+}
+
 TEST_F(CatalogTest, MissingDirectoryIsAnInputError) {
   EXPECT_THROW(load_catalog((dir / "nope").string(), "/p"), InputError);
 }

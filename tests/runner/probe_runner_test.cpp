@@ -144,6 +144,16 @@ TEST(ProbeRunner, StderrFloodOfAFailingChildKeepsOnlyTheTail) {
   EXPECT_LE(r.evidence.at("stderr_tail").size(), 4096u + 3);
 }
 
+TEST(ProbeRunner, ATimeoutSaysHowToGiveItMoreTime) {
+  SubprocessResult o;
+  o.started = true;
+  o.timed_out = true;
+  Finding r = classify_probe_outcome(child_spec(), o, 300, "long");
+  EXPECT_EQ(r.status, Status::kError);
+  ASSERT_EQ(r.fixes.size(), 1u);
+  EXPECT_EQ(r.fixes[0].commands, std::vector<std::string>{"gpucheck run --only " + child_spec().id + " --level long --timeout 600"});
+}
+
 TEST(ProbeRunner, StdoutFloodDoesNotBlockTheChild) {
   Finding r = run_mode("stdout_flood", 10);
   EXPECT_EQ(r.status, Status::kPass);

@@ -1,6 +1,7 @@
 #include "checks/abi/audit.h"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <map>
 #include <set>
@@ -10,7 +11,7 @@
 
 namespace gpucheck::abi {
 
-std::vector<FatbinInfo> read_fatbins(const ElfObject& o) {
+std::vector<FatbinInfo> read_registered_fatbins(const ElfObject& o) {
   std::vector<FatbinInfo> out;
   for (const char* name : {".nv_fatbin", "__nv_relfatbin"}) {
     bool present = false;
@@ -20,24 +21,36 @@ std::vector<FatbinInfo> read_fatbins(const ElfObject& o) {
     FatbinInfo f;
     f.section = name;
     try {
-      f.entries = parse_fatbin(o.section_bytes(name));
+      f.entries = parse_fatbin(o.section_source(name));  // entry headers only: payloads are skipped
     } catch (const FatbinError& e) {
       f.error = e.what();
     }
     out.push_back(std::move(f));
   }
+  return out;
+}
+
+std::vector<FatbinInfo> read_embedded_fatbins(const ElfObject& o) {
   // Kernels a library registers itself live in its data sections (cuFFT: .ldata).
+  std::vector<FatbinInfo> out;
   for (const auto& s : o.sections()) {
     if (s.type != 1 /* SHT_PROGBITS */ || s.name == ".nv_fatbin" || s.name == "__nv_relfatbin" || s.size < 64) continue;
     if (s.name.find("data") == std::string::npos) continue;  // .rodata .lrodata .data .ldata .data.rel.ro
     std::size_t containers = 0;
-    auto entries = scan_embedded_fatbins(o.section_bytes(s.name), &containers);
+    auto entries = scan_embedded_fatbins(o.section_source(s.name), s.offset, &containers);
     if (containers == 0) continue;
     FatbinInfo f;
     f.section = s.name + " (" + std::to_string(containers) + " embedded fatbins)";
     f.entries = std::move(entries);
     out.push_back(std::move(f));
   }
+  return out;
+}
+
+std::vector<FatbinInfo> read_fatbins(const ElfObject& o) {
+  auto out = read_registered_fatbins(o);
+  auto embedded = read_embedded_fatbins(o);
+  out.insert(out.end(), std::make_move_iterator(embedded.begin()), std::make_move_iterator(embedded.end()));
   return out;
 }
 
@@ -77,6 +90,33 @@ std::string strip_family(std::string s) {
 }
 
 }  // namespace
+
+void Auditor::read_device_code(const ElfObject& o, TargetReport& t) const {
+  t.fatbins = read_registered_fatbins(o);
+  // Scanning data sections for embedded fat binaries reads every byte of them (160 MB for cuBLASLt, which
+  // has none): done only when it can change a verdict, i.e. some GPU lacks SASS for exactly its
+  // architecture in the registered sections (nothing found elsewhere could beat that), or when asked for
+  // the complete listing.
+  std::vector<FatbinEntry> merged;
+  if (t.fatbins.size() > 1)
+    for (const auto& f : t.fatbins) merged.insert(merged.end(), f.entries.begin(), f.entries.end());
+  const std::vector<FatbinEntry>& registered = t.fatbins.size() == 1 ? t.fatbins[0].entries : merged;
+  bool verdict_open = std::any_of(opt_.gpus.begin(), opt_.gpus.end(), [&](const GpuTarget& g) {
+    GpuVerdict v = judge(g, registered, ptx_);
+    std::string exact = "sm_" + std::to_string(g.cc_major * 10 + g.cc_minor);
+    bool same_arch = v.using_target.rfind(exact, 0) == 0 &&
+                     (v.using_target.size() == exact.size() || std::isalpha(static_cast<unsigned char>(v.using_target[exact.size()])));
+    return v.verdict != KernelVerdict::kNative || !same_arch;
+  });
+  if (opt_.all_device_code || verdict_open) {
+    auto embedded = read_embedded_fatbins(o);
+    t.fatbins.insert(t.fatbins.end(), std::make_move_iterator(embedded.begin()), std::make_move_iterator(embedded.end()));
+    t.data_sections = "scanned";
+  } else {
+    t.data_sections = opt_.gpus.empty() ? "not scanned: no GPU to judge (--gpu, or --all-device-code to list)"
+                                        : "not scanned: every GPU has native code in the registered fat binaries";
+  }
+}
 
 TargetReport Auditor::audit(const std::string& path) {
   TargetReport t;
@@ -142,7 +182,16 @@ TargetReport Auditor::audit(const std::string& path) {
                              t.torch_cxx_abi.macro());
   }
 
-  t.fatbins = read_fatbins(*root);
+  try {
+    read_device_code(*root, t);
+  } catch (const ElfError& e) {  // the file changed under us (truncated, rewritten): nothing else is sure
+    t = TargetReport{};
+    t.path = path;
+    t.error = e.what();
+    t.status = Status::kError;
+    problem("unusable_object", t.error);
+    return t;
+  }
   std::vector<FatbinEntry> all;
   for (const auto& f : t.fatbins) {
     if (!f.error.empty()) problem("bad_fatbin", f.section + ": " + f.error);
@@ -281,7 +330,7 @@ nlohmann::json to_json(const TargetReport& t) {
     json gpus = json::array();
     for (const auto& v : t.verdicts)
       gpus.push_back({{"gpu", v.gpu.label}, {"verdict", to_string(v.verdict)}, {"using", v.using_target}, {"detail", v.detail}});
-    j["cuda"] = {{"fatbins", fb}, {"sass", sass}, {"ptx", ptx}, {"gpus", gpus}};
+    j["cuda"] = {{"fatbins", fb}, {"sass", sass}, {"ptx", ptx}, {"gpus", gpus}, {"data_sections", t.data_sections}};
     if (t.cuobjdump.ran || !t.cuobjdump.error.empty())
       j["cuda"]["cuobjdump"] = {{"ran", t.cuobjdump.ran}, {"sass", t.cuobjdump.sass}, {"ptx", t.cuobjdump.ptx},
                                 {"agrees", t.cuobjdump_disagreement.empty()}, {"disagreement", t.cuobjdump_disagreement},

@@ -23,6 +23,7 @@ struct AuditOptions {
   std::vector<GpuTarget> gpus;            // GPUs to judge device code against
   bool symbols = true;                    // bind symbols (off: dependencies only, like plain ldd)
   std::string cuobjdump;                  // cross-check fatbins with this cuobjdump; "" = none
+  bool all_device_code = false;           // scan data sections for embedded fatbins even when no verdict needs it
   LoaderConfig loader;
 };
 
@@ -43,6 +44,7 @@ struct TargetReport {
   CxxAbiUse torch_cxx_abi;
   bool cxx_abi_mismatch = false;
   std::vector<FatbinInfo> fatbins;
+  std::string data_sections;              // "scanned" for embedded fatbins, or "not scanned: <why>"
   std::vector<GpuVerdict> verdicts;
   CuobjdumpListing cuobjdump;
   std::string cuobjdump_disagreement;     // "" when it agrees or did not run
@@ -71,6 +73,7 @@ class Auditor {
   ObjectCache& cache() { return cache_; }
 
  private:
+  void read_device_code(const ElfObject& o, TargetReport& t) const;
   AuditOptions opt_;
   ObjectCache cache_;
   BindingCache binding_;
@@ -79,7 +82,11 @@ class Auditor {
   std::map<std::string, std::string> python_exe_;  // --python -> its ELF executable
 };
 
-/// Reads the fatbin sections of an object (".nv_fatbin", "__nv_relfatbin").
+/// The fat binaries the CUDA runtime registers (".nv_fatbin", "__nv_relfatbin"): entry headers only.
+std::vector<FatbinInfo> read_registered_fatbins(const ElfObject& o);
+/// Fat binaries embedded in data sections (cuFFT keeps ~24,000 in .ldata): reads every data byte.
+std::vector<FatbinInfo> read_embedded_fatbins(const ElfObject& o);
+/// Both. ElfError (the file changed while read) passes through.
 std::vector<FatbinInfo> read_fatbins(const ElfObject& o);
 
 nlohmann::json to_json(const TargetReport& t);

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/byte_source.h"
 #include "core/errors.h"
 
 namespace gpucheck::abi {
@@ -34,14 +35,19 @@ struct FatbinEntry {
   std::string target() const;
 };
 
-/// Parses a whole fatbin section (containers back to back, zero padding allowed between them).
+/// Parses a whole fatbin section (containers back to back, zero padding allowed between them), reading
+/// only container and entry headers from `section` (payloads are skipped by their sizes).
 /// Throws FatbinError on a bad magic, a size field pointing past the section, or an entry header
-/// smaller than the fixed part.
+/// smaller than the fixed part; what the source throws when it cannot read passes through.
+std::vector<FatbinEntry> parse_fatbin(const ByteSource& section);
 std::vector<FatbinEntry> parse_fatbin(std::string_view section);
 
 /// Fat binaries embedded in other data (libraries that register kernels themselves, e.g. cuFFT keeps
 /// thousands in .ldata): scans 8-byte aligned positions for a container header whose sizes fit, parses
-/// each one found. Returns the entries and the number of containers.
+/// each one found. Returns the entries and the number of containers. `origin` is the file offset (or
+/// address) of data[0]: positions are aligned on it. Reads the data in 64 KiB windows, skipping found
+/// containers' payloads.
+std::vector<FatbinEntry> scan_embedded_fatbins(const ByteSource& data, std::uint64_t origin, std::size_t* containers);
 std::vector<FatbinEntry> scan_embedded_fatbins(std::string_view data, std::size_t* containers);
 
 }  // namespace gpucheck::abi

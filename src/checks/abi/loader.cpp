@@ -160,8 +160,26 @@ namespace {
 class GraphBuilder {
  public:
   GraphBuilder(const LoaderConfig& cfg, ObjectCache& cache) : cfg_(cfg), cache_(cache) {}
+  /// Continues a graph built earlier.
+  GraphBuilder(LoadGraph existing, const LoaderConfig& cfg, ObjectCache& cache)
+      : g(std::move(existing)), cfg_(cfg), cache_(cache) {
+    for (std::size_t i = 0; i < g.objects.size(); ++i) by_real_[g.objects[i].real] = static_cast<int>(i);
+  }
 
   LoadGraph g;
+
+  /// dlopen(name) from code in `req`: one dependency resolved like a DT_NEEDED entry of `req`, then closed over.
+  int open_from(int req, const std::string& name) {
+    Dependency d;
+    d.requester = req;
+    d.name = name;
+    int before = static_cast<int>(g.objects.size());
+    d.object = resolve(req, d);
+    int obj = d.object;
+    g.deps.push_back(std::move(d));
+    if (obj >= before) close_over(obj);
+    return obj;
+  }
 
   int add(const std::string& name, const std::string& path, int loader, bool preloaded, std::string* error) {
     std::string real = real_path(path);
@@ -347,6 +365,14 @@ LoadGraph build_load_graph(const std::string& root, const std::vector<std::strin
   if (b.g.objects[idx].preloaded) return std::move(b.g);  // the root is one of the preloads: nothing new
   b.close_over(idx);
   return std::move(b.g);
+}
+
+int dlopen_from(LoadGraph& g, int requester, const std::string& name, const LoaderConfig& cfg, ObjectCache& cache) {
+  if (requester < 0 || requester >= static_cast<int>(g.objects.size())) return -1;
+  GraphBuilder b(std::move(g), cfg, cache);
+  int idx = b.open_from(requester, name);
+  g = std::move(b.g);
+  return idx;
 }
 
 }  // namespace gpucheck::abi

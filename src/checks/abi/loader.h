@@ -69,6 +69,12 @@ struct LoadGraph {
 LoadGraph build_load_graph(const std::string& root, const std::vector<std::string>& preload,
                            const LoaderConfig& cfg, ObjectCache& cache);
 
+/// What `dlopen(name)` called from code in object `requester` of `g` maps (cuDNN 9 opening
+/// libcudnn_graph.so.9, libcudnn_engines_*.so.9 from libcudnn.so.9): the same search as a DT_NEEDED entry
+/// of that object (its RPATH chain, LD_LIBRARY_PATH, its RUNPATH, ld.so.cache, default directories), then
+/// its closure. Appends the Dependency to g.deps and returns the object index, -1 when not found.
+int dlopen_from(LoadGraph& g, int requester, const std::string& name, const LoaderConfig& cfg, ObjectCache& cache);
+
 /// Expands $ORIGIN, $LIB, $PLATFORM (and ${...} forms) in one path element.
 std::string expand_dst(const std::string& element, const std::string& origin, const LoaderConfig& cfg);
 

@@ -14,9 +14,7 @@ std::vector<GpuTarget> gpus_for(const AbiRequest& req) {
   const inventory::Inventory* inv = req.inventory ? &*req.inventory : nullptr;
   inventory::Inventory live;
   if (!inv && req.gpus.empty() && req.live_inventory) {
-    inventory::CollectOptions co;
-    co.python = false;
-    live = inventory::collect(co);
+    live = inventory::collect_devices();  // GPUs and driver only, asked in a child process
     inv = &live;
   }
   const int driver = inv ? inv->driver.cuda_version : 0;
@@ -47,6 +45,7 @@ AuditReport run_abi(const AbiRequest& req) {
   AuditOptions opt;
   opt.loader = LoaderConfig::for_this_host(&cache);
   opt.symbols = req.symbols;
+  opt.all_device_code = req.all_device_code;
   opt.gpus = gpus_for(req);
   opt.preload = req.preload;
   for (const auto& p : opt.preload)

@@ -25,6 +25,7 @@ struct AbiRequest {
   bool symbols = true;
   bool cross_check = false;                  // --cross-check with cuobjdump
   std::string cuobjdump;                     // --cuobjdump PATH (implies cross_check)
+  bool all_device_code = false;              // --all-device-code: scan data sections whatever the verdicts
   std::string ld_cache = "/etc/ld.so.cache"; // --ld-cache
 };
 

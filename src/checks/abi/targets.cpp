@@ -122,7 +122,7 @@ void add_path_target(const std::string& input, TargetSet& set) {
     return;
   }
   if (!S_ISREG(st.st_mode)) throw InputError(input + ": not a regular file or directory");
-  if (!ElfObject::is_elf_file(input)) throw InputError(input + ": not an ELF file");
+  if (std::string why = ElfObject::not_elf_reason(input); !why.empty()) throw InputError(input + ": " + why);
   w.file(input);
 }
 

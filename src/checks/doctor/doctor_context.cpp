@@ -29,7 +29,9 @@ std::string toolkit_lib_dir(const inventory::Toolkit& t) {
 
 DoctorContext::DoctorContext(const inventory::Inventory& inventory, const KnowledgeBase& knowledge)
     : inv(inventory), kb(knowledge) {
-  python = inventory::primary_python(inv);
+  auto judged = inventory::judged_python(inv);
+  python = judged.env;
+  python_rule = judged.rule;
 
   for (const auto& dir : split(env("PATH"), ':')) {
     for (const auto& t : inv.toolkits) {

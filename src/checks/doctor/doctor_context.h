@@ -27,7 +27,8 @@ struct DoctorContext {
 
   const inventory::Inventory& inv;
   const KnowledgeBase& kb;
-  const inventory::PythonEnv* python = nullptr;  // the environment pip installs into (first with torch, else first)
+  const inventory::PythonEnv* python = nullptr;  // the judged environment (inventory::judged_python's rule)
+  std::string python_rule;  // which route of that rule chose it: "--python", "VIRTUAL_ENV", "PATH", ...
   BuildToolkit build;
   const inventory::Toolkit* path_toolkit = nullptr;  // the toolkit whose nvcc is first on PATH
 

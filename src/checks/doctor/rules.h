@@ -20,6 +20,14 @@ void check_gpu_arch(const DoctorContext& ctx, std::vector<Finding>& out);
 void check_library_shadowing(const DoctorContext& ctx, std::vector<Finding>& out);
 /// Installed extensions violating their implicit constraints (flash-attn, bmtrain, ...).
 void check_installed_extensions(const DoctorContext& ctx, std::vector<Finding>& out);
+/// Requires-Dist not met, as `pip check` decides it (markers evaluated, no extras).
+void check_requirements(const DoctorContext& ctx, std::vector<Finding>& out);
+/// A file two distributions' RECORDs claim with different hashes (nvidia-nccl-cu11 over -cu12's libnccl.so.2).
+void check_shared_files(const DoctorContext& ctx, std::vector<Finding>& out);
+/// torch that cannot convert numpy arrays (built against another numpy C ABI).
+void check_numpy_abi(const DoctorContext& ctx, std::vector<Finding>& out);
+/// An installed package the probe imported that raised (and no other rule explained).
+void check_import_failures(const DoctorContext& ctx, std::vector<Finding>& out);
 /// CPU-only torch on a GPU node, torch that fails to import, several torch installs.
 void check_torch_install(const DoctorContext& ctx, std::vector<Finding>& out);
 

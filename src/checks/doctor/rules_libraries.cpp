@@ -1,9 +1,20 @@
-// Libraries on LD_LIBRARY_PATH or in the ld.so cache that shadow the ones torch bundles.
+// Libraries the loader would give torch instead of the ones its wheels ship. Judged as ld.so does: only a
+// file with the same SONAME can stand in for another (libcublas.so.13 never replaces libcublas.so.12, a
+// cuDNN .so.9 is another library than .so.8, not a newer one); LD_LIBRARY_PATH comes before the RUNPATH
+// ($ORIGIN/...) that points torch at its wheels, the ld.so cache after it, so a cache entry never shadows a
+// library torch ships. cuDNN 9 dlopens its sub-libraries (libcudnn_graph.so.9, ...) from libcudnn.so.9:
+// those are resolved with the loader model (checks/abi/loader.h) on the files when they are present.
+// The reference version is what the package ships (its files and dist-info), never what torch reports
+// from a process that may itself be shadowed.
+#include <filesystem>
+
+#include "checks/abi/loader.h"
 #include "checks/doctor/fix_commands.h"
 #include "checks/doctor/rules.h"
 #include "core/text.h"
 #include "inventory/library_version.h"
 #include "knowledge/version.h"
+#include "platform/ld_cache.h"
 #include "platform/root_fs.h"
 
 namespace gpucheck::compat {
@@ -17,78 +28,227 @@ std::string decode_cudnn(const std::string& raw) {
   return v > 0 ? inventory::decode_version("cudnn", {v}) : "";
 }
 
-
 bool has(const std::vector<std::string>& v, const std::string& s) {
   for (const auto& x : v)
     if (x == s) return true;
   return false;
 }
 
-/// What torch needs of this library: the version it bundles / was built with, and whether `found` is too old.
-bool incompatible(const std::string& name, const std::string& found, const std::string& bundled) {
-  auto f = Version::parse(found), b = Version::parse(bundled);
-  if (!f || !b) return false;
-  if (name == "cudnn") return f->major() != b->major() || f->minor() < b->minor();  // torch's own cuDNN check
-  return f->major() != b->major() || f->compare(*b) < 0;
+std::string real_path(const std::string& p) {
+  std::error_code ec;
+  auto r = std::filesystem::canonical(p, ec);
+  return ec ? std::filesystem::path(p).lexically_normal().string() : r.string();
 }
 
-std::string bundled_version(const inventory::PythonEnv& py, const std::string& name) {
+std::string strip_slash(std::string p) {
+  while (p.size() > 1 && p.back() == '/') p.pop_back();
+  return p;
+}
+
+/// The major a SONAME promises: "libcudnn.so.8" -> "8"; "" when it has no number.
+std::string soname_major(const std::string& soname) {
+  auto pos = soname.find(".so.");
+  if (pos == std::string::npos) return "";
+  std::string rest = soname.substr(pos + 4);
+  return rest.substr(0, rest.find('.'));
+}
+
+bool under(const std::string& path, const std::vector<std::string>& dirs) {
+  for (const auto& d : dirs)
+    if (!d.empty() && starts_with(path, strip_slash(d) + "/")) return true;
+  return false;
+}
+
+/// The copy of `soname` the judged environment ships (a wheel in its site-packages), or nullptr.
+const inventory::Library* own_copy(const DoctorContext& ctx, const std::string& soname) {
+  for (const auto& lib : ctx.inv.libraries)
+    if (lib.soname == soname && under(lib.path, ctx.python->site_packages)) return &lib;
+  return nullptr;
+}
+
+/// torch's own answer, used only when the environment ships no copy of the library (torch built against a
+/// system library): the cuDNN/NCCL versions it reports.
+std::string reported_version(const inventory::PythonEnv& py, const std::string& name) {
   if (name == "cudnn") return decode_cudnn(py.torch_cudnn);
   if (name == "nccl") return py.torch_nccl;
-  const char* pkg = name == "cublas" ? "nvidia-cublas-cu" : name == "cudart" ? "nvidia-cuda-runtime-cu" : nullptr;
-  if (!pkg) return "";
-  for (const auto& [n, v] : py.packages)
-    if (starts_with(n, pkg)) return v;
   return "";
+}
+
+bool versions_differ(const std::string& found, const std::string& reference) {
+  auto f = Version::parse(found), r = Version::parse(reference);
+  if (!f || !r) return false;
+  // A package version (12.1.3.1) is more precise than a library's own (12.1.3): compare what both have.
+  std::size_t n = std::min(f->parts.size(), r->parts.size());
+  for (std::size_t i = 0; i < n; ++i)
+    if (f->part(i) != r->part(i)) return true;
+  return false;
+}
+
+/// LD_LIBRARY_PATH without the entries that are `dir` (by real path); nullopt when none is.
+std::optional<std::vector<std::string>> ld_path_without(const DoctorContext& ctx, const std::string& dir) {
+  std::vector<std::string> kept;
+  bool dropped = false;
+  const std::string target = real_path(dir);
+  for (const auto& d : split(ctx.env("LD_LIBRARY_PATH"), ':')) {
+    if (d.empty()) continue;
+    if (real_path(d) == target) dropped = true;
+    else kept.push_back(d);
+  }
+  if (!dropped) return std::nullopt;
+  return kept;
+}
+
+void add_ld_path_fix(const DoctorContext& ctx, const std::string& dir, Finding& f) {
+  auto kept = ld_path_without(ctx, dir);
+  if (!kept) return;  // the directory is not on LD_LIBRARY_PATH by any name: nothing to drop there
+  f.add_fix("Drop " + dir + " from LD_LIBRARY_PATH for torch programs",
+            {kept->empty() ? "unset LD_LIBRARY_PATH" : "export LD_LIBRARY_PATH=" + shell_quote(join(*kept, ":"))},
+            "affects this shell only; programs that needed that directory must set it themselves");
+}
+
+const inventory::Library* library_at(const DoctorContext& ctx, const std::string& path) {
+  const std::string real = real_path(path);
+  for (const auto& lib : ctx.inv.libraries)
+    if (lib.path == path || real_path(lib.path) == real) return &lib;
+  return nullptr;
+}
+
+/// "libcudnn_graph.so.9.1.0" -> "9.1.0"; the inventory's reading when it has one.
+std::string version_of_file(const DoctorContext& ctx, const std::string& path) {
+  if (const auto* lib = library_at(ctx, path); lib && !lib->version.empty()) return lib->version;
+  std::string name = inventory::base_name(real_path(path));
+  auto pos = name.find(".so.");
+  return pos == std::string::npos ? "" : name.substr(pos + 4);
+}
+
+bool is_mapped(const inventory::PythonEnv& py, const std::string& path) {
+  const std::string real = real_path(path);
+  for (const auto& m : py.mapped_libraries)
+    if (m == path || real_path(m) == real) return true;
+  return false;
+}
+
+// A library with torch's SONAME found first on LD_LIBRARY_PATH (or, when the environment ships no copy,
+// wherever the loader takes it), in another version than the one the environment ships.
+void check_same_soname(const DoctorContext& ctx, std::vector<Finding>& out) {
+  const auto& py = *ctx.python;
+  for (const auto& lib : ctx.inv.libraries) {
+    const bool via_ld_path = has(lib.found_via, "LD_LIBRARY_PATH");
+    const bool via_cache = has(lib.found_via, "ld.so.cache");
+    if ((!via_ld_path && !via_cache) || lib.soname.empty() || under(lib.path, py.site_packages)) continue;
+    const bool mapped = is_mapped(py, lib.path);
+    const inventory::Library* own = own_copy(ctx, lib.soname);
+    // RUNPATH comes before the cache: a cache entry loses to the copy torch ships unless it is mapped.
+    if (own && !via_ld_path && !mapped) continue;
+    // The process maps the environment's own copy (torch preloads its wheels' libraries by path): the
+    // other file with that SONAME is not what torch uses.
+    if (own && !mapped && is_mapped(py, own->path)) continue;
+    if (!mapped && !lib.loader_pick) continue;
+    std::string reference, reference_source;
+    if (own) {
+      reference = !own->package_version.empty() ? own->package_version : own->version;
+      reference_source = own->path + (own->package.empty() ? "" : " (" + own->package + ")");
+    } else {
+      reference = reported_version(py, lib.name);
+      reference_source = ctx.python_label();
+      // torch's own number names the SONAME it loads: a .so.9 cannot be what a torch built with 8.x loads.
+      auto r = Version::parse(reference);
+      if (!r || soname_major(lib.soname) != std::to_string(r->major())) continue;
+    }
+    if (reference.empty() || real_path(lib.path) == (own ? real_path(own->path) : "") ||
+        !versions_differ(lib.version, reference))
+      continue;
+
+    Finding f;
+    f.id = "libs.shadowed_" + lib.name;
+    f.status = mapped ? Status::kFail : Status::kWarn;
+    f.title = std::string(mapped ? "torch loads " : "The loader would give torch ") + lib.soname + " " + lib.version +
+              " from " + inventory::parent_dir(lib.path) + " instead of " + (own ? "the " : "its ") + reference +
+              (own && !own->package.empty() ? " of " + own->package : "");
+    f.evidence = {{lib.soname + " found first", lib.version + " at " + lib.path,
+                   join(lib.found_via, ", ") + (lib.version_source.empty() ? "" : "; version: " + lib.version_source)},
+                  {own ? lib.soname + " the environment ships" : lib.name + " torch reports", reference, reference_source}};
+    if (mapped) f.evidence.push_back({"mapped after import torch", lib.path, "/proc/self/maps of " + py.interpreter});
+    f.explanation = "Both files have the SONAME " + lib.soname + ", so the loader takes whichever it finds first; "
+                    "LD_LIBRARY_PATH is searched before the RUNPATH that points torch at its own copy. " +
+                    std::string(lib.name == "cudnn"
+                                    ? "torch requires the cuDNN it was built with (same major, at least its minor) and "
+                                      "cuDNN's sub-libraries must all be one release."
+                                    : "Symbols torch needs may be missing or behave differently.");
+    if (via_ld_path) add_ld_path_fix(ctx, inventory::parent_dir(lib.path), f);
+    if (via_cache && !own)
+      f.add_fix("Remove " + inventory::parent_dir(lib.path) + " from the system loader configuration",
+                {"grep -rl " + shell_quote(inventory::parent_dir(lib.path)) + " /etc/ld.so.conf /etc/ld.so.conf.d/",
+                 "sudo ldconfig"},
+                "needs root: delete the line the grep finds, then rebuild the cache; affects every program");
+    f.details = {{"soname", lib.soname}, {"found", lib.path}, {"found_version", lib.version},
+                 {"reference", reference}, {"reference_source", reference_source}, {"mapped", mapped}};
+    out.push_back(std::move(f));
+  }
+}
+
+// cuDNN 9's sub-libraries, dlopened by the environment's libcudnn.so.9: what the loader maps for each with
+// this LD_LIBRARY_PATH and ld.so cache, against the file beside it. Needs the files (live or --root).
+void check_cudnn_sublibraries(const DoctorContext& ctx, std::vector<Finding>& out) {
+  const auto& py = *ctx.python;
+  for (const auto& lib : ctx.inv.libraries) {
+    if (lib.name != "cudnn" || !under(lib.path, py.site_packages) || !starts_with(lib.soname, "libcudnn.so.")) continue;
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(lib.path, ec)) continue;  // a document from another machine
+    const std::string dir = inventory::parent_dir(lib.path), major = soname_major(lib.soname);
+    // This host's loader (search path, hwcaps, cache), with the judged inventory's LD_LIBRARY_PATH.
+    static const abi::LdCache cache = abi::LdCache::load();
+    abi::LoaderConfig cfg = abi::LoaderConfig::for_this_host(&cache);
+    cfg.ld_library_path.clear();
+    for (const auto& d : split(ctx.env("LD_LIBRARY_PATH"), ':'))
+      if (!d.empty()) cfg.ld_library_path.push_back(d);
+    abi::ObjectCache objects;
+    abi::LoadGraph g;
+    try {
+      g = abi::build_load_graph(lib.path, {}, cfg, objects);
+    } catch (const std::exception&) {
+      continue;
+    }
+    std::vector<std::string> foreign;
+    for (const auto& name : inventory::RootFs("/").list(dir)) {
+      if (!starts_with(name, "libcudnn_") || name != name.substr(0, name.find(".so.")) + ".so." + major) continue;
+      int idx = abi::dlopen_from(g, g.root, name, cfg, objects);
+      if (idx < 0) continue;
+      const std::string mapped = g.objects[static_cast<std::size_t>(idx)].path;
+      if (real_path(mapped) != real_path(dir + "/" + name)) foreign.push_back(mapped);
+    }
+    if (foreign.empty()) continue;
+    const std::string shipped = !lib.package_version.empty() ? lib.package_version : lib.version;
+    const std::string other = version_of_file(ctx, foreign.front());
+    Finding f;
+    f.id = "libs.shadowed_cudnn_sublibrary";
+    f.status = Status::kFail;
+    f.title = lib.soname + " of " + (lib.package.empty() ? dir : lib.package) + " " + shipped + " would load " +
+              inventory::base_name(foreign.front()) + (other.empty() ? "" : " " + other) + " from " +
+              inventory::parent_dir(foreign.front());
+    for (const auto& m : foreign)
+      f.evidence.push_back({inventory::base_name(m), m + (version_of_file(ctx, m).empty() ? "" : " (" + version_of_file(ctx, m) + ")"),
+                            "dlopen from " + lib.path + ": LD_LIBRARY_PATH before its RUNPATH"});
+    f.evidence.push_back({"LD_LIBRARY_PATH", ctx.env("LD_LIBRARY_PATH"), "environment"});
+    f.explanation = "cuDNN 9 opens its sub-libraries by SONAME at run time; LD_LIBRARY_PATH is searched before "
+                    "libcudnn.so.9's RUNPATH ($ORIGIN), so one process mixes two cuDNN releases and "
+                    "torch.backends.cudnn.version() reports the other one's number.";
+    for (const auto& m : foreign) {
+      bool dup = false;
+      for (const auto& fx : f.fixes) dup |= fx.summary.find(inventory::parent_dir(m) + " ") != std::string::npos;
+      if (!dup) add_ld_path_fix(ctx, inventory::parent_dir(m), f);
+    }
+    f.details = {{"library", lib.path}, {"shipped", shipped}, {"sublibraries_elsewhere", foreign}};
+    out.push_back(std::move(f));
+  }
 }
 
 }  // namespace
 
 void check_library_shadowing(const DoctorContext& ctx, std::vector<Finding>& out) {
   if (!ctx.python || !ctx.python->torch_installed || ctx.torch_cuda().empty()) return;
-  const auto& py = *ctx.python;
-  for (const auto& lib : ctx.inv.libraries) {
-    bool via_ld_path = has(lib.found_via, "LD_LIBRARY_PATH");
-    bool via_cache = has(lib.found_via, "ld.so.cache");
-    if (!via_ld_path && !via_cache) continue;
-    bool mapped = has(py.mapped_libraries, lib.path);
-    if (!mapped && !lib.loader_pick) continue;
-    std::string bundled = bundled_version(py, lib.name);
-    if (bundled.empty() || !incompatible(lib.name, lib.version, bundled)) continue;
-
-    Finding f;
-    f.id = "libs.shadowed_" + lib.name;
-    f.status = mapped ? Status::kFail : Status::kWarn;
-    f.title = std::string(mapped ? "torch loads " : "The loader would give torch ") + lib.name + " " + lib.version +
-              " from " + inventory::parent_dir(lib.path) + " instead of its own " + bundled;
-    f.evidence = {{lib.name + " found", lib.version + " at " + lib.path,
-                   join(lib.found_via, ", ") + (lib.version_source.empty() ? "" : "; version: " + lib.version_source)},
-                  {lib.name + " torch was built with", bundled, ctx.python_label()}};
-    if (mapped) f.evidence.push_back({"mapped after import torch", lib.path, "/proc/self/maps of " + py.interpreter});
-    f.explanation = lib.name == "cudnn"
-                        ? "torch requires the same cuDNN major and at least its minor: \"cuDNN version "
-                          "incompatibility: PyTorch was compiled against " + bundled + " but found runtime version " +
-                              lib.version + "... Looks like your LD_LIBRARY_PATH contains incompatible version of cudnn\"."
-                        : "An older " + lib.name + " than torch bundles is found first; symbols torch needs may be "
-                          "missing or behave differently (e.g. NCCL 2.18.1's ncclUnhandledCudaError).";
-    int rank = 1;
-    if (via_ld_path) {
-      std::string dir = inventory::parent_dir(lib.path);
-      std::vector<std::string> kept;
-      for (const auto& d : split(ctx.env("LD_LIBRARY_PATH"), ':'))
-        if (!d.empty() && d != dir && d != dir + "/") kept.push_back(d);
-      f.fixes.push_back({rank++, "Drop " + dir + " from LD_LIBRARY_PATH for torch programs",
-                         {kept.empty() ? "unset LD_LIBRARY_PATH" : "export LD_LIBRARY_PATH=" + shell_quote(join(kept, ":"))},
-                         "affects this shell only; programs that needed that directory must set it themselves"});
-    }
-    if (via_cache) {
-      f.fixes.push_back({rank++, "Remove " + inventory::parent_dir(lib.path) + " from the system loader configuration",
-                         {"grep -rl " + shell_quote(inventory::parent_dir(lib.path)) + " /etc/ld.so.conf /etc/ld.so.conf.d/",
-                          "sudo ldconfig"},
-                         "needs root: delete the line the grep finds, then rebuild the cache; affects every program"});
-    }
-    out.push_back(std::move(f));
-  }
+  check_same_soname(ctx, out);
+  check_cudnn_sublibraries(ctx, out);
 }
 
 }  // namespace gpucheck::compat

@@ -1,10 +1,14 @@
 #include "checks/explain/explainer.h"
 
+#include <cerrno>
+#include <cstring>
+
 #include <algorithm>
 #include <cmath>
 #include <set>
 #include <sstream>
 
+#include "checks/explain/cause_score.h"
 #include "core/errors.h"
 
 namespace gpucheck::explain {
@@ -30,6 +34,15 @@ struct Match {
   std::vector<std::string> fix;
   std::vector<std::string> sources;
   std::uint64_t first_line = 0;
+  CauseScore score;
+};
+
+// A cause that matched something but is not named (too weak, or the context says otherwise).
+struct Candidate {
+  std::string id;
+  double confidence = 0.0;
+  std::uint64_t first_line = 0;
+  std::string why_not;
 };
 
 void sort_by_line(std::vector<LineEvidence>& ev) {
@@ -61,12 +74,16 @@ Finding cause_finding(const Match& m, const std::string& source) {
   f.details = {{"confidence", round2(m.confidence)},
                {"root", m.root},
                {"captures", m.captures},
-               {"first_line", m.first_line}};
+               {"first_line", m.first_line},
+               {"signals", m.score.signals},
+               {"signal_weight", round2(m.score.signal_weight)},
+               {"discriminators", m.score.held}};
   add_lines(f, m.evidence, source);
   return f;
 }
 
-Finding unknown_finding(const std::vector<LineEvidence>& error_lines, const InputSummary& input) {
+Finding unknown_finding(const std::vector<LineEvidence>& error_lines, const InputSummary& input,
+                        const std::vector<Candidate>& candidates) {
   Finding f;
   f.id = kUnknownCause;
   f.status = Status::kFail;
@@ -78,6 +95,10 @@ Finding unknown_finding(const std::vector<LineEvidence>& error_lines, const Inpu
                {"root", false},
                {"captures", nlohmann::json::object()},
                {"first_line", error_lines.empty() ? 0 : error_lines.front().line}};
+  auto cands = nlohmann::json::array();
+  for (const auto& c : candidates)
+    cands.push_back({{"id", c.id}, {"confidence", round2(c.confidence)}, {"first_line", c.first_line}, {"why_not", c.why_not}});
+  f.details["candidates"] = cands;
   add_lines(f, error_lines, input.name);
   return f;
 }
@@ -134,14 +155,30 @@ Explanation build_explanation(const LogScanner& scanner, const std::string& name
       if (signatures[k].id == id) return k;
     return signatures.size();
   };
-  // A generic signature yields to a more specific one that explains the very same lines (an undefined
-  // torch symbol is also an undefined symbol).
+  // Each cause that matched anything: its facts (captures, then the context values near it) and whether
+  // they name it.
+  std::vector<std::map<std::string, std::string>> facts_of(signatures.size());
+  std::vector<CauseScore> scores(signatures.size());
+  for (std::size_t i = 0; i < signatures.size(); ++i) {
+    if (signatures[i].kind != "cause" || hits[i].hits == 0) continue;
+    auto& f = facts_of[i];
+    f = hits[i].captures;
+    for (std::size_t k = 0; k < signatures.size(); ++k) {
+      if (signatures[k].kind != "context" || hits[k].values.empty()) continue;
+      if (const auto* caps = context_at(hits[k], hits[i].first_line))
+        for (const auto& [key, v] : *caps) f.emplace(key, v);
+    }
+    scores[i] = score_cause(signatures[i], hits[i], f);
+  }
+  auto named = [&](std::size_t i) { return signatures[i].kind == "cause" && hits[i].hits > 0 && scores[i].named; };
+  // A generic signature yields to a more specific one, named, that explains the very same lines (an
+  // undefined torch symbol is also an undefined symbol).
   std::vector<bool> dropped(signatures.size(), false);
   for (std::size_t i = 0; i < signatures.size(); ++i) {
-    if (hits[i].hits == 0) continue;
+    if (!named(i)) continue;
     for (const auto& other : signatures[i].overridden_by) {
       std::size_t k = index_of(other);
-      if (k == signatures.size() || hits[k].hits == 0) continue;
+      if (k == signatures.size() || !named(k)) continue;
       bool all_covered = std::all_of(hits[i].evidence.begin(), hits[i].evidence.end(), [&](const auto& ev) {
         return std::any_of(hits[k].evidence.begin(), hits[k].evidence.end(),
                            [&](const auto& ov) { return ov.first == ev.first; });
@@ -150,36 +187,36 @@ Explanation build_explanation(const LogScanner& scanner, const std::string& name
     }
   }
   std::set<std::string> present;
-  for (std::size_t i = 0; i < signatures.size(); ++i)
-    if (signatures[i].kind == "cause" && hits[i].hits > 0 && !dropped[i]) present.insert(signatures[i].id);
+  std::vector<Candidate> candidates;
+  for (std::size_t i = 0; i < signatures.size(); ++i) {
+    if (named(i) && !dropped[i]) present.insert(signatures[i].id);
+    else if (signatures[i].kind == "cause" && hits[i].hits > 0 && !scores[i].named)
+      candidates.push_back({signatures[i].id, scores[i].confidence, hits[i].first_line, scores[i].why_not});
+  }
 
   for (std::size_t i = 0; i < signatures.size(); ++i) {
     const Signature& sig = signatures[i];
     const SignatureHits& h = hits[i];
-    if (sig.kind != "cause" || h.hits == 0 || dropped[i]) continue;
+    if (!named(i) || dropped[i]) continue;
     Match c;
     c.id = sig.id;
+    c.score = scores[i];
+    c.captures = facts_of[i];
     const Signature* shown = &sig;  // after reclassification, the texts of the cause reported
     for (const auto& r : sig.reclassify) {
-      auto v = render_template("{" + r.condition + "}", {}, facts);
+      bool applies = std::all_of(r.when.begin(), r.when.end(), [&](const Condition& w) { return holds(w, c.captures); });
+      if (applies && !r.condition.empty()) applies = render_template("{" + r.condition + "}", {}, facts).has_value();
       std::size_t k = index_of(r.id);
-      if (v && k < signatures.size()) {
+      if (applies && k < signatures.size()) {
         shown = &signatures[k];
         c.id = r.id;
         break;
       }
     }
     c.first_line = h.first_line;
-    auto distinct = std::count(h.patterns_matched.begin(), h.patterns_matched.end(), true);
-    c.confidence = std::min(0.99, h.confidence + 0.03 * static_cast<double>(distinct - 1));
+    c.confidence = c.score.confidence;
     for (const auto& [line, text] : h.evidence) c.evidence.push_back({line, text});
     sort_by_line(c.evidence);
-    c.captures = h.captures;
-    for (std::size_t k = 0; k < signatures.size(); ++k) {
-      if (signatures[k].kind != "context" || hits[k].values.empty()) continue;
-      if (const auto* caps = context_at(hits[k], h.first_line))
-        for (const auto& [key, v] : *caps) c.captures.emplace(key, v);
-    }
     c.title = render_lenient(shown->title, c.captures, facts);
     c.explanation = render_lenient(shown->explanation, c.captures, facts);
     for (const auto& step : shown->fix)
@@ -219,20 +256,23 @@ Explanation build_explanation(const LogScanner& scanner, const std::string& name
   for (const auto& c : causes) ex.causes.push_back(cause_finding(c, name));
   std::vector<LineEvidence> error_lines;
   for (const auto& [line, text] : scanner.error_lines()) error_lines.push_back({line, text});
-  ex.unknown = unknown_finding(error_lines, ex.input);
+  ex.unknown = unknown_finding(error_lines, ex.input, candidates);
   return ex;
 }
 
 Explanation explain_stream(std::istream& in, const std::string& name, const std::vector<Signature>& signatures,
-                           const FactCall& facts, ScanOptions options) {
+                           const FactCall& facts, ScanOptions options, std::string_view already_read) {
   LogScanner scanner(signatures, options);
+  scanner.feed(already_read);
   std::string buf(kChunkBytes, '\0');
+  errno = 0;
   while (in) {
     in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
     auto got = in.gcount();
     if (got > 0) scanner.feed(std::string_view(buf.data(), static_cast<std::size_t>(got)));
   }
-  if (in.bad()) throw InputError("cannot read " + name);
+  // The reason is the failed read(2)'s (/proc/self/mem: "Input/output error").
+  if (in.bad()) throw InputError("cannot read " + name + ": " + (errno ? std::strerror(errno) : "read error"));
   scanner.finish();
   return build_explanation(scanner, name, signatures, facts);
 }

@@ -12,9 +12,10 @@
 
 namespace gpucheck::explain {
 
-/// Reads `in` to the end in fixed-size chunks (bounded memory) and explains it. `name` labels the input.
+/// Reads `in` to the end in fixed-size chunks (bounded memory) and explains it. `name` labels the input;
+/// `already_read`: bytes of the input taken from `in` before (they come first).
 Explanation explain_stream(std::istream& in, const std::string& name, const std::vector<Signature>& signatures,
-                           const FactCall& facts, ScanOptions options = {});
+                           const FactCall& facts, ScanOptions options = {}, std::string_view already_read = {});
 
 /// Same, for a log already in memory (tests).
 Explanation explain_text(const std::string& text, const std::vector<Signature>& signatures, const FactCall& facts,

@@ -97,6 +97,10 @@ std::optional<std::string> answer(const Planning& p, const std::string& fn, cons
 
 }  // namespace
 
+bool knowledge_fact_needs_machine(const std::string& fn) {
+  return fn == "kb_plan" || fn == "kb_plan_build" || fn == "kb_torch_install";
+}
+
 KnowledgeCall load_knowledge_facts(std::string& note, const std::string& dir, const inventory::Inventory* inv) {
   auto p = std::make_shared<Planning>();
   try {

@@ -21,4 +21,8 @@ namespace gpucheck::explain {
 KnowledgeCall load_knowledge_facts(std::string& note, const std::string& dir = "",
                                    const inventory::Inventory* inv = nullptr);
 
+/// The kb_* facts whose answer depends on the machine (kb_plan, kb_plan_build, kb_torch_install): a caller
+/// gathering the inventory lazily gathers it (with the Python probe) only when one of these is asked.
+bool knowledge_fact_needs_machine(const std::string& fn);
+
 }  // namespace gpucheck::explain

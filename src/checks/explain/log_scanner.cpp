@@ -196,13 +196,12 @@ void LogScanner::match_pattern(std::size_t si, std::size_t pi) {
       line_ends.push_back(text.size());
     }
   };
-  std::smatch m;
-  auto flags = pat.anchored ? std::regex_constants::match_continuous : std::regex_constants::match_default;
+  RegexMatch m;
   join(" ");
-  if (!std::regex_search(text, m, pat.regex.regex, flags)) {
+  if (!pat.regex.search(text, pat.anchored, &m)) {
     if (pat.window == 1) return;
     join("");
-    if (!std::regex_search(text, m, pat.regex.regex, flags)) return;
+    if (!pat.regex.search(text, pat.anchored, &m)) return;
   }
 
   SignatureHits& h = hits_[si];
@@ -212,23 +211,18 @@ void LogScanner::match_pattern(std::size_t si, std::size_t pi) {
   h.confidence = std::max(h.confidence, pat.confidence);
   h.patterns_matched[pi] = true;
 
-  std::map<std::string, std::string> caps;
-  for (std::size_t g = 0; g < pat.regex.group_names.size(); ++g) {
-    const auto& name = pat.regex.group_names[g];
-    if (name.empty() || !m[g + 1].matched) continue;
-    caps[name] = m[g + 1].str();
-  }
-  for (auto& [k, v] : caps) h.captures.emplace(k, v);
+  for (auto& [k, v] : pat.regex.captures(m)) h.captures.emplace(k, v);
+  for (const auto& [k, v] : pat.sets) h.captures.emplace(k, v);
   if (first_cause) resolve_contexts();
   // Evidence: the lines the match covers.
-  auto match_end = static_cast<std::size_t>(m.position(0) + m.length(0));
+  const std::size_t match_end = m.end;
   for (std::size_t k = 0; k < line_ends.size(); ++k) {
     std::size_t begin = k == 0 ? 0 : line_ends[k - 1];
     if (begin >= match_end && k > 0) break;
     if (h.evidence.size() >= kMaxEvidence) break;
     auto number = window_[k].number;
     bool dup = std::any_of(h.evidence.begin(), h.evidence.end(), [&](const auto& e) { return e.first == number; });
-    auto focus = k == 0 ? static_cast<std::size_t>(m.position(0)) : 0;
+    auto focus = k == 0 ? m.begin : 0;
     if (!dup) h.evidence.emplace_back(number, shorten(window_[k].text, focus));
   }
 }
@@ -250,12 +244,10 @@ void LogScanner::remember_context(std::size_t si, std::size_t pi, const Line& li
 
 bool LogScanner::record_context(std::size_t si, std::size_t pi, const Line& line) {
   const Pattern& pat = signatures_[si].patterns[pi];
-  std::smatch m;
-  auto flags = pat.anchored ? std::regex_constants::match_continuous : std::regex_constants::match_default;
-  if (!std::regex_search(line.text, m, pat.regex.regex, flags)) return false;
-  std::map<std::string, std::string> caps;
-  for (std::size_t g = 0; g < pat.regex.group_names.size(); ++g)
-    if (!pat.regex.group_names[g].empty() && m[g + 1].matched) caps[pat.regex.group_names[g]] = m[g + 1].str();
+  RegexMatch m;
+  if (!pat.regex.search(line.text, pat.anchored, &m)) return false;
+  std::map<std::string, std::string> caps = pat.regex.captures(m);
+  for (const auto& [k, v] : pat.sets) caps.emplace(k, v);
   SignatureHits& h = hits_[si];
   ++h.hits;
   if (h.first_line == 0 || line.number < h.first_line) h.first_line = line.number;

@@ -10,70 +10,6 @@
 
 namespace gpucheck::explain {
 
-NamedRegex compile_named_regex(const std::string& pattern, bool icase) {
-  NamedRegex out;
-  out.source = pattern;
-  std::string plain;
-  plain.reserve(pattern.size());
-  bool in_class = false;
-  int depth = 0;
-  for (std::size_t i = 0; i < pattern.size(); ++i) {
-    char c = pattern[i];
-    if (c == '\\') {
-      plain.push_back(c);
-      if (i + 1 < pattern.size()) plain.push_back(pattern[++i]);
-      continue;
-    }
-    if (in_class) {
-      if (c == ']') in_class = false;
-      plain.push_back(c);
-      continue;
-    }
-    if (c == '[') {
-      in_class = true;
-      plain.push_back(c);
-      if (i + 1 < pattern.size() && pattern[i + 1] == '^') plain.push_back(pattern[++i]);
-      if (i + 1 < pattern.size() && pattern[i + 1] == ']') plain.push_back(pattern[++i]);
-      continue;
-    }
-    if (c == ')') --depth;
-    if (c == '(') {
-      ++depth;
-      if (pattern.compare(i, 3, "(?<") == 0 && i + 3 < pattern.size() && pattern[i + 3] != '=' && pattern[i + 3] != '!') {
-        std::size_t name_start = i + 3, close = pattern.find('>', name_start);
-        if (close == std::string::npos) throw std::invalid_argument("unterminated group name");
-        out.group_names.push_back(pattern.substr(name_start, close - name_start));
-        plain.push_back('(');
-        i = close;
-        continue;
-      }
-      if (pattern.compare(i, 4, "(?P<") == 0) {
-        std::size_t name_start = i + 4, close = pattern.find('>', name_start);
-        if (close == std::string::npos) throw std::invalid_argument("unterminated group name");
-        out.group_names.push_back(pattern.substr(name_start, close - name_start));
-        plain.push_back('(');
-        i = close;
-        continue;
-      }
-      if (i + 1 >= pattern.size() || pattern[i + 1] != '?') out.group_names.emplace_back();
-    }
-    if (depth < 0) throw std::invalid_argument("unbalanced ')'");
-    plain.push_back(c);
-  }
-  if (depth != 0) throw std::invalid_argument("unbalanced '('");
-  auto flags = std::regex::ECMAScript | std::regex::optimize;
-  if (icase) flags |= std::regex::icase;
-  try {
-    out.regex = std::regex(plain, flags);
-  } catch (const std::regex_error& e) {
-    throw std::invalid_argument(e.what());
-  }
-  if (out.regex.mark_count() != out.group_names.size())
-    throw std::invalid_argument("group count mismatch (" + std::to_string(out.regex.mark_count()) + " vs " +
-                                std::to_string(out.group_names.size()) + ")");
-  return out;
-}
-
 namespace {
 
 std::vector<std::string> string_list(const nlohmann::json& j, const char* key) {
@@ -96,14 +32,28 @@ Signature parse_one(const nlohmann::json& s, const std::string& origin) {
   sig.consequence_of = string_list(s, "consequence_of");
   sig.overridden_by = string_list(s, "overridden_by");
   if (s.contains("reclassify"))
-    for (const auto& r : s.at("reclassify")) sig.reclassify.push_back({r.at("if").get<std::string>(), r.at("id").get<std::string>()});
+    for (const auto& r : s.at("reclassify")) {
+      Signature::Reclassify rc;
+      rc.condition = r.value("if", "");
+      if (r.contains("when")) rc.when = parse_conditions(r.at("when"));
+      if (rc.condition.empty() && rc.when.empty()) throw std::invalid_argument("reclassify needs \"if\" or \"when\"");
+      rc.id = r.at("id").get<std::string>();
+      sig.reclassify.push_back(std::move(rc));
+    }
+  if (s.contains("when")) sig.when = parse_conditions(s.at("when"));
+  if (s.contains("unless")) sig.unless = parse_conditions(s.at("unless"));
+  sig.threshold = s.value("threshold", 1.0);
+  if (!(sig.threshold > 0.0) || sig.threshold > 100.0) throw std::invalid_argument("threshold must be > 0");
+  sig.min_confidence = s.value("min_confidence", kDefaultMinConfidence);
+  if (!(sig.min_confidence >= 0.0 && sig.min_confidence <= 1.0)) throw std::invalid_argument("min_confidence must be 0..1");
   sig.sources = string_list(s, "sources");
   sig.file = origin;
   if (sig.kind == "cause" && (sig.title.empty() || sig.explanation.empty()))
     throw std::invalid_argument("a cause needs a title and an explanation");
   if (sig.sources.empty()) throw std::invalid_argument("no sources");
-  for (const auto& p : s.at("patterns")) {
+  auto parse_pattern = [&](const nlohmann::json& p, bool signal) {
     Pattern pat;
+    pat.signal = signal;
     pat.literals = string_list(p, "literals");
     if (pat.literals.empty()) throw std::invalid_argument("pattern without literals: " + p.dump());
     for (const auto& l : pat.literals)
@@ -111,13 +61,29 @@ Signature parse_one(const nlohmann::json& s, const std::string& origin) {
     pat.window = p.value("window", 1);
     if (pat.window < 1 || pat.window > 4) throw std::invalid_argument("window must be 1..4");
     pat.confidence = p.value("confidence", 0.9);
+    if (!(pat.confidence > 0.0 && pat.confidence <= 1.0)) throw std::invalid_argument("confidence must be in (0, 1]");
     pat.anchored = p.value("anchored", false);
+    if (signal) {
+      if (!p.contains("weight")) throw std::invalid_argument("a signal needs a weight: " + p.dump());
+      pat.weight = p.at("weight").get<double>();
+      if (!(pat.weight > 0.0 && pat.weight <= 1.0)) throw std::invalid_argument("weight must be in (0, 1]");
+      pat.confidence = p.value("confidence", pat.weight);
+      pat.name = p.value("name", "");
+    }
+    if (p.contains("sets")) pat.sets = p.at("sets").get<std::map<std::string, std::string>>();
     try {
       pat.regex = compile_named_regex(p.at("regex").get<std::string>(), p.value("icase", false));
     } catch (const std::invalid_argument& e) {
       throw std::invalid_argument("regex " + p.at("regex").dump() + ": " + e.what());
     }
+    if (signal && pat.name.empty()) pat.name = pat.regex.source;
     sig.patterns.push_back(std::move(pat));
+  };
+  if (s.contains("patterns"))
+    for (const auto& p : s.at("patterns")) parse_pattern(p, false);
+  if (s.contains("signals")) {
+    if (sig.kind != "cause") throw std::invalid_argument("signals belong to causes, not context signatures");
+    for (const auto& p : s.at("signals")) parse_pattern(p, true);
   }
   if (sig.patterns.empty()) throw std::invalid_argument("no patterns");
   if (s.contains("fix"))

@@ -5,7 +5,7 @@
 
 #include "checks/compiler/host_compiler.h"
 #include "core/cuda_version.h"
-#include "knowledge/pep440.h"
+#include "knowledge/pep440_planner.h"
 
 namespace gpucheck::planner {
 namespace {

@@ -17,7 +17,7 @@
 
 #include "checks/planner/machine.h"
 #include "knowledge/knowledge_base.h"
-#include "knowledge/pep440.h"
+#include "knowledge/pep440_planner.h"
 
 namespace gpucheck::planner {
 

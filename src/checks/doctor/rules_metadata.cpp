@@ -1,0 +1,172 @@
+// What the installed metadata says about the judged environment: Requires-Dist as `pip check` reads it,
+// files two wheels both claim (RECORD), torch against the numpy C ABI, GPU packages that do not import.
+#include <map>
+
+#include "checks/doctor/fix_commands.h"
+#include "checks/doctor/rules.h"
+#include "core/text.h"
+#include "knowledge/pep440.h"
+#include "platform/root_fs.h"
+
+namespace gpucheck::compat {
+namespace {
+
+const inventory::Distribution* find_dist(const inventory::PythonEnv& py, const std::string& name) {
+  for (const auto& d : py.distributions)
+    if (d.name == name) return &d;
+  return nullptr;
+}
+
+std::string pip_of(const inventory::PythonEnv& py) {
+  return shell_quote(py.executable.empty() ? py.interpreter : py.executable) + " -m pip";
+}
+
+bool already_reported(const std::vector<Finding>& out, const std::string& text) {
+  for (const auto& f : out)
+    for (const auto& e : f.evidence)
+      if (e.value == text) return true;
+  return false;
+}
+
+}  // namespace
+
+void check_requirements(const DoctorContext& ctx, std::vector<Finding>& out) {
+  if (!ctx.python || ctx.python->distributions.empty()) return;
+  const auto& py = *ctx.python;
+  // pip check evaluates markers for the running interpreter with no extra requested.
+  const auto env = ::gpucheck::pep440::linux_marker_environment(py.version);
+  for (const auto& d : py.distributions) {
+    std::vector<std::pair<::gpucheck::pep440::Requirement, std::string>> missing;  // with the line as written
+    for (const auto& line : d.requires_dist) {
+      auto req = ::gpucheck::pep440::Requirement::parse(line);
+      if (!req || !req->applies(env)) continue;
+      const inventory::Distribution* have = find_dist(py, req->name);
+      if (!have) {
+        missing.emplace_back(*req, line);
+        continue;
+      }
+      if (req->specifiers.empty() || req->specifiers.contains(have->version, true)) continue;
+      Finding f;
+      f.id = "python.requirement_conflict";
+      f.status = Status::kFail;
+      // pip check's own words: "torchvision 0.17.0 has requirement torch==2.2.0, but you have torch 2.1.2."
+      f.title = d.name + " " + d.version + " has requirement " + req->name + req->specifiers.str() +
+                ", but you have " + req->name + " " + have->version;
+      f.evidence = {{"Requires-Dist", line, d.location + "/METADATA"}, {req->name, have->version, have->location}};
+      f.explanation = "pip installs each distribution's Requires-Dist; this one was installed without it "
+                      "(--no-deps, a later install replacing it, or another installer), and `pip check` reports "
+                      "the same conflict. Code of " + d.name + " may fail at import or at run time.";
+      f.add_fix("See what pip would change to satisfy it (nothing is installed)",
+                {pip_of(py) + " install --dry-run " + shell_quote(d.name + "==" + d.version)},
+                "pip may propose replacing " + req->name + "; read the plan before running it without --dry-run");
+      f.details = {{"distribution", d.name}, {"version", d.version}, {"requires", req->name},
+                   {"specifier", req->specifiers.str()}, {"installed", have->version}};
+      out.push_back(std::move(f));
+    }
+    if (missing.empty()) continue;
+    // One finding per distribution: pip check prints one line for each missing name.
+    Finding f;
+    f.id = "python.requirement_missing";
+    f.status = Status::kWarn;
+    std::vector<std::string> names, specs;
+    for (const auto& [req, line] : missing) {
+      names.push_back(req.name);
+      specs.push_back(shell_quote(req.name + req.specifiers.str()));
+      f.evidence.push_back({"Requires-Dist", line, d.location + "/METADATA"});
+    }
+    f.title = d.name + " " + d.version + " requires " + join(names, ", ") + (names.size() == 1 ? ", which is" : ", which are") +
+              " not installed";
+    f.explanation = "Dependencies " + d.name + " declares are absent; `pip check` reports each of them.";
+    f.add_fix("Install the missing dependencies as declared", {pip_of(py) + " install " + join(specs, " ")});
+    f.details = {{"distribution", d.name}, {"version", d.version}, {"missing", names}};
+    out.push_back(std::move(f));
+  }
+}
+
+void check_shared_files(const DoctorContext& ctx, std::vector<Finding>& out) {
+  if (!ctx.python) return;
+  const auto& py = *ctx.python;
+  // One finding per pair of owners, naming their files (NCCL: libnccl.so.2 and its headers).
+  std::map<std::string, std::vector<const inventory::SharedFile*>> by_owners;
+  for (const auto& s : py.shared_files) by_owners[join(s.owners, " + ")].push_back(&s);
+  for (const auto& [owners, files] : by_owners) {
+    const auto* first = files.front();
+    for (const auto* s : files)  // a library is the telling example
+      if (s->path.find(".so") != std::string::npos) {
+        first = s;
+        break;
+      }
+    std::string winner = first->content_of;
+    Finding f;
+    f.id = "python.file_overwritten";
+    f.status = Status::kFail;
+    std::string others;
+    for (const auto& o : first->owners)
+      if (o != winner) others += (others.empty() ? "" : " and ") + o;
+    f.title = winner.empty() ? inventory::base_name(first->path) + " is claimed by " + join(first->owners, " and ") +
+                                   " and matches neither's RECORD"
+                             : inventory::base_name(first->path) + " of " + others + " was overwritten by " + winner;
+    for (const auto* s : files)
+      f.evidence.push_back({s->path, s->content_of.empty() ? "matches no owner's RECORD"
+                                                           : "bytes of " + s->content_of + " (by " + s->matched_by + ")",
+                            "RECORDs of " + join(s->owners, ", ") + " vs the file on disk"});
+    std::string losers;
+    for (const auto& o : first->owners)
+      if (o != winner) losers += (losers.empty() ? "" : ", ") + o;
+    f.explanation = "Both wheels install the same path; the later install overwrote the earlier one's file. "
+                    "The metadata still lists " + losers + " as installed, but its bytes are gone: what loads is " +
+                    (winner.empty() ? "neither wheel's file" : winner + "'s") + ".";
+    std::vector<std::string> uninstall = {pip_of(py) + " uninstall -y"};
+    for (const auto& o : first->owners) uninstall.front() += " " + shell_quote(o);
+    std::string keep = winner.empty() ? first->owners.front() : winner;
+    for (const auto& o : first->owners)
+      if (o != winner && !winner.empty()) keep = o;  // the wheel whose file was overwritten is usually the wanted one
+    const auto* kept = find_dist(py, keep);
+    uninstall.push_back(pip_of(py) + " install " + shell_quote(keep + (kept ? "==" + kept->version : "")));
+    f.add_fix("Remove both, then reinstall only " + keep, uninstall,
+              "check which one torch needs first (`" + pip_of(py) + " show torch` lists its Requires)");
+    nlohmann::json list = nlohmann::json::array();
+    for (const auto* s : files) list.push_back({{"path", s->path}, {"content_of", s->content_of}});
+    f.details = {{"owners", first->owners}, {"files", list}};
+    out.push_back(std::move(f));
+  }
+}
+
+void check_numpy_abi(const DoctorContext& ctx, std::vector<Finding>& out) {
+  if (!ctx.python || ctx.python->torch_numpy_error.empty()) return;
+  const auto& py = *ctx.python;
+  const inventory::Distribution* np = find_dist(py, "numpy");
+  Finding f;
+  f.id = "python.numpy_abi";
+  f.status = Status::kFail;
+  f.title = "torch " + py.torch_version + " cannot use numpy " + (np ? np->version : "") + ": " + py.torch_numpy_error;
+  f.evidence = {{"torch.from_numpy(numpy.zeros(1))", py.torch_numpy_error, "import torch in " + py.interpreter},
+                {"numpy", np ? np->version : "installed", np ? np->location : ctx.python_label()},
+                {"torch", py.torch_version, ctx.python_label()}};
+  f.explanation = "torch's C++ code was compiled against another numpy C ABI (numpy 2 changed it: "
+                  "\"_ARRAY_API not found\" at import, then \"Numpy is not available\"). torch itself imports; "
+                  "every tensor <-> array conversion fails.";
+  bool numpy2 = np && !np->version.empty() && np->version.front() == '2';
+  if (numpy2)
+    f.add_fix("Install the numpy 1.x this torch was built against", {pip_of(py) + " install 'numpy<2'"},
+              "packages that require numpy>=2 would then conflict (see python.requirement_conflict)");
+  out.push_back(std::move(f));
+}
+
+void check_import_failures(const DoctorContext& ctx, std::vector<Finding>& out) {
+  if (!ctx.python) return;
+  const auto& py = *ctx.python;
+  for (const auto& [module, error] : py.import_errors) {
+    if (already_reported(out, error)) continue;  // an ext.* rule already explained this very error
+    Finding f;
+    f.id = "python.import_failed";
+    f.status = Status::kFail;
+    f.title = "import " + module + " fails in " + py.interpreter;
+    f.evidence = {{"import " + module, error, "after import torch in " + py.interpreter}};
+    f.explanation = "The package is installed (its dist-info is there) but cannot be used: every program "
+                    "importing it stops here.";
+    out.push_back(std::move(f));
+  }
+}
+
+}  // namespace gpucheck::compat

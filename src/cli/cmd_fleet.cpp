@@ -1,0 +1,41 @@
+// `gpucheck fleet merge DIR|FILE...`: the run reports of many nodes judged together (report/fleet_report).
+#include "cli/command.h"
+#include "report/fleet_report.h"
+
+namespace gpucheck::cli {
+namespace {
+
+Runner setup_fleet(CLI::App& sub, GlobalOptions& g) {
+  auto inputs = std::make_shared<std::vector<std::string>>();
+  auto o = std::make_shared<report::FleetOptions>();
+  sub.require_subcommand(1);
+  CLI::App* merge = sub.add_subcommand("merge", "Judge the run reports of many nodes together: accept, reject, incomplete");
+  merge->fallthrough();
+  merge->add_option("REPORTS", *inputs, "Report files, or directories of them (*.json)")->required();
+  merge->add_option("--outlier-z", o->outlier_z,
+                    "Robust z-score (0.6745 (x - median) / MAD) beyond which a metric is an outlier (default 3.5)")
+      ->check(CLI::Range(0.5, 100.0));
+  merge->add_option("--min-relative", o->min_relative,
+                    "When all peers agree exactly (MAD 0): how much worse is an outlier (default 0.05 = 5%)")
+      ->check(CLI::Range(0.0, 1.0));
+  merge->add_option("--min-peers", o->min_peers, "Nodes of one GPU model needed before outliers are judged (default 3)")
+      ->check(CLI::Range(2, 100000));
+  sub.footer(R"(Examples:
+  gpucheck fleet merge reports/                      one verdict per node
+  gpucheck fleet merge reports/ --json --out fleet.json
+
+A node is rejected when a probe failed, when a metric is an outlier among the nodes with the same GPUs
+(median and MAD, on the bad side only), or when its driver, toolkits, torch or a loaded library differs
+from what most nodes have; incomplete when its report is unreadable, interrupted or has a probe without
+a verdict. The scontrol command that drains rejected nodes is printed, never run.
+Exit codes: 0 every node accepted, 1 a node rejected, 3 a node incomplete (and none rejected), 2 bad input.)");
+  return [inputs, o, &g] {
+    report::Report rep = report::fleet_report(new_report("fleet", g), *inputs, *o);
+    return emit_report(rep, g);
+  };
+}
+
+Registration reg({"fleet", "Accept a batch of nodes from their run reports (fleet merge)", 80, &setup_fleet});
+
+}  // namespace
+}  // namespace gpucheck::cli

@@ -1,0 +1,28 @@
+// `gpucheck report FILE`: a saved report rendered again, in any format (text, markdown, junit, prom, json).
+#include "cli/command.h"
+#include "report/report.h"
+
+namespace gpucheck::cli {
+namespace {
+
+Runner setup_report(CLI::App& sub, GlobalOptions& g) {
+  auto file = std::make_shared<std::string>();
+  sub.add_option("FILE", *file, "A report written by gpucheck (reports/<host>-<time>.json, or any command's --json)")
+      ->required();
+  sub.footer(R"(Examples:
+  gpucheck report reports/node7-20261201T101500Z.json                 the terminal summary again
+  gpucheck report RUN.json --format markdown                          to paste into an issue
+  gpucheck report RUN.json --format junit --out gpucheck.xml          CI test results
+  gpucheck report RUN.json --format prom --out /var/lib/node_exporter/gpucheck.prom
+
+Exits with the report's own exit code (0, 1 or 3), 2 when FILE is not a gpucheck report.)");
+  return [file, &g] {
+    report::Report rep = report::read_report_file(*file);
+    return emit_report(rep, g);
+  };
+}
+
+Registration reg({"report", "Render a saved report as text, Markdown, JUnit XML or Prometheus metrics", 85, &setup_report});
+
+}  // namespace
+}  // namespace gpucheck::cli

@@ -1,0 +1,59 @@
+// `gpucheck compare` in Markdown, for a CI comment: the verdict, the context notes and one table row per
+// benchmark. Text from documents is escaped so it cannot break the table or inject markup.
+#include <fmt/format.h>
+
+#include "render/compare_rows.h"
+#include "render/render.h"
+#include "render/text_blocks.h"
+
+namespace gpucheck::render {
+
+namespace {
+
+std::string escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '\n' || c == '\r') { out += ' '; continue; }
+    if (std::string("\\`*_[]<>|#!").find(c) != std::string::npos) out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+std::string mark(const std::string& verdict) {
+  if (verdict == "regression") return "**regression**";
+  if (verdict == "undecidable") return "too few repetitions";
+  return verdict;
+}
+
+}  // namespace
+
+void text::markdown_compare(const report::Report& r, std::ostream& out) {
+  const report::Summary sum = report::summarize(r);
+  out << "### gpucheck compare: " << sum.verdict << "\n\n";
+  out << escape(compare::counts_line(r));
+  if (r.details.is_object())
+    out << fmt::format(" (threshold {:.1f}%, alpha {:g}", 100 * r.details.value("threshold", 0.05), r.details.value("alpha", 0.01))
+        << (r.details.value("key", "").empty() ? "" : ", key `" + escape(r.details.value("key", "")) + "`") << ")";
+  out << "\n\n";
+  if (const auto* s = r.find_section("benchmarks"))
+    for (const auto& f : s->findings)
+      if (f.id.rfind("compare.", 0) == 0) {
+        out << "> **" << escape(f.title) << "**: " << escape(f.summary) << "\n";
+        for (const auto& e : f.evidence) out << "> - " << escape(e.what) << ": " << escape(e.value) << "\n";
+        out << "\n";
+      }
+  auto rows = compare::rows(r);
+  if (!rows.empty()) {
+    out << "| benchmark | base | new | change | p | verdict |\n|---|---:|---:|---:|---:|---|\n";
+    for (const auto& row : rows) {
+      const std::string verdict = mark(row.verdict);
+      out << "| " << escape(row.name) << " | " << row.base << " | " << row.now << " | " << row.change << " | "
+          << row.p << " | " << verdict << " |\n";
+    }
+    out << "\n";
+  }
+  for (const auto& n : r.notes) out << "- " << escape(n) << "\n";
+}
+
+}  // namespace gpucheck::render

@@ -1,0 +1,24 @@
+#pragma once
+// The rows of `gpucheck compare`'s table, shared by the terminal and Markdown renderers: one per benchmark
+// Finding of the "benchmarks" section, values already formatted.
+#include <string>
+#include <vector>
+
+#include "report/report.h"
+
+namespace gpucheck::render::compare {
+
+struct Row {
+  std::string name;     // the benchmark, "/manual_time" dropped
+  std::string base, now, change, p;  // "43.6 ms", "+12.0%", "4.1e-05"; "-" when not measured
+  std::string verdict;  // regression, improvement, unchanged, undecidable, skipped
+  const Finding* finding = nullptr;
+};
+
+std::vector<Row> rows(const report::Report& r);
+/// 3 significant digits in ns, us, ms or s.
+std::string format_time(double ns);
+/// "2 regressions, 1 improvement, 30 unchanged, 4 skipped".
+std::string counts_line(const report::Report& r);
+
+}  // namespace gpucheck::render::compare

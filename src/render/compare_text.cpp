@@ -1,0 +1,52 @@
+// `gpucheck compare` on a terminal: one table row per benchmark (fits o.width, 80 by default), then what
+// needs reading (the context check, each regression's reason) and the verdict line.
+#include <fmt/format.h>
+
+#include "render/compare_rows.h"
+#include "render/text_blocks.h"
+
+namespace gpucheck::render::text {
+
+namespace {
+// `s` cut to `width` columns, keeping its head and tail ("BM_Offload..1048576").
+std::string fit(const std::string& s, std::size_t width) {
+  if (s.size() <= width) return s;
+  if (width < 5) return s.substr(0, width);
+  std::size_t head = (width - 2) / 2, tail = width - 2 - head;
+  return s.substr(0, head) + ".." + s.substr(s.size() - tail);
+}
+}  // namespace
+
+void compare(const report::Report& r, std::ostream& out, const RenderOptions& o) {
+  for (const auto& n : r.notes) out << "note: " << n << "\n";
+  const auto* s = r.find_section("benchmarks");
+  if (s)
+    for (const auto& f : s->findings)
+      if (f.id.rfind("compare.", 0) == 0) finding_block(f, out, o);
+  auto rows = render::compare::rows(r);
+  // Fixed columns: base 9, new 9, change 7, p 7, verdict 11 ("improvement") and 5 spaces: 79 columns at width 80.
+  const std::size_t name_width = static_cast<std::size_t>(std::max(20, o.width - 49));
+  if (!rows.empty()) {
+    out << fmt::format("{:<{}} {:>9} {:>9} {:>7} {:>7} {}\n", "BENCHMARK", name_width, "BASE", "NEW", "CHANGE", "P", "VERDICT");
+    for (const auto& row : rows) {
+      if (o.quiet && row.verdict != "regression") continue;
+      std::string verdict = row.verdict == "regression" ? (o.color ? "\033[31mREGRESSED\033[0m" : "REGRESSED")
+                            : row.verdict == "undecidable" ? std::string("too few")
+                                                           : row.verdict;
+      out << fmt::format("{:<{}} {:>9} {:>9} {:>7} {:>7} {}\n", fit(row.name, name_width), name_width, row.base,
+                         row.now, row.change, row.p, verdict);
+    }
+  }
+  for (const auto& row : rows)
+    if (row.verdict == "regression" || (o.verbose && row.finding)) {
+      out << "\n";
+      finding_block(*row.finding, out, o);
+    }
+  const report::Summary sum = report::summarize(r);
+  double threshold = r.details.is_object() ? r.details.value("threshold", 0.05) : 0.05;
+  double alpha = r.details.is_object() ? r.details.value("alpha", 0.01) : 0.01;
+  out << "\n" << render::compare::counts_line(r)
+      << fmt::format(" (threshold {:.1f}%, alpha {:g}): ", 100 * threshold, alpha) << sum.verdict << "\n";
+}
+
+}  // namespace gpucheck::render::text

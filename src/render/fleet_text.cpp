@@ -1,0 +1,40 @@
+// `fleet merge` on a terminal: one line per node with its verdict, then the outliers and the software
+// drift that made nodes rejects, then the drain command (printed for the operator, never run).
+#include <fmt/format.h>
+
+#include "render/text_blocks.h"
+
+namespace gpucheck::render::text {
+namespace {
+
+std::string clip(const std::string& s, std::size_t n) { return s.size() <= n ? s : s.substr(0, n - 3) + "..."; }
+
+}  // namespace
+
+void fleet(const report::Report& r, std::ostream& out, const RenderOptions& o) {
+  const std::size_t width = o.width > 40 ? static_cast<std::size_t>(o.width) : 80;
+  out << fmt::format("{:<20} {:<22} {}\n", "node", "GPUs", "verdict");
+  for (const auto& s : r.sections) {
+    if (s.name != "nodes") continue;
+    for (const auto& f : s.findings) {
+      std::string gpus = f.evidence.count("GPUs") ? f.evidence.at("GPUs") : "";
+      std::string line = fmt::format("{:<20} {:<22} {}", clip(f.title, 20), clip(gpus.empty() ? "-" : gpus, 22),
+                                     f.summary);
+      out << clip(line, width) << "\n";
+    }
+  }
+  for (const auto& s : r.sections) {
+    if (s.name == "nodes" || s.findings.empty()) continue;
+    out << "\n" << s.name << ":\n";
+    for (const auto& f : s.findings) finding_block(f, out, o);
+  }
+  int accepted = 0, rejected = 0, incomplete = 0;
+  for (const auto& s : r.sections)
+    if (s.name == "nodes")
+      for (const auto& f : s.findings)
+        (f.status == Status::kPass ? accepted : f.status == Status::kFail ? rejected : incomplete)++;
+  out << fmt::format("\n{} nodes: {} accepted, {} rejected, {} incomplete\n", accepted + rejected + incomplete,
+                     accepted, rejected, incomplete);
+}
+
+}  // namespace gpucheck::render::text

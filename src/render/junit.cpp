@@ -1,0 +1,116 @@
+// JUnit XML (the Ant format CI systems read): one testsuite per report section, one testcase per finding
+// and one per device of a finding, so a CI dashboard shows which probe failed on which GPU.
+#include <string>
+
+#include <fmt/format.h>
+
+#include "core/text.h"
+#include "render/render.h"
+#include "render/terminal_safe.h"
+
+namespace gpucheck::render {
+namespace {
+
+// Text and attribute values; terminal_safe already left only UTF-8 without control bytes (but \n, \t).
+std::string xml(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      case '\n': out += "&#10;"; break;
+      case '\t': out += "&#9;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+// The text of a failure: summary, evidence and fixes, one per line.
+std::string body(const std::string& summary, const EvidenceList& evidence, const std::vector<Fix>& fixes) {
+  std::string out = summary + "\n";
+  for (auto& e : evidence) out += e.what + ": " + e.value + "\n";
+  for (auto& f : fixes) {
+    out += "fix: " + f.summary + "\n";
+    for (auto& c : f.commands) out += "  $ " + c + "\n";
+  }
+  return out;
+}
+
+void outcome(Status s, const std::string& summary, const std::string& text, std::ostream& out) {
+  switch (s) {
+    case Status::kFail:
+      out << fmt::format("      <failure message=\"{}\" type=\"fail\">{}</failure>\n", xml(summary), xml(text));
+      break;
+    case Status::kError:
+      out << fmt::format("      <error message=\"{}\" type=\"error\">{}</error>\n", xml(summary), xml(text));
+      break;
+    case Status::kSkip: out << fmt::format("      <skipped message=\"{}\"/>\n", xml(summary)); break;
+    default: break;  // pass, info and warn are passing testcases; a warning's text is in system-out
+  }
+}
+
+struct Counts {
+  int tests = 0, failures = 0, errors = 0, skipped = 0;
+  void add(Status s) {
+    ++tests;
+    failures += s == Status::kFail;
+    errors += s == Status::kError;
+    skipped += s == Status::kSkip;
+  }
+};
+
+// "2026-12-01T12:16:43Z" -> "2026-12-01T12:16:43": the format's timestamp carries no zone.
+std::string junit_time(const std::string& iso) {
+  return iso.size() >= 19 ? iso.substr(0, 19) : "1970-01-01T00:00:00";
+}
+
+}  // namespace
+
+void render_junit(const report::Report& unsafe, std::ostream& out, const RenderOptions&) {
+  const report::Report r = terminal_safe_copy(unsafe);
+  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n";
+  int id = 0;
+  for (auto& section : r.sections) {
+    Counts n;
+    double seconds = 0;
+    std::string cases, warnings;
+    for (auto& f : section.findings) {
+      std::ostringstream c;
+      n.add(f.status);
+      seconds += f.duration_s;
+      c << fmt::format("    <testcase name=\"{}\" classname=\"gpucheck.{}\" time=\"{:.3f}\">\n", xml(f.id),
+                       xml(section.name), f.duration_s);
+      outcome(f.status, f.summary, body(f.summary, f.evidence, f.fixes), c);
+      c << "    </testcase>\n";
+      for (auto& d : f.devices) {
+        n.add(d.status);
+        c << fmt::format("    <testcase name=\"{}[{}]\" classname=\"gpucheck.{}\" time=\"0\">\n", xml(f.id),
+                         xml(d.device), xml(section.name));
+        outcome(d.status, d.summary, body(d.summary, d.evidence, {}), c);
+        c << "    </testcase>\n";
+      }
+      if (f.status == Status::kWarn) warnings += "warn " + f.id + ": " + f.summary + "\n";
+      cases += c.str();
+    }
+    out << fmt::format(
+        "  <testsuite package=\"gpucheck\" id=\"{}\" name=\"{}.{}\" timestamp=\"{}\" hostname=\"{}\" tests=\"{}\" "
+        "failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{:.3f}\">\n",
+        id++, xml(r.meta.command), xml(section.name), junit_time(r.meta.started_at),
+        xml(r.meta.hostname.empty() ? "localhost" : r.meta.hostname), n.tests, n.failures, n.errors, n.skipped,
+        seconds);
+    out << "    <properties>\n";
+    out << fmt::format("      <property name=\"gpucheck.version\" value=\"{}\"/>\n", xml(r.meta.tool_version));
+    if (!r.meta.level.empty())
+      out << fmt::format("      <property name=\"gpucheck.level\" value=\"{}\"/>\n", xml(r.meta.level));
+    out << "    </properties>\n" << cases;
+    out << fmt::format("    <system-out>{}</system-out>\n    <system-err></system-err>\n", xml(warnings));
+    out << "  </testsuite>\n";
+  }
+  out << "</testsuites>\n";
+}
+
+}  // namespace gpucheck::render

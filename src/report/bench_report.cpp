@@ -1,0 +1,118 @@
+#include "report/bench_report.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+
+#include "checks/regression/bench_context.h"
+#include "core/errors.h"
+#include "core/files.h"
+#include "core/paths.h"
+#include "core/text.h"
+#include "gpucheck/build_info.h"
+#include "inventory/version_cache.h"
+#include "report/inventory_source.h"
+
+namespace gpucheck::report {
+
+std::string tool_build_description() {
+  if (!build::kHaveCuda) return std::string("no cuda") + (build::kHaveTorch ? " torch" : "");
+  std::string s = std::string("cuda ") + build::kCudaCompilerVersion + " archs " + build::kCudaArchitectures;
+  if (build::kHaveNccl) s += " nccl";
+  if (build::kHaveTorch) s += " torch";
+  return s;
+}
+
+namespace {
+
+Finding suite_finding(const runner::SuiteRun& r, int& benchmarks, int& skipped, nlohmann::json& skips) {
+  Finding f;
+  f.id = "bench.suite." + r.suite.name;
+  f.title = r.suite.name + ": " + r.suite.subject;
+  f.duration_s = r.seconds;
+  f.evidence.add("executable", r.suite.executable);
+  using O = runner::SuiteRun::Outcome;
+  switch (r.outcome) {
+    case O::kNotBuilt: f.status = Status::kSkip; f.summary = r.reason; return f;
+    case O::kNoMatch: f.status = Status::kSkip; f.summary = "no benchmark matches the filter (" + r.reason + ")"; return f;
+    case O::kFailed: f.status = Status::kError; f.summary = r.reason; return f;
+    case O::kRan: break;
+  }
+  // One entry per benchmark (run_name), with its skip reason when it skipped.
+  std::vector<std::string> names, skipped_names;
+  std::map<std::string, std::string> reason;
+  int rows = 0;
+  for (const auto& row : r.document["benchmarks"]) {
+    if (!row.is_object() || row.value("run_type", "") == "aggregate") continue;
+    std::string name = row.value("run_name", row.value("name", ""));
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+    if (row.value("error_occurred", false) && !reason.count(name)) {
+      reason[name] = row.value("error_message", "");
+      skipped_names.push_back(name);
+    }
+    ++rows;
+  }
+  benchmarks += static_cast<int>(names.size());
+  skipped += static_cast<int>(skipped_names.size());
+  for (const auto& n : skipped_names) {
+    f.evidence.add(n, "skipped: " + reason[n]);
+    skips.push_back({{"suite", r.suite.name}, {"name", n}, {"reason", reason[n]}});
+  }
+  f.add_metric("benchmarks", static_cast<double>(names.size()), "");
+  f.add_metric("skipped", static_cast<double>(skipped_names.size()), "");
+  f.details = {{"benchmarks", names.size()}, {"skipped", skipped_names.size()}, {"rows", rows}};
+  if (!names.empty() && skipped_names.size() == names.size()) {
+    f.status = Status::kSkip;
+    f.summary = "every benchmark skipped (" + std::to_string(names.size()) + "): " + reason[skipped_names.front()];
+  } else {
+    f.status = Status::kPass;
+    f.summary = std::to_string(names.size() - skipped_names.size()) + " benchmarks measured" +
+                (skipped_names.empty() ? "" : ", " + std::to_string(skipped_names.size()) + " skipped");
+  }
+  return f;
+}
+
+}  // namespace
+
+Report bench_report(const BenchRequest& req, Report rep) {
+  if (req.options.repetitions < 1 || req.options.repetitions > 1000)
+    throw InputError("--repetitions must be between 1 and 1000");
+  const std::string suites_file = req.suites_file.empty() ? data_path("bench/suites.json") : req.suites_file;
+  std::vector<runner::BenchSuite> suites = runner::load_bench_suites(suites_file, runner::bench_dir());
+  if (req.out.empty() && !std::filesystem::is_directory(req.dir))
+    throw InputError("--dir " + req.dir + " is not a directory");
+
+  inventory::CollectOptions collect;
+  collect.python = !req.no_python;
+  collect.version_cache = inventory::default_version_cache_file();  // the readings `gpucheck env` keeps
+  InventorySource source;
+  source.pythons = req.pythons;
+  inventory::Inventory inv = load_inventory(source, collect);
+  regression::BenchContext context = regression::context_from_inventory(inv, build::kVersion, tool_build_description());
+
+  std::vector<runner::SuiteRun> runs = runner::run_bench_suites(suites, req.options);
+  nlohmann::json doc = runner::merge_suite_documents(runs, regression::to_json(context));
+  doc["context"]["gpucheck"]["repetitions"] = req.options.repetitions;
+  if (!req.options.filter.empty()) doc["context"]["gpucheck"]["filter"] = req.options.filter;
+  if (req.options.test_slowdown != 1) doc["context"]["gpucheck"]["test_slowdown"] = req.options.test_slowdown;
+
+  std::string text = json_text(doc, 2) + "\n";
+  std::string written;
+  if (!req.out.empty()) {
+    write_file_atomic(req.out, text);
+    written = req.out;
+  } else {
+    written = write_new_file(req.dir + "/" + context.key + "-" + utc_now_compact(), ".json", text);
+  }
+
+  int benchmarks = 0, skipped = 0;
+  nlohmann::json skips = nlohmann::json::array();
+  Section& s = rep.section("suites");
+  for (const auto& r : runs) s.findings.push_back(suite_finding(r, benchmarks, skipped, skips));
+  rep.details = {{"document", written}, {"key", context.key}, {"context", regression::to_json(context)},
+                 {"benchmarks", benchmarks}, {"skipped", skips}};
+  rep.notes.push_back("benchmark document: " + written + " (key " + context.key + ")");
+  return rep;
+}
+
+}  // namespace gpucheck::report

@@ -1,0 +1,298 @@
+#include "report/fleet_report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "core/errors.h"
+#include "core/text.h"
+
+namespace gpucheck::report {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Node {
+  std::string name;        // hostname, or the file when the report could not be read
+  std::string file;
+  std::string problem;     // why there is no usable report
+  Report report;
+  std::string gpu_model;   // "8 x NVIDIA H200" or "no GPU"
+  std::map<std::string, double> metrics;           // "probe metric" -> worst value on the node
+  std::map<std::string, std::string> better;       // same key -> "higher" / "lower"
+  std::map<std::string, std::string> software;     // "driver" -> "580.65.06", "libcublas.so.13" -> ...
+};
+
+std::string str(const nlohmann::json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+std::vector<std::string> report_files(const std::vector<std::string>& inputs) {
+  std::vector<std::string> files;
+  for (const auto& in : inputs) {
+    std::error_code ec;
+    if (fs::is_directory(in, ec)) {
+      std::vector<std::string> here;
+      for (auto& e : fs::directory_iterator(in, ec))
+        if (e.path().extension() == ".json" && e.is_regular_file(ec)) here.push_back(e.path().string());
+      std::sort(here.begin(), here.end());
+      files.insert(files.end(), here.begin(), here.end());
+    } else if (fs::exists(in, ec)) {
+      files.push_back(in);
+    } else {
+      throw InputError(in + ": no such file or directory");
+    }
+  }
+  if (files.empty()) throw InputError("no report (*.json) in " + join(inputs, ", "));
+  return files;
+}
+
+std::string gpu_model(const nlohmann::json& inv) {
+  std::map<std::string, int> by_name;
+  if (auto g = inv.find("gpus"); g != inv.end() && g->is_array())
+    for (auto& gpu : *g)
+      if (gpu.is_object()) by_name[str(gpu, "name")]++;
+  std::string out;
+  for (auto& [name, n] : by_name) out += (out.empty() ? "" : " + ") + fmt::format("{} x {}", n, name);
+  return out.empty() ? "no GPU" : out;
+}
+
+// What must be the same on every node of a fleet: driver, toolkits, torch, the libraries it loads.
+std::map<std::string, std::string> software_of(const Report& r) {
+  std::map<std::string, std::string> sw;
+  sw["gpucheck"] = r.meta.tool_version;
+  const nlohmann::json& inv = r.inventory;
+  if (!inv.is_object()) return sw;
+  if (auto d = inv.find("driver"); d != inv.end() && d->is_object())
+    sw["driver"] = d->value("present", false) ? str(*d, "version") : "none";
+  if (auto t = inv.find("toolkits"); t != inv.end() && t->is_array()) {
+    std::vector<std::string> v;
+    for (auto& tk : *t)
+      if (tk.is_object()) v.push_back(str(tk, "version") + " at " + str(tk, "root"));
+    std::sort(v.begin(), v.end());
+    sw["toolkits"] = join(v, ", ");
+  }
+  if (auto p = inv.find("pythons"); p != inv.end() && p->is_array() && !p->empty() && (*p)[0].is_object()) {
+    const auto& py = (*p)[0];
+    std::string torch = str(py, "torch_version");
+    if (!torch.empty()) sw["torch"] = torch + " (CUDA " + str(py, "torch_cuda") + ")";
+  }
+  if (auto libs = inv.find("libraries"); libs != inv.end() && libs->is_array())
+    for (auto& lib : *libs)
+      if (lib.is_object() && lib.value("loader_pick", false)) {
+        std::string soname = str(lib, "soname").empty() ? str(lib, "name") : str(lib, "soname");
+        if (!soname.empty()) sw[soname] = str(lib, "version") + " at " + str(lib, "path");
+      }
+  return sw;
+}
+
+void collect_metrics(Node& n) {
+  auto keep = [&](const std::string& key, const Metric& m) {
+    if (m.better != "higher" && m.better != "lower") return;  // informational: no direction to be worse in
+    if (!std::isfinite(m.value)) return;
+    auto [it, fresh] = n.metrics.emplace(key, m.value);
+    n.better[key] = m.better;
+    if (!fresh) it->second = m.better == "higher" ? std::min(it->second, m.value) : std::max(it->second, m.value);
+  };
+  for (const auto* f : n.report.findings()) {
+    for (auto& m : f->metrics) keep(f->id + " " + m.name, m);
+    for (auto& d : f->devices)
+      for (auto& m : d.metrics) keep(f->id + " " + m.name, m);  // the node's worst GPU speaks for it
+  }
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// A host name that is safe inside a printed scontrol command; anything else gets no command.
+bool plain_host(const std::string& h) {
+  return !h.empty() && h.size() < 256 && h.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_") == std::string::npos;
+}
+
+}  // namespace
+
+Report fleet_report(Report rep, const std::vector<std::string>& inputs, const FleetOptions& o) {
+  std::map<std::string, Node> by_host;
+  std::vector<Node> unreadable;
+  for (const auto& file : report_files(inputs)) {
+    Node n;
+    n.file = file;
+    try {
+      n.report = read_report_file(file);
+      n.name = n.report.meta.hostname.empty() ? file : n.report.meta.hostname;
+    } catch (const InputError& e) {
+      n.name = fs::path(file).filename().string();
+      n.problem = e.what();
+      unreadable.push_back(std::move(n));
+      continue;
+    }
+    auto it = by_host.find(n.name);
+    if (it == by_host.end() || it->second.report.meta.finished_at < n.report.meta.finished_at)
+      by_host[n.name] = std::move(n);
+  }
+
+  std::vector<Node> nodes;
+  for (auto& [host, n] : by_host) {
+    n.gpu_model = gpu_model(n.report.inventory);
+    n.software = software_of(n.report);
+    collect_metrics(n);
+    nodes.push_back(std::move(n));
+  }
+
+  // Reasons per node, filled by each rule.
+  std::map<std::string, std::vector<std::string>> reject, incomplete;
+  std::vector<Finding> outliers, drift;  // become sections at the end (a reference into sections would dangle)
+
+  for (auto& n : nodes) {
+    if (n.report.meta.command != "run") incomplete[n.name].push_back("not a `gpucheck run` report (" + n.report.meta.command + ")");
+    for (const auto* f : n.report.findings()) {
+      if (f->status == Status::kFail) reject[n.name].push_back(f->id + " failed: " + f->summary);
+      if (f->status == Status::kError) incomplete[n.name].push_back(f->id + " has no verdict: " + f->summary);
+    }
+  }
+
+  // Outliers among the nodes of one GPU model, per metric, on the bad side only.
+  std::map<std::string, std::vector<Node*>> by_model;
+  for (auto& n : nodes) by_model[n.gpu_model].push_back(&n);
+  for (auto& [model, group] : by_model) {
+    std::set<std::string> keys;
+    for (auto* n : group)
+      for (auto& [k, v] : n->metrics) keys.insert(k);
+    for (auto& key : keys) {
+      std::vector<double> values;
+      for (auto* n : group)
+        if (n->metrics.count(key)) values.push_back(n->metrics[key]);
+      if (values.size() < o.min_peers) continue;
+      double med = median(values);
+      std::vector<double> dev;
+      for (double v : values) dev.push_back(std::fabs(v - med));
+      double mad = median(dev);
+      for (auto* n : group) {
+        if (!n->metrics.count(key)) continue;
+        double v = n->metrics[key];
+        double worse = n->better[key] == "higher" ? med - v : v - med;  // > 0: on the bad side
+        if (worse <= 0) continue;
+        double z = mad > 0 ? 0.6745 * worse / mad : 0;
+        bool out = mad > 0 ? z > o.outlier_z : (med != 0 && worse / std::fabs(med) > o.min_relative);
+        if (!out) continue;
+        std::string why = mad > 0 ? fmt::format("robust z {:.1f} > {}", z, o.outlier_z)
+                                  : fmt::format("{:.1f}% worse, the others agree exactly", 100 * worse / std::fabs(med));
+        Finding f;
+        f.id = "fleet.outlier";
+        f.status = Status::kFail;
+        f.title = n->name + ": " + key + " below its peers";
+        f.summary = fmt::format("{} {} = {:.4g} against a median of {:.4g} over {} nodes of {} ({})", n->name, key, v,
+                                med, values.size(), model, why);
+        f.evidence["node"] = n->name;
+        f.evidence["metric"] = key;
+        f.evidence["value"] = fmt::format("{:.6g}", v);
+        f.evidence["median"] = fmt::format("{:.6g}", med);
+        f.evidence["MAD"] = fmt::format("{:.6g}", mad);
+        outliers.push_back(f);
+        reject[n->name].push_back(key + fmt::format(" {:.4g} vs median {:.4g} ({})", v, med, why));
+      }
+    }
+  }
+
+  // Software drift: a fact whose value on a node differs from what most nodes have.
+  if (nodes.size() >= 2) {
+    std::set<std::string> facts;
+    for (auto& n : nodes)
+      for (auto& [k, v] : n.software) facts.insert(k);
+    for (auto& fact : facts) {
+      std::map<std::string, std::vector<std::string>> hosts_by_value;
+      for (auto& n : nodes) {
+        auto it = n.software.find(fact);
+        hosts_by_value[it == n.software.end() ? "(absent)" : it->second].push_back(n.name);
+      }
+      if (hosts_by_value.size() < 2) continue;
+      auto majority = std::max_element(hosts_by_value.begin(), hosts_by_value.end(),
+                                       [](auto& a, auto& b) { return a.second.size() < b.second.size(); });
+      bool tie = std::count_if(hosts_by_value.begin(), hosts_by_value.end(), [&](auto& e) {
+                   return e.second.size() == majority->second.size();
+                 }) > 1;
+      for (auto& [value, hosts] : hosts_by_value) {
+        if (!tie && value == majority->first) continue;
+        Finding f;
+        f.id = "fleet.drift";
+        f.status = tie ? Status::kWarn : Status::kFail;
+        f.title = fact + " differs";
+        f.summary = tie ? fmt::format("{}: {} on {} (no majority)", fact, value, join(hosts, ", "))
+                        : fmt::format("{}: {} on {}, {} on the other {} nodes", fact, value, join(hosts, ", "),
+                                      majority->first, majority->second.size());
+        f.evidence["fact"] = fact;
+        f.evidence["value"] = value;
+        f.evidence["nodes"] = join(hosts, ", ");
+        if (!tie) f.evidence["fleet"] = majority->first;
+        drift.push_back(f);
+        if (!tie)
+          for (auto& h : hosts) reject[h].push_back(fact + " is " + value + ", not " + majority->first);
+      }
+    }
+  }
+
+  std::vector<Finding> verdicts;
+  std::vector<std::string> rejected;
+  for (auto& n : nodes) {
+    Finding f;
+    f.id = "node." + n.name;
+    f.title = n.name;
+    f.evidence["report"] = n.file;
+    f.evidence["GPUs"] = n.gpu_model;
+    f.details = {{"node", n.name}, {"gpu_model", n.gpu_model}, {"exit_code", exit_code(n.report)}};
+    if (reject.count(n.name)) {
+      f.status = Status::kFail;
+      f.summary = "reject: " + join(reject[n.name], "; ");
+      rejected.push_back(n.name);
+    } else if (incomplete.count(n.name)) {
+      f.status = Status::kError;
+      f.summary = "incomplete: " + join(incomplete[n.name], "; ");
+    } else {
+      f.status = Status::kPass;
+      f.summary = "accept";
+    }
+    verdicts.push_back(f);
+  }
+  for (auto& n : unreadable) {
+    Finding f;
+    f.id = "node." + n.name;
+    f.title = n.name;
+    f.status = Status::kError;
+    f.summary = "incomplete: " + n.problem;
+    f.evidence["report"] = n.file;
+    verdicts.push_back(f);
+  }
+  rep.section("nodes").findings = std::move(verdicts);
+  if (!outliers.empty()) rep.section("outliers").findings = std::move(outliers);
+  if (!drift.empty()) rep.section("drift").findings = std::move(drift);
+  if (!rejected.empty()) {
+    std::vector<std::string> plain;
+    for (auto& h : rejected)
+      if (plain_host(h)) plain.push_back(h);
+    Finding drain;
+    drain.id = "fleet.drain";
+    drain.status = Status::kInfo;
+    drain.title = "drain the rejected nodes";
+    drain.summary = fmt::format("{} of {} nodes rejected", rejected.size(), nodes.size() + unreadable.size());
+    if (!plain.empty())
+      drain.add_fix("drain them until repaired (printed here, never run)",
+                    {"scontrol update NodeName=" + join(plain, ",") + " State=DRAIN Reason=gpucheck-rejected"});
+    rep.section("actions").findings.push_back(drain);
+  }
+  rep.details = {{"nodes", nodes.size() + unreadable.size()},
+                 {"rejected", rejected.size()},
+                 {"outlier_z", o.outlier_z},
+                 {"min_relative", o.min_relative},
+                 {"min_peers", o.min_peers}};
+  return rep;
+}
+
+}  // namespace gpucheck::report

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# The node bundle end to end on this machine (no GPU): scripts/bundle builds it (its own build tree), it is
+# under 64 MiB, every file needs at most GLIBC_2.34 / GLIBCXX_3.4.29 (re-read here with readelf, not taken
+# from the bundle's word), every probe manifest has its executable, nothing but the node's libcudart/libnccl
+# is left for the loader to find outside the bundle, and gpu-check runs every step, exits 0 and reports
+# each GPU step as a skip or "did not run" with its exact reason.
+# usage: bundle_test.sh SOURCE_DIR
+set -euo pipefail
+src="$1"
+work="$(mktemp -d /tmp/gpucheck-bundle-test-XXXXXX)"
+trap 'rm -rf "$work"' EXIT
+fail() { echo "bundle_test: FAIL: $*" >&2; exit 1; }
+
+"$src/scripts/bundle" "$work/b.tar.gz" >"$work/bundle.out" 2>"$work/bundle.err" || { cat "$work/bundle.err"; fail "scripts/bundle"; }
+bytes=$(stat -c %s "$work/b.tar.gz")
+[ "$bytes" -lt $((64 * 1024 * 1024)) ] || fail "bundle is $bytes bytes"
+tar -C "$work" -xzf "$work/b.tar.gz"
+b="$work/gpucheck-bundle"
+for f in bin/gpucheck gpu-check ABI.txt share/gpucheck/gpu_check_summary.py share/gpucheck/torch_baseline.py; do
+  [ -e "$b/$f" ] || fail "missing $f"
+done
+for m in "$b"/share/gpucheck/probes/*.json; do
+  id="$(basename "$m" .json)"
+  [ -x "$b/libexec/gpucheck/$id" ] || fail "probe $id has a manifest but no executable"
+done
+for x in bench_kernels_gpu bench_collectives; do [ -x "$b/bin/$x" ] || fail "missing GPU benchmark $x"; done
+n=0
+while read -r f; do
+  [ "$(head -c 4 "$f" | od -An -c | tr -d ' ')" = '177ELF' ] || continue
+  n=$((n + 1))
+  v="$(readelf -V --wide "$f" | grep -v 'Flags: WEAK' | grep -oE 'Name: GLIBC_[0-9.]+' | sed 's/Name: GLIBC_//' | sort -uV | tail -1 || true)"
+  [ -z "$v" ] || [ "$(printf '%s\n2.34\n' "$v" | sort -V | tail -1)" = 2.34 ] || fail "$f needs GLIBC_$v"
+  v="$(readelf -V --wide "$f" | grep -v 'Flags: WEAK' | grep -oE 'Name: GLIBCXX_[0-9.]+' | sed 's/Name: GLIBCXX_//' | sort -uV | tail -1 || true)"
+  [ -z "$v" ] || [ "$(printf '%s\n3.4.29\n' "$v" | sort -V | tail -1)" = 3.4.29 ] || fail "$f needs GLIBCXX_$v"
+  if readelf -S "$f" | grep -q debug_info; then fail "$f is not stripped"; fi
+  # With the loader's default path emptied of the toolkit, only libcudart/libnccl may be missing.
+  missing="$(env -u LD_LIBRARY_PATH ldd "$f" 2>/dev/null | grep 'not found' | grep -vE 'libcudart|libnccl' || true)"
+  [ -z "$missing" ] || fail "$f: $missing"
+done < <(find "$b" -type f)
+[ "$n" -ge 15 ] || fail "only $n ELF files"
+
+rc=0
+"$b/gpu-check" "$work/out" >"$work/gc.out" 2>"$work/gc.err" || rc=$?
+cat "$work/gc.out"
+[ "$rc" = 0 ] || { cat "$work/gc.err"; fail "gpu-check exit $rc"; }
+for s in env env-inventory run-quick run-standard collectives bench-kernels torch-baseline; do
+  grep -q "^$s	" "$work/out/steps.tsv" || fail "step $s not recorded"
+done
+[ "$(grep -c '^sanitizer-' "$work/out/steps.tsv")" = 4 ] || fail "sanitizer steps not recorded"
+if ! nvidia-smi -L >/dev/null 2>&1; then
+  # No GPU: every GPU step is a skip or did-not-run with the exact reason, never a number.
+  awk -F'\t' '$2 == "skip" && $6 == "" {exit 1}' "$work/out/steps.tsv" || fail "a skip without a reason"
+  python3 - "$work/out" <<'PY' || fail "a GPU step without the exact CUDA error"
+import json, sys
+out = sys.argv[1]
+bench = json.load(open(f"{out}/bench-kernels.out"))["benchmarks"]
+assert bench and all(b.get("error_occurred") for b in bench), "a benchmark ran without a GPU"
+assert all(b["error_message"].startswith("cudaGetDeviceCount failed: cudaError") for b in bench), bench[0]
+assert not any("ratio_to_copy" in b for b in bench), "a ratio without a GPU"
+coll = json.load(open(f"{out}/collectives.out"))
+assert coll["status"] == "skip" and "NCCL collectives cannot run here: cudaGetDeviceCount" in coll["summary"], coll["summary"]
+ev = {e["what"]: e["value"] for e in coll["evidence"]}
+assert ev["nccl_library"].endswith("libnccl.so.2") and ev["nccl_version"], ev
+PY
+  grep -q 'did not run: cudaGetDeviceCount' "$work/out/summary.txt" || fail "the summary does not say why benchmarks did not run"
+fi
+for l in quick standard; do grep -q "^probes at $l: " "$work/out/summary.txt" || fail "no $l probe table"; done
+echo "bundle_test: $((bytes / 1024)) KiB, $n ELF files, gpu-check passed"

@@ -1,0 +1,167 @@
+// The installed-metadata rules on dist-info trees this test writes: Requires-Dist (pip check), two wheels'
+// RECORDs claiming one file (the bytes on disk decide whose it is), numpy ABI and import failures.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "checks/doctor/doctor.h"
+#include "inventory/python_distributions.h"
+
+using namespace gpucheck;
+namespace fs = std::filesystem;
+
+namespace {
+
+// sha256 in RECORD form of "abc" and of the empty file (FIPS 180-2 test vectors, urlsafe base64).
+const std::string kAbc = "sha256=ungWv48Bz-pBQUDeXa4iI7ADYaOWF3qctBD_YfIAFa0";
+const std::string kEmpty = "sha256=47DEQpj8HBSa-_TImW-5JCeuQeRkm5NMpJWZG3hSuFU";
+
+const compat::KnowledgeBase& kb() {
+  static compat::KnowledgeBase k = compat::KnowledgeBase::load(std::string(GPUCHECK_SOURCE_DIR) + "/data/compat");
+  return k;
+}
+
+class Site : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    site_ = fs::temp_directory_path() / ("gpucheck_meta_" + std::to_string(::getpid()) + "_" +
+                                         ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(site_);
+    fs::create_directories(site_);
+  }
+  void TearDown() override { fs::remove_all(site_); }
+
+  void dist(const std::string& dirname, const std::string& metadata, const std::string& record = "") {
+    fs::create_directories(site_ / dirname);
+    std::ofstream(site_ / dirname / "METADATA") << metadata;
+    if (!record.empty()) std::ofstream(site_ / dirname / "RECORD") << record;
+  }
+  void file(const std::string& rel, const std::string& bytes) {
+    fs::create_directories((site_ / rel).parent_path());
+    std::ofstream(site_ / rel, std::ios::binary) << bytes;
+  }
+
+  inventory::Inventory inventory() {
+    inventory::PythonEnv p;
+    p.interpreter = "/venv/bin/python";
+    p.version = "3.11.7";
+    p.kind = "venv";
+    p.found_via = {"--python"};
+    p.site_packages = {site_.string()};
+    p.torch_installed = true;
+    p.torch_version = "2.1.2";
+    inventory::read_python_distributions(inventory::RootFs("/"), p);
+    inventory::Inventory inv;
+    inv.pythons = {p};
+    return inv;
+  }
+
+  static std::vector<Finding> with_id(const std::vector<Finding>& all, const std::string& id) {
+    std::vector<Finding> out;
+    for (const auto& f : all)
+      if (f.id == id) out.push_back(f);
+    return out;
+  }
+
+  fs::path site_;
+};
+
+}  // namespace
+
+TEST_F(Site, RequiresDistCheckedAsPipCheckDoes) {
+  dist("torch-2.1.2.dist-info", "Metadata-Version: 2.1\nName: torch\nVersion: 2.1.2\nRequires-Dist: filelock\n");
+  dist("filelock-3.13.1.dist-info", "Name: filelock\nVersion: 3.13.1\n");
+  dist("torchvision-0.17.0.dist-info",
+       "Metadata-Version: 2.1\nName: torchvision\nVersion: 0.17.0\nRequires-Dist: numpy\n"
+       "Requires-Dist: torch (==2.2.0)\nRequires-Dist: pillow (!=8.3.*,>=5.3.0)\n"
+       "Requires-Dist: scipy ; extra == 'scipy'\nRequires-Dist: typing-extensions ; python_version < \"3.8\"\n"
+       "\nRequires-Dist: not-a-header-line-in-the-body\n");
+  dist("numpy-1.26.4.dist-info", "Name: numpy\nVersion: 1.26.4\n");
+  dist("Pillow-8.3.2.dist-info", "Name: Pillow\nVersion: 8.3.2\n");
+  auto inv = inventory();
+  ASSERT_EQ(inv.pythons[0].distributions.size(), 5u);
+  compat::DoctorContext ctx(inv, kb());
+  auto all = compat::diagnose(ctx);
+  auto conflicts = with_id(all, "python.requirement_conflict");
+  ASSERT_EQ(conflicts.size(), 2u);
+  std::vector<std::string> titles = {conflicts[0].title, conflicts[1].title};
+  std::sort(titles.begin(), titles.end());
+  EXPECT_EQ(titles[0], "torchvision 0.17.0 has requirement pillow!=8.3.*,>=5.3.0, but you have pillow 8.3.2");
+  EXPECT_EQ(titles[1], "torchvision 0.17.0 has requirement torch==2.2.0, but you have torch 2.1.2");
+  EXPECT_EQ(conflicts[0].status, Status::kFail);
+  // No finding for the extra, the marker that does not hold, the body line, or what is met.
+  EXPECT_TRUE(with_id(all, "python.requirement_missing").empty());
+  EXPECT_EQ(conflicts[0].fixes[0].commands[0].find("/venv/bin/python -m pip install --dry-run"), 0u);
+}
+
+TEST_F(Site, MissingRequirementIsAWarning) {
+  dist("accelerate-1.0.0.dist-info",
+       "Name: accelerate\nVersion: 1.0.0\nRequires-Dist: psutil\nRequires-Dist: huggingface-hub >=0.21.0\n");
+  auto inv = inventory();
+  compat::DoctorContext ctx(inv, kb());
+  auto missing = with_id(compat::diagnose(ctx), "python.requirement_missing");
+  ASSERT_EQ(missing.size(), 1u);
+  EXPECT_EQ(missing[0].title, "accelerate 1.0.0 requires psutil, huggingface-hub, which are not installed");
+  EXPECT_EQ(missing[0].status, Status::kWarn);
+  EXPECT_EQ(missing[0].fixes[0].commands[0], "/venv/bin/python -m pip install psutil 'huggingface-hub>=0.21.0'");
+}
+
+TEST_F(Site, TwoWheelsOneFileTheBytesOnDiskDecide) {
+  // cu12 listed libnccl.so.2 first; cu11 installed later and overwrote it ("abc" is cu11's bytes).
+  dist("nvidia_nccl_cu12-2.18.1.dist-info", "Name: nvidia-nccl-cu12\nVersion: 2.18.1\n",
+       "nvidia/__init__.py," + kEmpty + ",0\nnvidia/nccl/lib/libnccl.so.2,sha256=3k6qYwb1re30tFWjNMnDubzwx8FBq7OqeAjeNj4OFCk,"
+       "279451776\nnvidia_nccl_cu12-2.18.1.dist-info/RECORD,,\n");
+  dist("nvidia_nccl_cu11-2.14.3.dist-info", "Name: nvidia-nccl-cu11\nVersion: 2.14.3\n",
+       "nvidia/__init__.py," + kEmpty + ",0\n\"nvidia/nccl/lib/libnccl.so.2\"," + kAbc + ",3\n");
+  file("nvidia/__init__.py", "");
+  file("nvidia/nccl/lib/libnccl.so.2", "abc");
+  auto inv = inventory();
+  const auto& shared = inv.pythons[0].shared_files;
+  ASSERT_EQ(shared.size(), 1u) << "the identical nvidia/__init__.py is no conflict";
+  EXPECT_EQ(shared[0].path, (site_ / "nvidia/nccl/lib/libnccl.so.2").string());
+  EXPECT_EQ(shared[0].content_of, "nvidia-nccl-cu11");
+  compat::DoctorContext ctx(inv, kb());
+  auto f = with_id(compat::diagnose(ctx), "python.file_overwritten");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].title, "libnccl.so.2 of nvidia-nccl-cu12 was overwritten by nvidia-nccl-cu11");
+  EXPECT_EQ(shared[0].matched_by, "sha256");
+  EXPECT_EQ(f[0].fixes[0].commands.back(), "/venv/bin/python -m pip install nvidia-nccl-cu12==2.18.1");
+
+  file("nvidia/nccl/lib/libnccl.so.2", "xyz");  // cu11's size, other bytes: the hash says nobody's
+  inv = inventory();
+  ASSERT_EQ(inv.pythons[0].shared_files.size(), 1u);
+  EXPECT_EQ(inv.pythons[0].shared_files[0].content_of, "");
+
+  file("nvidia/nccl/lib/libnccl.so.2", "four");  // no owner's size: not read, nobody's
+  inv = inventory();
+  EXPECT_EQ(inv.pythons[0].shared_files[0].content_of, "");
+
+  // Both RECORDs give the size on disk: only the hash tells them apart.
+  dist("nvidia_nccl_cu12-2.18.1.dist-info", "Name: nvidia-nccl-cu12\nVersion: 2.18.1\n",
+       "nvidia/nccl/lib/libnccl.so.2," + kEmpty + ",3\n");
+  file("nvidia/nccl/lib/libnccl.so.2", "abc");
+  inv = inventory();
+  ASSERT_EQ(inv.pythons[0].shared_files.size(), 1u);
+  EXPECT_EQ(inv.pythons[0].shared_files[0].content_of, "nvidia-nccl-cu11");
+  EXPECT_EQ(inv.pythons[0].shared_files[0].matched_by, "sha256");
+}
+
+TEST_F(Site, NumpyAbiAndImportFailuresAreErrors) {
+  dist("numpy-2.1.3.dist-info", "Name: numpy\nVersion: 2.1.3\n");
+  auto inv = inventory();
+  inv.pythons[0].torch_numpy_error = "RuntimeError: Numpy is not available";
+  inv.pythons[0].import_errors["torchvision"] = "RuntimeError: operator torchvision::nms does not exist";
+  compat::DoctorContext ctx(inv, kb());
+  auto all = compat::diagnose(ctx);
+  auto np = with_id(all, "python.numpy_abi");
+  ASSERT_EQ(np.size(), 1u);
+  EXPECT_EQ(np[0].title, "torch 2.1.2 cannot use numpy 2.1.3: RuntimeError: Numpy is not available");
+  EXPECT_EQ(np[0].fixes[0].commands[0], "/venv/bin/python -m pip install 'numpy<2'");
+  auto imp = with_id(all, "python.import_failed");
+  ASSERT_EQ(imp.size(), 1u);
+  EXPECT_EQ(imp[0].status, Status::kFail);
+  EXPECT_EQ(imp[0].title, "import torchvision fails in /venv/bin/python");
+}

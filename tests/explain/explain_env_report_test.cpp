@@ -1,0 +1,91 @@
+// A pasted environment report is input: `doctor --from-text FILE` judges a real collect_env output, and
+// `explain` recognises one inside a log; and explain gathers this machine's facts only when a fix asks.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "core/files.h"
+#include "core/subprocess.h"
+#include "core/text.h"
+
+namespace {
+
+const std::string kBin = std::string(GPUCHECK_STAGE_BIN) + "/gpucheck";
+const std::string kData = std::string(GPUCHECK_TEST_DATA);
+const char* kNoPath = "(the nvcc collect_env ran; path not in the report)";
+
+gpucheck::SubprocessResult gpucheck_run(std::vector<std::string> args, std::optional<std::string> stdin_data = {}) {
+  args.insert(args.begin(), kBin);
+  gpucheck::SubprocessOptions o;
+  o.stdin_data = std::move(stdin_data);
+  return gpucheck::run_subprocess(args, o);
+}
+
+std::vector<nlohmann::json> findings(const nlohmann::json& doc, const std::string& section) {
+  for (const auto& s : doc["sections"])
+    if (s["name"] == section) return s["findings"].get<std::vector<nlohmann::json>>();
+  return {};
+}
+
+}  // namespace
+
+TEST(DoctorFromText, JudgesARealCollectEnvReportWithoutQuotingPathsItLacks) {
+  auto r = gpucheck_run({"doctor", "--from-text", kData + "/collect_env/vllm-3842-torch-2.1.txt", "--json"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;  // an error finding
+  auto doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(doc["details"]["inventory_source"], "--from-text " + kData + "/collect_env/vllm-3842-torch-2.1.txt");
+  EXPECT_EQ(doc["inventory"]["pythons"][0]["torch_version"], "2.1.2+cu121");
+  bool mismatch = false;
+  for (const auto& f : findings(doc, "findings")) {
+    mismatch |= f["id"] == "cuda.nvcc_torch_major_mismatch" && f["status"] == "fail";
+    EXPECT_EQ(f["title"].get<std::string>().find(kNoPath), std::string::npos) << f["id"];
+    for (const auto& fx : f["fixes"])
+      for (const auto& c : fx["commands"]) EXPECT_EQ(c.get<std::string>().find(kNoPath), std::string::npos) << c;
+  }
+  EXPECT_TRUE(mismatch) << r.out;
+}
+
+TEST(DoctorFromText, TextThatIsNotAReportIsBadInput) {
+  auto r = gpucheck_run({"doctor", "--from-text", kData + "/logs/vllm-1060.log"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("not an environment report"), std::string::npos) << r.err;
+  EXPECT_EQ(gpucheck::split(gpucheck::trim(r.err), '\n').size(), 1u);
+  EXPECT_EQ(gpucheck_run({"doctor", "--from-text", "/dev/zero"}).exit_code, 2);
+}
+
+TEST(ExplainEnvReport, ACollectEnvInsideALogIsJudgedAndUsedForTheFixes) {
+  std::string paste = gpucheck::read_file(kData + "/collect_env/vllm-3842-torch-2.1.txt") + "\n" +
+                      gpucheck::read_file(kData + "/logs/vllm-1060.log");
+  auto r = gpucheck_run({"explain", "-", "--json"}, paste);
+  EXPECT_EQ(r.exit_code, 1) << "the environment has an error finding";
+  auto doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(findings(doc, "causes").at(0)["id"], "cuda-mismatch-nvcc-torch");
+  bool mismatch = false;
+  for (const auto& f : findings(doc, "environment")) mismatch |= f["id"] == "cuda.nvcc_torch_major_mismatch";
+  EXPECT_TRUE(mismatch);
+  EXPECT_EQ(doc["details"]["environment_report"]["kind"], "collect_env");
+  EXPECT_EQ(doc["inventory"]["pythons"][0]["torch_version"], "2.1.2+cu121") << "the fixes used the pasted stack";
+  auto text = gpucheck_run({"explain", kData + "/collect_env/vllm-10034-torch-2.4.txt"});
+  EXPECT_NE(text.out.find("environment report in the log (collect_env)"), std::string::npos) << text.out;
+}
+
+TEST(ExplainLazyInventory, TheLogAloneDecidesAndNoMachineFactIsGatheredUnasked) {
+  // Unknown log: no fix, so nothing about this machine is gathered.
+  auto r = gpucheck_run({"explain", kData + "/logs/heldout-detectron2-5162.log", "--json"});
+  auto doc = nlohmann::json::parse(r.out);
+  EXPECT_TRUE(doc["inventory"].is_null());
+  bool note = false;
+  for (const auto& n : doc["notes"]) note |= n.get<std::string>().find("environment: not needed") == 0;
+  EXPECT_TRUE(note) << doc["notes"].dump();
+  // A fix that names a toolkit path and the planner's torch for nvcc's CUDA: the toolkits are gathered, and
+  // the Python probe runs because kb_torch_install plans for this machine's interpreter (and only then).
+  auto m = gpucheck_run({"explain", kData + "/logs/vllm-1060.log", "--json"});
+  auto mdoc = nlohmann::json::parse(m.out);
+  EXPECT_FALSE(mdoc["inventory"].is_null());
+  std::string notes = mdoc["notes"].dump();
+  EXPECT_NE(notes.find("gathered for env_toolkit_root, kb_torch_install"), std::string::npos) << notes;
+  EXPECT_EQ(notes.find("no Python probe"), std::string::npos) << notes;
+  // Without an environment the same fixes plan for an unknown machine and nothing is gathered.
+  auto n = gpucheck_run({"explain", kData + "/logs/vllm-1060.log", "--json", "--no-env"});
+  auto ndoc = nlohmann::json::parse(n.out);
+  EXPECT_TRUE(ndoc["inventory"].is_null()) << ndoc["notes"].dump();
+}
