@@ -6,19 +6,15 @@
 #include <cctype>
 #include <regex>
 
+#include "core/text.h"
+#include "platform/dist_info.h"
+
 namespace gpucheck::pep440 {
 namespace {
 
 std::string lower(std::string s) {
   for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
-}
-
-std::string strip(const std::string& s) {
-  auto b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string::npos) return "";
-  auto e = s.find_last_not_of(" \t\r\n");
-  return s.substr(b, e - b + 1);
 }
 
 long long to_ll(const std::string& s) {
@@ -84,20 +80,7 @@ bool equal_release_prefix(const Version& v, const Version& spec) {
 
 }  // namespace
 
-std::string normalize_name(const std::string& name) {
-  std::string out;
-  bool sep = false;
-  for (char c : strip(name)) {
-    if (c == '-' || c == '_' || c == '.') {
-      sep = true;
-      continue;
-    }
-    if (sep && !out.empty()) out += '-';
-    sep = false;
-    out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  }
-  return out;
-}
+std::string normalize_name(const std::string& name) { return inventory::normalize_package_name(name); }
 
 std::optional<Version> Version::parse(const std::string& text) {
   // packaging.version.VERSION_PATTERN
@@ -169,7 +152,7 @@ int compare(const Version& a, const Version& b) {
 }
 
 bool Specifier::contains(const Version& v) const {
-  if (op == "===") return lower(v.str()) == lower(strip(version));
+  if (op == "===") return lower(v.str()) == lower(trim(version));
   auto spec = Version::parse(version);
   if (!spec) return false;
   if (op == "==" || op == "!=") {
@@ -212,13 +195,13 @@ std::string Specifier::str() const { return op + version + (wildcard ? ".*" : ""
 
 std::optional<SpecifierSet> SpecifierSet::parse(const std::string& text) {
   SpecifierSet set;
-  std::string t = strip(text);
-  if (t.size() >= 2 && t.front() == '(' && t.back() == ')') t = strip(t.substr(1, t.size() - 2));
+  std::string t = trim(text);
+  if (t.size() >= 2 && t.front() == '(' && t.back() == ')') t = trim(t.substr(1, t.size() - 2));
   if (t.empty()) return set;
   std::size_t start = 0;
   while (start <= t.size()) {
     auto comma = t.find(',', start);
-    std::string clause = strip(t.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    std::string clause = trim(t.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
     static const std::regex re(R"(^(===|==|!=|<=|>=|~=|<|>)\s*([^\s;,]+)$)");
     std::smatch m;
     if (!std::regex_match(clause, m, re)) return std::nullopt;
@@ -259,7 +242,7 @@ bool SpecifierSet::contains(const std::string& version, bool allow_prereleases) 
   auto v = Version::parse(version);
   if (!v) {  // packaging drops LegacyVersion: an invalid version satisfies only ===
     for (const auto& c : clauses)
-      if (c.op != "===" || lower(strip(version)) != lower(strip(c.version))) return false;
+      if (c.op != "===" || lower(trim(version)) != lower(trim(c.version))) return false;
     return !clauses.empty();
   }
   return contains(*v, allow_prereleases);
@@ -424,8 +407,8 @@ std::optional<bool> evaluate_marker(const std::string& marker, const MarkerEnvir
 }
 
 std::optional<Requirement> Requirement::parse(const std::string& line_in) {
-  std::string line = strip(line_in);
-  if (auto hash = line.find(" #"); hash != std::string::npos) line = strip(line.substr(0, hash));
+  std::string line = trim(line_in);
+  if (auto hash = line.find(" #"); hash != std::string::npos) line = trim(line.substr(0, hash));
   static const std::regex head(R"(^([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*(?:\[([^\]]*)\])?\s*(.*)$)");
   std::smatch m;
   if (line.size() > 4096 || !std::regex_match(line, m, head)) return std::nullopt;
@@ -435,24 +418,24 @@ std::optional<Requirement> Requirement::parse(const std::string& line_in) {
   std::size_t start = 0;
   while (m[2].matched && start <= extras.size()) {
     auto comma = extras.find(',', start);
-    std::string e = strip(extras.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    std::string e = trim(extras.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
     if (!e.empty()) r.extras.push_back(normalize_name(e));
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
-  std::string rest = strip(m[3].str());
+  std::string rest = trim(m[3].str());
   std::string spec_text = rest;
   if (!rest.empty() && rest.front() == '@') {
     // "name @ url ; marker": the marker needs a space before ';' (a URL may contain ';').
     auto semi = rest.find(" ;");
-    r.url = strip(rest.substr(1, semi == std::string::npos ? std::string::npos : semi - 1));
-    if (semi != std::string::npos) r.marker = strip(rest.substr(semi + 2));
+    r.url = trim(rest.substr(1, semi == std::string::npos ? std::string::npos : semi - 1));
+    if (semi != std::string::npos) r.marker = trim(rest.substr(semi + 2));
     if (r.url.empty()) return std::nullopt;
     return r;
   }
   if (auto semi = rest.find(';'); semi != std::string::npos) {
-    r.marker = strip(rest.substr(semi + 1));
-    spec_text = strip(rest.substr(0, semi));
+    r.marker = trim(rest.substr(semi + 1));
+    spec_text = trim(rest.substr(0, semi));
     if (r.marker.empty()) return std::nullopt;
   }
   auto set = SpecifierSet::parse(spec_text);

@@ -114,7 +114,7 @@ Report explain_report(const ExplainRequest& req, Report rep) {
   }
   std::istream& in = req.log == "-" ? std::cin : file;
   const std::string head = read_head(in);
-  if (in.bad()) throw InputError("cannot read " + req.log);
+  if (in.bad()) throw InputError("cannot read " + req.log + ": " + (errno ? std::strerror(errno) : "read error"));
   std::optional<inventory::Inventory> pasted;
   if (inventory::looks_like_collect_env(head)) pasted = inventory::inventory_from_collect_env(head, req.log);
 

@@ -68,6 +68,10 @@ class EveryCommand : public ::testing::Test {
     for (const char* so : {"/lib/x86_64-linux-gnu/libm.so.6", "/usr/lib/x86_64-linux-gnu/libm.so.6", "/lib64/libm.so.6",
                            "/usr/lib64/libm.so.6", "/lib/aarch64-linux-gnu/libm.so.6"})
       if (shared_object.empty() && fs::exists(so)) shared_object = so;
+    // A run report for `fleet merge` and `report`.
+    auto run = gpucheck({"run", "--only", "host.info", "--no-inventory", "--report-dir", (dir / "runs").string()});
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    for (auto& e : fs::directory_iterator(dir / "runs")) run_report = e.path().string();
     // Two benchmark documents with the same gpucheck context for `compare`.
     nlohmann::json doc{{"context", {{"date", "2026-12-01T10:00:00+00:00"},
                                     {"gpucheck", {{"key", "nogpu-test-000000000000"}, {"cpu", "test"}}}}},
@@ -99,16 +103,20 @@ class EveryCommand : public ::testing::Test {
         {"bench", {"--suite", "regression", "--filter", "BM_UTest/9", "--repetitions", "2", "--min-time", "0.01",
                    "--no-python", "--out", (dir / "bench-doc.json").string()}},
         {"compare", {(dir / "bench-base.json").string(), (dir / "bench-new.json").string()}},
+        {"report", {run_report}},
+        {"fleet", {"merge", (dir / "runs").string()}},
     };
   }
 
   static fs::path dir;
   static std::string toolkit;
   static std::string shared_object;
+  static std::string run_report;
 };
 fs::path EveryCommand::dir;
 std::string EveryCommand::toolkit;
 std::string EveryCommand::shared_object;
+std::string EveryCommand::run_report;
 
 std::vector<std::string> argv_of(const Case& c, std::vector<std::string> global) {
   global.push_back(c.command);
@@ -134,7 +142,8 @@ TEST_F(EveryCommand, JsonIsAValidReportAndOutWritesTheSameDocumentAndNothingElse
     std::ofstream(printed) << shown.out;
     EXPECT_EQ(schema_errors("report.schema.json", printed.string()), "");
     nlohmann::json doc = nlohmann::json::parse(shown.out);
-    EXPECT_EQ(doc["command"], c.command);
+    // `report` renders a saved report again: the document is that report, command and all.
+    EXPECT_EQ(doc["command"], c.command == "report" ? "run" : c.command);
     EXPECT_EQ(doc["summary"]["exit_code"], shown.exit_code);  // the report says what the process returns
     if (c.command == "env")
       EXPECT_EQ(shown.exit_code, 0) << "env describes the machine: it exits 0 whatever its findings";

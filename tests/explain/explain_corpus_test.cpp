@@ -126,17 +126,9 @@ TEST(ExplainCorpus, EveryAnswerHasEvidenceAndAFix) {
 
 TEST(ExplainCorpus, DocsShowTheMeasuredTable) {
   std::string table = corpus_markdown(results());
-  std::string doc = gpucheck::read_file(kDoc);
-  auto b = doc.find(kBegin), en = doc.find(kEnd);
-  ASSERT_NE(b, std::string::npos) << kDoc << " lacks the corpus-table markers";
-  ASSERT_NE(en, std::string::npos);
-  std::string current = doc.substr(b + std::strlen(kBegin), en - b - std::strlen(kBegin));
-  if (const char* update = std::getenv("GPUCHECK_UPDATE_DOCS"); update && std::string(update) == "1") {
-    doc.replace(b + std::strlen(kBegin), en - b - std::strlen(kBegin), table);
-    gpucheck::write_file_atomic(kDoc, doc);
-    current = table;
-  }
-  EXPECT_EQ(current, table) << "docs/explain.md is stale; regenerate with "
+  auto current = docs_block(kDoc, kBegin, kEnd, table);
+  ASSERT_TRUE(current) << kDoc << " lacks the corpus-table markers";
+  EXPECT_EQ(*current, table) << "docs/explain.md is stale; regenerate with "
                                "GPUCHECK_UPDATE_DOCS=1 ctest -R ExplainCorpus";
 }
 

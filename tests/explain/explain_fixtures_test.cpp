@@ -201,16 +201,8 @@ TEST(ExplainAccuracyTable, DocsShowTheTableTheFixturesProduce) {
     outcomes.push_back({f, cause_ids(e), root_of(e)});
   }
   std::string table = accuracy_markdown(outcomes);
-  std::string doc = gpucheck::read_file(kDoc);
-  auto b = doc.find(kBegin), en = doc.find(kEnd);
-  ASSERT_NE(b, std::string::npos) << kDoc << " lacks the accuracy-table markers";
-  ASSERT_NE(en, std::string::npos);
-  std::string current = doc.substr(b + std::strlen(kBegin), en - b - std::strlen(kBegin));
-  if (const char* update = std::getenv("GPUCHECK_UPDATE_DOCS"); update && std::string(update) == "1") {
-    doc.replace(b + std::strlen(kBegin), en - b - std::strlen(kBegin), table);
-    gpucheck::write_file_atomic(kDoc, doc);
-    current = table;
-  }
-  EXPECT_EQ(current, table) << "docs/explain.md is stale; regenerate with "
+  auto current = docs_block(kDoc, kBegin, kEnd, table);
+  ASSERT_TRUE(current) << kDoc << " lacks the accuracy-table markers";
+  EXPECT_EQ(*current, table) << "docs/explain.md is stale; regenerate with "
                                "GPUCHECK_UPDATE_DOCS=1 ctest -R ExplainAccuracyTable";
 }

@@ -2,7 +2,10 @@
 // Helpers shared by the explain tests: the signatures from the source tree, a quick explain call, and
 // readers for what a cause Finding keeps in its details (line numbers, captures, root, fix lines).
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -10,8 +13,26 @@
 #include "checks/explain/explainer.h"
 #include "checks/explain/fix_facts.h"
 #include "checks/explain/signature.h"
+#include "core/files.h"
 
 namespace gpucheck::explain::testing {
+
+/// The part of the docs page `path` between the markers `begin` and `end` (nullopt when a marker is
+/// missing). With GPUCHECK_UPDATE_DOCS=1 it is first rewritten to `table`, so a test that compares the two
+/// both checks the page and regenerates it.
+inline std::optional<std::string> docs_block(const std::string& path, const char* begin, const char* end,
+                                             const std::string& table) {
+  std::string doc = gpucheck::read_file(path);
+  auto b = doc.find(begin), e = doc.find(end);
+  if (b == std::string::npos || e == std::string::npos) return std::nullopt;
+  const std::size_t from = b + std::strlen(begin);
+  if (const char* update = std::getenv("GPUCHECK_UPDATE_DOCS"); update && std::string(update) == "1") {
+    doc.replace(from, e - from, table);
+    gpucheck::write_file_atomic(path, doc);
+    return table;
+  }
+  return doc.substr(from, e - from);
+}
 
 inline const std::vector<Signature>& source_signatures() {
   static const auto sigs = load_signatures(std::string(GPUCHECK_SOURCE_DIR) + "/data/signatures");
