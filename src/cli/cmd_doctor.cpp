@@ -1,7 +1,7 @@
-// gpucheck doctor: verdicts on the installed GPU stack and install paths, before anything is compiled.
-#include <optional>
-
+// gpucheck doctor: verdicts on the installed GPU stack and install plans, before anything is compiled.
 #include "cli/command.h"
+#include "core/errors.h"
+#include "core/files.h"
 #include "report/doctor_report.h"
 
 namespace gpucheck::cli {
@@ -9,15 +9,31 @@ namespace {
 
 struct DoctorArgs {
   report::InventorySource source;
-  std::string for_package;
+  report::PlanRequest plan;
+  std::string constraints_out;
   std::string from_text;  // --from-text FILE: a pasted collect_env report
 };
 
+/// The top plan's pins, for `pip install -c FILE` / `uv pip install -c FILE`.
+void write_constraints(const report::Report& rep, const std::string& path) {
+  const report::Section* s = rep.find_section("plan");
+  const Finding* f = s && !s->findings.empty() ? &s->findings.front() : nullptr;
+  const auto* plans = f && f->details.contains("plans") ? &f->details["plans"] : nullptr;
+  if (!plans || plans->empty())
+    throw InputError("--constraints-out " + path + ": no plan satisfies the asks here, so no constraints were written");
+  std::string asked;
+  for (const auto& a : f->details["asked"]) asked += "#   " + a.get<std::string>() + "\n";
+  write_file_atomic(path, "# gpucheck doctor: the pins of plan 1 (" + (*plans)[0]["torch"]["version"].get<std::string>() +
+                              " torch), for pip -c / uv -c\n# asked:\n" + asked +
+                              (*plans)[0]["constraints"].get<std::string>());
+}
+
 int doctor_command(const DoctorArgs& a, const GlobalOptions& g) {
-  std::optional<std::string> request;
-  if (!a.for_package.empty()) request = a.for_package;
-  report::Report rep = a.from_text.empty() ? report::doctor_report(new_report("doctor", g), a.source, request)
-                                           : report::doctor_report_from_text(new_report("doctor", g), a.from_text, request);
+  if (!a.constraints_out.empty() && a.plan.empty())
+    throw InputError("--constraints-out needs something to plan: --for SPEC or -r FILE");
+  report::Report rep = a.from_text.empty() ? report::doctor_report(new_report("doctor", g), a.source, a.plan)
+                                           : report::doctor_report_from_text(new_report("doctor", g), a.from_text, a.plan);
+  if (!a.constraints_out.empty()) write_constraints(rep, a.constraints_out);
   return emit_report(rep, g);
 }
 
@@ -29,21 +45,36 @@ Runner setup_doctor(CLI::App& sub, GlobalOptions& g) {
       ->type_name("FILE")
       ->excludes(sub.get_option("--from"))
       ->excludes(sub.get_option("--root"));
-  sub.add_option("--for", a->for_package,
-                 "Plan installing PACKAGE[==VERSION] here (bmtrain, flash-attn, xformers, apex, deepspeed, bitsandbytes)");
+  sub.add_option("--for", a->plan.specs,
+                 "Plan installing these requirements here (PEP 508: 'bmtrain>=0.2.1' torch "
+                 "'torch<2.0.0,>=1.10' flash-attn==2.7.4.post1)")
+      ->expected(1, -1);
+  sub.add_option("-r,--requirement", a->plan.requirements, "Plan the requirements of a pip requirements file")
+      ->check(CLI::ExistingFile);
+  sub.add_option("-c,--constraint", a->plan.constraints, "Limit the plan by a pip constraints file")
+      ->check(CLI::ExistingFile);
+  sub.add_option("--constraints-out", a->constraints_out,
+                 "Write plan 1's pins to FILE, for `pip install -c FILE` or `uv pip install -c FILE`");
   sub.footer(R"(Each finding has an id, a severity (error/warn/info), the evidence it rests on, an explanation
 and a ranked fix plan of exact commands. The Python judged is the first --python, else the active
 virtualenv ($VIRTUAL_ENV), else the active conda env ($CONDA_PREFIX), else python3 on PATH; the
-report names it. Facts come from share/gpucheck/compat/*.json, each with its source.
+report names it. Facts come from share/gpucheck/compat/*.json, each with its source (pypi.json: the
+packages' published metadata, from scripts/gen-compat-pypi).
+
+A plan honours every pin at once: torch and its companions, the driver, every GPU's architecture,
+Python, glibc, each package's Requires-Dist, and what a source build needs (nvcc of torch's CUDA
+major, a host compiler nvcc takes, torch and `wheel` installed first). It never names a version
+that does not exist; when nothing fits it names the pins that conflict.
 
 Exit codes: 0 no error finding, 1 at least one error finding, 2 bad input.
 
 Examples:
   gpucheck doctor
   gpucheck doctor --python ~/venvs/train/bin/python
-  gpucheck doctor --from env.json --for bmtrain==0.2.2
+  gpucheck doctor --for 'bmtrain>=0.2.1' 'torch<2.0.0,>=1.10'
+  gpucheck doctor -r requirements.txt -c constraints.txt --constraints-out pins.txt
   gpucheck doctor --from-text collect_env.txt     # from an issue's "Your current environment"
-  gpucheck doctor --for flash-attn --json)");
+  gpucheck doctor --from env.json --for torch torchvision --json)");
   return [a, &g] { return doctor_command(*a, g); };
 }
 

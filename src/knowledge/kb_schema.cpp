@@ -64,6 +64,11 @@ const std::vector<Schema>& schemas() {
        {{"packages", {{"name", T::kString}, {"releases", T::kArray}}, false, "releases",
          {{"versions", T::kString}, {"distribution", T::kString}, {"setup_imports_torch", T::kBool},
           {"build", T::kString}, {"needs_nvcc", T::kBool}, {"torch_abi_coupled", T::kBool}}}}},
+      // Written by scripts/gen-compat-pypi; every release row carries the file its metadata came from.
+      {"pypi.json", "gpucheck.compat.pypi/1",
+       {{"packages", {{"name", T::kString}, {"versions", T::kArray}}, false, "versions",
+         {{"version", T::kString}, {"yanked", T::kBool}, {"requires_dist", T::kArray},
+          {"linux_wheel_pythons", T::kArray}, {"sdist", T::kBool}}}}},
   };
   return s;
 }

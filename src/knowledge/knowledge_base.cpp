@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <filesystem>
 
 #include "knowledge/kb_schema.h"
 #include "knowledge/version.h"
@@ -64,6 +65,10 @@ KnowledgeBase KnowledgeBase::load(const std::string& dir_in) {
   kb.dir_ = dir_in.empty() ? data_path("compat") : dir_in;
   std::map<std::string, json> docs;
   for (const auto& file : compat_files()) {
+    if (file == "pypi.json") {  // large and rarely needed: pypi() reads it on first use
+      if (!std::filesystem::is_regular_file(kb.dir_ + "/" + file)) throw InputError("knowledge base " + kb.dir_ + ": " + file + " missing");
+      continue;
+    }
     json doc = read_json_file(kb.dir_ + "/" + file);
     auto errors = validate_compat_document(doc, file);
     if (!errors.empty())
@@ -230,6 +235,20 @@ std::vector<std::string> KnowledgeBase::torch_known_archs(const std::string& tor
   for (const auto& [spec, known] : torch_arch_lists_)
     if (satisfies(v->major_minor(), spec)) return known;
   return {};
+}
+
+const PypiIndex& KnowledgeBase::pypi() const {
+  std::call_once(pypi_->once, [this] {
+    std::string path = dir_ + "/pypi.json";
+    json doc = read_json_file(path);
+    auto errors = validate_compat_document(doc, "pypi.json");
+    if (!errors.empty())
+      throw InputError("knowledge base " + dir_ + ": " + errors.front() +
+                       (errors.size() > 1 ? " (and " + std::to_string(errors.size() - 1) + " more)" : ""));
+    pypi_->index = std::make_unique<PypiIndex>(PypiIndex::load(path));
+  });
+  if (!pypi_->index) throw InputError("knowledge base " + dir_ + ": pypi.json could not be read");
+  return *pypi_->index;
 }
 
 const ExtensionInfo* KnowledgeBase::extension(const std::string& name) const {

@@ -7,10 +7,13 @@
 //   kb.torch_build("2.0.1+cu118", "11.8")->index_url    // "https://download.pytorch.org/whl/cu118"
 //
 // This API is shared with `explain` (fix commands); keep it stable, extend it only by adding members.
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "knowledge/pypi_index.h"
 #include "platform/dist_info.h"
 
 namespace gpucheck::compat {
@@ -143,9 +146,18 @@ class KnowledgeBase {
   const ExtensionInfo* extension(const std::string& name) const;
   const std::vector<ExtensionInfo>& extensions() const { return extensions_; }
 
+  /// What PyPI publishes (pypi.json), read on first use: most commands never need it. Throws InputError
+  /// when the file is missing or malformed.
+  const PypiIndex& pypi() const;
+
   const std::string& directory() const { return dir_; }
 
  private:
+  struct LazyPypi {
+    std::once_flag once;
+    std::unique_ptr<PypiIndex> index;
+  };
+  std::shared_ptr<LazyPypi> pypi_ = std::make_shared<LazyPypi>();
   std::string dir_;
   std::vector<DriverMinimum> drivers_;
   std::vector<MinorCompatFloor> minor_compat_;

@@ -63,9 +63,8 @@ void doctor(const report::Report& r, std::ostream& out, const RenderOptions& o) 
     for (const auto& f : plan->findings) {
       if (!itself && is_plan_itself(f)) {
         itself = &f;
-        const std::string version = str(f.details, "version");
-        out << "\ninstall " << str(f.details, "package") << (version.empty() ? "" : "==" + version) << " ("
-            << str(f.details, "build") << "): " << f.summary << "\n";
+        out << "\n" << f.title << ": " << f.summary << "\n";
+        for (const auto& e : f.evidence) out << "  " << e.value << "\n";  // what the plans could not check
         continue;
       }
       finding_block(f, out, o);

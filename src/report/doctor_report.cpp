@@ -1,11 +1,16 @@
 #include "report/doctor_report.h"
 
-#include "core/errors.h"
+#include <algorithm>
+
 #include "core/files.h"
 #include "inventory/collect_env_text.h"
 
 #include "checks/doctor/doctor.h"
 #include "checks/doctor/install_plan.h"
+#include "checks/planner/plan_finding.h"
+#include "checks/planner/requirements_file.h"
+#include "core/errors.h"
+#include "core/text.h"
 
 namespace gpucheck::report {
 namespace {
@@ -21,18 +26,72 @@ Status plan_status(compat::PlanVerdict v) {
   return Status::kFail;
 }
 
-Finding plan_finding(const compat::InstallPlan& p) {
+/// The exact version of a single `==` clause ("0.2.2" of "bmtrain==0.2.2"); "" otherwise.
+std::string exact_pin(const compat::pep440::Requirement& r) {
+  if (r.specifiers.specs.size() != 1 || r.specifiers.specs[0].op != "==") return "";
+  const std::string& v = r.specifiers.specs[0].version;
+  return v.find('*') == std::string::npos ? v : "";
+}
+
+std::vector<planner::Ask> asks_of(const PlanRequest& req, std::vector<std::string>& notes) {
+  std::vector<planner::Ask> asks;
+  for (const auto& s : req.specs) asks.push_back(planner::ask_from_spec(s, "--for"));
+  for (const auto& f : req.requirements) {
+    auto more = planner::read_requirements_file(f, false, notes);
+    asks.insert(asks.end(), more.begin(), more.end());
+  }
+  for (const auto& f : req.constraints) {
+    auto more = planner::read_requirements_file(f, true, notes);
+    asks.insert(asks.end(), more.begin(), more.end());
+  }
+  return asks;
+}
+
+std::vector<Finding> plan_section(const compat::DoctorContext& ctx, const std::vector<planner::Ask>& asks,
+                                  std::vector<std::string> notes) {
+  std::vector<const planner::Ask*> wanted;
+  for (const auto& a : asks)
+    if (!a.constraint) wanted.push_back(&a);
+  // Why the plain `pip install` of each asked extension fails or misbehaves here (install.* findings).
+  std::vector<Finding> install;
+  std::string build;
+  for (const auto* a : wanted) {
+    const auto* ext = ctx.kb.extension(a->req.name);
+    if (!ext) continue;
+    compat::PackageRequest pr{ext->name, exact_pin(a->req)};
+    if (!pr.version.empty() && !ext->release_for(pr.version)) continue;
+    compat::InstallPlan p = compat::plan_install(ctx, pr);
+    if (wanted.size() == 1) build = p.build;
+    for (auto& f : p.findings) install.push_back(std::move(f));
+  }
+  const auto* tk = ctx.build.toolkit;
+  planner::Machine m = planner::machine_from_inventory(ctx.inv, ctx.python, tk ? tk->version : "", tk ? tk->root : "");
+  planner::Result r = planner::resolve(ctx.kb, m, asks);
+  r.notes.insert(r.notes.begin(), notes.begin(), notes.end());
+
+  bool fails = std::any_of(install.begin(), install.end(), [](const Finding& f) { return f.status == Status::kFail; });
+  compat::PlanVerdict v = r.plans.empty() ? compat::PlanVerdict::kNoPath
+                          : fails         ? compat::PlanVerdict::kInstallsByPath
+                                          : compat::PlanVerdict::kInstalls;
   Finding f;
-  f.id = "plan." + p.package;
-  f.status = plan_status(p.verdict);
-  f.title = "install " + p.package + (p.version.empty() ? "" : "==" + p.version) + " (" + p.build + ")";
-  f.summary = compat::verdict_text(p.verdict);
-  f.fixes = p.paths;
-  f.details = {{"package", p.package},
-               {"version", p.version},
-               {"build", p.build},
-               {"verdict", compat::to_string(p.verdict)}};
-  return f;
+  std::vector<std::string> specs;
+  for (const auto* a : wanted) specs.push_back(a->req.str());
+  f.id = wanted.size() == 1 ? "plan." + wanted[0]->req.name : "plan.requirements";
+  f.status = plan_status(v);
+  f.title = "install " + (specs.empty() ? std::string("(constraints only)") : join(specs, " ")) +
+            (build.empty() ? "" : " (" + build + ")");
+  f.summary = compat::verdict_text(v);
+  f.fixes = planner::plan_fixes(r);
+  f.details = planner::result_details(r);
+  f.details["package"] = wanted.size() == 1 ? wanted[0]->req.name : "";
+  f.details["version"] = wanted.size() == 1 ? exact_pin(wanted[0]->req) : "";
+  f.details["build"] = build;
+  f.details["verdict"] = compat::to_string(v);
+  for (const auto& n : r.notes) f.evidence.push_back({"note", n, "planner"});
+  std::vector<Finding> out{f};
+  if (r.plans.empty()) out.push_back(planner::conflict_finding(r));
+  out.insert(out.end(), install.begin(), install.end());
+  return out;
 }
 
 // The environment every rule judged, so a reader knows which one the verdicts are about.
@@ -48,19 +107,17 @@ nlohmann::json judged_python_json(const compat::DoctorContext& ctx) {
 }  // namespace
 
 Report doctor_report(Report base, const inventory::Inventory& inv, const compat::KnowledgeBase& kb,
-                     const std::optional<std::string>& request, const std::string& inventory_source) {
-  // Parse --for before running rules so bad input fails fast with exit 2.
-  std::optional<compat::PackageRequest> req;
-  if (request) req = compat::parse_package_request(*request, kb);
+                     const PlanRequest& request, const std::string& inventory_source) {
+  // Read and check the asks before running rules so bad input fails fast with exit 2.
+  std::vector<std::string> notes;
+  std::vector<planner::Ask> asks = asks_of(request, notes);
+  if (!request.empty() && std::none_of(asks.begin(), asks.end(), [](const planner::Ask& a) { return !a.constraint; }))
+    throw InputError("nothing to plan: give --for SPEC or -r FILE (a constraints file only limits them)");
+  planner::check_asks(kb, asks);
   compat::DoctorContext ctx(inv, kb);
   Report r = std::move(base);
   r.section("findings").findings = compat::diagnose(ctx);
-  if (req) {
-    compat::InstallPlan plan = compat::plan_install(ctx, *req);
-    Section& s = r.section("plan");
-    s.findings.push_back(plan_finding(plan));
-    s.findings.insert(s.findings.end(), plan.findings.begin(), plan.findings.end());
-  }
+  if (!asks.empty()) r.section("plan").findings = plan_section(ctx, asks, notes);
   r.inventory = inv;
   r.notes = inv.notes;
   r.details = {{"inventory_source", inventory_source}, {"knowledge_base", kb.directory()},
@@ -68,10 +125,23 @@ Report doctor_report(Report base, const inventory::Inventory& inv, const compat:
   return r;
 }
 
-Report doctor_report(Report base, const InventorySource& source, const std::optional<std::string>& request) {
+Report doctor_report(Report base, const inventory::Inventory& inv, const compat::KnowledgeBase& kb,
+                     const std::optional<std::string>& request, const std::string& inventory_source) {
+  PlanRequest req;
+  if (request) req.specs.push_back(*request);
+  return doctor_report(std::move(base), inv, kb, req, inventory_source);
+}
+
+Report doctor_report(Report base, const InventorySource& source, const PlanRequest& request) {
   auto kb = compat::KnowledgeBase::load();
   inventory::Inventory inv = load_inventory(source);
   return doctor_report(std::move(base), inv, kb, request, source.describe());
+}
+
+Report doctor_report(Report base, const InventorySource& source, const std::optional<std::string>& request) {
+  PlanRequest req;
+  if (request) req.specs.push_back(*request);
+  return doctor_report(std::move(base), source, req);
 }
 
 namespace {
@@ -107,7 +177,7 @@ void drop_path_steps(Report& r) {
 
 }  // namespace
 
-Report doctor_report_from_text(Report base, const std::string& path, const std::optional<std::string>& request) {
+Report doctor_report_from_text(Report base, const std::string& path, const PlanRequest& request) {
   std::string text = read_file(path);  // type checks and size limit: a FIFO or /dev/zero is bad input
   auto inv = inventory::inventory_from_collect_env(text, path);
   if (!inv)
@@ -116,7 +186,7 @@ Report doctor_report_from_text(Report base, const std::string& path, const std::
   return doctor_report_pasted(std::move(base), *inv, request, "--from-text " + path);
 }
 
-Report doctor_report_pasted(Report base, const inventory::Inventory& inv, const std::optional<std::string>& request,
+Report doctor_report_pasted(Report base, const inventory::Inventory& inv, const PlanRequest& request,
                             const std::string& inventory_source) {
   auto kb = compat::KnowledgeBase::load();
   Report r = doctor_report(std::move(base), inv, kb, request, inventory_source);

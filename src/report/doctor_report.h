@@ -6,6 +6,7 @@
 // knowledge_base}.
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "inventory/model.h"
 #include "knowledge/knowledge_base.h"
@@ -13,6 +14,21 @@
 #include "report/report.h"
 
 namespace gpucheck::report {
+
+/// What `doctor` is asked to plan: `--for` specifiers, `-r` requirements files and `-c` constraints files.
+struct PlanRequest {
+  std::vector<std::string> specs;         // "bmtrain>=0.2.1", "torch<2.0.0,>=1.10"
+  std::vector<std::string> requirements;  // requirements.txt paths
+  std::vector<std::string> constraints;   // constraints.txt paths
+  bool empty() const { return specs.empty() && requirements.empty() && constraints.empty(); }
+};
+
+/// With a PlanRequest: section "plan" holds "plan.<package>" (one package asked) or "plan.requirements",
+/// whose fixes are the planner's ranked plans (checks/planner) and whose details add {asked, plans,
+/// conflicts, notes}; "plan.conflict" when no plan exists; then each asked extension's install.* findings.
+Report doctor_report(Report base, const InventorySource& source, const PlanRequest& request);
+Report doctor_report(Report base, const inventory::Inventory& inv, const compat::KnowledgeBase& kb,
+                     const PlanRequest& request, const std::string& inventory_source);
 
 /// Judges `source`'s inventory (loaded or collected) with the installed knowledge base; with `request`
 /// ("bmtrain==0.2.2") also plans that install. `base` carries the metadata (cli: new_report("doctor", g)).
@@ -26,11 +42,11 @@ Report doctor_report(Report base, const inventory::Inventory& inv, const compat:
 
 /// The same over a pasted environment report (`python -m torch.utils.collect_env` or vLLM's collect_env.py
 /// output) in `path`: `doctor --from-text FILE`. Throws InputError when the file is unreadable or not one.
-Report doctor_report_from_text(Report base, const std::string& path, const std::optional<std::string>& request);
+Report doctor_report_from_text(Report base, const std::string& path, const PlanRequest& request);
 
 /// The doctor over an inventory read from a pasted report (inventory_from_collect_env): verdicts and fix
 /// steps that would quote a toolkit path the report does not have are left out (a note counts them).
-Report doctor_report_pasted(Report base, const inventory::Inventory& inv, const std::optional<std::string>& request,
+Report doctor_report_pasted(Report base, const inventory::Inventory& inv, const PlanRequest& request,
                             const std::string& inventory_source);
 
 }  // namespace gpucheck::report

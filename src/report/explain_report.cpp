@@ -50,7 +50,9 @@ class LazyInventory {
   const inventory::Inventory* get(const std::string& fact) {
     if (fixed_) return &*inv_;
     if (!enabled_) return nullptr;
-    const bool python = starts_with(fact, "env_torch") || starts_with(fact, "env_python");
+    // The planner's kb_* facts plan for this machine's interpreter and torch: they need the probe too.
+    const bool python = starts_with(fact, "env_torch") || starts_with(fact, "env_python") ||
+                        explain::knowledge_fact_needs_machine(fact);
     if (!inv_ || (python && !with_python_)) {
       inventory::CollectOptions o;
       o.python = python;
@@ -63,6 +65,8 @@ class LazyInventory {
     return &*inv_;
   }
   const std::optional<inventory::Inventory>& inventory() const { return inv_; }
+  /// Changes whenever get() re-collects, so what was derived from the inventory can be rebuilt.
+  int generation() const { return collections_; }
   std::string note() const {
     if (fixed_) return "environment: " + what_;
     if (!enabled_) return "";
@@ -122,7 +126,20 @@ Report explain_report(const ExplainRequest& req, Report rep) {
   auto knowledge = explain::load_knowledge_facts(kb_note);
   if (!kb_note.empty()) notes.push_back(kb_note);
   auto base = explain::make_fact_call(nullptr, knowledge);
+  // The planner's facts plan for the (lazily gathered) inventory's machine; without one, for an unknown one.
+  explain::KnowledgeCall planned;
+  int planned_for = -1;
   explain::FactCall facts = [&](const std::string& fn, const std::vector<std::string>& args) -> std::optional<std::string> {
+    if (explain::knowledge_fact_needs_machine(fn)) {
+      const inventory::Inventory* i = inv.get(fn);
+      if (!i) return base(fn, args);
+      if (planned_for != inv.generation()) {
+        std::string ignored;  // the same knowledge base as `knowledge`: its note is already given
+        planned = explain::load_knowledge_facts(ignored, "", i);
+        planned_for = inv.generation();
+      }
+      return planned ? planned(fn, args) : std::nullopt;
+    }
     if (!starts_with(fn, "env_")) return base(fn, args);
     const inventory::Inventory* i = inv.get(fn);
     return i ? explain::make_fact_call(i, knowledge)(fn, args) : std::nullopt;
@@ -144,7 +161,7 @@ Report explain_report(const ExplainRequest& req, Report rep) {
   rep.details = {{"input", input_json(ex.input)}};
   if (pasted) {
     // The pasted environment judged by the doctor's rules: its errors count for the exit code (1).
-    Report doc = doctor_report_pasted(Report{}, *pasted, std::nullopt, "collect_env report in " + req.log);
+    Report doc = doctor_report_pasted(Report{}, *pasted, PlanRequest{}, "collect_env report in " + req.log);
     for (const auto& s : doc.sections) {
       auto& env = rep.section("environment").findings;
       env.insert(env.end(), s.findings.begin(), s.findings.end());

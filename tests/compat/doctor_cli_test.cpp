@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/files.h"
 #include "core/subprocess.h"
 
 using namespace gpucheck;
@@ -53,7 +54,23 @@ TEST(DoctorCli, SeedExitsOneWithTheMismatchAndTheInstallPaths) {
   EXPECT_EQ(doc["summary"]["exit_code"], 1);
   EXPECT_EQ(doc["summary"]["counts"]["fail"], 2);
   EXPECT_EQ(section(doc, "findings")[0]["id"], "cuda.nvcc_torch_major_mismatch");
-  EXPECT_EQ(section(doc, "plan")[0]["fixes"][0]["commands"][0], "pip install bmtrain==0.2.3.post2");
+  EXPECT_EQ(section(doc, "plan")[0]["fixes"][0]["commands"][0], "/root/anaconda3/envs/CPM-Bee/bin/python -m pip install torch==2.4.1");
+  EXPECT_EQ(section(doc, "plan")[0]["details"]["plans"][0]["constraints"], "torch==2.4.1\nbmtrain==0.2.2\nwheel==0.48.0\n");
+}
+
+TEST(DoctorCli, SeedRequirementsFileAndConstraintsOut) {
+  fs::path dir = temp_dir("req");
+  std::ofstream(dir / "requirements.txt") << "torch<2.0.0,>=1.10\nbmtrain>=0.2.1\n";
+  auto r = run_gpucheck({"doctor", "--from", kScenarios + "seed1_no_torch.json", "-r", (dir / "requirements.txt").string(),
+                         "--constraints-out", (dir / "pins.txt").string(), "--json"});
+  ASSERT_TRUE(r.exited) << r.describe();
+  auto doc = nlohmann::json::parse(r.out);
+  const auto& plan = section(doc, "plan")[0];
+  EXPECT_EQ(plan["id"], "plan.requirements");
+  EXPECT_EQ(plan["details"]["plans"][0]["torch"]["version"], "1.13.1");
+  std::string pins = gpucheck::read_file((dir / "pins.txt").string());
+  EXPECT_NE(pins.find("\ntorch==1.13.1\nbmtrain==1.0.1\nnumpy==1.26.4\n"), std::string::npos) << pins;
+  fs::remove_all(dir);
 }
 
 TEST(DoctorCli, HealthyMachineExitsZeroAndJsonGoesToOut) {
@@ -83,8 +100,10 @@ TEST(DoctorCli, BadInputIsOneLineAndExitTwo) {
       {{"doctor", "--from", (dir / "other.json").string()}, "not an inventory document"},
       {{"doctor", "--from", (dir / "types.json").string()}, "malformed inventory document"},
       {{"doctor", "--from", seed, "--for", "bmtrian"}, "did you mean bmtrain?"},
-      {{"doctor", "--from", seed, "--for", "bmtrain>=0.2"}, "is not PACKAGE or PACKAGE==VERSION"},
-      {{"doctor", "--from", seed, "--for", "bmtrain==x"}, "bad version"},
+      {{"doctor", "--from", seed, "--for", "bmtrain>>0.2"}, "is not a version specifier"},
+      {{"doctor", "--from", seed, "--for", "bmtrain==x"}, "'x' is not a PEP 440 version"},
+      {{"doctor", "--from", seed, "--for", "bmtrain==9.9"}, "no bmtrain release satisfies '==9.9'; PyPI has"},
+      {{"doctor", "--from", seed, "--constraints-out", (dir / "c.txt").string()}, "--constraints-out needs something to plan"},
       {{"doctor", "--from", seed, "--root", "/"}, "exclude each other"},
       {{"use-cuda", "10.2", "--from", seed}, "no CUDA 10.2 toolkit"},
       {{"use-cuda", "cuda", "--from", seed}, "is not a CUDA version"},

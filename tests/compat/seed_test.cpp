@@ -50,8 +50,9 @@ TEST(Seed, SecondAttemptNamesTheMismatchBeforeAnythingIsCompiled) {
   // No 11.8 toolkit here: install one side by side first (keeps torch), then the torch matching 12.1.
   ASSERT_EQ(m.fixes.size(), 2u);
   EXPECT_EQ(m.fixes[0].commands.front(), "conda install -y -c nvidia/label/cuda-11.8.0 cuda-toolkit");
-  EXPECT_EQ(m.fixes[1].commands,
-            std::vector<std::string>{"pip install torch==2.1.2 --index-url https://download.pytorch.org/whl/cu121"});
+  // The planner's torch for nvcc 12.1 (the same explain names): PyPI's newest CUDA 12.1 build, with this
+  // environment's own interpreter.
+  EXPECT_EQ(m.fixes[1].commands, std::vector<std::string>{"/root/anaconda3/envs/CPM-Bee/bin/python -m pip install torch==2.4.1"});
   EXPECT_EQ(report::exit_code(rep), 1);
 }
 
@@ -75,19 +76,19 @@ TEST(Seed, SecondAttemptInstallPathsAreRankedWithExactCommands) {
   EXPECT_EQ(mm.status, Status::kFail);
   EXPECT_NE(mm.explanation.find(kMismatch), std::string::npos);
 
+  // bmtrain==0.2.2 is honoured exactly (the 0.2.3.post2 wheel is planned for `bmtrain>=0.2.1`): no 11.8
+  // toolkit here, so every plan replaces torch with a CUDA 12.1 build and builds against it, wheel first.
   const std::vector<Fix>& paths = plan->fixes;
   ASSERT_EQ(paths.size(), 3u);
-  // (a) a bmtrain release that builds nothing: the PyPI wheel.
-  EXPECT_EQ(paths[0].commands, std::vector<std::string>{"pip install bmtrain==0.2.3.post2"});
-  EXPECT_NE(paths[0].cost.find("nvidia-nccl-cu11"), std::string::npos);
-  // (b) an 11.8 toolkit for the build.
-  EXPECT_EQ(paths[1].commands.front(), "conda install -y -c nvidia/label/cuda-11.8.0 cuda-toolkit");
-  EXPECT_EQ(paths[1].commands.back(), "pip install --no-build-isolation bmtrain==0.2.2");
-  // (c) the torch build that matches the 12.1 toolkit.
-  EXPECT_EQ(paths[2].commands,
-            (std::vector<std::string>{"pip install torch==2.1.2 --index-url https://download.pytorch.org/whl/cu121",
-                                      "pip install --no-build-isolation bmtrain==0.2.2"}));
-  EXPECT_NE(paths[2].cost.find("replaces torch 2.0.1+cu118"), std::string::npos);
+  const std::string py = "/root/anaconda3/envs/CPM-Bee/bin/python";
+  EXPECT_EQ(paths[0].commands,
+            (std::vector<std::string>{py + " -m pip install torch==2.4.1", py + " -m pip install wheel==0.48.0 torch==2.4.1",
+                                      "export TORCH_CUDA_ARCH_LIST=8.0", "export CUDA_HOME=/usr/local/cuda-12.1",
+                                      py + " -m pip install --no-build-isolation bmtrain==0.2.2 torch==2.4.1"}));
+  EXPECT_NE(paths[0].cost.find("replaces torch 2.0.1+cu118"), std::string::npos) << paths[0].cost;
+  // torch 2.3.1 predates numpy 2.0.0: its plan pins numpy below 2.
+  EXPECT_EQ(paths[1].commands.front(), py + " -m pip install torch==2.3.1 numpy==1.26.4");
+  EXPECT_EQ(paths[1].commands.back(), py + " -m pip install --no-build-isolation bmtrain==0.2.2 torch==2.3.1");
 }
 
 TEST(Seed, WithAnInstalled118ToolkitThePathPointsCudaHomeAtIt) {
@@ -96,11 +97,13 @@ TEST(Seed, WithAnInstalled118ToolkitThePathPointsCudaHomeAtIt) {
   EXPECT_EQ(m.fixes[0].summary, "Build with the CUDA 11.8 toolkit at /usr/local/cuda-11.8");
   ASSERT_TRUE(install_plan(rep));
   EXPECT_EQ(rep.inventory.at("toolkits").size(), 2u);
-  EXPECT_EQ(install_plan(rep)->fixes[1].commands,
-            (std::vector<std::string>{"export CUDA_HOME=/usr/local/cuda-11.8",
-                                      "export PATH=/usr/local/cuda-11.8/bin:\"$PATH\"",
-                                      "export LD_LIBRARY_PATH=/usr/local/cuda-11.8/lib64:\"$LD_LIBRARY_PATH\"",
-                                      "pip install --no-build-isolation bmtrain==0.2.2"}));
+  // Plan 1 keeps torch 2.0.1+cu118 and builds with the 11.8 toolkit installed beside 12.1.
+  const std::string py = "/root/anaconda3/envs/CPM-Bee/bin/python";
+  EXPECT_EQ(install_plan(rep)->fixes[0].commands,
+            (std::vector<std::string>{py + " -m pip install torch==2.0.1 numpy==1.26.4",
+                                      py + " -m pip install wheel==0.48.0 torch==2.0.1", "export TORCH_CUDA_ARCH_LIST=8.0",
+                                      "export CUDA_HOME=/usr/local/cuda-11.8", "export PATH=/usr/local/cuda-11.8/bin:\"$PATH\"",
+                                      py + " -m pip install --no-build-isolation bmtrain==0.2.2 torch==2.0.1"}));
 }
 
 TEST(Seed, FirstAttemptWithoutTorchPredictsTheMetadataFailure) {
@@ -110,11 +113,12 @@ TEST(Seed, FirstAttemptWithoutTorchPredictsTheMetadataFailure) {
   const Finding& iso = find(own, "install.setup_imports_torch");
   EXPECT_EQ(iso.status, Status::kFail);
   EXPECT_EQ(evidence(iso, "torch"), "not installed");
-  EXPECT_EQ(install_plan(rep)->fixes[0].commands, std::vector<std::string>{"pip install bmtrain==0.2.3.post2"});
-  // Torch first (the build matching the 12.1 toolkit found here), then the build without isolation.
-  EXPECT_EQ(install_plan(rep)->fixes[1].commands,
-            (std::vector<std::string>{"pip install torch==2.5.1 --index-url https://download.pytorch.org/whl/cu121",
-                                      "pip install --no-build-isolation bmtrain==0.2.2"}));
+  // Torch first (the build matching the 12.1 toolkit found here), wheel, then the build without isolation.
+  const std::string py = "/root/anaconda3/envs/CPM-Bee/bin/python";
+  EXPECT_EQ(install_plan(rep)->fixes[0].commands,
+            (std::vector<std::string>{py + " -m pip install torch==2.4.1", py + " -m pip install wheel==0.48.0 torch==2.4.1",
+                                      "export TORCH_CUDA_ARCH_LIST=8.0", "export CUDA_HOME=/usr/local/cuda-12.1",
+                                      py + " -m pip install --no-build-isolation bmtrain==0.2.2 torch==2.4.1"}));
   EXPECT_EQ(report::exit_code(rep), 1);
 }
 
@@ -122,7 +126,9 @@ TEST(Seed, TheFixedMachineIsClean) {
   auto rep = doctor("seed_fixed_cuda_home_118", "bmtrain==0.2.2");
   EXPECT_TRUE(doctor_findings(rep).empty());
   EXPECT_EQ(report::exit_code(rep), 0);
-  EXPECT_EQ(install_plan(rep)->fixes.back().commands, std::vector<std::string>{"pip install --no-build-isolation bmtrain==0.2.2"});
+  EXPECT_TRUE(install_plan(rep)->fixes.front().summary.rfind("keep torch 2.0.1", 0) == 0) << install_plan(rep)->fixes.front().summary;
+  EXPECT_EQ(install_plan(rep)->fixes.front().commands.back(),
+            "/root/anaconda3/envs/CPM-Bee/bin/python -m pip install --no-build-isolation bmtrain==0.2.2 torch==2.0.1");
 }
 
 TEST(Seed, TextRenderingShowsEvidenceAndCommands) {
@@ -134,7 +140,8 @@ TEST(Seed, TextRenderingShowsEvidenceAndCommands) {
   EXPECT_NE(text.find("ERROR Extension builds would use nvcc 12.1 but torch 2.0.1+cu118 was built with CUDA 11.8"),
             std::string::npos)
       << text;
-  EXPECT_NE(text.find("$ pip install bmtrain==0.2.3.post2"), std::string::npos);
+  EXPECT_NE(text.find("$ /root/anaconda3/envs/CPM-Bee/bin/python -m pip install --no-build-isolation bmtrain==0.2.2 torch==2.4.1"),
+            std::string::npos) << text;
   EXPECT_NE(text.find("2 error(s), 1 warning(s)"), std::string::npos);
   EXPECT_EQ(text.find("\033["), std::string::npos);  // no colour when not asked
 }

@@ -76,12 +76,16 @@ TEST(ExplainLazyInventory, TheLogAloneDecidesAndNoMachineFactIsGatheredUnasked) 
   bool note = false;
   for (const auto& n : doc["notes"]) note |= n.get<std::string>().find("environment: not needed") == 0;
   EXPECT_TRUE(note) << doc["notes"].dump();
-  // A fix that names a toolkit path: the toolkits are gathered, the Python probe is not run.
+  // A fix that names a toolkit path and the planner's torch for nvcc's CUDA: the toolkits are gathered, and
+  // the Python probe runs because kb_torch_install plans for this machine's interpreter (and only then).
   auto m = gpucheck_run({"explain", kData + "/logs/vllm-1060.log", "--json"});
   auto mdoc = nlohmann::json::parse(m.out);
   EXPECT_FALSE(mdoc["inventory"].is_null());
-  EXPECT_TRUE(mdoc["inventory"]["pythons"].empty()) << "no fact asked needed Python";
   std::string notes = mdoc["notes"].dump();
-  EXPECT_NE(notes.find("gathered for env_toolkit_root"), std::string::npos) << notes;
-  EXPECT_NE(notes.find("no Python probe"), std::string::npos) << notes;
+  EXPECT_NE(notes.find("gathered for env_toolkit_root, kb_torch_install"), std::string::npos) << notes;
+  EXPECT_EQ(notes.find("no Python probe"), std::string::npos) << notes;
+  // Without an environment the same fixes plan for an unknown machine and nothing is gathered.
+  auto n = gpucheck_run({"explain", kData + "/logs/vllm-1060.log", "--json", "--no-env"});
+  auto ndoc = nlohmann::json::parse(n.out);
+  EXPECT_TRUE(ndoc["inventory"].is_null()) << ndoc["notes"].dump();
 }

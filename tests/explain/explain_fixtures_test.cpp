@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "checks/planner/resolver.h"
 #include "knowledge/knowledge_base.h"
 #include "core/files.h"
 #include "checks/explain/knowledge_facts.h"
@@ -79,12 +80,23 @@ TEST(ExplainKnowledge, FixesQuoteTheSharedKnowledgeBase) {
     if (r.distribution == "wheel" && !r.recommended.empty()) wheel = r.recommended;
   ASSERT_FALSE(wheel.empty()) << "the knowledge base no longer records a bmtrain wheel release";
   ASSERT_GE(fix_lines(e.causes[0]).size(), 2u);
-  EXPECT_NE(fix_lines(e.causes[0])[1].find("`pip install bmtrain==" + wheel + "`"), std::string::npos)
+  EXPECT_NE(fix_lines(e.causes[0])[1].find("`python3 -m pip install bmtrain==" + wheel + "`"), std::string::npos)
       << fix_lines(e.causes[0])[1];
 
-  auto releases = kb.torch_releases_with_cuda("12.1");
-  ASSERT_FALSE(releases.empty());
-  std::string install = releases.front()->install_command(*releases.front()->build_for_cuda("12.1"));
+  // The seed's first failure: the first fix is the planner's plan for what the log asked, within the log's
+  // own `torch<2.0.0,>=1.10` (its "Collecting" lines), for an unknown machine (python3).
+  EXPECT_NE(fix_lines(e.causes[0])[0].find("(torch<2.0.0,>=1.10)"), std::string::npos) << fix_lines(e.causes[0])[0];
+  EXPECT_NE(fix_lines(e.causes[0])[0].find("`python3 -m pip install torch==1.13.1 numpy==1.26.4 && python3 -m pip "
+                                           "install bmtrain==1.0.1 torch==1.13.1`"),
+            std::string::npos)
+      << fix_lines(e.causes[0])[0];
+  // The torch for nvcc 12.1 is the planner's, the one doctor names for the same CUDA.
+  gpucheck::planner::Machine unknown;
+  unknown.python = "python3";
+  unknown.toolkit_known = false;
+  auto plan = gpucheck::planner::torch_for_cuda(kb, unknown, "12.1");
+  ASSERT_TRUE(plan);
+  std::string install = gpucheck::join(plan->commands, " && ");
   ASSERT_GE(fix_lines(e.causes[1]).size(), 2u);
   EXPECT_NE(fix_lines(e.causes[1])[1].find(install), std::string::npos) << fix_lines(e.causes[1])[1];
 

@@ -35,22 +35,31 @@ Fix use_toolkit_step(const inventory::Toolkit& t, int rank) {
   return f;
 }
 
-Fix install_torch_step(const TorchRelease& r, const TorchBuild& b, const std::string& current, int rank) {
+Fix install_torch_step(const planner::Plan& p, const std::string& current, int rank) {
   Fix f;
   f.rank = rank;
-  f.summary = "Install torch " + r.latest_patch + " built for CUDA " + b.cuda + " (" + b.tag + ")";
-  f.commands = {r.install_command(b)};
-  f.cost = "downloads torch " + r.latest_patch + "+" + b.tag + " (about 2 GB with its CUDA libraries)";
+  const auto& t = p.torch;
+  f.summary = "Install torch " + t.version + " built for CUDA " + t.cuda + " (" +
+              (t.index_url.empty() ? std::string("PyPI") : t.tag + " index") + ")";
+  f.commands = p.commands;
+  f.cost = "downloads torch " + t.version + " (about 2 GB with its CUDA libraries)";
   if (!current.empty())
     f.cost += "; replaces torch " + current +
               ", so every extension built against it must be rebuilt, and a project pin on torch must allow " +
-              r.latest_patch;
+              t.version;
   return f;
 }
 
-Fix install_toolkit_step(const std::string& mm, int rank) {
+Fix install_toolkit_step(const std::string& mm, int rank, bool conda) {
   Fix f;
   f.rank = rank;
+  if (!conda) {  // no conda here: its commands (and $CONDA_PREFIX) would not work
+    f.summary = "Install a CUDA " + mm + " toolkit side by side (NVIDIA's installer for " + mm +
+                " from https://developer.nvidia.com/cuda-toolkit-archive, e.g. into /usr/local/cuda-" + mm +
+                ") and build with it (eval \"$(gpucheck use-cuda " + mm + ")\")";
+    f.cost = "about 3 GB download; the system toolkit stays as it is";
+    return f;
+  }
   f.summary = "Install a CUDA " + mm + " toolkit side by side (no root) and build with it";
   f.commands = {"conda install -y -c " + shell_quote("nvidia/label/cuda-" + mm + ".0") + " cuda-toolkit",
                 "export CUDA_HOME=\"$CONDA_PREFIX\"", "export PATH=\"$CONDA_PREFIX/bin:$PATH\""};

@@ -2,18 +2,12 @@
 
 #include <algorithm>
 
-#include "checks/doctor/fix_commands.h"
-#include "checks/doctor/torch_choice.h"
 #include "knowledge/version.h"
 #include "core/errors.h"
 #include "core/text.h"
 
 namespace gpucheck::compat {
 namespace {
-
-std::string pin(const std::string& name, const std::string& version) {
-  return version.empty() ? name : shell_quote(name + "==" + version);
-}
 
 bool python_has_wheel(const ExtensionRelease& r, const std::string& python_mm) {
   if (r.distribution != "wheel") return false;
@@ -29,20 +23,6 @@ const ExtensionRelease* newest_row(const ExtensionInfo& ext) {
 std::string toolkit_line(const inventory::Toolkit& t) {
   return major_minor(t.version) + " at " + t.root + (t.nvcc.empty() ? " (no nvcc)" : " (nvcc " + t.nvcc + ")") +
          (t.found_via.empty() ? "" : " via " + join(t.found_via, ", "));
-}
-
-/// flash-attn's setup.py looks for this wheel on its GitHub release before compiling.
-std::string expected_wheel(const DoctorContext& ctx, const ExtensionRelease& r, const std::string& version) {
-  if (r.wheel_pattern.empty() || !ctx.python || !ctx.python->torch_installed || ctx.torch_cuda().empty()) return "";
-  auto tv = Version::parse(ctx.torch_cuda());
-  auto pv = Version::parse(ctx.python->version);
-  if (!tv || !pv) return "";
-  bool major_only = r.wheel_pattern.find("{cuda_major}") != std::string::npos;
-  std::string cu = major_only ? std::to_string(tv->major()) : std::to_string(tv->major()) + std::to_string(tv->minor());
-  std::string py = "cp" + std::to_string(pv->major()) + std::to_string(pv->minor());
-  std::string abi = ctx.python->torch_cxx11_abi ? (*ctx.python->torch_cxx11_abi ? "TRUE" : "FALSE") : "FALSE";
-  return "flash_attn-" + (version.empty() ? std::string("{version}") : version) + "+cu" + cu + "torch" +
-         major_minor(ctx.python->torch_version) + "cxx11abi" + abi + "-" + py + "-" + py + "-linux_x86_64.whl";
 }
 
 }  // namespace
@@ -88,7 +68,6 @@ InstallPlan plan_install(const DoctorContext& ctx, const PackageRequest& req) {
   bool wheel = python_has_wheel(*rel, python_mm);
   bool source_build = !wheel;
   plan.build = wheel ? "prebuilt wheel" : "source build (" + rel->build + ")";
-  std::string target = pin(ext.name, req.version);
   Evidence asked{"requested", ext.name + (req.version.empty() ? "" : "==" + req.version), "--for"};
   Evidence torch_ev{"torch", torch ? py->torch_version : "not installed", ctx.python_label()};
   auto add = [&](std::string id, Status status, std::string title, EvidenceList evidence, std::string why) {
@@ -217,129 +196,9 @@ InstallPlan plan_install(const DoctorContext& ctx, const PackageRequest& req) {
         "It installs but refuses to run on this GPU.");
   }
 
-  // Ranked paths. A release of the same package that installs as a wheel beats any build.
-  int rank = 1;
-  for (const auto& other : ext.releases) {
-    if (&other == rel || !python_has_wheel(other, python_mm) || other.recommended.empty() || wheel) continue;
-    bool torch_free = !other.torch_abi_coupled;
-    plan.paths.push_back({rank++,
-                          "Install " + ext.name + " " + other.recommended + ": a prebuilt wheel for Python " + python_mm +
-                              ", nothing compiled" + (torch_free ? ", no torch needed at install" : ""),
-                          {"pip install " + pin(ext.name, other.recommended)},
-                          "no compiler or toolkit; " + (other.requires_dist.empty() ? std::string("no extra dependencies")
-                                                                                    : "pulls " + join(other.requires_dist, ", ")) +
-                              (other.archs.empty() ? "" : "; kernels for sm " + join(other.archs, " ") +
-                                                              (other.ptx.empty() ? "" : " + PTX " + join(other.ptx, " "))) +
-                              "; check that your code works with " + other.recommended + " (" + ext.name + " " +
-                              other.versions + ")"});
-    break;
-  }
-  if (!wheel && rel->distribution == "wheel" && !rel->wheel_pythons.empty()) {
-    std::string py_wheel = rel->wheel_pythons.back();
-    std::string env_name = ext.name + "-py" + py_wheel;
-    plan.paths.push_back({rank++, "Use Python " + py_wheel + ", for which " + ext.name + " has a prebuilt wheel",
-                          {"conda create -y -n " + shell_quote(env_name) + " python=" + py_wheel,
-                           "conda run -n " + shell_quote(env_name) + " pip install " + target},
-                          "a new environment: reinstall your other packages (and a torch for Python " + py_wheel +
-                              ") there; nothing is compiled"});
-  }
-  if (wheel) {
-    plan.paths.push_back({rank++, "Install the prebuilt wheel", {"pip install " + target},
-                          "no compiler or toolkit needed"});
-  } else {
-    std::vector<std::string> build_cmds = rel->install;
-    if (build_cmds.empty())
-      build_cmds = {"pip install " + std::string(rel->setup_imports_torch ? "--no-build-isolation " : "") + target};
-    if (!arch_list_fix.empty()) {
-      build_cmds.insert(build_cmds.begin(), "export TORCH_CUDA_ARCH_LIST=" + shell_quote(arch_list_fix));
-      unbuildable = false;  // the variable fixes it; the ordinary build paths apply
-    }
-    auto with_build = [&build_cmds](std::vector<std::string> cmds) {
-      cmds.insert(cmds.end(), build_cmds.begin(), build_cmds.end());
-      return cmds;
-    };
-    std::string wheel_name = expected_wheel(ctx, *rel, req.version);
-    std::string build_cost = wheel_name.empty() ? "compiles the CUDA sources (minutes to hours)"
-                                                : "setup.py first tries the prebuilt " + wheel_name +
-                                                      " from the project's GitHub release; without it, it compiles "
-                                                      "(hours; MAX_JOBS=4 below 96 GB RAM)";
-    if (!torch && rel->setup_imports_torch) {
-      // Seed attempt one: no torch yet. Install the torch that matches the toolkit here, then build.
-      std::string want = tk ? nvcc_mm : "";
-      TorchChoice c = want.empty() ? TorchChoice{} : torch_for_cuda(ctx, want);
-      Fix s{rank++, "", {}, ""};
-      if (c) {
-        s.summary = "Install torch " + c.release->latest_patch + "+" + c.build->tag + " (matches the CUDA " + nvcc_mm +
-                    " toolkit here) first, then build " + ext.name + " against it";
-        s.commands = with_build({c.release->install_command(*c.build)});
-        s.cost = "torch download (about 2 GB); " + build_cost;
-      } else {
-        s.summary = "Install torch first, then build " + ext.name + " against it";
-        s.commands = with_build({"pip install torch"});
-        s.cost = "torch download (about 2 GB); " + build_cost + "; its CUDA must match the toolkit you build with";
-      }
-      plan.paths.push_back(s);
-    } else if (mismatch_blocks) {
-      auto matching = ctx.toolkits_with(torch_mm);
-      if (!matching.empty()) {
-        Fix s = use_toolkit_step(*matching.front(), rank++);
-        s.summary = "Build " + target + " with the installed CUDA " + torch_mm + " toolkit at " + matching.front()->root +
-                    " (matches torch " + py->torch_version + ")";
-        s.commands = with_build(s.commands);
-        s.cost = "nothing to download; " + build_cost;
-        plan.paths.push_back(s);
-      } else {
-        Fix s = install_toolkit_step(torch_mm, rank++);
-        s.summary = "Install a CUDA " + torch_mm + " toolkit (matches torch " + py->torch_version + ") and build " +
-                    target + " with it (no " + torch_mm + " toolkit was found)";
-        s.commands = with_build(s.commands);
-        s.cost += "; " + build_cost;
-        plan.paths.push_back(s);
-      }
-      std::string driver = ctx.inv.driver.cuda_version ? cuda_int_to_string(ctx.inv.driver.cuda_version) : "";
-      if (TorchChoice c = torch_for_cuda(ctx, nvcc_mm, driver)) {
-        Fix s = install_torch_step(*c.release, *c.build, py->torch_version, rank++);
-        s.summary = "Install torch " + c.release->latest_patch + "+" + c.build->tag + " to match the CUDA " + nvcc_mm +
-                    " toolkit at " + tk->root + ", then build " + target;
-        s.commands = with_build(s.commands);
-        s.cost += "; " + build_cost;
-        plan.paths.push_back(s);
-      }
-    } else if (unbuildable && tk) {
-      // nvcc here cannot compile the package's fixed architecture list: use the newest toolkit that can.
-      std::string newest;
-      for (const auto& d : ctx.kb.driver_minimums()) {
-        bool all = true;
-        for (const auto& a : rel->archs) all = all && ctx.kb.cuda_can_build(d.cuda, a.substr(0, a.find('+')));
-        if (all) newest = d.cuda;
-      }
-      if (!newest.empty()) {
-        auto have = ctx.toolkits_with(newest);
-        Fix s = have.empty() ? install_toolkit_step(newest, rank++) : use_toolkit_step(*have.front(), rank++);
-        s.summary = "Build " + target + " with a CUDA " + newest + " toolkit, the newest that still compiles its architectures" +
-                    (have.empty() ? "" : " (installed at " + have.front()->root + ")");
-        s.commands = with_build(s.commands);
-        s.cost += "; " + build_cost;
-        plan.paths.push_back(s);
-      }
-    } else if (tk || !rel->needs_nvcc) {
-      plan.paths.push_back({rank++, "Build " + target + " against the installed torch", build_cmds, build_cost});
-    } else if (torch && !torch_mm.empty()) {
-      Fix s = install_toolkit_step(torch_mm, rank++);
-      s.commands = with_build(s.commands);
-      s.cost += "; " + build_cost;
-      plan.paths.push_back(s);
-    }
-  }
-
   bool errors = std::any_of(plan.findings.begin(), plan.findings.end(),
                             [](const Finding& f) { return f.status == Status::kFail; });
-  bool hardware = std::any_of(plan.findings.begin(), plan.findings.end(),
-                              [](const Finding& f) { return f.id == "install.gpu_too_old"; });
-  if (hardware) plan.paths.clear();  // no install path gives this GPU the missing hardware features
-  if (!errors) plan.verdict = PlanVerdict::kInstalls;
-  else if (!plan.paths.empty() && !hardware) plan.verdict = PlanVerdict::kInstallsByPath;
-  else plan.verdict = PlanVerdict::kNoPath;
+  plan.verdict = errors ? PlanVerdict::kInstallsByPath : PlanVerdict::kInstalls;  // the planner says kNoPath
   return plan;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
-// `gpucheck doctor --for PACKAGE[==VERSION]`: will it install and run here, and the ranked ways to get
-// there, before anything is downloaded or compiled.
+// `gpucheck doctor --for PACKAGE[==VERSION]`: why the plain `pip install` of an extension would fail or
+// misbehave here (install.* findings), before anything is downloaded or compiled. The ranked ways to get
+// there are the planner's (checks/planner/resolver.h).
 #include <optional>
 #include <string>
 #include <vector>
@@ -38,7 +39,7 @@ struct InstallPlan {
   std::string build;                 // "prebuilt wheel" or "source build (torch_cpp_extension)"
   PlanVerdict verdict = PlanVerdict::kNoPath;
   std::vector<Finding> findings;     // why the plain `pip install` would fail or misbehave
-  std::vector<Fix> paths;            // ranked install paths, each with exact commands and its cost
+  // The ranked install paths are the planner's (checks/planner), which honours every pin at once.
 };
 
 InstallPlan plan_install(const DoctorContext& ctx, const PackageRequest& request);

@@ -5,34 +5,24 @@
 #include "checks/doctor/arch_coverage.h"
 #include "checks/doctor/fix_commands.h"
 #include "checks/doctor/rules.h"
+#include "checks/doctor/torch_choice.h"
+#include "checks/planner/requirements_file.h"
 #include "knowledge/version.h"
 #include "core/text.h"
 
 namespace gpucheck::compat {
 namespace {
 
-/// The newest torch build whose SASS covers `cc`, that the Python and the driver can run.
+/// The planner's torch for this machine with a SASS build for `cc` (and every other GPU here).
 Fix torch_with_arch(const DoctorContext& ctx, const std::string& cc, int rank, bool& found) {
   found = false;
-  std::string python = ctx.python ? ctx.python->version : "";
-  std::string driver = ctx.inv.driver.cuda_version ? cuda_int_to_string(ctx.inv.driver.cuda_version) : "";
-  const TorchRelease* best_r = nullptr;
-  const TorchBuild* best_b = nullptr;
-  for (const auto& r : ctx.kb.torch_releases()) {
-    if (!python.empty() && !r.supports_python(python)) continue;
-    for (const auto& b : r.builds) {
-      if (!driver.empty() && compare_versions(b.cuda, driver) > 0) continue;
-      if (arch_coverage(cc, b.archs) != Coverage::kSass) continue;
-      if (!best_r || compare_versions(r.version, best_r->version) > 0 ||
-          (r.version == best_r->version && compare_versions(b.cuda, best_b->cuda) > 0)) {
-        best_r = &r;
-        best_b = &b;
-      }
-    }
-  }
-  if (!best_r) return {};
+  planner::Machine m = planner_machine(ctx);
+  m.installed_torch.clear();  // a replacement is asked for
+  if (std::find(m.gpu_ccs.begin(), m.gpu_ccs.end(), cc) == m.gpu_ccs.end()) m.gpu_ccs.push_back(cc);
+  auto r = planner::resolve(ctx.kb, m, {planner::ask_from_spec("torch", "compute capability " + cc)}, 1);
+  if (r.plans.empty()) return {};
   found = true;
-  return install_torch_step(*best_r, *best_b, ctx.python->torch_version, rank);
+  return install_torch_step(r.plans.front(), ctx.python->torch_version, rank);
 }
 
 /// TORCH_CUDA_ARCH_LIST entries this torch's extension builder does not know: it raises

@@ -73,7 +73,7 @@ void compare(const DoctorContext& ctx, const std::string& have, const std::strin
         compare_versions(ctx.inv.driver.version, hfloor->min_driver) >= 0)
       limit = std::to_string(hv->major()) + ".99";
     if (auto c = torch_for_cuda(ctx, limit, limit))
-      f.fixes.push_back(install_torch_step(*c.release, *c.build, current, rank++));
+      f.fixes.push_back(install_torch_step(*c, current, rank++));
   } else {
     for (const auto& t : ctx.inv.toolkits) {
       if (!t.version.empty() && compare_versions(major_minor(t.version), have) <= 0 && !t.nvcc.empty()) {

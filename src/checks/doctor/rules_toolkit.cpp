@@ -30,9 +30,9 @@ std::vector<Fix> mismatch_fixes(const DoctorContext& ctx, const std::string& nvc
   if (!matching.empty()) fixes.push_back(use_toolkit_step(*matching.front(), rank++));
   std::string current = ctx.python ? ctx.python->torch_version : "";
   // A toolkit matching torch keeps every installed extension valid; replacing torch does not, so it comes last.
-  if (matching.empty()) fixes.push_back(install_toolkit_step(torch_mm, rank++));
+  if (matching.empty()) fixes.push_back(install_toolkit_step(torch_mm, rank++, planner_machine(ctx).conda));
   if (auto c = torch_for_cuda(ctx, nvcc_mm, ctx.inv.driver.present ? cuda_int_to_string(ctx.inv.driver.cuda_version) : ""))
-    fixes.push_back(install_torch_step(*c.release, *c.build, current, rank++));
+    fixes.push_back(install_torch_step(*c, current, rank++));
   return fixes;
 }
 
@@ -126,7 +126,7 @@ void check_cuda_home(const DoctorContext& ctx, std::vector<Finding>& out) {
     if (gpu_torch) f.evidence.push_back({"torch.version.cuda", ctx.torch_cuda(), ctx.python_label()});
     f.explanation = "Prebuilt wheels run without a toolkit, but anything compiled at install or first use "
                     "(bmtrain <= 0.2.2, flash-attn without a matching wheel, apex, DeepSpeed ops) needs nvcc.";
-    if (gpu_torch) f.fixes.push_back(install_toolkit_step(major_minor(ctx.torch_cuda()), 1));
+    if (gpu_torch) f.fixes.push_back(install_toolkit_step(major_minor(ctx.torch_cuda()), 1, planner_machine(ctx).conda));
     out.push_back(std::move(f));
     return;
   }

@@ -67,7 +67,9 @@ void check_torch_install(const DoctorContext& ctx, std::vector<Finding>& out) {
                     "against one torch and imported with another.";
     std::vector<std::string> cmds{"type -a python python3 pip pip3"};
     for (const auto& [path, py] : installs) cmds.push_back(shell_quote(py->interpreter) + " -m pip --version");
-    f.fixes.push_back({1, "See which interpreter each command runs, then always install with `<that python> -m pip`",
+    f.fixes.push_back({1, "See which interpreter each command runs, then always install with `" +
+                           (ctx.python ? ctx.python->interpreter : std::string("python3")) +
+                           " -m pip` (or the interpreter of the environment you mean)",
                        cmds, "none"});
     out.push_back(std::move(f));
   }
@@ -89,9 +91,9 @@ void check_torch_install(const DoctorContext& ctx, std::vector<Finding>& out) {
     std::string want;
     if (ctx.build.toolkit) want = major_minor(ctx.build.toolkit->version);
     if (!driver.empty() && (want.empty() || compare_versions(want, driver) > 0)) want = driver;
-    TorchChoice c;
+    std::optional<planner::Plan> c;
     if (!want.empty()) c = torch_for_cuda(ctx, want, driver);
-    if (c) f.fixes.push_back(install_torch_step(*c.release, *c.build, py->torch_version, 1));
+    if (c) f.fixes.push_back(install_torch_step(*c, py->torch_version, 1));
     out.push_back(std::move(f));
   }
 }

@@ -3,6 +3,9 @@
 #include <cctype>
 #include <memory>
 
+#include "checks/doctor/torch_choice.h"
+#include "checks/planner/requirements_file.h"
+#include "checks/planner/resolver.h"
 #include "knowledge/knowledge_base.h"
 #include "core/errors.h"
 #include "core/text.h"
@@ -25,14 +28,25 @@ std::string capability(const std::string& arch) {
   return digits.substr(0, digits.size() - 1) + "." + digits.substr(digits.size() - 1);
 }
 
-// The newest torch release with a build for this CUDA major.minor, and that build.
-std::pair<const compat::TorchRelease*, const compat::TorchBuild*> torch_for_cuda(const compat::KnowledgeBase& kb,
-                                                                              const std::string& cuda) {
-  std::string mm = major_minor(cuda);
-  if (mm.empty()) return {nullptr, nullptr};
-  auto releases = kb.torch_releases_with_cuda(mm);
-  if (releases.empty()) return {nullptr, nullptr};
-  return {releases.front(), releases.front()->build_for_cuda(mm)};
+/// The machine the plans are for: the inventory's (as doctor judges it), else nothing known.
+struct Planning {
+  std::shared_ptr<compat::KnowledgeBase> kb;
+  planner::Machine machine;
+};
+
+/// The top plan's commands as one line a shell runs in order.
+std::optional<std::string> plan_line(const Planning& p, const std::vector<std::string>& specs) {
+  try {
+    std::vector<planner::Ask> asks;
+    for (const auto& s : specs)
+      if (!trim(s).empty()) asks.push_back(planner::ask_from_spec(s, "the log"));
+    planner::check_asks(*p.kb, asks);
+    auto r = planner::resolve(*p.kb, p.machine, asks, 1);
+    if (r.plans.empty()) return std::nullopt;
+    return join(r.plans.front().commands, " && ");
+  } catch (const InputError&) {
+    return std::nullopt;  // a package or pin the knowledge base does not know: the next wording applies
+  }
 }
 
 // The prebuilt-wheel row of an extension that the knowledge base recommends pinning.
@@ -45,17 +59,18 @@ const compat::ExtensionRelease* wheel_release(const compat::KnowledgeBase& kb, c
   return found;
 }
 
-std::optional<std::string> answer(const compat::KnowledgeBase& kb, const std::string& fn,
-                                  const std::vector<std::string>& args) {
+std::optional<std::string> answer(const Planning& p, const std::string& fn, const std::vector<std::string>& args) {
+  const compat::KnowledgeBase& kb = *p.kb;
+  // kb_plan(requirement, torch_pin): what the log asked for ("bmtrain>=0.2.1" and "torch<2.0.0,>=1.10").
+  if (fn == "kb_plan" && args.size() == 2) return plan_line(p, {args[0], "torch" + args[1]});
+  // kb_plan_build(package, version[, torch_pin]): that release, torch first.
+  if (fn == "kb_plan_build" && (args.size() == 2 || args.size() == 3))
+    return plan_line(p, {args[0] + "==" + args[1], args.size() == 3 ? "torch" + args[2] : "torch"});
   if (args.size() != 1) return std::nullopt;
   const std::string& a = args[0];
-  if (fn == "kb_torch_index") {
-    auto [rel, build] = torch_for_cuda(kb, a);
-    return build ? nonempty(build->index_url) : std::nullopt;
-  }
-  if (fn == "kb_torch_install") {
-    auto [rel, build] = torch_for_cuda(kb, a);
-    return rel && build ? nonempty(rel->install_command(*build)) : std::nullopt;
+  if (fn == "kb_torch_install") {  // the planner's torch for this CUDA: the same answer doctor gives
+    auto plan = planner::torch_for_cuda(kb, p.machine, major_minor(a));
+    return plan ? nonempty(join(plan->commands, " && ")) : std::nullopt;
   }
   if (fn == "kb_min_driver") {
     auto d = kb.driver_minimum(major_minor(a).empty() ? a : major_minor(a));
@@ -82,16 +97,28 @@ std::optional<std::string> answer(const compat::KnowledgeBase& kb, const std::st
 
 }  // namespace
 
-KnowledgeCall load_knowledge_facts(std::string& note, const std::string& dir) {
-  std::shared_ptr<compat::KnowledgeBase> kb;
+bool knowledge_fact_needs_machine(const std::string& fn) {
+  return fn == "kb_plan" || fn == "kb_plan_build" || fn == "kb_torch_install";
+}
+
+KnowledgeCall load_knowledge_facts(std::string& note, const std::string& dir, const inventory::Inventory* inv) {
+  auto p = std::make_shared<Planning>();
   try {
-    kb = std::make_shared<compat::KnowledgeBase>(compat::KnowledgeBase::load(dir));
+    p->kb = std::make_shared<compat::KnowledgeBase>(compat::KnowledgeBase::load(dir));
+    p->kb->pypi();  // the planner's facts: a broken pypi.json is said here, once
   } catch (const InputError& e) {
     note = std::string("compat knowledge base not loaded (") + e.what() + "): fixes are given without version facts";
     return {};
   }
   note.clear();
-  return [kb](const std::string& fn, const std::vector<std::string>& args) { return answer(*kb, fn, args); };
+  if (inv) {
+    compat::DoctorContext ctx(*inv, *p->kb);
+    p->machine = compat::planner_machine(ctx);
+  } else {
+    p->machine.python = "python3";
+    p->machine.toolkit_known = false;
+  }
+  return [p](const std::string& fn, const std::vector<std::string>& args) { return answer(*p, fn, args); };
 }
 
 }  // namespace gpucheck::explain

@@ -1,0 +1,94 @@
+#include "checks/planner/plan_commands.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "core/text.h"
+
+namespace gpucheck::planner {
+
+std::string quote(const std::string& s) {
+  bool plain = !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || std::string("_./:@%+=,-").find(c) != std::string::npos;
+  });
+  if (plain) return s;
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+namespace {
+
+std::string pin(const std::string& name, const std::string& version) { return quote(name + "==" + version); }
+
+}  // namespace
+
+void render_plan(Plan& plan, const Machine& m) {
+  std::string py = quote(m.python);
+  std::vector<std::string>& cmds = plan.commands;
+  cmds.clear();
+  if (m.externally_managed) {
+    // PEP 668: pip refuses this interpreter's site-packages; a venv next to the project takes the plan.
+    cmds.push_back(py + " -m venv .venv");
+    py = ".venv/bin/python";
+  }
+  const TorchOption& t = plan.torch;
+  std::vector<std::string> companions;
+  for (const auto& p : plan.packages)
+    if (p.name == "torchvision" || p.name == "torchaudio" || p.name == "triton") companions.push_back(pin(p.name, p.version));
+  std::string keep_torch = t.version.empty() ? "" : " " + pin("torch", t.version);
+  if (!t.version.empty() && (!t.installed || !companions.empty() || !plan.abi_pins.empty())) {
+    std::string c = py + " -m pip install " + pin("torch", t.version);
+    for (const auto& x : companions) c += " " + x;
+    if (t.index_url.empty())  // from PyPI with torch; an index build gets them from PyPI below
+      for (const auto& [name, version] : plan.abi_pins) c += " " + pin(name, version);
+    if (!t.index_url.empty()) c += " --index-url " + t.index_url;
+    cmds.push_back(c);
+  }
+  std::vector<std::string> wheels;
+  for (const auto& p : plan.packages)
+    if (!p.build && p.name != "torchvision" && p.name != "torchaudio" && p.name != "triton") wheels.push_back(pin(p.name, p.version));
+  if (!plan.wheel_version.empty()) wheels.push_back(pin("wheel", plan.wheel_version));
+  if (!t.index_url.empty())
+    for (const auto& [name, version] : plan.abi_pins) wheels.push_back(pin(name, version));
+  if (!wheels.empty()) cmds.push_back(py + " -m pip install " + join(wheels, " ") + keep_torch);
+  bool exported = false;
+  std::vector<std::string> built;
+  for (const auto& p : plan.packages) {
+    if (!p.build) continue;
+    built.push_back(p.version.empty() ? p.name : p.name + " " + p.version);
+    if (!exported) {  // the build's settings: its arch list and the toolkit the plan was checked against
+      if (!p.arch_list.empty()) cmds.push_back("export TORCH_CUDA_ARCH_LIST=" + quote(p.arch_list));
+      std::string root = p.toolkit_root.empty() ? m.nvcc_root : p.toolkit_root;
+      if (!root.empty()) cmds.push_back("export CUDA_HOME=" + quote(root));
+      if (!p.toolkit_root.empty()) cmds.push_back("export PATH=" + quote(root + "/bin") + ":\"$PATH\"");
+      exported = true;
+    }
+    if (!p.install.empty()) {  // the knowledge base's own steps (a git tree), with this interpreter's pip
+      for (std::string s : p.install) {
+        if (starts_with(s, "pip install ")) s = py + " -m " + s + keep_torch;
+        cmds.push_back(s);
+      }
+      continue;
+    }
+    cmds.push_back(py + " -m pip install " + std::string(p.no_build_isolation ? "--no-build-isolation " : "") +
+                   pin(p.name, p.version) + keep_torch);
+  }
+  std::vector<std::string> parts;
+  if (!t.version.empty()) parts.push_back((t.installed ? "keep " : "") + t.describe());
+  for (const auto& p : plan.packages)
+    parts.push_back(p.version.empty() ? p.name + " (its source tree, built here)"
+                                      : p.name + " " + p.version + (p.build ? " (built here)" : ""));
+  plan.summary = join(parts, " + ");
+  std::vector<std::string> cost;
+  if (!t.version.empty() && !t.installed)
+    cost.push_back("downloads torch " + t.version + " (about 2 GB with its CUDA libraries)" +
+                   (m.installed_torch.empty() || m.externally_managed ? "" : "; replaces torch " + m.installed_torch +
+                                                         ": extensions built against it must be rebuilt"));
+  if (!built.empty()) cost.push_back("compiles " + join(built, ", ") + " (minutes to hours)");
+  if (m.externally_managed) cost.push_back("a new venv (.venv): the system Python is externally managed (PEP 668)");
+  if (cost.empty()) cost.push_back("no torch change; prebuilt wheels only");
+  plan.cost = join(cost, "; ");
+}
+
+}  // namespace gpucheck::planner

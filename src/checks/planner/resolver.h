@@ -1,0 +1,96 @@
+#pragma once
+// The one install planner behind `doctor --for` and `explain`'s fixes: given what the user asks for (PEP 508
+// requirements and constraints) and the machine (interpreter, driver, every GPU, glibc, nvcc, host
+// compiler), it tries every torch build the knowledge base knows to exist and returns the ranked plans that
+// honour every pin and contract at once, or names the pins that cannot hold together.
+//
+// Contracts: Requires-Dist and Requires-Python of the exact release (data/compat/pypi.json), a wheel for
+// this Python or a source build, torch's CUDA <= the driver's, a SASS build for every GPU, glibc >= the
+// wheel's manylinux tag, the extension rows of extensions.json (torch range, minimum compute capability,
+// nvcc major == torch's CUDA major, nvcc can compile every GPU, host compiler <= nvcc's maximum), and the
+// build-time needs of a --no-build-isolation build (torch importable first, `wheel` installed).
+// Ranking: the installed torch when it fits, then PyPI's own build (reachable where the PyTorch index may
+// not be), then newer torch, then newer CUDA.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "checks/planner/machine.h"
+#include "knowledge/knowledge_base.h"
+#include "knowledge/pep440_planner.h"
+
+namespace gpucheck::planner {
+
+/// One requirement with where it came from ("--for", "requirements.txt:3", "constraints.txt:1").
+struct Ask {
+  compat::pep440::Requirement req;
+  std::string origin;
+  bool constraint = false;  // -c: limits a package without asking for it
+  std::string label() const;  // "torch<2.0.0,>=1.10 (requirements.txt:1)"
+};
+
+struct TorchOption {
+  std::string version;    // public version "2.5.1"; "" = no torch in the plan
+  std::string cuda;       // "12.4"; "" CPU or unknown
+  std::string tag;        // "cu124" for a PyTorch-index build; "" for PyPI's own
+  std::string index_url;  // "" = PyPI
+  bool installed = false; // the torch already in the environment
+  std::vector<std::string> archs;  // "sm_80"; empty when not recorded
+  std::string source;
+  std::string describe() const;    // "torch 2.5.1 (PyPI, CUDA 12.4)"
+  std::string full_version() const;  // "2.5.1+cu124" for index builds
+};
+
+struct PlannedPackage {
+  std::string name, version;
+  bool build = false;               // compiled here (sdist or source tree)
+  bool no_build_isolation = false;  // its setup imports torch
+  std::vector<std::string> install; // the knowledge base's own install steps (apex's git tree); empty: pip
+  std::string arch_list;            // TORCH_CUDA_ARCH_LIST the build compiles ("" leaves the package's own)
+  std::string toolkit_root;         // another installed toolkit the build must use (CUDA_HOME, PATH); "" the default
+  std::string source;               // where its contracts came from
+  std::string note;                 // "sdist: compiles with nvcc 13.0"
+};
+
+struct Plan {
+  TorchOption torch;
+  std::vector<PlannedPackage> packages;  // install order (wheels, then builds)
+  std::string wheel_version;             // `wheel` installed first for a --no-build-isolation build; "" none
+  std::vector<std::pair<std::string, std::string>> abi_pins;  // ("numpy", "1.26.4"): below an ABI break torch predates
+  std::string summary, cost;
+  std::vector<std::string> commands;     // exact, for the judged interpreter
+  std::vector<std::string> notes;        // what could not be checked (no GPU visible, ...)
+};
+
+struct Conflict {
+  std::vector<std::string> pins;     // labels of the asks and machine facts that cannot all hold
+  std::vector<std::string> reasons;  // one line per pin: why it rejects the otherwise possible torch builds
+};
+
+struct Result {
+  std::vector<Plan> plans;           // ranked, best first
+  std::vector<Conflict> conflicts;   // set when plans is empty
+  std::vector<std::string> asked;    // labels of the asks
+  std::vector<std::string> notes;
+};
+
+/// Throws InputError for a package the knowledge base does not know (with what it knows), or a pin no
+/// release satisfies ("bmtrain==9.9: no such release; bmtrain has 0.1.0, ..., 1.0.1").
+void check_asks(const compat::KnowledgeBase& kb, const std::vector<Ask>& asks);
+
+Result resolve(const compat::KnowledgeBase& kb, const Machine& m, const std::vector<Ask>& asks, int max_plans = 3);
+
+/// The torch to recommend for CUDA `cuda` ("12.1": a toolkit to match, or what a driver runs): the
+/// best-ranked plan for torch (within `pins`) whose CUDA is exactly cuda's major.minor, else the best of the
+/// same major with a minor not above it, and not above `max_driver_cuda`. doctor and explain both ask this,
+/// so both name the same build for the same CUDA and machine. nullopt when none fits.
+std::optional<Plan> torch_for_cuda(const compat::KnowledgeBase& kb, Machine m, const std::string& cuda,
+                                   const std::string& max_driver_cuda = "", const std::vector<Ask>& pins = {});
+
+/// `pip -c` / `uv -c` lines pinning everything the plan installs ("torch==2.5.1\nbmtrain==1.0.1\n").
+std::string constraints_text(const Plan& plan);
+
+/// Every package name the planner can judge (pypi.json), sorted.
+std::vector<std::string> known_packages(const compat::KnowledgeBase& kb);
+
+}  // namespace gpucheck::planner
