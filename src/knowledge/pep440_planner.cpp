@@ -8,6 +8,7 @@
 
 #include "core/errors.h"
 #include "core/text.h"
+#include "platform/dist_info.h"
 
 namespace gpucheck::compat::pep440 {
 namespace {
@@ -60,20 +61,7 @@ bool release_starts_with(const Version& v, const std::vector<long>& prefix) {
 
 }  // namespace
 
-std::string normalize_name(const std::string& name) {
-  std::string out;
-  bool sep = false;
-  for (char c : name) {
-    if (c == '-' || c == '_' || c == '.') {
-      sep = true;
-      continue;
-    }
-    if (sep && !out.empty()) out += '-';
-    sep = false;
-    out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  }
-  return out;
-}
+std::string normalize_name(const std::string& name) { return inventory::normalize_package_name(name); }
 
 std::optional<Version> Version::parse(const std::string& text) {
   static const std::regex re(
