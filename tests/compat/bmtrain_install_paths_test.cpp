@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <regex>
 
+#include "support/venv.h"
 #include "support/doctor_run.h"
 #include "core/files.h"
 #include "core/subprocess.h"
@@ -22,23 +23,9 @@ bool offline(const std::string& log) {
   return false;
 }
 
-struct Venv {
-  fs::path dir;
-  std::string python;
-};
+using gpucheck::testing::Venv;
 
-Venv fresh_venv(const std::string& tag) {
-  Venv v;
-  v.dir = fs::temp_directory_path() / ("gpucheck_" + tag + "_" + std::to_string(::getpid()));
-  fs::remove_all(v.dir);
-  fs::create_directories(v.dir);
-  SubprocessOptions o;
-  o.timeout = std::chrono::seconds(180);
-  auto r = run_subprocess({find_in_path("python3"), "-m", "venv", (v.dir / "venv").string()}, o);
-  if (!r.ok()) throw std::runtime_error("python3 -m venv failed: " + r.err);
-  v.python = (v.dir / "venv/bin/python").string();
-  return v;
-}
+using gpucheck::testing::fresh_venv;
 
 SubprocessResult pip(const Venv& v, std::vector<std::string> args, std::map<std::string, std::string> env = {}) {
   args.insert(args.begin(), {v.python, "-m", "pip"});

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "support/venv.h"
 #include "checks/planner/plan_commands.h"
 #include "core/files.h"
 #include "core/subprocess.h"
@@ -28,23 +29,7 @@ bool offline(const std::string& log) {
   return false;
 }
 
-struct Venv {
-  fs::path dir;
-  std::string python;
-};
-
-Venv fresh_venv(const std::string& tag) {
-  Venv v;
-  v.dir = fs::temp_directory_path() / ("gpucheck_plan_" + tag + "_" + std::to_string(::getpid()));
-  fs::remove_all(v.dir);
-  fs::create_directories(v.dir);
-  SubprocessOptions o;
-  o.timeout = std::chrono::seconds(180);
-  auto r = run_subprocess({find_in_path("python3"), "-m", "venv", (v.dir / "venv").string()}, o);
-  if (!r.ok()) throw std::runtime_error("python3 -m venv failed: " + r.err);
-  v.python = (v.dir / "venv/bin/python").string();
-  return v;
-}
+using gpucheck::testing::Venv;
 
 std::string py(const Venv& v, const std::string& code) {
   SubprocessOptions o;
@@ -78,7 +63,7 @@ planner::Machine venv_machine(const Venv& v) {
 
 TEST(PlanRepro, SeedRequirementsTopPlanInstallsAndImports) {
   if (find_in_path("python3").empty()) GTEST_SKIP() << "python3 not on PATH";
-  Venv v = fresh_venv("seed");
+  Venv v = gpucheck::testing::fresh_venv("plan_seed");
   std::ofstream(v.dir / "requirements.txt") << "torch<2.0.0,>=1.10\nbmtrain>=0.2.1\n";
   std::vector<std::string> notes;
   auto asks = planner::read_requirements_file((v.dir / "requirements.txt").string(), false, notes);
@@ -108,7 +93,7 @@ TEST(PlanRepro, SeedRequirementsTopPlanInstallsAndImports) {
 
 TEST(PlanRepro, TransformersWithATooOldTorchKeepsItAndImports) {
   if (find_in_path("python3").empty()) GTEST_SKIP() << "python3 not on PATH";
-  Venv v = fresh_venv("transformers");
+  Venv v = gpucheck::testing::fresh_venv("plan_transformers");
   // The too-old torch, as the user has it: PyPI's torch 2.1.2 (CUDA 12.1).
   SubprocessOptions o;
   o.timeout = std::chrono::minutes(30);
