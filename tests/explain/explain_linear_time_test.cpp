@@ -68,4 +68,6 @@ void expect_linear(bool all_literals_per_line, double bound_1mb_s) {
 TEST(ExplainLinearTime, AdversarialLinesScaleLinearly) { expect_linear(false, 0.5); }
 
 // The worst fan-out: every pattern's literal on every line, so every regex runs on every (4 KB) line.
-TEST(ExplainLinearTime, EveryRegexOnEveryLineStillScalesLinearly) { expect_linear(true, 2.0); }
+// Its bound leaves room for a shared CI machine (CPU time inflates with cache contention at load 15: one
+// run took just over 2 s); backtracking would take minutes, and the 8x ratio is the real property.
+TEST(ExplainLinearTime, EveryRegexOnEveryLineStillScalesLinearly) { expect_linear(true, 4.0); }
