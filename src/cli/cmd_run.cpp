@@ -92,6 +92,7 @@ int run_command(const RunArgs& a, const GlobalOptions& g) {
   // The GPU probes' metrics against the datasheet, the node's peers and the baseline (docs/acceptance.md).
   try {
     auto judged = report::judge_run_thresholds(rep.section("probes").findings, thresholds);
+    for (const auto& f : judged) progress.finish(f);  // shown like the probes: the run's verdict rests on them
     if (!judged.empty()) rep.section("thresholds").findings = std::move(judged);
   } catch (const std::exception& e) {  // unreadable installed data: keep the probes' results, no verdict
     Finding broken;
