@@ -149,11 +149,10 @@ Runner setup_run(CLI::App& sub, GlobalOptions& g) {
       ->type_name("PATH");
   sub.add_flag("--no-inventory", a->no_inventory, "Do not embed the environment inventory in the report");
   sub.add_option("--thresholds", a->thresholds,
-                 "JSON file overriding the GPU threshold defaults (reference_share, outlier, baseline_share; "
-                 "docs/acceptance.md)")
+                 "GPU threshold overrides, JSON (docs/acceptance.md)")
       ->type_name("FILE");
   sub.add_option("--baseline", a->baseline,
-                 "An earlier `gpucheck run` report: each GPU must reach baseline_share of its own earlier metrics")
+                 "Earlier run report: each GPU against its own history")
       ->type_name("REPORT");
   sub.footer(R"(Each probe runs as its own process with a timeout; a crash, hang or garbage output is
 reported as `error` and the suite goes on. The report goes to reports/<host>-<UTC time>.json

@@ -96,7 +96,11 @@ TEST(HealthRules, SlotBelowTheGpusGenerationWarns) {
 TEST(HealthRules, LostGpuFailsAndUnknownErrorsWarn) {
   auto g = healthy();
   g.set("temperature.gpu_c", "nvmlDeviceGetTemperature(GPU)", kNvmlGpuIsLost);
-  EXPECT_EQ(judge_gpu_health(g).status, Status::kFail);
+  g.set("power.usage_mw", "nvmlDeviceGetPowerUsage", kNvmlGpuIsLost);
+  auto lost = judge_gpu_health(g);
+  EXPECT_EQ(lost.status, Status::kFail);
+  EXPECT_EQ(lost.summary, "the GPU has fallen off the bus or is inaccessible (nvmlDeviceGetTemperature(GPU): "
+                          "NVML_ERROR_GPU_IS_LOST)");
   auto h = healthy();
   h.set("power.usage_mw", "nvmlDeviceGetPowerUsage", 999);
   auto d = judge_gpu_health(h);

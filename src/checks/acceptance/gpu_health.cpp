@@ -49,7 +49,7 @@ struct Judge {
   DeviceFinding d;
   std::vector<std::string> problems;  // warn and worse, for the summary
   std::vector<std::string> notes;     // info
-  bool needs_reset = false, needs_root = false, persistence_off = false;
+  bool needs_reset = false, needs_root = false, persistence_off = false, lost = false;
 
   const NvmlReading* ok(const std::string& key) const {
     const NvmlReading* r = gpu.find(key);
@@ -75,7 +75,8 @@ struct Judge {
         needs_root = needs_root || gpu.uid != 0;
       } else if (r.rc == kNvmlGpuIsLost) {
         d.evidence.add(r.key, nvml_return_name(r.rc), r.query);
-        flag(Status::kFail, "the GPU has fallen off the bus or is inaccessible (" + r.query + ": NVML_ERROR_GPU_IS_LOST)");
+        if (!lost) flag(Status::kFail, "the GPU has fallen off the bus or is inaccessible (" + r.query + ": NVML_ERROR_GPU_IS_LOST)");
+        lost = true;  // every later query says the same: one line is enough
       } else if (r.key == "inforom" && r.rc == kNvmlCorruptedInforom) {
         d.evidence.add(r.key, "corrupted (NVML_ERROR_CORRUPTED_INFOROM)", r.query);
         flag(Status::kFail, "infoROM corrupted (" + r.query + " returned NVML_ERROR_CORRUPTED_INFOROM)");
