@@ -14,6 +14,7 @@
 #include "core/text.h"
 #include "inventory/collect.h"
 #include "report/report.h"
+#include "report/run_thresholds.h"
 #include "runner/catalog.h"
 #include "runner/suite.h"
 
@@ -30,6 +31,8 @@ struct RunArgs {
   bool no_report = false;
   bool no_inventory = false;
   std::string python;  // --python: the interpreter the Python probes and the inventory judge
+  std::string thresholds;  // --thresholds: a config file overriding the threshold defaults
+  std::string baseline;    // --baseline: an earlier run report, for the own-history rule
 };
 
 int run_command(const RunArgs& a, const GlobalOptions& g) {
@@ -41,6 +44,9 @@ int run_command(const RunArgs& a, const GlobalOptions& g) {
     for (const auto& id : split(arg, ',')) only.push_back(trim(id));
   auto probes = runner::select_probes(catalog, a.level, only);
   if (probes.empty()) throw InputError("no probe selected for level '" + a.level + "'");
+
+  // Read before any probe runs: a bad config or baseline stops here (exit 2), not after the probes.
+  auto thresholds = report::prepare_run_thresholds(a.thresholds, a.baseline);
 
   report::Report rep = new_report("run", g);
   rep.meta.level = a.level;
@@ -82,6 +88,19 @@ int run_command(const RunArgs& a, const GlobalOptions& g) {
     }
     rep.section("run").findings.push_back(stopped);
     rep.notes.push_back("incomplete: " + stopped.summary);
+  }
+  // The GPU probes' metrics against the datasheet, the node's peers and the baseline (docs/acceptance.md).
+  try {
+    auto judged = report::judge_run_thresholds(rep.section("probes").findings, thresholds);
+    for (const auto& f : judged) progress.finish(f);  // shown like the probes: the run's verdict rests on them
+    if (!judged.empty()) rep.section("thresholds").findings = std::move(judged);
+  } catch (const std::exception& e) {  // unreadable installed data: keep the probes' results, no verdict
+    Finding broken;
+    broken.id = "thresholds.unavailable";
+    broken.status = Status::kError;
+    broken.title = "the threshold rules could not run";
+    broken.summary = e.what();
+    rep.section("thresholds").findings.push_back(broken);
   }
   if (!a.no_inventory && interrupt_signal() == 0) {
     inventory::CollectOptions co;
@@ -129,14 +148,24 @@ Runner setup_run(CLI::App& sub, GlobalOptions& g) {
                  "(default: $GPUCHECK_PYTHON, else python3 on PATH)")
       ->type_name("PATH");
   sub.add_flag("--no-inventory", a->no_inventory, "Do not embed the environment inventory in the report");
+  sub.add_option("--thresholds", a->thresholds,
+                 "GPU threshold overrides, JSON (docs/acceptance.md)")
+      ->type_name("FILE");
+  sub.add_option("--baseline", a->baseline,
+                 "Earlier run report: each GPU against its own history")
+      ->type_name("REPORT");
   sub.footer(R"(Each probe runs as its own process with a timeout; a crash, hang or garbage output is
 reported as `error` and the suite goes on. The report goes to reports/<host>-<UTC time>.json
 (never overwriting a file) unless --no-report.
+The GPU probes' metrics are then judged in section `thresholds`: against the
+product's datasheet (share), the node's GPUs of the same product (median/MAD)
+and, with --baseline, each GPU's own earlier values (docs/acceptance.md).
 
 Examples:
   gpucheck run --level quick
   gpucheck run --only device.runtime,host.info --json
-  gpucheck run --level long --strict --report-dir /var/log/gpucheck)");
+  gpucheck run --level long --strict --report-dir /var/log/gpucheck
+  gpucheck run --thresholds site.json --baseline reports/node7-old.json)");
   return [a, &g] { return run_command(*a, g); };
 }
 
