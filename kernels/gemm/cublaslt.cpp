@@ -35,8 +35,9 @@ void check(const CublasLtApi& api, cublasStatus_t s, const char* what) {
 std::string cublaslt_soname() { return "libcublasLt.so." + std::to_string(CUBLAS_VER_MAJOR); }
 
 std::string CublasLtApi::describe(cublasStatus_t s) const {
-  std::string name = status_string ? status_string(s) : "cublasStatus";
-  return name + " (" + std::to_string(static_cast<int>(s)) + ")";
+  std::string name = status_name ? status_name(s) : "cublasStatus";
+  std::string text = status_string ? status_string(s) : "";
+  return name + " (" + std::to_string(static_cast<int>(s)) + ")" + (text.empty() ? "" : ": " + text);
 }
 
 bool load_cublaslt(CublasLtApi& api) {
@@ -49,6 +50,7 @@ bool load_cublaslt(CublasLtApi& api) {
     }
     bool ok = bind(h, "cublasLtCreate", api.create) && bind(h, "cublasLtDestroy", api.destroy) &&
               bind(h, "cublasLtGetVersion", api.get_version) &&
+              bind(h, "cublasLtGetStatusName", api.status_name) &&
               bind(h, "cublasLtGetStatusString", api.status_string) &&
               bind(h, "cublasLtMatmulDescCreate", api.desc_create) &&
               bind(h, "cublasLtMatmulDescSetAttribute", api.desc_set) &&

@@ -25,6 +25,7 @@ struct CublasLtApi {
   decltype(&cublasLtCreate) create = nullptr;
   decltype(&cublasLtDestroy) destroy = nullptr;
   decltype(&cublasLtGetVersion) get_version = nullptr;
+  decltype(&cublasLtGetStatusName) status_name = nullptr;
   decltype(&cublasLtGetStatusString) status_string = nullptr;
   decltype(&cublasLtMatmulDescCreate) desc_create = nullptr;
   decltype(&cublasLtMatmulDescSetAttribute) desc_set = nullptr;
@@ -37,7 +38,7 @@ struct CublasLtApi {
   decltype(&cublasLtMatmulAlgoGetHeuristic) heuristic = nullptr;
   decltype(&cublasLtMatmul) matmul = nullptr;
 
-  /// "CUBLAS_STATUS_NOT_SUPPORTED (15)"
+  /// "CUBLAS_STATUS_NOT_SUPPORTED (15): the requested functionality is not supported"
   std::string describe(cublasStatus_t s) const;
 };
 
