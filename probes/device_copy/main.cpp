@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/cuda_support.h"
+#include "common/device_identity.h"
 #include "core/paths.h"
 #include "hwmon/nvml_lite.h"
 #include "hwstats/measure_stats.h"
@@ -157,12 +158,11 @@ int main(int argc, char** argv) {
     std::vector<unsigned long long> wrong_by_dev(count, 0);
     for (Gpu& g : gpus) {
       DeviceFinding& d = found[g.dev];
-      d.device = std::to_string(g.dev);
+      set_device_identity(d, g.dev);
       nlohmann::json dj = nlohmann::json::object();
       std::optional<double> link;
       char bus[32] = {0};
       if (cudaDeviceGetPCIBusId(bus, sizeof bus, g.dev) == cudaSuccess) {
-        d.evidence["pci_bus_id"] = bus;
         PcieLink l = nvml.pcie(nvml.device_by_pci_bus_id(bus));
         if (l.max_gen && l.max_width) {
           d.evidence["pcie_link"] = "gen " + std::to_string(*l.max_gen) + " x" + std::to_string(*l.max_width) +

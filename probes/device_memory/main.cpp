@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "common/cuda_support.h"
+#include "common/device_identity.h"
 #include "memtest/memtest_cuda.h"
 #include "memtest/memtest_host.h"
 #include "probe/probe.h"
@@ -60,7 +61,7 @@ struct Chunks {
 
 DeviceFinding test_device(int dev, const Options& o, const std::vector<PatternSpec>& plan) {
   DeviceFinding d;
-  d.device = std::to_string(dev);
+  set_device_identity(d, dev);
   cuda_check(cudaSetDevice(dev), "cudaSetDevice");
   std::size_t free_b = 0, total_b = 0;
   cuda_check(cudaMemGetInfo(&free_b, &total_b), "cudaMemGetInfo");
@@ -147,7 +148,7 @@ int main(int argc, char** argv) {
         // An uncorrectable ECC error surfaces as a CUDA error: that is this probe's finding, not a crash.
         std::string what = e.what();
         if (what.find("cudaErrorECCUncorrectable") == std::string::npos) throw;
-        d.device = std::to_string(dev);
+        set_device_identity(d, dev);
         d.status = Status::kFail;
         d.summary = what;
         d.metrics.push_back({"bad_addresses", 1, "count", "lower"});

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common/cuda_support.h"
+#include "common/device_identity.h"
 #include "core/text.h"
 #include "gemm/cublaslt.h"
 #include "gemm/gemm_cuda.h"
@@ -34,6 +35,7 @@ struct GpuRun {
   unsigned long long mismatches = 0;  // 32-bit words different from the first product, summed over products
   std::uint64_t first_bad_product = 0;
   double seconds = 0;
+  std::vector<double> batch_seconds;  // wall time of each batch of kBatch products (compare included)
   std::vector<NvmlSample> samples;
 };
 
@@ -72,6 +74,7 @@ void stress_one(const CublasLtApi& api, const Options& o, const std::atomic<bool
     auto t0 = Clock::now();
     unsigned long long seen = 0;
     while (!stop.load()) {
+      auto b0 = Clock::now();
       for (int i = 0; i < kBatch; ++i) {
         mm.run(a.get(), b.get(), again.as<float>(), st);
         cuda_check(launch_compare_words(first.as<std::uint32_t>(), again.as<std::uint32_t>(), elems,
@@ -79,6 +82,7 @@ void stress_one(const CublasLtApi& api, const Options& o, const std::atomic<bool
       }
       cuda_check(cudaStreamSynchronize(st), "stress products");
       run.products += kBatch;
+      run.batch_seconds.push_back(std::chrono::duration<double>(Clock::now() - b0).count());
       cuda_check(cudaMemcpy(&seen, bad.get(), sizeof seen, cudaMemcpyDeviceToHost), "read mismatches");
       if (seen && !run.mismatches) run.first_bad_product = run.products;  // within the last batch
       run.mismatches = seen;
@@ -95,13 +99,16 @@ void stress_one(const CublasLtApi& api, const Options& o, const std::atomic<bool
 
 Options parse(const probe::Context& ctx) {
   Options o;
-  if (std::string v = ctx.arg("--duration"); !v.empty()) {
+  // --duration, else GPUCHECK_STRESS_S (how `gpucheck run --level long` and gpu-check set it), else 60.
+  std::string v = ctx.arg("--duration");
+  if (const char* env = std::getenv("GPUCHECK_STRESS_S"); v.empty() && env && *env) v = env;
+  if (!v.empty()) {
     char* end = nullptr;
     o.duration_s = std::strtod(v.c_str(), &end);
     if (!end || *end || !(o.duration_s >= 1 && o.duration_s <= 86400))
       throw std::invalid_argument("--duration must be seconds in [1, 86400], got '" + v + "'");
   }
-  if (std::string v = ctx.arg("--size"); !v.empty()) {
+  if (v = ctx.arg("--size"); !v.empty()) {
     o.n = std::atoll(v.c_str());
     if (o.n < 256 || o.n > 32768 || o.n % 16) throw std::invalid_argument("--size must be a multiple of 16 in [256, 32768], got '" + v + "'");
   }
@@ -160,17 +167,28 @@ int main(int argc, char** argv) {
       stop = true;
     }
 
-    std::vector<double> tflops;
-    for (auto& run : runs)
-      tflops.push_back(run.seconds > 0 ? 2.0 * double(o.n) * o.n * o.n * double(run.products) / run.seconds / 1e12 : 0);
-    auto slow = far_below_peers(tflops, kPeerShare);
+    // Sustained TFLOP/s: the median over the run's batches. The peer rule compares only GPUs that ran.
+    std::vector<double> tflops(count, 0), measured;
+    std::vector<int> measured_dev;
+    for (auto& run : runs) {
+      std::vector<double> per_batch;
+      for (double s : run.batch_seconds)
+        if (s > 0) per_batch.push_back(2.0 * double(o.n) * o.n * o.n * kBatch / s / 1e12);
+      if (per_batch.empty()) continue;
+      tflops[run.dev] = summarize(per_batch).median;
+      measured.push_back(tflops[run.dev]);
+      measured_dev.push_back(run.dev);
+    }
+    std::vector<std::size_t> slow;
+    for (std::size_t i : far_below_peers(measured, kPeerShare)) slow.push_back(std::size_t(measured_dev[i]));
     Status overall = Status::kPass;
     std::uint64_t total_mismatch = 0;
     for (auto& run : runs) {
       DeviceFinding d;
-      d.device = std::to_string(run.dev);
-      d.metrics.push_back({"mismatches", static_cast<double>(run.mismatches), "count", "lower"});
-      d.metrics.push_back({"tflops_sustained", tflops[run.dev], "TFLOP/s", "higher"});
+      set_device_identity(d, run.dev);
+      d.evidence["dtype"] = "bf16";  // bf16 inputs, fp32 accumulate and output
+      if (run.products) d.metrics.push_back({"mismatches", static_cast<double>(run.mismatches), "count", "lower"});
+      if (tflops[run.dev] > 0) d.metrics.push_back({"tflops_sustained", tflops[run.dev], "TFLOP/s", "higher"});
       d.evidence["products"] = std::to_string(run.products) + " in " + std::to_string(run.seconds).substr(0, 6) + " s";
       std::vector<std::optional<unsigned long long>> reasons;
       std::vector<double> clocks, watts, temps;

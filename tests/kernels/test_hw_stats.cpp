@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <fstream>
 
+#include "common/device_identity.h"
 #include "hwstats/measure_stats.h"
 #include "hwstats/stress_rules.h"
 
@@ -71,4 +72,9 @@ TEST(HwStats, SlowGpuIsFarBelowItsPeers) {
   EXPECT_TRUE(far_below_peers({19.1, 18.2, 17.5}, 0.8).empty());
   EXPECT_TRUE(far_below_peers({6.7}, 0.8).empty());  // one GPU: no peers, no verdict
   EXPECT_EQ(far_below_peers({10, 20}, 0.8), std::vector<std::size_t>{0});
+}
+
+TEST(HwStats, GpuUuidIsFormattedAsNvmlWritesIt) {
+  const unsigned char b[16] = {0x6b, 0x1a, 0x2c, 0x3d, 0x4e, 0x5f, 0x60, 0x71, 0x82, 0x93, 0xa4, 0xb5, 0xc6, 0xd7, 0xe8, 0xf9};
+  EXPECT_EQ(gpucheck::kernels::format_gpu_uuid(b), "GPU-6b1a2c3d-4e5f-6071-8293-a4b5c6d7e8f9");
 }
