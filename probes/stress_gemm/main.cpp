@@ -225,7 +225,10 @@ int main(int argc, char** argv) {
       }
       if (persists) {
         s = Status::kFail;
-        why.push_back("clocks still slowed at the end: " + describe_slowdown(*reasons.back()));
+        unsigned long long last = 0;  // the last sample that had a reading (persists implies one)
+        for (auto& rs : reasons)
+          if (rs) last = *rs;
+        why.push_back("clocks still slowed at the end: " + describe_slowdown(last));
       }
       if (std::find(slow.begin(), slow.end(), std::size_t(run.dev)) != slow.end()) {
         s = Status::kFail;
