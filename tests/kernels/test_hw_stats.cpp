@@ -4,9 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 
 #include "common/device_identity.h"
+#include "hwmon/nvml_lite.h"
 #include "hwstats/measure_stats.h"
 #include "hwstats/stress_rules.h"
 
@@ -77,4 +79,15 @@ TEST(HwStats, SlowGpuIsFarBelowItsPeers) {
 TEST(HwStats, GpuUuidIsFormattedAsNvmlWritesIt) {
   const unsigned char b[16] = {0x6b, 0x1a, 0x2c, 0x3d, 0x4e, 0x5f, 0x60, 0x71, 0x82, 0x93, 0xa4, 0xb5, 0xc6, 0xd7, 0xe8, 0xf9};
   EXPECT_EQ(gpucheck::kernels::format_gpu_uuid(b), "GPU-6b1a2c3d-4e5f-6071-8293-a4b5c6d7e8f9");
+}
+
+TEST(HwStats, NvmlThatCannotLoadSaysWhy) {
+  setenv("GPUCHECK_NVML", "/nonexistent/libnvidia-ml.so.1", 1);
+  gpucheck::kernels::NvmlLite nvml;
+  unsetenv("GPUCHECK_NVML");
+  EXPECT_FALSE(nvml.ok());
+  EXPECT_NE(nvml.why().find("/nonexistent/libnvidia-ml.so.1"), std::string::npos) << nvml.why();
+  EXPECT_EQ(nvml.device_by_pci_bus_id("0000:3b:00.0"), nullptr);
+  EXPECT_FALSE(nvml.sample(nullptr).sm_clock_mhz);
+  EXPECT_EQ(gpucheck::kernels::describe_slowdown(0x4 | 0x40), "hw_thermal_slowdown");  // power cap is not one
 }
