@@ -4,7 +4,7 @@ import json
 import sys
 
 GPU_PROBES = {"device.runtime", "kernels.adam", "kernels.cross_entropy", "kernels.inf_nan", "collectives.nccl",
-              "torch.linkage"}
+              "torch.linkage", "device.memory", "device.copy", "cublas.gemm"}
 
 doc = json.load(sys.stdin)
 probes = next(s["findings"] for s in doc["sections"] if s["name"] == "probes")

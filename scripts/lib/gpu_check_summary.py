@@ -82,4 +82,57 @@ else:
     lines.append(f"torch's fused ops (torch {doc.get('torch')}, {doc.get('device')})")
     for r in doc.get("results", []):
         lines.append(f"  {clip(r['name'], 44):44} {r['ms'] * 1e3:9.1f} us  ratio_to_copy {r['ratio_to_copy']:.3f}")
+
+# Hardware acceptance, one row per GPU: device.memory, device.copy and cublas.gemm from the standard run,
+# stress.gemm from its own step. A probe that did not run shows its status in the notes below the table.
+def per_gpu(finding):
+    out = {}
+    for d in (finding or {}).get("devices", []):
+        out[str(d.get("device"))] = ({m["name"]: m["value"] for m in d.get("metrics", [])}, d.get("status", "?"))
+    return out
+
+
+doc, err = load(os.path.join(out, "run-standard.out"))
+std = {}
+if doc:
+    for r in next((s["findings"] for s in doc.get("sections", []) if s.get("name") == "probes"), []):
+        std[r.get("id")] = r
+stress_doc, stress_err = load(os.path.join(out, "stress-gemm.out"))
+stress = next((r for s in (stress_doc or {}).get("sections", []) if s.get("name") == "probes"
+               for r in s.get("findings", []) if r.get("id") == "stress.gemm"), None)
+hw = {"device.memory": std.get("device.memory"), "device.copy": std.get("device.copy"),
+      "cublas.gemm": std.get("cublas.gemm"), "stress.gemm": stress}
+rows = {k: per_gpu(v) for k, v in hw.items()}
+gpus = sorted({g for r in rows.values() for g in r}, key=lambda g: (len(g), g))
+lines.append("")
+lines.append("hardware per GPU (device.memory/copy, cublas.gemm at standard; stress.gemm)")
+lines.append(f"  {'gpu':3} {'mem':>5} {'h2d':>5} {'d2h':>5} {'d2d':>5} {'p2p':>5} {'fp32':>5} {'tf32':>5} "
+             f"{'fp16':>5} {'bf16':>5} {'fp8':>5} {'sus':>5} {'sdc':>3}")
+lines.append("  (mem: bad words; h2d/d2h pinned, d2d, p2p: GB/s; fp32..fp8: cublas.gemm")
+lines.append("   TFLOP/s; sus: stress.gemm sustained TFLOP/s; sdc: its mismatching words)")
+
+
+def num(probe, gpu, metric, width, digits=0):
+    v = rows[probe].get(gpu, ({}, None))[0].get(metric)
+    return f"{v:{width}.{digits}f}" if isinstance(v, (int, float)) else f"{'-':>{width}}"
+
+
+for g in gpus:
+    statuses = [rows[p][g][1] for p in rows if g in rows[p]]
+    verdict = "FAIL" if "fail" in statuses else "warn" if "warn" in statuses else "pass" if statuses else "?"
+    lines.append(f"  {g:3} {num('device.memory', g, 'bad_addresses', 5)} {num('device.copy', g, 'h2d_pinned_GBps', 5, 1)} "
+                 f"{num('device.copy', g, 'd2h_pinned_GBps', 5, 1)} {num('device.copy', g, 'd2d_GBps', 5)} "
+                 f"{num('device.copy', g, 'p2p_GBps', 5)} {num('cublas.gemm', g, 'tflops_fp32', 5)} "
+                 f"{num('cublas.gemm', g, 'tflops_tf32', 5)} {num('cublas.gemm', g, 'tflops_fp16', 5)} "
+                 f"{num('cublas.gemm', g, 'tflops_bf16', 5)} {num('cublas.gemm', g, 'tflops_fp8', 5)} "
+                 f"{num('stress.gemm', g, 'tflops_sustained', 5)} {num('stress.gemm', g, 'mismatches', 3)} {verdict}")
+if not gpus:
+    lines.append("  no GPU was measured")
+for probe, f in hw.items():
+    if probe == "stress.gemm" and stress_err:
+        lines.append(f"  stress.gemm: no result ({clip(stress_err, W - 30)})")
+    elif f is None:
+        lines.append(f"  {probe}: not in the standard run ({clip(err or 'absent', W - 30)})")
+    elif f.get("status") != "pass":
+        lines.append(f"  {probe}: {f.get('status')}: {clip(f.get('summary', ''), W - 10 - len(probe))}")
 print("\n".join(lines))

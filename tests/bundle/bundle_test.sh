@@ -24,6 +24,8 @@ for m in "$b"/share/gpucheck/probes/*.json; do
   [ -x "$b/libexec/gpucheck/$id" ] || fail "probe $id has a manifest but no executable"
 done
 for x in bench_kernels_gpu bench_collectives; do [ -x "$b/bin/$x" ] || fail "missing GPU benchmark $x"; done
+for p in device.memory device.copy cublas.gemm stress.gemm; do [ -x "$b/libexec/gpucheck/$p" ] || fail "missing hardware probe $p"; done
+[ -f "$b/share/gpucheck/links/pcie.json" ] || fail "missing share/gpucheck/links/pcie.json (device.copy's link rates)"
 n=0
 while read -r f; do
   [ "$(head -c 4 "$f" | od -An -c | tr -d ' ')" = '177ELF' ] || continue
@@ -43,7 +45,7 @@ rc=0
 "$b/gpu-check" "$work/out" >"$work/gc.out" 2>"$work/gc.err" || rc=$?
 cat "$work/gc.out"
 [ "$rc" = 0 ] || { cat "$work/gc.err"; fail "gpu-check exit $rc"; }
-for s in env env-inventory run-quick run-standard collectives bench-kernels torch-baseline; do
+for s in env env-inventory run-quick run-standard collectives stress-gemm bench-kernels torch-baseline; do
   grep -q "^$s	" "$work/out/steps.tsv" || fail "step $s not recorded"
 done
 [ "$(grep -c '^sanitizer-' "$work/out/steps.tsv")" = 4 ] || fail "sanitizer steps not recorded"
@@ -61,8 +63,15 @@ coll = json.load(open(f"{out}/collectives.out"))
 assert coll["status"] == "skip" and "NCCL collectives cannot run here: cudaGetDeviceCount" in coll["summary"], coll["summary"]
 ev = {e["what"]: e["value"] for e in coll["evidence"]}
 assert ev["nccl_library"].endswith("libnccl.so.2") and ev["nccl_version"], ev
+stress = json.load(open(f"{out}/stress-gemm.out"))
+found = [r for s in stress["sections"] if s["name"] == "probes" for r in s["findings"]]
+assert [r["id"] for r in found] == ["stress.gemm"], found
+assert found[0]["status"] == "skip" and "cudaGetDeviceCount failed: cudaError" in found[0]["summary"], found[0]
+assert not found[0]["devices"], "a stress figure without a GPU"
 PY
+  grep -q '^  no GPU was measured$' "$work/out/summary.txt" || fail "the hardware table claims a GPU row without a GPU"
   grep -q 'did not run: cudaGetDeviceCount' "$work/out/summary.txt" || fail "the summary does not say why benchmarks did not run"
 fi
 for l in quick standard; do grep -q "^probes at $l: " "$work/out/summary.txt" || fail "no $l probe table"; done
+grep -q '^hardware per GPU ' "$work/out/summary.txt" || fail "no hardware table"
 echo "bundle_test: $((bytes / 1024)) KiB, $n ELF files, gpu-check passed"

@@ -65,7 +65,8 @@ TEST(CudaFatbin, EveryKernelTranslationUnitCoversEveryConfiguredArch) {
     else want_sass.insert(n), want_ptx.insert(n);
   }
   ASSERT_FALSE(want_sass.empty()) << GPUCHECK_CUDA_ARCHS;
-  for (const char* probe : {"kernels.adam", "kernels.cross_entropy", "kernels.inf_nan"}) {
+  for (const char* probe : {"kernels.adam", "kernels.cross_entropy", "kernels.inf_nan", "device.memory", "device.copy",
+                            "cublas.gemm", "stress.gemm"}) {
     std::string path = std::string(GPUCHECK_STAGE_PROBES) + "/" + probe;
     auto fatbins = read_fatbins(path);
     ASSERT_FALSE(fatbins.empty()) << path << " has no fat binary";
