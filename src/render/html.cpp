@@ -24,6 +24,11 @@ bool needs_attention(Status s) { return s == Status::kWarn || s == Status::kFail
 
 std::string pill(Status s) { return fmt::format("<span class=\"pill {0}\">{0}</span>", to_string(s)); }
 
+std::string duration_text(double s) {
+  if (!(s > 0)) return "";
+  return s < 0.1 ? fmt::format("{:.0f} ms", 1000 * s) : fmt::format("{:.1f} s", s);
+}
+
 std::string metric_text(const Metric& m) {
   return escape(m.name) + " " + escape(svg::number_text(m.value)) + (m.unit.empty() ? "" : " " + escape(m.unit));
 }
@@ -134,10 +139,10 @@ void attention_section(const report::Report& r, std::string& out) {
 void charts_section(const report::Report& r, std::string& out) {
   auto charts = html::report_charts(r);
   if (charts.empty()) return;
-  out += "<section id=\"charts\"><h2>Charts</h2>\n";
+  out += "<section id=\"charts\"><h2>Charts</h2>\n<div class=\"chart-grid\">\n";
   for (auto& c : charts)
     out += fmt::format("<figure id=\"{}\">\n{}<figcaption>{}</figcaption></figure>\n", c.id, c.svg, escape(c.caption));
-  out += "</section>\n";
+  out += "</div></section>\n";
 }
 
 void checks_section(const report::Report& r, std::string& out) {
@@ -153,7 +158,7 @@ void checks_section(const report::Report& r, std::string& out) {
       out += fmt::format("<tr><td>{}</td><td><code>{}</code>{}</td><td>{}{}</td><td class=\"metrics\">{}</td><td class=\"num\">{}</td></tr>\n",
                          pill(f.status), escape(f.id), f.title.empty() ? "" : "<br/>" + escape(f.title), escape(f.summary),
                          more.empty() ? "" : "<details><summary>evidence</summary>\n" + more + "</details>",
-                         metrics_text(f.metrics), f.duration_s > 0 ? fmt::format("{:.1f} s", f.duration_s) : "");
+                         metrics_text(f.metrics), duration_text(f.duration_s));
     }
     out += "</tbody></table></div>\n";
   }

@@ -1,5 +1,6 @@
 #include "render/html_charts.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -26,14 +27,17 @@ const nlohmann::json* rows_of(const Finding& f) {
   return it != f.details.end() && it->is_array() ? &*it : nullptr;
 }
 
-// "sweep.all_reduce.sum.fp16.1048576.out" -> "all_reduce sum fp16 out-of-place": one line per sweep.
-std::string sweep_series(const std::string& key) {
-  std::string name;
-  for (const auto& part : split(key.substr(6), '.')) {
-    if (part.empty() || part.find_first_not_of("0123456789") == std::string::npos) continue;
-    name += (name.empty() ? "" : " ") + (part == "out" ? std::string("out-of-place") : part == "in" ? "in-place" : part);
-  }
-  return name;
+// "sweep.all_reduce.sum.fp16.1048576.out" -> chart "all_reduce sum", line "fp16 out-of-place": one chart per
+// collective (a dozen lines in one frame cannot be told apart), one line per dtype and placement.
+std::pair<std::string, std::string> sweep_chart_and_series(const std::string& key) {
+  std::vector<std::string> parts;
+  for (const auto& part : split(key.substr(6), '.'))
+    if (!part.empty() && part.find_first_not_of("0123456789") != std::string::npos) parts.push_back(part);
+  if (parts.size() < 3) return {join(parts, " "), "all"};
+  const std::string placement = parts.back() == "out" ? "out-of-place" : parts.back() == "in" ? "in-place" : parts.back();
+  const std::string dtype = parts[parts.size() - 2];
+  parts.resize(parts.size() - 2);
+  return {join(parts, " "), dtype + " " + placement};
 }
 
 std::string device_label(const Finding& f, const std::string& device) {
@@ -45,8 +49,8 @@ void collectives_busbw(const report::Report& r, std::vector<Chart>& out) {
     const nlohmann::json* rows = rows_of(*f);
     if (!rows) continue;
     const bool bus = number_at(f->details, "world") > 1;
-    std::map<std::string, svg::Series> by_name;
-    std::vector<std::string> order;
+    std::vector<std::string> charts;                                   // in first-seen order
+    std::map<std::string, std::vector<svg::Series>> series_of_chart;
     for (const auto& row : *rows) {
       if (!row.is_object() || (row.contains("exercised") && row["exercised"] == false)) continue;
       const std::string key = string_at(row, "key");
@@ -54,22 +58,30 @@ void collectives_busbw(const report::Report& r, std::vector<Chart>& out) {
       const double y = number_at(row, bus ? "busbw_gbps" : "algbw_gbps");
       const double x = number_at(row, "bytes");
       if (!std::isfinite(x) || !std::isfinite(y)) continue;
-      const std::string name = sweep_series(key);
-      if (!by_name.count(name)) order.push_back(name), by_name[name].name = name;
-      by_name[name].points.emplace_back(x, y);
+      auto [chart, name] = sweep_chart_and_series(key);
+      if (!series_of_chart.count(chart)) charts.push_back(chart);
+      auto& list = series_of_chart[chart];
+      auto it = std::find_if(list.begin(), list.end(), [&](const svg::Series& s) { return s.name == name; });
+      if (it == list.end()) {
+        list.push_back({name, {}, name.find("in-place") != std::string::npos});
+        it = list.end() - 1;
+      }
+      it->points.emplace_back(x, y);
     }
-    svg::LineChart c;
-    c.title = (bus ? "Bus bandwidth" : "Algorithm bandwidth") + std::string(" against message size: ") + f->id;
-    c.x_label = "message size (bytes, log scale)";
-    c.y_label = bus ? "busbw GB/s" : "algbw GB/s";
-    for (auto& n : order) c.series.push_back(by_name[n]);
-    std::string drawn = svg::line_chart(c);
-    if (drawn.empty()) continue;
-    out.push_back({"chart-busbw-" + std::to_string(out.size()), c.title,
-                   bus ? "nccl-tests' busbw (bytes moved per rank over time, times the collective's bus factor); a "
-                         "healthy fabric rises to a plateau."
-                       : "One rank has no bus: algorithm bandwidth (bytes over time) is shown instead of busbw.",
-                   drawn});
+    for (const auto& chart : charts) {
+      svg::LineChart c;
+      c.title = chart + ": " + (bus ? "bus bandwidth" : "algorithm bandwidth") + " against message size (" + f->id + ")";
+      c.x_label = "message size (bytes, log scale)";
+      c.y_label = bus ? "busbw GB/s" : "algbw GB/s";
+      c.series = series_of_chart[chart];
+      std::string drawn = svg::line_chart(c);
+      if (drawn.empty()) continue;
+      out.push_back({"chart-busbw-" + std::to_string(out.size()), c.title,
+                     bus ? "nccl-tests' busbw (bytes over time, times the collective's bus factor); a healthy fabric "
+                           "rises to a plateau. Dashed: in-place."
+                         : "One rank has no bus: algorithm bandwidth (bytes over time) instead of busbw. Dashed: in-place.",
+                     drawn});
+    }
   }
 }
 

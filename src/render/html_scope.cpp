@@ -32,7 +32,8 @@ void run_scope(const report::Report& r, Scope& s) {
   }
   const std::string level = r.meta.level.empty() ? "" : " at level " + r.meta.level;
   if (!gpu.empty() && gpu_ran.empty())
-    s.lines.push_back(fmt::format("NO GPU TESTED: none of the {} GPU probes{} ran on a GPU{}.", gpu.size(), level,
+    s.lines.push_back(fmt::format("{}one of the {} GPU probes{} ran on a GPU{}.",
+                                  s.verdict == "NO GPU TESTED" ? "N" : "NO GPU TESTED: n", gpu.size(), level,
                                   first_reason.empty() ? "" : " (first reason: " + first_reason + ")"));
   else if (!gpu.empty())
     s.lines.push_back(fmt::format("GPU tested: {} of {} GPU probes{} ran ({}).", gpu_ran.size(), gpu.size(), level,
@@ -78,7 +79,12 @@ Scope tested_scope(const report::Report& r) {
   if (c == "run") run_scope(r, s);
   else if (c == "fleet") fleet_scope(r, s);
   else if (c == "compare") compare_scope(r, s);
-  else if (c == "bench") s.lines.push_back("Benchmarks ran on this machine; the times are in the benchmark document.");
+  else if (c == "bench")
+    s.lines.push_back(fmt::format("Benchmarks ran on this machine: {} in all, {} of them skipped; the times are in the "
+                                  "benchmark document.",
+                                  r.details.is_object() && r.details.contains("benchmarks") ? r.details["benchmarks"].dump() : "?",
+                                  r.details.is_object() && r.details.contains("skipped") && r.details["skipped"].is_array()
+                                      ? r.details["skipped"].size() : 0));
   else s.lines.push_back("The installed stack was read (files, versions, libraries); nothing ran on a GPU.");
   return s;
 }

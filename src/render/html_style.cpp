@@ -46,10 +46,12 @@ pre.plain { background: #f1f1ef; color: #1d1d1f; user-select: text; }
 table { border-collapse: collapse; width: 100%; font-size: 14px; }
 th, td { text-align: left; vertical-align: top; padding: 6px 8px; border-bottom: 1px solid var(--line); overflow-wrap: anywhere; }
 th { background: #f1f1ef; font-weight: 600; }
-td.num { white-space: nowrap; }
+td.num, th { white-space: nowrap; }
+td.metrics { min-width: 11em; overflow-wrap: normal; word-break: normal; }
 .metrics { color: #333; font-size: 13px; }
 details summary { cursor: pointer; color: var(--info); font-size: 13px; }
-figure { margin: 10px 0 22px; }
+.chart-grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(460px, 1fr)); gap: 8px 24px; }
+figure { margin: 10px 0 22px; min-width: 0; }
 figcaption { color: #555; font-size: 13px; }
 svg.chart { width: 100%; height: auto; max-width: 900px; display: block; background: #fff; }
 footer { color: #666; font-size: 12px; padding-bottom: 30px; }
@@ -59,7 +61,7 @@ footer { color: #666; font-size: 12px; padding-bottom: 30px; }
   .verdict { font-size: 30px; }
   .banner-inner { gap: 8px; }
   section { padding: 4px 10px 10px; }
-  .facts, .evidence { grid-template-columns: 1fr; }
+  .facts, .evidence, .chart-grid { grid-template-columns: 1fr; }
   .facts dd, .evidence dd { margin-bottom: 6px; }
   table.checks thead { display: none; }
   table.checks, table.checks tbody, table.checks tr, table.checks td { display: block; width: 100%; }

@@ -70,7 +70,7 @@ std::string bytes_text(double bytes) {
 std::string line_chart(const LineChart& c) {
   std::vector<Series> drawn;
   for (const auto& s : c.series) {
-    Series kept{s.name, {}};
+    Series kept{s.name, {}, s.dashed};
     for (auto [x, y] : s.points)
       if (std::isfinite(x) && std::isfinite(y) && (!c.x_bytes || x > 0)) kept.points.emplace_back(x, y);
     std::sort(kept.points.begin(), kept.points.end());
@@ -131,7 +131,8 @@ std::string line_chart(const LineChart& c) {
     std::string points;
     for (auto [x, y] : s.points) points += fmt::format("{:.1f},{:.1f} ", px(x), py(y));
     points.pop_back();
-    out += fmt::format("<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"2\" points=\"{}\"/>\n", colour, points);
+    out += fmt::format("<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"2\"{} points=\"{}\"/>\n", colour,
+                       s.dashed ? " stroke-dasharray=\"6 4\"" : "", points);
     for (auto [x, y] : s.points)
       out += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"2.5\" fill=\"{}\"><title>{}: {} → {} {}</title></circle>\n",
                          px(x), py(y), colour, html::escape(s.name),
@@ -139,7 +140,7 @@ std::string line_chart(const LineChart& c) {
                          html::escape(c.y_label));
     const double lx = left + (i % legend_columns) * ((right - left) / legend_columns);
     const double ly = bottom + 56 + 18.0 * (i / legend_columns);
-    out += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"14\" height=\"4\" fill=\"{}\"/>\n", lx, ly - 5, colour);
+    out += line(lx, ly - 4, lx + 16, ly - 4, colour, s.dashed ? " stroke-width=\"3\" stroke-dasharray=\"5 3\"" : " stroke-width=\"3\"");
     out += text(lx + 20, ly, html::escape_shortened(s.name, 30));
   }
   out += "</svg>\n";

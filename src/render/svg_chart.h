@@ -11,6 +11,7 @@ namespace gpucheck::render::svg {
 struct Series {
   std::string name;
   std::vector<std::pair<double, double>> points;  // (x, y); drawn in x order
+  bool dashed = false;                             // a variant of the series before it (in-place)
 };
 
 /// y against x, one polyline per series. With `x_bytes` the x axis is log2 and labelled 1 KiB, 1 MiB, ...

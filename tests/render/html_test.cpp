@@ -225,7 +225,7 @@ TEST(HtmlPage, VerdictAndWhatWasTestedComeFirst) {
   p = page(r);
   EXPECT_NE(p.find("<div class=\"verdict\">NO GPU TESTED</div>"), std::string::npos) << p;
   EXPECT_NE(p.find("class=\"banner warn\""), std::string::npos);
-  EXPECT_NE(p.find("NO GPU TESTED: none of the 2 GPU probes at level quick ran on a GPU (first reason: no usable "
+  EXPECT_NE(p.find("None of the 2 GPU probes at level quick ran on a GPU (first reason: no usable "
                    "GPU: cudaErrorInsufficientDriver (35))."), std::string::npos) << p;
   EXPECT_NE(p.find("Host-side checks that ran: host.info."), std::string::npos);
   EXPECT_EQ(p.find("id=\"charts\""), std::string::npos);  // no chart data: no chart section, no menu entry
@@ -255,9 +255,10 @@ TEST(HtmlPage, ChartsAppearExactlyWhereTheirDataAre) {
   const std::string p = page(r);
   EXPECT_EQ(xml_problems(p, "charts.xhtml"), "") << p;
   EXPECT_EQ(count(p, "<svg "), 3) << p;
-  EXPECT_NE(p.find("Bus bandwidth against message size: collectives.nccl"), std::string::npos);
-  EXPECT_NE(p.find("all_reduce sum fp16 out-of-place"), std::string::npos);
-  EXPECT_NE(p.find("all_reduce sum fp16 in-place"), std::string::npos);
+  EXPECT_NE(p.find("all_reduce sum: bus bandwidth against message size (collectives.nccl)"), std::string::npos);
+  EXPECT_NE(p.find(">fp16 out-of-place<"), std::string::npos);
+  EXPECT_NE(p.find(">fp16 in-place<"), std::string::npos);
+  EXPECT_EQ(count(p, "stroke-dasharray=\"6 4\""), 1);  // in-place dashed
   EXPECT_EQ(p.find("→ 99 "), std::string::npos);  // the grouped-layout case is no point of a sweep
   EXPECT_NE(p.find("GEMM TFLOP/s per GPU against the datasheet"), std::string::npos);
   EXPECT_NE(p.find("Kernels as a share of the bandwidth ceiling"), std::string::npos);
@@ -266,7 +267,7 @@ TEST(HtmlPage, ChartsAppearExactlyWhereTheirDataAre) {
 
   // One rank: algbw, said so.
   r.sections[0].findings[3].details["world"] = 1;
-  EXPECT_NE(page(r).find("Algorithm bandwidth against message size"), std::string::npos);
+  EXPECT_NE(page(r).find("all_reduce sum: algorithm bandwidth against message size"), std::string::npos);
 }
 
 TEST(HtmlPage, CompareReportDrawsItsDeltas) {
