@@ -20,7 +20,15 @@ namespace {
 
 using html::escape;
 
-bool needs_attention(Status s) { return s == Status::kWarn || s == Status::kFail || s == Status::kError; }
+// A warning, failure or error; or an informational finding that asks for a command to be run (fleet's
+// drain line): the reader must not have to unfold a table row to find it.
+bool needs_attention(const Finding& f) {
+  if (f.status == Status::kWarn || f.status == Status::kFail || f.status == Status::kError) return true;
+  if (f.status != Status::kInfo) return false;
+  for (auto& fix : f.fixes)
+    if (!fix.commands.empty()) return true;
+  return false;
+}
 
 std::string pill(Status s) { return fmt::format("<span class=\"pill {0}\">{0}</span>", to_string(s)); }
 
@@ -126,7 +134,7 @@ void attention_section(const report::Report& r, std::string& out) {
   std::string body;
   int n = 0;
   for (const auto* f : r.findings()) {
-    if (!needs_attention(f->status)) continue;
+    if (!needs_attention(*f)) continue;
     ++n;
     body += fmt::format("<article class=\"finding {}\">\n<h3>{} {} <code>{}</code></h3>\n", to_string(f->status),
                         pill(f->status), escape(f->title.empty() ? f->summary : f->title), escape(f->id));

@@ -37,6 +37,7 @@ pre.plain { background: #f1f1ef; color: #1d1d1f; user-select: text; }
 .pill.warn { background: var(--warn); } .pill.info { background: var(--info); } .pill.skip { background: var(--skip); }
 .finding { border-left: 5px solid var(--skip); padding: 4px 0 6px 14px; margin: 14px 0; }
 .finding.fail, .finding.error { border-color: var(--fail); } .finding.warn { border-color: var(--warn); }
+.finding.info { border-color: var(--info); }
 .finding h3 code { font-weight: 400; color: #555; }
 .evidence { margin: 6px 0; display: grid; grid-template-columns: minmax(120px, max-content) 1fr; gap: 2px 14px; }
 .evidence dt { color: #444; } .evidence dd { margin: 0; overflow-wrap: anywhere; }
@@ -47,6 +48,7 @@ table { border-collapse: collapse; width: 100%; font-size: 14px; }
 th, td { text-align: left; vertical-align: top; padding: 6px 8px; border-bottom: 1px solid var(--line); overflow-wrap: anywhere; }
 th { background: #f1f1ef; font-weight: 600; }
 td.num, th { white-space: nowrap; }
+table.checks td:nth-child(2) { min-width: 11em; overflow-wrap: normal; }
 td.metrics { min-width: 11em; overflow-wrap: normal; word-break: normal; }
 .metrics { color: #333; font-size: 13px; }
 details summary { cursor: pointer; color: var(--info); font-size: 13px; }

@@ -223,18 +223,23 @@ TEST_F(Browser, FleetMergeHtmlRenders) {
   for (int i = 1; i <= 4; ++i) {
     nlohmann::json node = base;
     node["host"] = "node" + std::to_string(i);
-    if (i == 3)  // one node's offload Adam at half the throughput of its peers
-      for (auto& m : (*probe_in(node, "kernels.adam_offload"))["metrics"])
-        if (m["name"] == "throughput") m["value"] = 0.5 * m["value"].get<double>();
+    if (i == 4)  // another cuBLAS than the rest of the fleet: drift, rejected
+      node["inventory"]["libraries"].push_back({{"name", "libcublas"}, {"soname", "libcublas.so.13"},
+                                                {"version", "13.0.1"}, {"path", "/opt/other/libcublas.so.13"},
+                                                {"loader_pick", true}});
     save(dir / "fleet" / ("node" + std::to_string(i) + ".json"), node);
   }
   const fs::path page = dir / "fleet.html";
   auto r = gpucheck({"fleet", "merge", (dir / "fleet").string(), "--html", "--out", page.string()});
-  ASSERT_TRUE(fs::exists(page)) << r.describe() << r.err;
+  ASSERT_EQ(r.exit_code, 1) << r.describe() << r.err;
+  expect_renders(page, 1280, kFailBanner, "FAIL", 0);
+  expect_renders(page, 400, kFailBanner, "FAIL", 0);
   const std::string html = read_file(page.string());
-  const bool rejected = r.exit_code == 1;
-  expect_renders(page, 1280, rejected ? kFailBanner : kPassBanner, rejected ? "FAIL" : "PASS", 0);
-  EXPECT_NE(html.find("node reports merged"), std::string::npos);
+  EXPECT_NE(html.find("4 node reports merged: 3 accepted, 1 rejected, 0 incomplete."), std::string::npos) << html;
+  // The drain line among what needs attention, ready to copy, not folded away.
+  const auto attention = html.find("id=\"attention\""), checks = html.find("id=\"checks\"");
+  const auto drain = html.find("<pre><code>scontrol update NodeName=node4 State=DRAIN");
+  EXPECT_TRUE(attention < drain && drain < checks) << html;
 }
 
 TEST_F(Browser, HostileTextInAReportStaysInert) {
