@@ -91,8 +91,8 @@ void references_html(const std::vector<std::string>& refs, std::string& out) {
 }
 
 // Everything a Finding says, for the "needs attention" list and each check's details.
-void finding_body(const Finding& f, std::string& out) {
-  if (!f.title.empty() && !f.summary.empty()) out += "<p>" + escape(f.summary) + "</p>\n";
+void finding_body(const Finding& f, std::string& out, bool with_summary = true) {
+  if (with_summary && !f.title.empty() && !f.summary.empty()) out += "<p>" + escape(f.summary) + "</p>\n";
   evidence_html(f.evidence, out);
   devices_html(f.devices, out);
   if (!f.explanation.empty()) out += "<p><strong>Why:</strong> " + escape(f.explanation) + "</p>\n";
@@ -162,10 +162,10 @@ void checks_section(const report::Report& r, std::string& out) {
            "<th>check</th><th>result</th><th>metrics</th><th>time</th></tr></thead><tbody>\n";
     for (auto& f : s.findings) {
       std::string more;
-      finding_body(f, more);
+      finding_body(f, more, false);  // the summary is the row's own cell
       out += fmt::format("<tr><td>{}</td><td><code>{}</code>{}</td><td>{}{}</td><td class=\"metrics\">{}</td><td class=\"num\">{}</td></tr>\n",
                          pill(f.status), escape(f.id), f.title.empty() ? "" : "<br/>" + escape(f.title), escape(f.summary),
-                         more.empty() ? "" : "<details><summary>evidence</summary>\n" + more + "</details>",
+                         more.empty() ? "" : "<details><summary>details</summary>\n" + more + "</details>",
                          metrics_text(f.metrics), duration_text(f.duration_s));
     }
     out += "</tbody></table></div>\n";

@@ -85,6 +85,7 @@ Scope tested_scope(const report::Report& r) {
                                   r.details.is_object() && r.details.contains("benchmarks") ? r.details["benchmarks"].dump() : "?",
                                   r.details.is_object() && r.details.contains("skipped") && r.details["skipped"].is_array()
                                       ? r.details["skipped"].size() : 0));
+  else if (c == "list" || c == "version") s.lines.push_back("A listing: nothing was tested.");
   else s.lines.push_back("The installed stack was read (files, versions, libraries); nothing ran on a GPU.");
   return s;
 }
