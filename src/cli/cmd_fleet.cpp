@@ -23,6 +23,7 @@ Runner setup_fleet(CLI::App& sub, GlobalOptions& g) {
   sub.footer(R"(Examples:
   gpucheck fleet merge reports/                      one verdict per node
   gpucheck fleet merge reports/ --json --out fleet.json
+  gpucheck fleet merge reports/ --html --out fleet.html  the same as one page to read
 
 A node is rejected when a probe failed, when a metric is an outlier among the nodes with the same GPUs
 (median and MAD, on the bad side only), or when its driver, toolkits, torch or a loaded library differs

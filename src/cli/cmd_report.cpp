@@ -1,4 +1,4 @@
-// `gpucheck report FILE`: a saved report rendered again, in any format (text, markdown, junit, prom, json).
+// `gpucheck report FILE`: a saved report rendered again, in any format (text, markdown, junit, prom, html, json).
 #include "cli/command.h"
 #include "report/report.h"
 
@@ -14,6 +14,7 @@ Runner setup_report(CLI::App& sub, GlobalOptions& g) {
   gpucheck report RUN.json --format markdown                          to paste into an issue
   gpucheck report RUN.json --format junit --out gpucheck.xml          CI test results
   gpucheck report RUN.json --format prom --out /var/lib/node_exporter/gpucheck.prom
+  gpucheck report RUN.json --html --out node7.html                    a page to read or attach
 
 Exits with the report's own exit code (0, 1 or 3), 2 when FILE is not a gpucheck report.)");
   return [file, &g] {
@@ -22,7 +23,7 @@ Exits with the report's own exit code (0, 1 or 3), 2 when FILE is not a gpucheck
   };
 }
 
-Registration reg({"report", "Render a saved report as text, Markdown, JUnit XML or Prometheus metrics", 85, &setup_report});
+Registration reg({"report", "Render a saved report as text, Markdown, JUnit XML, Prometheus metrics or HTML", 85, &setup_report});
 
 }  // namespace
 }  // namespace gpucheck::cli

@@ -119,7 +119,9 @@ int run_command(const RunArgs& a, const GlobalOptions& g) {
   render::RenderOptions o = render_options(g, 1);
   o.summary_only = true;
   int code = emit_report(rep, g, &o);
-  if (!written.empty() && !g.quiet && !g.json && g.out.empty()) std::cout << "report: " << written << "\n";
+  // Only after text: a line after an HTML, JUnit or Prometheus document on stdout would corrupt it.
+  if (!written.empty() && !g.quiet && selected_format(g) == render::Format::kText && g.out.empty())
+    std::cout << "report: " << written << "\n";
   return code;
 }
 

@@ -53,6 +53,7 @@ report::Report new_report(const std::string& command, const GlobalOptions& g) {
 
 render::Format selected_format(const GlobalOptions& g) {
   if (g.json) return render::Format::kJson;
+  if (g.html) return render::Format::kHtml;
   return render::parse_format(g.format).value_or(render::Format::kText);
 }
 

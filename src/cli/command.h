@@ -20,7 +20,8 @@ namespace gpucheck::cli {
 /// Options every subcommand understands (declared on the top-level app, accepted after the subcommand).
 struct GlobalOptions {
   bool json = false;          // --json: the same as --format json
-  std::string format = "text";  // text | json
+  bool html = false;          // --html: the same as --format html
+  std::string format = "text";  // text | json | markdown | junit | prom | html
   std::string out;            // write the document to this file (atomically) instead of stdout
   bool quiet = false;
   bool verbose = false;

@@ -61,10 +61,12 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("-V", gpucheck::build::kVersion);
   app.add_flag("--json", global.json, "The JSON document (reports/schema/report.schema.json); same as --format json");
+  app.add_flag("--html", global.html, "One self-contained HTML page (verdict, fixes, charts; no script, loads nothing); "
+               "same as --format html, best with --out FILE.html");
   app.add_option("--format", global.format,
-                 "Output format: text, json, markdown (to paste into an issue), junit (CI test results) or prom "
-                 "(Prometheus textfile collector)")
-      ->check(CLI::IsMember({"text", "json", "markdown", "md", "junit", "prom", "prometheus"}));
+                 "Output format: text, json, markdown (to paste into an issue), junit (CI test results), prom "
+                 "(Prometheus textfile collector) or html (a page to read or attach)")
+      ->check(CLI::IsMember({"text", "json", "markdown", "md", "junit", "prom", "prometheus", "html"}));
   CLI::Option* out_option = app.add_option("--out", global.out, "Write the document, in the selected format, to FILE (atomically) instead of stdout")
       ->type_name("FILE");
   app.add_flag("-q,--quiet", global.quiet, "Only errors and the final verdict");
@@ -101,6 +103,10 @@ int main(int argc, char** argv) {
   }
   if (out_option->count() > 0 && global.out.empty()) {
     std::cerr << "gpucheck: --out: the file name is empty\n";  // never "write to the current directory"
+    return gpucheck::kExitUsage;
+  }
+  if (global.json && global.html) {
+    std::cerr << "gpucheck: --json and --html exclude each other (one document per --out)\n";
     return gpucheck::kExitUsage;
   }
   if (global.quiet && global.verbose) {

@@ -13,6 +13,7 @@ std::optional<Format> parse_format(const std::string& name) {
   if (name == "markdown" || name == "md") return Format::kMarkdown;
   if (name == "junit") return Format::kJunit;
   if (name == "prom" || name == "prometheus") return Format::kPrometheus;
+  if (name == "html") return Format::kHtml;
   return std::nullopt;
 }
 
@@ -23,6 +24,7 @@ void render(const report::Report& r, Format format, std::ostream& out, const Ren
     case Format::kMarkdown: return render_markdown(r, out, o);
     case Format::kJunit: return render_junit(r, out, o);
     case Format::kPrometheus: return render_prometheus(r, out, o);
+    case Format::kHtml: return render_html(r, out, o);
   }
 }
 

@@ -8,9 +8,9 @@
 
 namespace gpucheck::render {
 
-enum class Format { kText, kJson, kMarkdown, kJunit, kPrometheus };
+enum class Format { kText, kJson, kMarkdown, kJunit, kPrometheus, kHtml };
 
-/// "text", "json", "markdown", "junit" or "prom"; nullopt for anything else.
+/// "text", "json", "markdown", "junit", "prom" or "html"; nullopt for anything else.
 std::optional<Format> parse_format(const std::string& name);
 
 struct RenderOptions {
@@ -33,6 +33,9 @@ void render_markdown(const report::Report& r, std::ostream& out, const RenderOpt
 void render_junit(const report::Report& r, std::ostream& out, const RenderOptions& o);
 /// Prometheus text exposition (node_exporter textfile collector).
 void render_prometheus(const report::Report& r, std::ostream& out, const RenderOptions& o);
+
+/// One self-contained HTML page (html.cpp): verdict and what was tested, stack, fixes, SVG charts, every check.
+void render_html(const report::Report& r, std::ostream& out, const RenderOptions& o);
 
 void render(const report::Report& r, Format format, std::ostream& out, const RenderOptions& o);
 

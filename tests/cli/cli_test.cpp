@@ -238,6 +238,17 @@ TEST(Cli, SavedReportRendersInEveryFormat) {
   EXPECT_TRUE(check.ok()) << check.out << check.err << prom.out;
   auto md = gpucheck({"report", saved, "--format", "markdown"});
   EXPECT_NE(md.out.find("`host.info`"), std::string::npos) << md.out;
+  // HTML: --html and --format html alike, well-formed (XHTML), the verdict in its banner.
+  auto html = gpucheck({"report", saved, "--html", "--out", (dir / "r.html").string()});
+  EXPECT_EQ(html.exit_code, run.exit_code) << html.err;
+  auto well_formed = run_subprocess({"xmllint", "--noout", "--nonet", (dir / "r.html").string()});
+  EXPECT_TRUE(well_formed.ok()) << well_formed.err;
+  auto same = gpucheck({"report", saved, "--format", "html"});
+  EXPECT_NE(same.out.find("<div class=\"verdict\">NO GPU TESTED</div>"), std::string::npos) << same.out;
+  EXPECT_EQ(same.out, read_file((dir / "r.html").string()));
+  auto both = gpucheck({"report", saved, "--html", "--json"});
+  EXPECT_EQ(both.exit_code, 2);
+  EXPECT_EQ(both.err, "gpucheck: --json and --html exclude each other (one document per --out)\n");
   for (const std::string& bad : std::vector<std::string>{"/etc/passwd", "/nonexistent/report.json", dir.string()}) {
     auto r = gpucheck({"report", bad});
     EXPECT_EQ(r.exit_code, 2) << bad << r.err;
@@ -246,6 +257,19 @@ TEST(Cli, SavedReportRendersInEveryFormat) {
   std::ofstream(dir / "wrong.json") << R"({"schema_version": "2.0", "kind": "gpucheck.report", "meta": 5})";
   auto wrong = gpucheck({"report", (dir / "wrong.json").string()});
   EXPECT_EQ(wrong.exit_code, 2) << wrong.err;
+  fs::remove_all(dir);
+}
+
+// `run --html` on stdout: the page and nothing after it (the "report: FILE" line is for text only).
+TEST(Cli, RunHtmlOnStdoutIsOnlyThePage) {
+  auto dir = fresh_temp_dir("run-html");
+  auto r = gpucheck({"run", "--only", "host.info", "--html", "--report-dir", dir.string()});
+  EXPECT_EQ(reports_in(dir).size(), 1u) << r.err;
+  EXPECT_TRUE(ends_with(r.out, "</html>\n")) << r.out.substr(r.out.size() > 300 ? r.out.size() - 300 : 0);
+  SubprocessOptions o;
+  o.stdin_data = r.out;
+  auto lint = run_subprocess({"xmllint", "--noout", "--nonet", "-"}, o);
+  EXPECT_TRUE(lint.ok()) << lint.err;
   fs::remove_all(dir);
 }
 

@@ -136,7 +136,8 @@ TEST(Formats, NamesParse) {
   EXPECT_EQ(parse_format("md"), Format::kMarkdown);
   EXPECT_EQ(parse_format("junit"), Format::kJunit);
   EXPECT_EQ(parse_format("prom"), Format::kPrometheus);
-  EXPECT_EQ(parse_format("html"), std::nullopt);
+  EXPECT_EQ(parse_format("html"), Format::kHtml);
+  EXPECT_EQ(parse_format("pdf"), std::nullopt);
 }
 
 }  // namespace

@@ -1,0 +1,196 @@
+#include "render/html_charts.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "core/text.h"
+#include "render/compare_rows.h"
+#include "render/svg_chart.h"
+
+namespace gpucheck::render::html {
+namespace {
+
+double number_at(const nlohmann::json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_number() ? it->get<double>() : NAN;
+}
+
+std::string string_at(const nlohmann::json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+const nlohmann::json* rows_of(const Finding& f) {
+  if (!f.details.is_object()) return nullptr;
+  auto it = f.details.find("rows");
+  return it != f.details.end() && it->is_array() ? &*it : nullptr;
+}
+
+// "sweep.all_reduce.sum.fp16.1048576.out" -> chart "all_reduce sum", line "fp16 out-of-place": one chart per
+// collective (a dozen lines in one frame cannot be told apart), one line per dtype and placement.
+std::pair<std::string, std::string> sweep_chart_and_series(const std::string& key) {
+  std::vector<std::string> parts;
+  for (const auto& part : split(key.substr(6), '.'))
+    if (!part.empty() && part.find_first_not_of("0123456789") != std::string::npos) parts.push_back(part);
+  if (parts.size() < 3) return {join(parts, " "), "all"};
+  const std::string placement = parts.back() == "out" ? "out-of-place" : parts.back() == "in" ? "in-place" : parts.back();
+  const std::string dtype = parts[parts.size() - 2];
+  parts.resize(parts.size() - 2);
+  return {join(parts, " "), dtype + " " + placement};
+}
+
+std::string device_label(const Finding& f, const std::string& device) {
+  return (f.title.empty() ? f.id : f.title) + (device.empty() ? "" : " · " + device);
+}
+
+void collectives_busbw(const report::Report& r, std::vector<Chart>& out) {
+  for (const auto* f : r.findings()) {
+    const nlohmann::json* rows = rows_of(*f);
+    if (!rows) continue;
+    const bool bus = number_at(f->details, "world") > 1;
+    std::vector<std::string> charts;                                   // in first-seen order
+    std::map<std::string, std::vector<svg::Series>> series_of_chart;
+    for (const auto& row : *rows) {
+      if (!row.is_object() || (row.contains("exercised") && row["exercised"] == false)) continue;
+      const std::string key = string_at(row, "key");
+      if (key.rfind("sweep.", 0) != 0) continue;
+      const double y = number_at(row, bus ? "busbw_gbps" : "algbw_gbps");
+      const double x = number_at(row, "bytes");
+      if (!std::isfinite(x) || !std::isfinite(y)) continue;
+      auto [chart, name] = sweep_chart_and_series(key);
+      if (!series_of_chart.count(chart)) charts.push_back(chart);
+      auto& list = series_of_chart[chart];
+      auto it = std::find_if(list.begin(), list.end(), [&](const svg::Series& s) { return s.name == name; });
+      if (it == list.end()) {
+        list.push_back({name, {}, name.find("in-place") != std::string::npos});
+        it = list.end() - 1;
+      }
+      it->points.emplace_back(x, y);
+    }
+    for (const auto& chart : charts) {
+      svg::LineChart c;
+      c.title = chart + ": " + (bus ? "bus bandwidth" : "algorithm bandwidth") + " against message size (" + f->id + ")";
+      c.x_label = "message size (bytes, log scale)";
+      c.y_label = bus ? "busbw GB/s" : "algbw GB/s";
+      c.series = series_of_chart[chart];
+      std::string drawn = svg::line_chart(c);
+      if (drawn.empty()) continue;
+      out.push_back({"chart-busbw-" + std::to_string(out.size()), c.title,
+                     bus ? "nccl-tests' busbw (bytes over time, times the collective's bus factor); a healthy fabric "
+                           "rises to a plateau. Dashed: in-place."
+                         : "One rank has no bus: algorithm bandwidth (bytes over time) instead of busbw. Dashed: in-place.",
+                     drawn});
+    }
+  }
+}
+
+void copy_bandwidth(const report::Report& r, std::vector<Chart>& out) {
+  for (const auto* f : r.findings()) {
+    if (f->id.rfind("device.copy", 0) != 0) continue;
+    const nlohmann::json* rows = rows_of(*f);
+    if (!rows) continue;
+    std::map<std::string, svg::Series> by_name;
+    std::vector<std::string> order;
+    for (const auto& row : *rows) {
+      if (!row.is_object()) continue;
+      std::string name = string_at(row, "label");
+      if (name.empty()) name = string_at(row, "direction");
+      const double x = number_at(row, "bytes"), y = number_at(row, "gbps");
+      if (!std::isfinite(x) || !std::isfinite(y)) continue;
+      if (!by_name.count(name)) order.push_back(name), by_name[name].name = name;
+      by_name[name].points.emplace_back(x, y);
+    }
+    svg::LineChart c;
+    c.title = "Copy bandwidth against size: " + f->id;
+    c.x_label = "copy size (bytes, log scale)";
+    c.y_label = "GB/s";
+    for (auto& n : order) c.series.push_back(by_name[n]);
+    std::string drawn = svg::line_chart(c);
+    if (!drawn.empty())
+      out.push_back({"chart-copy-" + std::to_string(out.size()), c.title,
+                     "GB/s are 1e9 bytes per second; small copies are bound by latency, large ones by the link.", drawn});
+  }
+}
+
+void kernel_share(const report::Report& r, std::vector<Chart>& out) {
+  svg::BarChart c;
+  c.title = "Kernels as a share of the bandwidth ceiling";
+  c.unit = "× copy";
+  c.target = 1.0;
+  c.target_label = "a device-to-device copy of the same bytes";
+  for (const auto* f : r.findings()) {
+    const std::string tone = f->status == Status::kFail || f->status == Status::kError ? "bad" : "neutral";
+    for (const auto& m : f->metrics)
+      if (m.name == "ratio_to_copy") c.bars.push_back({device_label(*f, ""), m.value, std::nullopt, tone});
+    for (const auto& d : f->devices)
+      for (const auto& m : d.metrics)
+        if (m.name == "ratio_to_copy")
+          c.bars.push_back({device_label(*f, "GPU " + d.device), m.value, std::nullopt,
+                            d.status == Status::kFail ? "bad" : tone});
+  }
+  std::string drawn = svg::bar_chart(c);
+  if (!drawn.empty())
+    out.push_back({"chart-kernel-share", c.title,
+                   "Time of a copy of the bytes the kernel cannot avoid moving, over the kernel's time: 1 is the "
+                   "memory bandwidth ceiling.", drawn});
+}
+
+void gemm_tflops(const report::Report& r, std::vector<Chart>& out) {
+  svg::BarChart c;
+  c.title = "GEMM TFLOP/s per GPU against the datasheet";
+  c.unit = "TFLOP/s";
+  c.reference_label = "datasheet peak";
+  for (const auto* f : r.findings()) {
+    const nlohmann::json peaks = f->details.is_object() && f->details.contains("datasheet_tflops") &&
+                                         f->details["datasheet_tflops"].is_object()
+                                     ? f->details["datasheet_tflops"]
+                                     : nlohmann::json::object();
+    for (const auto& d : f->devices)
+      for (const auto& m : d.metrics) {
+        if (m.unit != "TFLOP/s") continue;
+        std::optional<double> peak;
+        if (double p = number_at(peaks, m.name.c_str()); std::isfinite(p)) peak = p;
+        const std::string tone = d.status == Status::kFail ? "bad" : d.status == Status::kWarn ? "warn" : "neutral";
+        c.bars.push_back({"GPU " + d.device + " · " + m.name, m.value, peak, tone});
+      }
+  }
+  std::string drawn = svg::bar_chart(c);
+  if (!drawn.empty())
+    out.push_back({"chart-gemm", c.title,
+                   "Median TFLOP/s measured on each GPU; the mark is the product's datasheet peak for that type.", drawn});
+}
+
+void compare_deltas(const report::Report& r, std::vector<Chart>& out) {
+  if (r.meta.command != "compare") return;
+  svg::BarChart c;
+  c.title = "Median time change, new against base";
+  c.unit = "%";
+  c.signed_axis = true;
+  for (const auto& row : compare::rows(r)) {
+    if (!row.finding) continue;
+    const double change = 100 * number_at(row.finding->details, "change");  // NaN (not compared): no bar
+    const std::string tone = row.verdict == "regression" ? "bad" : row.verdict == "improvement" ? "good"
+                             : row.verdict == "undecidable" ? "warn" : "neutral";
+    c.bars.push_back({row.name, change, std::nullopt, tone});
+  }
+  std::string drawn = svg::bar_chart(c);
+  if (!drawn.empty())
+    out.push_back({"chart-compare", c.title,
+                   "Right of zero is slower (red: a regression the U test confirms), left is faster (green: an "
+                   "improvement); grey is within noise.", drawn});
+}
+
+}  // namespace
+
+std::vector<Chart> report_charts(const report::Report& r) {
+  std::vector<Chart> out;
+  collectives_busbw(r, out);
+  copy_bandwidth(r, out);
+  kernel_share(r, out);
+  gemm_tflops(r, out);
+  compare_deltas(r, out);
+  return out;
+}
+
+}  // namespace gpucheck::render::html

@@ -1,0 +1,93 @@
+#include "render/html_scope.h"
+
+#include <algorithm>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "core/text.h"
+
+namespace gpucheck::render::html {
+namespace {
+
+bool ran(Status s) { return s != Status::kSkip && s != Status::kError; }
+
+std::string names(const std::vector<std::string>& ids, std::size_t most = 8) {
+  std::vector<std::string> shown(ids.begin(), ids.begin() + static_cast<long>(std::min(most, ids.size())));
+  return join(shown, ", ") + (ids.size() > most ? fmt::format(" and {} more", ids.size() - most) : "");
+}
+
+void run_scope(const report::Report& r, Scope& s) {
+  std::set<std::string> gpu;
+  if (auto g = r.details.find("gpu_probes"); g != r.details.end() && g->is_array())
+    for (auto& id : *g)
+      if (id.is_string()) gpu.insert(id.get<std::string>());
+  std::vector<std::string> gpu_ran, gpu_not, host_ran, host_not;
+  std::string first_reason;
+  for (const auto* f : r.findings()) {
+    const bool on_gpu = gpu.count(f->id) > 0;
+    auto& bucket = on_gpu ? (ran(f->status) ? gpu_ran : gpu_not) : (ran(f->status) ? host_ran : host_not);
+    bucket.push_back(f->id);
+    if (on_gpu && !ran(f->status) && first_reason.empty()) first_reason = f->summary;
+  }
+  const std::string level = r.meta.level.empty() ? "" : " at level " + r.meta.level;
+  if (!gpu.empty() && gpu_ran.empty())
+    s.lines.push_back(fmt::format("{}one of the {} GPU probes{} ran on a GPU{}.",
+                                  s.verdict == "NO GPU TESTED" ? "N" : "NO GPU TESTED: n", gpu.size(), level,
+                                  first_reason.empty() ? "" : " (first reason: " + first_reason + ")"));
+  else if (!gpu.empty())
+    s.lines.push_back(fmt::format("GPU tested: {} of {} GPU probes{} ran ({}).", gpu_ran.size(), gpu.size(), level,
+                                  names(gpu_ran)));
+  if (!gpu_not.empty() && !gpu_ran.empty())
+    s.lines.push_back(fmt::format("Not tested on a GPU: {}{}.", names(gpu_not),
+                                  first_reason.empty() ? "" : " (" + first_reason + ")"));
+  if (!host_ran.empty()) s.lines.push_back(fmt::format("Host-side checks that ran: {}.", names(host_ran)));
+  if (!host_not.empty()) s.lines.push_back(fmt::format("Host-side checks without a result: {}.", names(host_not)));
+  if (gpu.empty()) s.lines.push_back("This report names no GPU probe: nothing is known about the GPUs.");
+}
+
+void fleet_scope(const report::Report& r, Scope& s) {
+  int accept = 0, reject = 0, incomplete = 0;
+  if (const auto* nodes = r.find_section("nodes"))
+    for (auto& f : nodes->findings)
+      (f.status == Status::kPass ? accept : f.status == Status::kFail ? reject : incomplete)++;
+  s.lines.push_back(fmt::format("{} node reports merged: {} accepted, {} rejected, {} incomplete.",
+                                accept + reject + incomplete, accept, reject, incomplete));
+  s.lines.push_back("Judged from the nodes' own run reports; this command ran nothing on the nodes.");
+}
+
+void compare_scope(const report::Report& r, Scope& s) {
+  auto text = [&](const char* key) {
+    auto it = r.details.find(key);
+    if (it == r.details.end()) return std::string("(none)");
+    if (it->is_string()) return it->get<std::string>();
+    if (it->is_array()) return fmt::format("{} documents", it->size());
+    return std::string("(none)");
+  };
+  s.lines.push_back("Compared benchmark documents: base " + text("base") + ", new " + text("new") + ".");
+  s.lines.push_back("Nothing was measured now: the times are those recorded by gpucheck bench.");
+}
+
+}  // namespace
+
+Scope tested_scope(const report::Report& r) {
+  const report::Summary sum = report::summarize(r);
+  Scope s;
+  s.verdict = sum.verdict;
+  s.tone = sum.verdict == "PASS" ? "pass" : sum.verdict == "FAIL" ? "fail" : "warn";
+  const std::string& c = r.meta.command;
+  if (c == "run") run_scope(r, s);
+  else if (c == "fleet") fleet_scope(r, s);
+  else if (c == "compare") compare_scope(r, s);
+  else if (c == "bench")
+    s.lines.push_back(fmt::format("Benchmarks ran on this machine: {} in all, {} of them skipped; the times are in the "
+                                  "benchmark document.",
+                                  r.details.is_object() && r.details.contains("benchmarks") ? r.details["benchmarks"].dump() : "?",
+                                  r.details.is_object() && r.details.contains("skipped") && r.details["skipped"].is_array()
+                                      ? r.details["skipped"].size() : 0));
+  else if (c == "list" || c == "version") s.lines.push_back("A listing: nothing was tested.");
+  else s.lines.push_back("The installed stack was read (files, versions, libraries); nothing ran on a GPU.");
+  return s;
+}
+
+}  // namespace gpucheck::render::html
