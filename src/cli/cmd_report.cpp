@@ -1,5 +1,8 @@
 // `gpucheck report FILE`: a saved report rendered again, in any format (text, markdown, junit, prom, html, json).
+#include <sstream>
+
 #include "cli/command.h"
+#include "core/errors.h"
 #include "report/report.h"
 
 namespace gpucheck::cli {
@@ -19,6 +22,14 @@ Runner setup_report(CLI::App& sub, GlobalOptions& g) {
 Exits with the report's own exit code (0, 1 or 3), 2 when FILE is not a gpucheck report.)");
   return [file, &g] {
     report::Report rep = report::read_report_file(*file);
+    // A finding's details are free-form JSON from another machine: a renderer that meets a field of another
+    // type than gpucheck writes makes the file bad input (exit 2), found before anything is printed.
+    try {
+      std::ostringstream dry_run;
+      render::render(rep, selected_format(g), dry_run, render_options(g, -1));
+    } catch (const nlohmann::json::exception& e) {
+      throw InputError(*file + ": a field has a type gpucheck does not write (" + e.what() + ")");
+    }
     return emit_report(rep, g);
   };
 }

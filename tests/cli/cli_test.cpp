@@ -254,6 +254,35 @@ TEST(Cli, SavedReportRendersInEveryFormat) {
     EXPECT_EQ(r.exit_code, 2) << bad << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   }
+  // A compare report from elsewhere whose benchmark details have other types than gpucheck writes: bad input
+  // in every format, one line, nothing printed (before: "internal error", exit 3, for text, markdown, html).
+  nlohmann::json bench{{"context", {{"date", "2026-12-01T10:00:00+00:00"},
+                                     {"gpucheck", {{"key", "nogpu-test-000000000000"}, {"cpu", "test"}}}}},
+                        {"benchmarks", nlohmann::json::array()}};
+  for (int i = 0; i < 9; ++i)
+    bench["benchmarks"].push_back({{"name", "BM_A"}, {"run_type", "iteration"}, {"real_time", 10 + 0.01 * i}, {"time_unit", "ms"}});
+  std::ofstream(dir / "bench.json") << bench.dump();
+  auto cmp = gpucheck({"compare", "--json", (dir / "bench.json").string(), (dir / "bench.json").string()});
+  ASSERT_EQ(cmp.exit_code, 0) << cmp.err;
+  auto doc = nlohmann::json::parse(cmp.out);
+  int planted = 0;
+  for (auto& sec : doc["sections"])
+    for (auto& f : sec["findings"])
+      if (f["id"].get<std::string>().rfind("bench.", 0) == 0 && f["details"].is_object()) {
+        f["details"]["name"] = 7;
+        f["details"]["new"] = "fast";
+        ++planted;
+      }
+  ASSERT_GT(planted, 0) << cmp.out;
+  std::ofstream(dir / "hostile-compare.json") << doc.dump();
+  for (const char* format : {"text", "markdown", "html"}) {  // the formats that show a benchmark's name and times
+    auto r = gpucheck({"report", (dir / "hostile-compare.json").string(), "--format", format});
+    EXPECT_EQ(r.exit_code, 2) << format << r.err;
+    EXPECT_EQ(r.out, "") << format;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+  for (const char* format : {"junit", "prom"})  // they may not read those fields, but never crash
+    EXPECT_NE(gpucheck({"report", (dir / "hostile-compare.json").string(), "--format", format}).exit_code, 3) << format;
   std::ofstream(dir / "wrong.json") << R"({"schema_version": "2.0", "kind": "gpucheck.report", "meta": 5})";
   auto wrong = gpucheck({"report", (dir / "wrong.json").string()});
   EXPECT_EQ(wrong.exit_code, 2) << wrong.err;
