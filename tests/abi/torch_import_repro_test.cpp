@@ -171,5 +171,26 @@ TEST(TorchImportRepro, Bmtrain022NcclModuleFailsExactlyWhenItsImportFails) {
       EXPECT_FALSE(not_visible);
     }
     EXPECT_EQ(real.ok, rtld_global) << "torch 2.11 loads libnccl RTLD_LOCAL unless TORCH_USE_RTLD_GLOBAL: " << real.error;
+
+    // The printed fix, run word for word in a shell before the same import, makes it load.
+    if (!real.ok) {
+      const auto& fixes = doc.at("sections").at(0).at("findings").at(0).at("fixes");
+      ASSERT_FALSE(fixes.empty());
+      ASSERT_FALSE(fixes[0]["commands"].empty()) << fixes.dump(1);
+      std::string script;
+      for (const auto& c : fixes[0]["commands"]) script += c.get<std::string>() + "\n";
+      script += "exec \"$0\" -c \"$1\" \"$2\"\n";
+      SubprocessOptions f;
+      f.timeout = std::chrono::minutes(3);
+      f.working_dir = "/";
+      f.unset_env = {"LD_LIBRARY_PATH", "LD_PRELOAD", "TORCH_USE_RTLD_GLOBAL"};
+      auto fixed = run_subprocess({"/bin/sh", "-ec", script, py,
+                                   "import sys, torch, importlib.util as u\n"
+                                   "s = u.spec_from_file_location('bmtrain.nccl._C', sys.argv[1])\n"
+                                   "s.loader.exec_module(u.module_from_spec(s))\n",
+                                   module},
+                                  f);
+      EXPECT_TRUE(fixed.ok()) << script << last_lines(fixed.err, 3);
+    }
   }
 }
