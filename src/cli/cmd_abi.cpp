@@ -12,7 +12,10 @@ Runner setup_abi(CLI::App& sub, GlobalOptions& g) {
   sub.add_option("--python", r->python, "Interpreter of the environment to inspect; it hosts the extension modules audited (default: python3 on PATH)");
   sub.add_flag("--torch-extensions", r->torch_extensions, "Audit every module in site-packages that links libc10/libtorch");
   sub.add_flag("--torch", r->torch, "Audit torch's own libraries");
-  sub.add_flag("--with-torch", r->with_torch, "Treat the environment's torch as already loaded (as after `import torch`)");
+  sub.add_flag("--with-torch", r->with_torch,
+               "Judge every target after `import torch` of --python's environment (default: each torch-linked "
+               "target after the torch of its own site-packages)");
+  sub.add_flag("--no-torch", r->no_torch, "Do not import the torch of a target's site-packages before it");
   sub.add_option("--torch-lib", r->torch_lib, "Treat the LibTorch in this lib directory as already loaded");
   sub.add_option("--preload", r->preload, "Library the parent process has already loaded (repeatable)")->allow_extra_args(false);
   sub.add_option("--gpu", r->gpus, "GPU to judge device code for: sm_90, 9.0 (repeatable or comma-separated)")
@@ -31,10 +34,15 @@ Runner setup_abi(CLI::App& sub, GlobalOptions& g) {
   sub.footer(R"(Finds, without importing anything, what makes an extension fail at import or at first launch:
 missing libraries (searched exactly as ld.so does), undefined or wrongly versioned symbols (grouped, with
 the likely cause), a C++ ABI different from torch's, and CUDA device code no GPU here can run.
+An extension inside a site-packages that has torch is judged as `import torch`
+then `import ext` loads it, with that environment's python: torch's global deps
+(cuBLAS, cudart) visible, what torch._C loads RTLD_LOCAL (NCCL, cuDNN) not, all
+of it visible under TORCH_USE_RTLD_GLOBAL=1. LD_LIBRARY_PATH is taken as set.
 Exit: 0 clean, 1 problems found, 2 bad input.
 
 Examples:
-  gpucheck abi build/lib/my_ext.so --with-torch --gpu sm_90
+  gpucheck abi ~/venv/lib/python3.11/site-packages/my_ext --gpu sm_90
+  gpucheck abi build/lib/my_ext.so --with-torch --python ~/venv/bin/python
   gpucheck abi --python-package flash_attn --python ~/venv/bin/python
   gpucheck abi --torch-extensions --json
   gpucheck abi /opt/app/lib --from env.json --cross-check)");

@@ -202,9 +202,14 @@ TEST_F(CliTest, PythonTargetsInAVenvWithAStandInTorch) {
   auto j = nlohmann::json::parse(found.out);
   ASSERT_EQ(targets(j).size(), 1u) << found.out << found.err;
   EXPECT_NE(targets(j)[0]["details"]["path"].get<std::string>().find("myext/_C."), std::string::npos);
-  // Without torch loaded, the loader finds no libc10.so, or Debian's (ld.so.cache), which lacks the symbol.
-  EXPECT_EQ(found.exit_code, 1) << found.out;
-  EXPECT_NE(found.out.find("libc10.so"), std::string::npos);
+  // By default the extension is judged after `import torch` of its own site-packages: torch/lib/libc10.so
+  // is loaded, the extension binds against it (issue 13: not Debian's LibTorch from ld.so.cache).
+  EXPECT_EQ(found.exit_code, 0) << found.out;
+  EXPECT_EQ(targets(j)[0]["details"]["process"]["chosen_by"], "site-packages of the target") << found.out;
+  // With --no-torch nothing is imported first: the loader finds no libc10.so, or Debian's, which lacks the symbol.
+  auto bare = gpucheck_abi({"--torch-extensions", "--python", py, "--json", "--gpu", "sm_90", "--no-torch"});
+  EXPECT_EQ(bare.exit_code, 1) << bare.out;
+  EXPECT_NE(bare.out.find("libc10.so"), std::string::npos);
   // As after `import torch`: torch/lib/libc10.so is loaded, the extension binds against it.
   auto with = gpucheck_abi({"--python-package", "myext", "--python", py, "--with-torch", "--json", "--gpu", "sm_90"});
   EXPECT_EQ(with.exit_code, 0) << with.out << with.err;

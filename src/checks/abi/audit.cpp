@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "core/errors.h"
 #include "core/subprocess.h"
 #include "core/text.h"
 
@@ -133,15 +134,52 @@ TargetReport Auditor::audit(const std::string& path) {
     problem("unusable_object", err);
     return t;
   }
-  std::vector<std::string> preload = opt_.preload;
-  if (!opt_.python.empty() && lives_in_python(*root)) {
-    auto it = python_exe_.find(opt_.python);  // resolving a shim costs a process start: once per audit
-    if (it == python_exe_.end()) it = python_exe_.emplace(opt_.python, python_executable(opt_.python)).first;
-    const std::string& exe = it->second;
-    if (!exe.empty()) preload.insert(preload.begin(), exe);
+  // The process the target is imported into: its interpreter (global), what `import torch` loaded
+  // (global deps global, _C local), then the user's --preload (global).
+  std::vector<Preload> torch_loads = opt_.torch_loads;
+  std::string python = opt_.python;
+  t.host.chosen_by = opt_.torch_chosen_by;
+  t.host.how = opt_.torch_how;
+  if (torch_loads.empty() && opt_.site_torch && links_torch(*root)) {
+    std::string site = enclosing_site_packages(path);
+    std::string torch_dir = site_torch_dir(site);
+    bool is_torch_itself = !torch_dir.empty() && real_path(path).rfind(real_path(torch_dir) + "/", 0) == 0;
+    if (!torch_dir.empty() && !is_torch_itself) {
+      auto it = torch_imports_.find(torch_dir);
+      if (it == torch_imports_.end()) {
+        TorchImport ti;
+        try {
+          ti = torch_import(torch_dir, opt_.torch_rtld_global);
+        } catch (const InputError& e) {  // an unusable torch there: judged without it, and said so
+          ti.how = std::string("not imported: ") + e.what();
+        }
+        it = torch_imports_.emplace(torch_dir, std::move(ti)).first;
+      }
+      torch_loads = it->second.loads;
+      t.host.torch_dir = torch_dir;
+      t.host.chosen_by = "site-packages of the target";
+      t.host.how = it->second.how;
+      if (!opt_.python_given)
+        if (std::string own = site_python(site); !own.empty()) python = own;
+    }
   }
+  if (t.host.torch_dir.empty()) t.host.torch_dir = opt_.torch_dir;
+  std::vector<Preload> preload;
+  if (!python.empty() && lives_in_python(*root)) {
+    auto it = python_exe_.find(python);  // resolving a shim costs a process start: once per audit
+    if (it == python_exe_.end()) it = python_exe_.emplace(python, python_executable(python)).first;
+    const std::string& exe = it->second;
+    if (!exe.empty()) preload.push_back({exe, true});
+    t.host.python = exe;
+  }
+  preload.insert(preload.end(), torch_loads.begin(), torch_loads.end());
+  for (const auto& p : opt_.preload) preload.push_back({p, true});
   try {
     t.graph = build_load_graph(path, preload, opt_.loader, cache_);
+    std::vector<bool> visible(t.graph.objects.size(), false);
+    for (int i : t.graph.lookup_scope()) visible[i] = true;
+    for (std::size_t i = 0; i < t.graph.objects.size(); ++i)
+      if (t.graph.objects[i].preloaded) (visible[i] ? t.host.visible : t.host.not_visible).push_back(t.graph.objects[i].path);
   } catch (const ElfError& e) {
     t.error = e.what();
     t.status = Status::kError;
@@ -275,6 +313,8 @@ nlohmann::json to_json(const TargetReport& t) {
     deps.push_back(dj);
   }
   j["dependencies"] = deps;
+  j["process"] = {{"python", t.host.python}, {"torch", t.host.torch_dir}, {"chosen_by", t.host.chosen_by},
+                  {"how", t.host.how}, {"visible", t.host.visible}, {"not_visible", t.host.not_visible}};
   json groups = json::array();
   for (const auto& g : t.groups) {
     std::vector<std::string> remedy;  // the sentences; their commands are in the Finding's fixes

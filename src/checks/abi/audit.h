@@ -13,13 +13,23 @@
 #include "checks/abi/cxx_abi.h"
 #include "checks/abi/diagnosis.h"
 #include "checks/abi/loader.h"
+#include "checks/abi/torch_import.h"
 #include "core/finding.h"  // Status
 
 namespace gpucheck::abi {
 
 struct AuditOptions {
-  std::vector<std::string> preload;       // loaded by the parent before the targets (--preload, --with-torch)
+  std::vector<std::string> preload;       // loaded globally by the parent before the targets (--preload)
+  std::vector<Preload> torch_loads;       // --with-torch / --torch-lib: what `import torch` left loaded
+  std::string torch_dir;                  // the torch they come from
+  std::string torch_chosen_by;            // how torch_loads were chosen ("--with-torch", "--torch-lib")
+  std::string torch_how;                  // which path of torch/__init__.py torch_loads follow
+  /// Without torch_loads: a target that links torch is judged after `import torch` of its own
+  /// site-packages (checks/abi/torch_import.h), hosted by that environment's interpreter.
+  bool site_torch = true;
+  bool torch_rtld_global = false;         // TORCH_USE_RTLD_GLOBAL in the environment of the import
   std::string python;                     // interpreter hosting extension modules (auto-preloaded for PyInit_*)
+  bool python_given = false;              // --python: host every target with it, whatever its site-packages
   std::vector<GpuTarget> gpus;            // GPUs to judge device code against
   bool symbols = true;                    // bind symbols (off: dependencies only, like plain ldd)
   std::string cuobjdump;                  // cross-check fatbins with this cuobjdump; "" = none
@@ -33,9 +43,21 @@ struct FatbinInfo {
   std::string error;
 };
 
+/// The process a target is judged in: its interpreter and the torch imported before it.
+struct HostProcess {
+  std::string python;                     // ELF executable preloaded for a module living in Python; "" none
+  std::string torch_dir;                  // "" when no torch is imported first
+  std::string chosen_by;                  // "site-packages of the target", "--with-torch", "--torch-lib"
+  std::string how;                        // which path of torch/__init__.py, RTLD_GLOBAL or not
+  /// What the parent had loaded before the target: in the target's lookup scope (global, or in its own
+  /// closure), or loaded RTLD_LOCAL by someone else and invisible to it.
+  std::vector<std::string> visible, not_visible;
+};
+
 struct TargetReport {
   std::string path;
   std::string error;                      // the target is not a usable ELF object
+  HostProcess host;
   LoadGraph graph;
   SymbolCheck check;
   std::vector<SymbolGroup> groups;
@@ -80,6 +102,7 @@ class Auditor {
   PtxIsaTable ptx_;
   DiagnosisContext diag_;
   std::map<std::string, std::string> python_exe_;  // --python -> its ELF executable
+  std::map<std::string, TorchImport> torch_imports_;  // site torch dir -> its import
 };
 
 /// The fat binaries the CUDA runtime registers (".nv_fatbin", "__nv_relfatbin"): entry headers only.

@@ -199,8 +199,17 @@ std::vector<SymbolGroup> diagnose(const LoadGraph& g, const SymbolCheck& check, 
   std::vector<const LoadedObject*> torch_libs;
   for (const auto& o : g.objects) {
     auto so = std::string(o.elf->soname());
-    if (so.rfind("libc10", 0) == 0 || so.rfind("libtorch", 0) == 0) torch_libs.push_back(&o);
+    bool deps_only = so.rfind("libtorch_global_deps", 0) == 0;  // an empty library that only pulls in CUDA
+    if ((so.rfind("libc10", 0) == 0 || so.rfind("libtorch", 0) == 0) && !deps_only) torch_libs.push_back(&o);
   }
+  // Loaded into the process, but RTLD_LOCAL by someone else (torch's libnccl): the loader does not look there.
+  std::vector<bool> in_scope(g.objects.size(), false);
+  for (int i : g.lookup_scope()) in_scope[i] = true;
+  auto invisible_definer = [&](const MissingSymbol& ms) -> const LoadedObject* {
+    for (std::size_t i = 0; i < g.objects.size(); ++i)
+      if (!in_scope[i] && satisfies(*g.objects[i].elf, ms.name, ms.version)) return &g.objects[i];
+    return nullptr;
+  };
   std::map<const ElfObject*, CxxAbiUse> abi_memo;  // scanning libtorch's symbols once, not per symbol
   auto abi_of = [&](const ElfObject* o) -> const CxxAbiUse& {
     auto it = abi_memo.find(o);
@@ -218,7 +227,22 @@ std::vector<SymbolGroup> diagnose(const LoadGraph& g, const SymbolCheck& check, 
 
     std::string d = demangle(ms.name);
     SymbolGroup* s = nullptr;
-    if (is_torch_symbol(d)) {
+    if (const LoadedObject* hidden = invisible_definer(ms)) {
+      std::string so(hidden->elf->soname().empty() ? hidden->path : std::string(hidden->elf->soname()));
+      s = &group("not_visible:" + so, "not_visible");
+      if (s->cause.empty()) {
+        const LoadedObject* first = hidden;  // the preload whose dlopen brought it in
+        while (first->loader >= 0) first = &g.objects[first->loader];
+        s->cause = "defined by " + hidden->path + ", which the process already has, but loaded RTLD_LOCAL (" +
+                   (first == hidden ? "opened on its own" : "by the dlopen of " + first->path) +
+                   "): invisible to this object, which does not link " + so;
+        std::string dir = hidden->path.substr(0, hidden->path.rfind('/'));
+        std::string stem = so.rfind("lib", 0) == 0 ? so.substr(3, so.find(".so") - 3) : so;
+        s->remedy = {remedy("relink the object with its library (-l" + stem + " -L" + dir + "), or load it globally first: TORCH_USE_RTLD_GLOBAL=1 for torch's libraries, "
+                            "or LD_PRELOAD=" + hidden->path,
+                            {"export LD_PRELOAD=" + hidden->path + "${LD_PRELOAD:+:$LD_PRELOAD}"})};
+      }
+    } else if (is_torch_symbol(d)) {
       const CxxAbiUse& mine = abi_of(obj.elf);
       CxxAbi torch_abi = CxxAbi::kUnknown;
       std::string torch_where;

@@ -12,7 +12,7 @@
 namespace gpucheck::abi {
 
 struct SymbolGroup {
-  std::string category;            // torch | cxx_abi | libstdcxx | glibc | library_api | version | other
+  std::string category;            // not_visible | torch | cxx_abi | libstdcxx | glibc | library_api | version | other
   std::string cause;               // one sentence
   std::vector<Fix> remedy;         // what to run or change: a sentence, and the exact command when there is one
   std::vector<std::string> symbols;    // demangled (with @VERSION when versioned)

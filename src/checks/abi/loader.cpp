@@ -148,6 +148,34 @@ std::string expand_dst(const std::string& element, const std::string& origin, co
   return out;
 }
 
+std::vector<int> LoadGraph::lookup_scope() const {
+  std::size_t n = objects.size();
+  std::vector<std::vector<int>> edges(n);
+  for (const auto& d : deps)
+    if (d.object >= 0) edges[d.requester].push_back(d.object);
+  std::vector<bool> in(n, false);
+  auto reach = [&](int from) {
+    std::vector<int> stack{from};
+    in[from] = true;
+    while (!stack.empty()) {
+      int k = stack.back();
+      stack.pop_back();
+      for (int e : edges[k])
+        if (!in[e]) {
+          in[e] = true;
+          stack.push_back(e);
+        }
+    }
+  };
+  for (std::size_t i = 0; i < n; ++i)
+    if (objects[i].global) reach(static_cast<int>(i));
+  if (root >= 0) reach(root);
+  std::vector<int> out;
+  for (std::size_t i = 0; i < n; ++i)
+    if (in[i]) out.push_back(static_cast<int>(i));
+  return out;
+}
+
 std::vector<const Dependency*> LoadGraph::missing() const {
   std::vector<const Dependency*> out;
   for (const auto& d : deps)
@@ -348,13 +376,15 @@ class GraphBuilder {
 
 }  // namespace
 
-LoadGraph build_load_graph(const std::string& root, const std::vector<std::string>& preload, const LoaderConfig& cfg,
+LoadGraph build_load_graph(const std::string& root, const std::vector<Preload>& preload, const LoaderConfig& cfg,
                            ObjectCache& cache) {
   GraphBuilder b(cfg, cache);
   for (const auto& p : preload) {
     std::string error;
-    int idx = b.add(p, absolute(p), -1, true, &error);
-    if (idx < 0) throw ElfError("preloaded library " + (error.empty() ? p : error));
+    int idx = b.add(p.path, absolute(p.path), -1, true, &error);
+    if (idx < 0) throw ElfError("preloaded library " + (error.empty() ? p.path : error));
+    // Opened again with RTLD_GLOBAL after a local load, an object joins the global scope (glibc promotes it).
+    if (p.global) b.g.objects[idx].global = true;
     b.close_over(idx);
   }
   std::string error;

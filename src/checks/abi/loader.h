@@ -44,6 +44,15 @@ struct LoadedObject {
   const ElfObject* elf = nullptr;
   int loader = -1;       // index of the object whose NEEDED loaded it; -1 for roots and preloads
   bool preloaded = false;
+  bool global = false;   // a preload opened RTLD_GLOBAL (or the main program): its closure is in every scope
+};
+
+/// Something the parent process has loaded before the target: the interpreter (global), LD_PRELOAD or
+/// --preload (global), `import torch`'s libtorch_global_deps (RTLD_GLOBAL) and torch/_C (RTLD_LOCAL:
+/// matched by SONAME when the target needs it, but its symbols are not visible to the target otherwise).
+struct Preload {
+  std::string path;
+  bool global = true;
 };
 
 struct Dependency {
@@ -62,11 +71,15 @@ struct LoadGraph {
   int root = -1;
 
   std::vector<const Dependency*> missing() const;
+  /// The symbol lookup scope of the objects the root's dlopen loads (glibc's l_scope): the closures of
+  /// the global preloads, then the root's own closure (through already loaded objects too), by index in
+  /// load order. Objects loaded RTLD_LOCAL by someone else are outside it.
+  std::vector<int> lookup_scope() const;
 };
 
 /// Loads `preload` (in order, with their dependencies: what the parent process already has), then the
 /// root and its closure. Throws ElfError when the root itself is not a usable ELF object.
-LoadGraph build_load_graph(const std::string& root, const std::vector<std::string>& preload,
+LoadGraph build_load_graph(const std::string& root, const std::vector<Preload>& preload,
                            const LoaderConfig& cfg, ObjectCache& cache);
 
 /// What `dlopen(name)` called from code in object `requester` of `g` maps (cuDNN 9 opening

@@ -51,6 +51,8 @@ AuditReport run_abi(const AbiRequest& req) {
   for (const auto& p : opt.preload)
     if (ElfObject::loadable_mismatch(p) != "") throw InputError("--preload " + p + ": " + ElfObject::loadable_mismatch(p));
   opt.python = req.python.empty() ? "python3" : req.python;
+  opt.python_given = !req.python.empty();
+  opt.torch_rtld_global = torch_rtld_global_from_env();
   if (req.cross_check || !req.cuobjdump.empty()) {
     opt.cuobjdump = req.cuobjdump.empty() ? find_cuobjdump() : req.cuobjdump;
     if (opt.cuobjdump.empty())
@@ -75,10 +77,20 @@ AuditReport run_abi(const AbiRequest& req) {
     if (exts.empty()) set.notes.push_back("no module linking libc10/libtorch in " + std::to_string(env.site_packages.size()) + " site-packages directories");
     for (const auto& f : exts) add_path_target(f, set);
   }
-  if (req.with_torch || !req.torch_lib.empty()) {
-    auto pre = torch_preload(req.torch_lib.empty() ? env.torch_dir + "/lib" : req.torch_lib);
-    opt.preload.insert(opt.preload.end(), pre.begin(), pre.end());
+  if (!req.torch_lib.empty()) {
+    // A LibTorch linked by a C++ program: the program's own dependencies, all global.
+    for (const auto& p : torch_preload(req.torch_lib)) opt.torch_loads.push_back({p, true});
+    opt.torch_dir = req.torch_lib;
+    opt.torch_chosen_by = "--torch-lib";
+    opt.torch_how = "LibTorch linked by the program: global";
+  } else if (req.with_torch) {
+    TorchImport ti = torch_import(env.torch_dir, opt.torch_rtld_global);
+    opt.torch_loads = ti.loads;
+    opt.torch_dir = env.torch_dir;
+    opt.torch_chosen_by = "--with-torch";
+    opt.torch_how = ti.how;
   }
+  opt.site_torch = !req.no_torch;
   if (!env.executable.empty()) opt.python = env.executable;
   if (set.files.empty() && !req.torch_extensions) {
     // Nothing audited is never a pass: an unreadable directory or one too deep says why it was skipped.

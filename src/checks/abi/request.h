@@ -16,7 +16,8 @@ struct AbiRequest {
   std::string python;                        // --python; "" = python3 on PATH
   bool torch_extensions = false;             // --torch-extensions
   bool torch = false;                        // --torch
-  bool with_torch = false;                   // --with-torch: preload the environment's torch
+  bool with_torch = false;                   // --with-torch: every target after `import torch` of --python's torch
+  bool no_torch = false;                     // --no-torch: not even the torch of the target's own site-packages
   std::string torch_lib;                     // --torch-lib DIR: preload this LibTorch instead
   std::vector<std::string> preload;          // --preload
   std::vector<std::string> gpus;             // --gpu sm_90

@@ -54,9 +54,11 @@ std::vector<std::string> signature(const LoadGraph& g, const std::vector<bool>& 
 
 SymbolCheck check_symbols(const LoadGraph& g, BindingCache* cache) {
   SymbolCheck out;
-  // Lookup scope: the parent's global scope (preloads) first, then the dlopen'ed closure in load order.
+  // Lookup scope: the parent's global scope (global preloads) first, then the dlopen'ed closure in load
+  // order. What another dlopen loaded RTLD_LOCAL (torch's libnccl) is not in it.
+  std::vector<int> scope_index = g.lookup_scope();
   std::vector<const ElfObject*> scope;
-  for (const auto& o : g.objects) scope.push_back(o.elf);
+  for (int i : scope_index) scope.push_back(g.objects[i].elf);
 
   // Hundreds of objects import the same symbols (memcpy@GLIBC_2.14, operator new, ...): look each
   // (name, version) up in the scope once. Keyed by views into the mapped string tables.
@@ -98,7 +100,7 @@ SymbolCheck check_symbols(const LoadGraph& g, BindingCache* cache) {
         std::uint32_t hash = ElfObject::gnu_hash(s.name);
         for (std::size_t ci = 0; ci < scope.size(); ++ci)
           if (scope[ci] != obj.elf && satisfies(*scope[ci], s.name, hash, s.version)) {
-            definer = static_cast<int>(ci);
+            definer = scope_index[ci];
             bound.emplace(Key{s.name, s.version}, definer);
             break;
           }
