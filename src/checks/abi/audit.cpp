@@ -275,6 +275,9 @@ nlohmann::json to_json(const TargetReport& t) {
     deps.push_back(dj);
   }
   j["dependencies"] = deps;
+  // The oldest system it loads on: the newest version of each namespace the file itself requires.
+  if (t.graph.root >= 0 && t.graph.objects[t.graph.root].elf)
+    j["version_needs"] = newest_version_needs(*t.graph.objects[t.graph.root].elf);
   json groups = json::array();
   for (const auto& g : t.groups) {
     std::vector<std::string> remedy;  // the sentences; their commands are in the Finding's fixes

@@ -25,6 +25,12 @@ Finding to_finding(const TargetReport& t) {
   if (t.error.empty()) {
     if (known(t.cxx_abi)) f.evidence.add("C++ ABI", t.cxx_abi.macro());
     if (!t.torch_path.empty()) f.evidence.add("torch C++ ABI", t.torch_cxx_abi.macro(), t.torch_path);
+    if (t.graph.root >= 0 && t.graph.objects[t.graph.root].elf) {
+      std::string needs;
+      for (const auto& [ns, v] : newest_version_needs(*t.graph.objects[t.graph.root].elf))
+        if (ns == "GLIBC" || ns == "GLIBCXX" || ns == "CXXABI") needs += (needs.empty() ? "" : ", ") + v;
+      if (!needs.empty()) f.evidence.add("newest versions needed", needs);
+    }
   }
   for (const auto& g : t.groups)
     for (const auto& fx : g.remedy) {
