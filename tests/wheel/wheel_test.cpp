@@ -43,6 +43,8 @@ SubprocessResult run(const std::vector<std::string>& argv, int timeout_s = 300, 
   SubprocessOptions o;
   o.timeout = std::chrono::seconds(timeout_s);
   o.working_dir = cwd;
+  // The installed gpucheck finds its own probes and data, not a build tree's.
+  o.unset_env = {"GPUCHECK_DATA_DIR", "GPUCHECK_PROBE_DIR"};
   return run_subprocess(argv, o);
 }
 
@@ -170,7 +172,9 @@ TEST_F(Wheel, RunQuickSkipsGpuProbesWithTheirReason) {
     ids.insert(id);
     // No probe failed to start or load from the wheel (an error would say so).
     EXPECT_NE(status, "error") << id << ": " << summary;
-    if (status == "skip") EXPECT_FALSE(summary.empty()) << id << " skips without a reason";
+    if (status == "skip") {
+      EXPECT_FALSE(summary.empty()) << id << " skips without a reason";
+    }
   }
   for (const char* id : {"host.info", "device.runtime", "kernels.adam", "kernels.inf_nan", "collectives.nccl"})
     EXPECT_TRUE(ids.count(id)) << id << " did not report";
@@ -246,6 +250,35 @@ TEST_F(Wheel, AbiOnItsOwnFilesMeetsTheManylinux228Policy) {
             << (newest.count("GLIBCXX") ? ", GLIBCXX_" + newest["GLIBCXX"] : ", no GLIBCXX") << "\n";
 }
 
+TEST_F(Wheel, PipxAndUvxPutGpucheckOnPath) {
+  // The other two ways README names: pipx install FILE, uvx --from FILE gpucheck (pinned, from PyPI).
+  auto tools = gpucheck::testing::fresh_venv("wheel_pipx_uv");
+  auto pip = run({tools.python, "-m", "pip", "install", "-q", "pipx==1.18.4", "uv==0.13.9"}, 600);
+  ASSERT_TRUE(pip.ok()) << pip.describe() << pip.err;
+  fs::path bin = tools.dir / "venv/bin";
+  std::map<std::string, std::string> env = {{"PIPX_HOME", (tools.dir / "pipx").string()},
+                                            {"PIPX_BIN_DIR", (tools.dir / "pipx-bin").string()},
+                                            {"UV_CACHE_DIR", (tools.dir / "uv-cache").string()},
+                                            {"UV_TOOL_DIR", (tools.dir / "uv-tools").string()},
+                                            {"PATH", bin.string() + ":/usr/local/bin:/usr/bin:/bin"}};
+  auto with_env = [&](const std::vector<std::string>& argv) {
+    SubprocessOptions o;
+    o.timeout = std::chrono::seconds(600);
+    o.set_env = env;
+    o.unset_env = {"GPUCHECK_DATA_DIR", "GPUCHECK_PROBE_DIR"};
+    return run_subprocess(argv, o);
+  };
+  auto px = with_env({(bin / "pipx").string(), "install", built->wheel.string()});
+  ASSERT_TRUE(px.ok()) << px.describe() << px.err << px.out;
+  auto pv = with_env({(tools.dir / "pipx-bin/gpucheck").string(), "list"});
+  EXPECT_TRUE(pv.ok()) << pv.describe() << pv.err;
+  EXPECT_NE(pv.out.find("kernels.adam"), std::string::npos) << "pipx's gpucheck finds its probes";
+  auto uv = with_env({(bin / "uvx").string(), "--from", built->wheel.string(), "gpucheck", "list"});
+  EXPECT_TRUE(uv.ok()) << uv.describe() << uv.err;
+  EXPECT_NE(uv.out.find("kernels.adam"), std::string::npos) << "uvx's gpucheck finds its probes";
+  fs::remove_all(tools.dir);
+}
+
 TEST_F(Wheel, InstallsAndRunsWithoutRoot) {
   if (::geteuid() != 0) GTEST_SKIP() << "not root: this whole test already ran without root";
   if (!fs::exists("/usr/bin/setpriv") || !fs::exists("/usr/bin/python3")) GTEST_SKIP() << "needs setpriv and /usr/bin/python3";
@@ -274,7 +307,8 @@ TEST_F(Wheel, InstallsAndRunsWithoutRoot) {
   json d = parse(q);
   EXPECT_TRUE(d.contains("summary")) << d.dump().substr(0, 600);
   int reports = 0;
-  for (const auto& e : fs::directory_iterator(home / "reports", std::error_code{}))
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(home / "reports", ec))
     reports += e.path().extension() == ".json";
   EXPECT_EQ(reports, 1);
   fs::remove_all(home);

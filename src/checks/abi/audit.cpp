@@ -161,6 +161,7 @@ TargetReport Auditor::audit(const std::string& path) {
   }
 
   t.cxx_abi = detect_cxx_abi(*root);
+  t.version_needs = newest_version_needs(*root);  // while the object is alive (its strings are views)
   for (const auto& o : t.graph.objects) {
     std::string so(o.elf->soname());
     if (&o - &t.graph.objects[0] == t.graph.root) continue;
@@ -276,8 +277,7 @@ nlohmann::json to_json(const TargetReport& t) {
   }
   j["dependencies"] = deps;
   // The oldest system it loads on: the newest version of each namespace the file itself requires.
-  if (t.graph.root >= 0 && t.graph.objects[t.graph.root].elf)
-    j["version_needs"] = newest_version_needs(*t.graph.objects[t.graph.root].elf);
+  j["version_needs"] = t.version_needs;
   json groups = json::array();
   for (const auto& g : t.groups) {
     std::vector<std::string> remedy;  // the sentences; their commands are in the Finding's fixes
