@@ -1,5 +1,7 @@
 #include "common/cuda_support.h"
 
+#include "core/driver_requirement.h"
+
 namespace gpucheck::kernels {
 
 std::string cuda_error_text(cudaError_t e) {
@@ -11,7 +13,13 @@ std::optional<std::string> cuda_unavailable_reason() {
   cudaError_t e = cudaGetDeviceCount(&count);
   if (e != cudaSuccess) {
     cudaGetLastError();  // clear the sticky-less error so later calls start clean
-    return "cudaGetDeviceCount failed: " + cuda_error_text(e);
+    std::string why = "cudaGetDeviceCount failed: " + cuda_error_text(e);
+    if (e == cudaErrorInsufficientDriver) {  // which driver this (static) runtime needs, and what is here
+      int driver = 0;
+      if (cudaDriverGetVersion(&driver) != cudaSuccess) driver = 0;
+      why += " (" + driver_requirement(CUDART_VERSION, driver) + ")";
+    }
+    return why;
   }
   if (count == 0) return "cudaGetDeviceCount reports 0 devices";
   return std::nullopt;

@@ -10,6 +10,8 @@
 
 #include <fmt/format.h>
 
+#include "core/driver_requirement.h"
+
 namespace gpucheck::collectives {
 
 namespace {
@@ -20,6 +22,18 @@ std::string nccl_text(ncclResult_t r, ncclComm_t comm) {
   const char* last = ncclGetLastError(comm);
   return fmt::format("{} ({}){}{}", ncclGetErrorString(r), static_cast<int>(r), last && *last ? ": " : "",
                      last ? last : "");
+}
+
+// cudaGetDeviceCount's failure, with the driver this runtime needs when the driver is the reason.
+std::string device_count_error(cudaError_t e) {
+  std::string why = "cudaGetDeviceCount failed: " + cuda_error_text(e);
+  if (e == cudaErrorInsufficientDriver) {
+    int runtime = 0, driver = 0;
+    if (cudaRuntimeGetVersion(&runtime) != cudaSuccess) runtime = CUDART_VERSION;
+    if (cudaDriverGetVersion(&driver) != cudaSuccess) driver = 0;
+    why += " (" + driver_requirement(runtime, driver) + ")";
+  }
+  return why;
 }
 
 void check_cuda(cudaError_t e, const char* what) {
@@ -65,7 +79,7 @@ RankInfo describe(int rank, int device) {
 int usable_device_count() {
   int count = 0;
   cudaError_t e = cudaGetDeviceCount(&count);
-  if (e != cudaSuccess) throw NcclUnavailable("cudaGetDeviceCount failed: " + cuda_error_text(e));
+  if (e != cudaSuccess) throw NcclUnavailable(device_count_error(e));
   if (count == 0) throw NcclUnavailable("CUDA sees no GPU (cudaGetDeviceCount returned 0)");
   return count;
 }
@@ -176,7 +190,7 @@ std::unique_ptr<NcclTransport> NcclTransport::create_per_process(MPI_Comm comm, 
   // Every rank must agree before anyone blocks in the ncclUniqueId broadcast.
   int ok = ce == cudaSuccess && count > 0 ? 1 : 0, all_ok = 0;
   MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm);
-  if (!ok) throw NcclUnavailable(ce != cudaSuccess ? "cudaGetDeviceCount failed: " + cuda_error_text(ce)
+  if (!ok) throw NcclUnavailable(ce != cudaSuccess ? device_count_error(ce)
                                                    : "CUDA sees no GPU (cudaGetDeviceCount returned 0)");
   if (!all_ok) throw NcclUnavailable("another rank has no usable GPU");
 

@@ -37,6 +37,7 @@ struct Cudart {
 bool load_cudart(Cudart& out);
 
 inline constexpr int kCudaSuccess = 0;
+inline constexpr int kCudaErrorInsufficientDriver = 35;  // cudaErrorInsufficientDriver
 inline constexpr int kAttrMultiProcessorCount = 16;
 inline constexpr int kAttrComputeCapabilityMajor = 75;
 inline constexpr int kAttrComputeCapabilityMinor = 76;

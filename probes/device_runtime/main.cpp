@@ -6,6 +6,7 @@
 
 #include "cudart_loader.h"
 #include "core/cuda_version.h"
+#include "core/driver_requirement.h"
 #include "core/text.h"
 #include "probe/probe.h"
 
@@ -34,7 +35,9 @@ int main(int argc, char** argv) {
       else if (driver < runtime)
         r.add_fix("the driver supports CUDA " + cuda_int_to_string(driver) + " but the runtime is " +
                            cuda_int_to_string(runtime) + ": upgrade the driver or use a runtime <= the driver's");
-      return probe::skip(r, "CUDA runtime " + cuda_int_to_string(runtime) + " cannot reach a GPU: " + rt.describe(rc));
+      std::string why = "CUDA runtime " + cuda_int_to_string(runtime) + " cannot reach a GPU: " + rt.describe(rc);
+      if (rc == probe::kCudaErrorInsufficientDriver) why += " (" + driver_requirement(runtime, driver) + ")";
+      return probe::skip(r, why);
     }
     r.add_metric("device_count", count, "count");
     if (count == 0) return probe::skip(r, "CUDA runtime " + cuda_int_to_string(runtime) + " sees no GPU");

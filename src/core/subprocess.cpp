@@ -8,6 +8,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+// Weak, so one binary runs on glibc 2.28 (no such function) and uses it where it exists.
+#pragma weak posix_spawn_file_actions_addchdir_np
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -152,7 +155,14 @@ SubprocessResult run_subprocess(const std::vector<std::string>& argv_in, const S
   posix_spawn_file_actions_adddup2(&fa, out.write, 1);
   posix_spawn_file_actions_adddup2(&fa, err.write, 2);
   if (o.result_fd >= 3) posix_spawn_file_actions_adddup2(&fa, res.write, o.result_fd);
-  if (!o.working_dir.empty()) posix_spawn_file_actions_addchdir_np(&fa, o.working_dir.c_str());
+  if (!o.working_dir.empty()) {
+    if (!posix_spawn_file_actions_addchdir_np) {  // weak: absent before glibc 2.29 (the wheel's floor is 2.28)
+      posix_spawn_file_actions_destroy(&fa);
+      r.spawn_error = "a working directory needs glibc 2.29 or newer (posix_spawn_file_actions_addchdir_np)";
+      return r;
+    }
+    posix_spawn_file_actions_addchdir_np(&fa, o.working_dir.c_str());
+  }
 
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);

@@ -75,6 +75,26 @@ TEST_F(AbiReportTest, EachTargetIsOneFindingInSectionTargets) {
   EXPECT_EQ(report::exit_code(r), 1);
 }
 
+TEST_F(AbiReportTest, AFilesNewestVersionNeedsAreItsOwnReadelfSays) {
+  // getrandom is GLIBC_2.25: newer than anything else this object needs.
+  build_so(d / "libneeds.so",
+           "#include <sys/random.h>\n#include <stdio.h>\n"
+           "extern \"C\" int g(char* b) { printf(\"x\"); return (int)getrandom(b, 4, 0); }");
+  report::Report r = audit({d / "libneeds.so"});
+  const auto& f = r.sections.at(0).findings.at(0);
+  ASSERT_TRUE(f.details.contains("version_needs")) << f.details.dump();
+  std::string readelf = run_ok({"/bin/sh", "-c",
+                                "readelf -V --wide '" + (d / "libneeds.so") + "' | grep -v 'Flags: WEAK' | "
+                                "grep -oE 'Name: GLIBC_[0-9.]+' | sed 's/Name: //' | sort -V | tail -1"});
+  readelf.erase(readelf.find_last_not_of("\n") + 1);
+  EXPECT_EQ(readelf, "GLIBC_2.25");
+  EXPECT_EQ(f.details["version_needs"]["GLIBC"], readelf) << f.details["version_needs"].dump();
+  EXPECT_FALSE(f.details["version_needs"].contains("GLIBCXX"));  // C only: no libstdc++ needed
+  bool said = false;
+  for (const auto& e : f.evidence) said |= e.what == "newest versions needed" && e.value == readelf;
+  EXPECT_TRUE(said) << "a clean object's evidence names the newest glibc it needs";
+}
+
 TEST_F(AbiReportTest, TheTextComesFromTheReportAlone) {
   report::Report r = audit({d / "libund.so", d / "libok.so"});
   std::string text = text_of(r);

@@ -199,6 +199,7 @@ TargetReport Auditor::audit(const std::string& path) {
   }
 
   t.cxx_abi = detect_cxx_abi(*root);
+  t.version_needs = newest_version_needs(*root);  // while the object is alive (its strings are views)
   for (const auto& o : t.graph.objects) {
     std::string so(o.elf->soname());
     if (&o - &t.graph.objects[0] == t.graph.root) continue;
@@ -315,6 +316,8 @@ nlohmann::json to_json(const TargetReport& t) {
   j["dependencies"] = deps;
   j["process"] = {{"python", t.host.python}, {"torch", t.host.torch_dir}, {"chosen_by", t.host.chosen_by},
                   {"how", t.host.how}, {"visible", t.host.visible}, {"not_visible", t.host.not_visible}};
+  // The oldest system it loads on: the newest version of each namespace the file itself requires.
+  j["version_needs"] = t.version_needs;
   json groups = json::array();
   for (const auto& g : t.groups) {
     std::vector<std::string> remedy;  // the sentences; their commands are in the Finding's fixes

@@ -62,6 +62,7 @@ struct TargetReport {
   SymbolCheck check;
   std::vector<SymbolGroup> groups;
   CxxAbiUse cxx_abi;
+  std::map<std::string, std::string> version_needs;  // newest_version_needs() of the target itself
   std::string torch_path;                 // libc10/libtorch in the closure, when any
   CxxAbiUse torch_cxx_abi;
   bool cxx_abi_mismatch = false;

@@ -1,6 +1,7 @@
 #include "checks/abi/diagnosis.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -111,6 +112,21 @@ std::string newest_glibcxx(const ElfObject& o) {
     if (s.rfind("GLIBCXX_", 0) == 0 && (best.empty() || version_less(best, s))) best = s;
   }
   return best;
+}
+
+std::map<std::string, std::string> newest_version_needs(const ElfObject& o) {
+  std::map<std::string, std::string> newest;
+  for (const VersionNeed& vn : o.version_needs()) {
+    if (vn.weak) continue;
+    std::string v(vn.version);
+    auto us = v.rfind('_');  // GLIBC_2.28, CXXABI_1.3.11; GLIBC_PRIVATE and CXXABI_TM_1 are not numbered
+    if (us == std::string::npos || us + 1 >= v.size() || !std::isdigit(static_cast<unsigned char>(v[us + 1])) ||
+        v.find_first_not_of("0123456789.", us + 1) != std::string::npos)
+      continue;
+    std::string& best = newest[v.substr(0, us)];
+    if (best.empty() || version_less(best, v)) best = v;
+  }
+  return newest;
 }
 
 std::vector<std::string> libstdcxx_with_version(const std::string& version, const std::string& except_real,

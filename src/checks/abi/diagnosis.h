@@ -2,6 +2,7 @@
 // Turns missing symbols and versions into groups a person can act on, each with its likely cause:
 // torch/c10 symbols -> built against another torch or C++ ABI; GLIBCXX_/CXXABI_ versions -> libstdc++ too
 // old here (and which newer one exists on this machine); a library's API symbol -> never linked.
+#include <map>
 #include <string>
 #include <vector>
 
@@ -42,5 +43,9 @@ std::vector<std::string> libstdcxx_with_version(const std::string& version, cons
 
 /// The newest GLIBCXX_3.4.N an object defines ("" when none).
 std::string newest_glibcxx(const ElfObject& o);
+/// The newest version the object itself requires in each numbered namespace, weak needs (which the loader
+/// does not enforce) left out: {"GLIBC": "GLIBC_2.28", "GLIBCXX": "GLIBCXX_3.4.24", "GCC": "GCC_3.0"}. What
+/// the oldest system that loads it must provide (a manylinux policy's limits are per namespace).
+std::map<std::string, std::string> newest_version_needs(const ElfObject& o);
 
 }  // namespace gpucheck::abi

@@ -25,6 +25,13 @@ Finding to_finding(const TargetReport& t) {
   if (t.error.empty()) {
     if (known(t.cxx_abi)) f.evidence.add("C++ ABI", t.cxx_abi.macro());
     if (!t.torch_path.empty()) f.evidence.add("torch C++ ABI", t.torch_cxx_abi.macro(), t.torch_path);
+    // A clean object: the oldest glibc/libstdc++ it loads on (its problems say more when it has any).
+    if (t.problems.empty()) {
+      std::string needs;
+      for (const auto& [ns, v] : t.version_needs)
+        if (ns == "GLIBC" || ns == "GLIBCXX" || ns == "CXXABI") needs += (needs.empty() ? "" : ", ") + v;
+      if (!needs.empty()) f.evidence.add("newest versions needed", needs);
+    }
   }
   for (const auto& g : t.groups)
     for (const auto& fx : g.remedy) {

@@ -1,0 +1,317 @@
+// The wheel (scripts/wheel) end to end: built in its own tree (build-wheel, the main build's ccache), installed
+// with pip into a fresh venv, and from there: gpucheck on PATH, doctor, run --level quick (GPU probes skip
+// with their reason), explain on a log, and abi on the wheel's own installed files, whose newest GLIBC /
+// GLIBCXX / CXXABI needs are held against auditwheel's own manylinux_2_28 policy (the JSON auditwheel
+// ships, not numbers copied here); then, as root, the same install and run as nobody in a venv it made.
+// One process (add_test, not discovered), so the wheel is built once. Label repro: a second build of the
+// tool and probes (minutes cold, seconds warm) and a pip install.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/subprocess.h"
+#include "support/venv.h"
+
+namespace fs = std::filesystem;
+using gpucheck::run_subprocess;
+using gpucheck::SubprocessOptions;
+using gpucheck::SubprocessResult;
+using nlohmann::json;
+
+namespace {
+
+const fs::path kSource = GPUCHECK_SOURCE_DIR;
+
+struct Built {
+  std::string error;         // why there is no wheel
+  fs::path wheel;            // dist/gpucheck-<v>-py3-none-manylinux_2_28_x86_64.whl
+  fs::path dist;             // with auditwheel.txt
+  fs::path tools_python;     // build-wheel/tools/bin/python (auditwheel's venv)
+  double seconds = 0;
+};
+
+SubprocessResult run(const std::vector<std::string>& argv, int timeout_s = 300, const std::string& cwd = "") {
+  SubprocessOptions o;
+  o.timeout = std::chrono::seconds(timeout_s);
+  o.working_dir = cwd;
+  // The installed gpucheck finds its own probes and data, not a build tree's.
+  o.unset_env = {"GPUCHECK_DATA_DIR", "GPUCHECK_PROBE_DIR"};
+  return run_subprocess(argv, o);
+}
+
+json parse(const SubprocessResult& r) {
+  try {
+    return json::parse(r.out);
+  } catch (const std::exception& e) {
+    return json{{"parse_error", e.what()}, {"out", r.out.substr(0, 400)}, {"err", r.err}};
+  }
+}
+
+std::vector<json> findings(const json& report) {
+  std::vector<json> out;
+  for (const auto& s : report.value("sections", json::array()))
+    for (const auto& f : s.value("findings", json::array())) out.push_back(f);
+  return out;
+}
+
+// "2.28" < "2.34", "3.4.9" < "3.4.24"
+std::vector<int> dotted(const std::string& v) {
+  std::vector<int> n;
+  std::stringstream ss(v);
+  for (std::string part; std::getline(ss, part, '.');) n.push_back(std::stoi(part));
+  return n;
+}
+
+class Wheel : public ::testing::Test {
+ protected:
+  static Built* built;
+  static gpucheck::testing::Venv* venv;
+
+  static void SetUpTestSuite() {
+    built = new Built;
+    // The wheel's own build tree beside the source (as scripts/wheel's default), so a rerun is warm.
+    fs::path dist = fs::temp_directory_path() / ("gpucheck_wheel_dist_" + std::to_string(::getpid()));
+    auto r = run({(kSource / "scripts/wheel").string(), dist.string()}, 3000);
+    built->seconds = r.elapsed_s;
+    std::cout << "scripts/wheel: " << r.describe() << " in " << r.elapsed_s << " s\n" << r.err;
+    if (!r.ok()) {
+      built->error = "scripts/wheel " + r.describe() + ": " + r.err;
+      return;
+    }
+    std::string path = r.out.substr(0, r.out.find('\n'));
+    built->wheel = path;
+    built->dist = dist;
+    const char* bdir = std::getenv("GPUCHECK_WHEEL_BUILD");
+    built->tools_python = (bdir && *bdir ? fs::path(bdir) : kSource / "build-wheel") / "tools/bin/python";
+    venv = new gpucheck::testing::Venv(gpucheck::testing::fresh_venv("wheel"));
+    auto pip = run({venv->python, "-m", "pip", "install", "--no-index", "--no-deps", "-q", built->wheel.string()}, 600);
+    if (!pip.ok()) built->error = "pip install " + pip.describe() + ": " + pip.err;
+  }
+  static void TearDownTestSuite() {
+    if (venv) fs::remove_all(venv->dir);
+    if (built && !built->dist.empty()) fs::remove_all(built->dist);
+    delete venv;
+    delete built;
+    venv = nullptr;
+    built = nullptr;
+  }
+  void SetUp() override { ASSERT_TRUE(built->error.empty()) << built->error; }
+  fs::path prefix() const { return venv->dir / "venv"; }
+  std::string gpucheck() const { return (prefix() / "bin/gpucheck").string(); }
+};
+Built* Wheel::built = nullptr;
+gpucheck::testing::Venv* Wheel::venv = nullptr;
+
+TEST_F(Wheel, IsTaggedManylinux228ByAuditwheel) {
+  EXPECT_NE(built->wheel.filename().string().find("-py3-none-manylinux_2_28_x86_64.whl"), std::string::npos)
+      << built->wheel;
+  // auditwheel show: the tag the files' symbol versions allow, and what they load from outside the wheel.
+  std::ifstream in(built->dist / "auditwheel.json");
+  json show = json::parse(in, nullptr, false);
+  ASSERT_FALSE(show.is_discarded());
+  std::string sym = show.value("sym_tag", "");
+  ASSERT_EQ(sym.rfind("manylinux_2_", 0), 0u) << sym;
+  EXPECT_LE(std::stoi(sym.substr(12)), 28) << sym;
+  std::set<std::string> external;
+  for (const auto& [name, path] : show["external_libs"].items()) external.insert(name);
+  EXPECT_EQ(external, std::set<std::string>{"libnccl.so.2"}) << show["external_libs"].dump();
+  EXPECT_LT(fs::file_size(built->wheel), 64u << 20);
+}
+
+TEST_F(Wheel, PutsTheExecutableOnPathAndItsProbesAndDataBesideIt) {
+  struct stat st{};
+  ASSERT_EQ(::stat(gpucheck().c_str(), &st), 0) << gpucheck();
+  EXPECT_TRUE(st.st_mode & S_IXUSR);
+  std::ifstream f(gpucheck(), std::ios::binary);
+  char magic[4] = {};
+  f.read(magic, 4);
+  EXPECT_EQ(std::string(magic, 4), "\x7f" "ELF") << "bin/gpucheck is the executable itself, not a wrapper";
+  int manifests = 0;
+  for (const auto& e : fs::directory_iterator(prefix() / "share/gpucheck/probes")) {
+    ++manifests;
+    fs::path exe = prefix() / "libexec/gpucheck" / e.path().stem();
+    EXPECT_TRUE(fs::exists(exe)) << "probe " << e.path().stem() << " has a manifest but no executable";
+  }
+  EXPECT_GE(manifests, 9);
+  auto v = run({gpucheck(), "version", "--json"});
+  EXPECT_TRUE(v.ok()) << v.describe() << v.err;
+  // `python -m gpucheck` finds the same executable through the wheel's RECORD.
+  auto m = run({venv->python, "-m", "gpucheck", "list"});
+  EXPECT_TRUE(m.ok()) << m.describe() << m.err;
+  EXPECT_NE(m.out.find("device.runtime"), std::string::npos) << m.out;
+}
+
+TEST_F(Wheel, DoctorRunsFromTheVenv) {
+  auto r = run({gpucheck(), "doctor", "--json"}, 300);
+  ASSERT_TRUE(r.exited) << r.describe() << r.err;
+  EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 1) << r.describe() << r.err;  // clean / problems found
+  json d = parse(r);
+  ASSERT_TRUE(d.contains("summary")) << d.dump().substr(0, 600);
+  EXPECT_EQ(d["summary"]["exit_code"], r.exit_code);
+  EXPECT_FALSE(findings(d).empty());
+}
+
+TEST_F(Wheel, RunQuickSkipsGpuProbesWithTheirReason) {
+  auto r = run({gpucheck(), "run", "--level", "quick", "--no-report", "--json"}, 600);
+  ASSERT_TRUE(r.exited) << r.describe() << r.err;
+  json d = parse(r);
+  ASSERT_TRUE(d.contains("summary")) << d.dump().substr(0, 600);
+  EXPECT_EQ(d["summary"]["exit_code"], r.exit_code);
+  std::set<std::string> ids;
+  for (const auto& f : findings(d)) {
+    std::string id = f.value("id", ""), status = f.value("status", ""), summary = f.value("summary", "");
+    ids.insert(id);
+    // No probe failed to start or load from the wheel (an error would say so).
+    EXPECT_NE(status, "error") << id << ": " << summary;
+    if (status == "skip") {
+      EXPECT_FALSE(summary.empty()) << id << " skips without a reason";
+    }
+  }
+  for (const char* id : {"host.info", "device.runtime", "kernels.adam", "kernels.inf_nan", "collectives.nccl"})
+    EXPECT_TRUE(ids.count(id)) << id << " did not report";
+  EXPECT_EQ(r.exit_code, 0) << r.out.substr(0, 2000);  // documented: skips are not failures
+  if (run({"nvidia-smi", "-L"}, 30).ok()) return;
+  // No GPU here: the kernel probes say which driver their CUDA runtime needs.
+  for (const auto& f : findings(d))
+    if (f.value("id", "") == "kernels.adam") {
+      EXPECT_EQ(f.value("status", ""), "skip");
+      EXPECT_NE(f.value("summary", "").find("needs NVIDIA driver >= "), std::string::npos) << f.value("summary", "");
+    }
+}
+
+TEST_F(Wheel, ExplainRecognisesALog) {
+  auto log = kSource / "tests/data/logs/local-no-driver-cudagetdevicecount.log";
+  auto r = run({gpucheck(), "explain", log.string(), "--json"});
+  ASSERT_TRUE(r.exited) << r.describe() << r.err;
+  EXPECT_EQ(r.exit_code, 0) << r.out.substr(0, 1000) << r.err;  // a cause was recognised
+  EXPECT_NE(r.out.find("driver-too-old"), std::string::npos) << r.out.substr(0, 1000);
+}
+
+TEST_F(Wheel, AbiOnItsOwnFilesMeetsTheManylinux228Policy) {
+  // auditwheel's policy for manylinux_2_28, from the auditwheel that tagged the wheel.
+  auto pol = run({built->tools_python.string(), "-c",
+                  "import json, os, auditwheel.policy as p; "
+                  "d = json.load(open(os.path.join(os.path.dirname(p.__file__), 'manylinux-policy.json'))); "
+                  "print(json.dumps([x for x in d if x['name'] == 'manylinux_2_28'][0]))"});
+  ASSERT_TRUE(pol.ok()) << pol.err;
+  json policy = json::parse(pol.out);
+  std::map<std::string, std::string> limit;  // namespace -> newest allowed version
+  for (const auto& [ns, versions] : policy["symbol_versions"]["x86_64"].items()) {
+    std::string best;
+    for (const auto& v : versions) {
+      std::string s = v.get<std::string>();
+      if (s.find_first_not_of("0123456789.") != std::string::npos) continue;  // CXXABI_TM_1, FLOAT128
+      if (best.empty() || dotted(best) < dotted(s)) best = s;
+    }
+    limit[ns] = best;
+  }
+  ASSERT_EQ(limit["GLIBC"], "2.28");
+  ASSERT_EQ(limit["GLIBCXX"], "3.4.24");
+  std::set<std::string> allowed;
+  for (const auto& l : policy["lib_whitelist"]) allowed.insert(l.get<std::string>());
+
+  auto r = run({gpucheck(), "abi", "--no-symbols", "--json", gpucheck(), (prefix() / "libexec/gpucheck").string()}, 300);
+  ASSERT_TRUE(r.exited) << r.describe() << r.err;
+  json d = parse(r);
+  std::map<std::string, std::string> newest;  // over every file: namespace -> newest version needed
+  int files = 0;
+  for (const auto& f : findings(d)) {
+    const json& det = f.value("details", json::object());
+    if (!det.contains("version_needs")) continue;
+    ++files;
+    std::string path = det.value("path", "");
+    for (const auto& [ns, v] : det["version_needs"].items()) {
+      std::string ver = v.get<std::string>().substr(ns.size() + 1);
+      if (newest[ns].empty() || dotted(newest[ns]) < dotted(ver)) newest[ns] = ver;
+      ASSERT_TRUE(limit.count(ns)) << path << " needs " << v << ", a namespace manylinux_2_28 does not allow";
+      EXPECT_FALSE(dotted(limit[ns]) < dotted(ver)) << path << " needs " << v << " > " << ns << "_" << limit[ns];
+    }
+    // What each file loads directly: the policy's libraries, ld.so, and the node's NCCL (collectives.nccl).
+    for (const auto& dep : det.value("dependencies", json::array())) {
+      if (dep.value("requested_by", "") != path) continue;
+      std::string name = dep.value("name", "");
+      EXPECT_TRUE(allowed.count(name) || name == "ld-linux-x86-64.so.2" || name == "libnccl.so.2")
+          << path << " needs " << name << ", which manylinux_2_28 does not allow";
+    }
+  }
+  EXPECT_GE(files, 10) << r.out.substr(0, 1000);
+  EXPECT_FALSE(newest["GLIBC"].empty());
+  EXPECT_EQ(newest.count("GLIBCXX"), 0u) << "libstdc++ is linked in: no file needs GLIBCXX_" << newest["GLIBCXX"];
+  std::cout << "newest needed over " << files << " files: GLIBC_" << newest["GLIBC"]
+            << (newest.count("GLIBCXX") ? ", GLIBCXX_" + newest["GLIBCXX"] : ", no GLIBCXX") << "\n";
+}
+
+TEST_F(Wheel, PipxAndUvxPutGpucheckOnPath) {
+  // The other two ways README names: pipx install FILE, uvx --from FILE gpucheck (pinned, from PyPI).
+  auto tools = gpucheck::testing::fresh_venv("wheel_pipx_uv");
+  auto pip = run({tools.python, "-m", "pip", "install", "-q", "pipx==1.18.4", "uv==0.13.9"}, 600);
+  ASSERT_TRUE(pip.ok()) << pip.describe() << pip.err;
+  fs::path bin = tools.dir / "venv/bin";
+  std::map<std::string, std::string> env = {{"PIPX_HOME", (tools.dir / "pipx").string()},
+                                            {"PIPX_BIN_DIR", (tools.dir / "pipx-bin").string()},
+                                            {"UV_CACHE_DIR", (tools.dir / "uv-cache").string()},
+                                            {"UV_TOOL_DIR", (tools.dir / "uv-tools").string()},
+                                            {"PATH", bin.string() + ":/usr/local/bin:/usr/bin:/bin"}};
+  auto with_env = [&](const std::vector<std::string>& argv) {
+    SubprocessOptions o;
+    o.timeout = std::chrono::seconds(600);
+    o.set_env = env;
+    o.unset_env = {"GPUCHECK_DATA_DIR", "GPUCHECK_PROBE_DIR"};
+    return run_subprocess(argv, o);
+  };
+  auto px = with_env({(bin / "pipx").string(), "install", built->wheel.string()});
+  ASSERT_TRUE(px.ok()) << px.describe() << px.err << px.out;
+  auto pv = with_env({(tools.dir / "pipx-bin/gpucheck").string(), "list"});
+  EXPECT_TRUE(pv.ok()) << pv.describe() << pv.err;
+  EXPECT_NE(pv.out.find("kernels.adam"), std::string::npos) << "pipx's gpucheck finds its probes";
+  auto uv = with_env({(bin / "uvx").string(), "--from", built->wheel.string(), "gpucheck", "list"});
+  EXPECT_TRUE(uv.ok()) << uv.describe() << uv.err;
+  EXPECT_NE(uv.out.find("kernels.adam"), std::string::npos) << "uvx's gpucheck finds its probes";
+  fs::remove_all(tools.dir);
+}
+
+TEST_F(Wheel, InstallsAndRunsWithoutRoot) {
+  if (::geteuid() != 0) GTEST_SKIP() << "not root: this whole test already ran without root";
+  if (!fs::exists("/usr/bin/setpriv") || !fs::exists("/usr/bin/python3")) GTEST_SKIP() << "needs setpriv and /usr/bin/python3";
+  // nobody's own HOME, venv and copy of the wheel; root's pyenv Python is not readable by nobody.
+  fs::path home = fs::temp_directory_path() / ("gpucheck_wheel_nobody_" + std::to_string(::getpid()));
+  fs::remove_all(home);
+  fs::create_directories(home);
+  fs::path whl = home / built->wheel.filename();
+  fs::copy_file(built->wheel, whl);
+  ASSERT_TRUE(run({"chown", "-R", "65534:65534", home.string()}).ok());
+  auto as_nobody = [&](std::vector<std::string> argv, int timeout_s) {
+    std::vector<std::string> full = {"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                                     "--", "/usr/bin/env", "HOME=" + home.string(), "PIP_NO_CACHE_DIR=1"};
+    full.insert(full.end(), argv.begin(), argv.end());
+    return run(full, timeout_s, home.string());
+  };
+  auto v = as_nobody({"/usr/bin/python3", "-m", "venv", (home / "venv").string()}, 180);
+  ASSERT_TRUE(v.ok()) << v.describe() << v.err;
+  auto pip = as_nobody({(home / "venv/bin/python").string(), "-m", "pip", "install", "--no-index", "-q", whl.string()}, 600);
+  ASSERT_TRUE(pip.ok()) << pip.describe() << pip.err;
+  auto doc = as_nobody({(home / "venv/bin/gpucheck").string(), "doctor"}, 300);
+  EXPECT_TRUE(doc.exited && (doc.exit_code == 0 || doc.exit_code == 1)) << doc.describe() << doc.err;
+  // The report goes to nobody's reports/ (the working directory), written atomically like root's.
+  auto q = as_nobody({(home / "venv/bin/gpucheck").string(), "run", "--level", "quick", "--json"}, 600);
+  EXPECT_TRUE(q.ok()) << q.describe() << q.err << q.out.substr(0, 1000);
+  json d = parse(q);
+  EXPECT_TRUE(d.contains("summary")) << d.dump().substr(0, 600);
+  int reports = 0;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(home / "reports", ec))
+    reports += e.path().extension() == ".json";
+  EXPECT_EQ(reports, 1);
+  fs::remove_all(home);
+}
+
+}  // namespace
