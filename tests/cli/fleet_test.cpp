@@ -56,7 +56,11 @@ TEST(Fleet, MergeRejectsTheSlowNodeAndTheDriftedOneOnly) {
   EXPECT_EQ(verdict["node5"], "pass");
   EXPECT_EQ(verdict["garbage.json"], "error");  // incomplete, never silently dropped
   std::string text = r.out;
-  EXPECT_NE(text.find("scontrol update NodeName=node3,node4 State=DRAIN"), std::string::npos) << text;
+  EXPECT_NE(text.find("scontrol update NodeName=node3 State=DRAIN Reason='gpucheck: kernels.adam_offload throughput"),
+            std::string::npos) << text;
+  EXPECT_NE(text.find("scontrol update NodeName=node4 State=DRAIN Reason='gpucheck: libcublas.so.13 is 13.0.1 at /opt/other"),
+            std::string::npos) << text;
+  EXPECT_EQ(text.find("NodeName=node1"), std::string::npos) << text;
 
   auto human = gpucheck({"fleet", "merge", (dir / "fleet").string()});
   EXPECT_NE(human.out.find("6 nodes: 3 accepted, 2 rejected, 1 incomplete"), std::string::npos) << human.out;
