@@ -27,7 +27,7 @@ Runner setup_fleet(CLI::App& sub, GlobalOptions& g) {
   sub.footer(R"(Examples:
   gpucheck fleet merge reports/                      one verdict per node
   gpucheck fleet merge reports/ --json --out fleet.json
-  gpucheck fleet merge reports/ --expect node1,node2,node3   a node without a report is incomplete
+  gpucheck fleet merge reports/ --expect n1,n2,n3     a node without a report: incomplete
 
 A node is rejected when a probe failed, when a metric is an outlier among the nodes with the same GPUs
 (median and MAD, on the bad side only), when its driver, toolkits, torch or a loaded library differs
