@@ -16,9 +16,9 @@ void check(int rc, const char* what) {
   if (rc != MPI_SUCCESS) throw TransportError(fmt::format("{} failed in the reduce-scatter ring (code {})", what, rc));
 }
 
-// Segments of about 256 KiB: small enough that reducing one overlaps the transfer of the next, large
+// Segments of 1 MiB (256 KiB measured no better here, and more messages at 1 MiB): small enough that reducing one overlaps the transfer of the next, large
 // enough that per-message costs vanish; at most kMaxSegments per block (the tags one ring uses).
-constexpr std::size_t kSegmentBytes = 256 << 10;
+constexpr std::size_t kSegmentBytes = 1 << 20;
 
 }  // namespace
 
