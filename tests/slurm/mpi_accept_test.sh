@@ -20,8 +20,8 @@ rc=$?
 set -e
 [[ $rc -eq 0 ]] || { echo "FAIL: accept exited $rc"; exit 1; }
 shopt -s nullglob
-host="$(hostname)"
-r=("$T/out/$host"-*.json) c=("$T/out"/collectives-*.json) m=("$T/out/merged"/fleet-*.json)
+r=() c=("$T/out"/collectives-*.json) m=("$T/out/merged"/fleet-*.json)
+for f in "$T/out"/*.json; do [[ "$(basename "$f")" == collectives-* ]] || r+=("$f"); done
 [[ ${#r[@]} -eq 1 && ${#c[@]} -eq 1 && ${#m[@]} -eq 1 ]] ||
   { echo "FAIL: reports ${#r[@]}, collectives ${#c[@]}, merged ${#m[@]} (want 1 each)"; ls -la "$T/out"; exit 1; }
 grep -q '"status": *"pass"' "${c[0]}" || { echo "FAIL: the collectives result did not pass"; exit 1; }
