@@ -76,9 +76,9 @@ TEST(Fleet, MergeRejectsTheSlowNodeAndTheDriftedOneOnly) {
   fs::remove_all(dir);
 }
 
-// Five REAL runs of this machine through a catalog of host.info and the test-only probe
-// test.copy_bandwidth (a real memcpy measurement): node3 ran with GPUCHECK_TEST_PROBE_SLOWDOWN=8, so it
-// really copied 8 times per timed copy; node4's report got another cuBLAS planted in its inventory. The
+// Five REAL runs of this machine through a catalog of host.info and the test-only probe test.spin_rate
+// (a real compute-bound measurement): node3 ran with GPUCHECK_TEST_PROBE_SLOWDOWN=8, so it really ran 8
+// chains per timed chain; node4's report got another cuBLAS planted in its inventory. The
 // reports keep everything they measured; only the host names are made distinct (one machine plays five).
 // The merge flags exactly those two nodes (one outlier, one drift), accepts the rest, and node6 of
 // --expect, which has no report, is incomplete.
@@ -91,9 +91,9 @@ TEST(Fleet, RealRunsFlagExactlyTheSlowNodeAndThePlantedLibrary) {
   for (auto& e : fs::directory_iterator(stage_data))
     if (e.path().filename() != "probes") fs::create_symlink(e.path(), data / e.path().filename());
   fs::copy_file(stage_data / "probes" / "host.info.json", data / "probes" / "host.info.json");
-  fs::copy_file(FLEET_TEST_MANIFEST, data / "probes" / "test.copy_bandwidth.json");
+  fs::copy_file(FLEET_TEST_MANIFEST, data / "probes" / "test.spin_rate.json");
   fs::create_symlink(stage_probes / "host.info", probes / "host.info");
-  fs::create_symlink(FLEET_TEST_PROBE, probes / "test.copy_bandwidth");
+  fs::create_symlink(FLEET_TEST_PROBE, probes / "test.spin_rate");
   fs::create_directories(dir / "fleet");
   std::map<std::string, double> measured;
   for (int i = 1; i <= 5; ++i) {
@@ -109,7 +109,7 @@ TEST(Fleet, RealRunsFlagExactlyTheSlowNodeAndThePlantedLibrary) {
     std::string name = "node" + std::to_string(i);
     node["host"] = name;
     for (auto& f : node["sections"][0]["findings"])
-      if (f["id"] == "test.copy_bandwidth") measured[name] = f["metrics"][0]["value"].get<double>();
+      if (f["id"] == "test.spin_rate") measured[name] = f["metrics"][0]["value"].get<double>();
     if (i == 4)
       node["inventory"]["libraries"].push_back({{"name", "libcublas"}, {"soname", "libcublas.so.13"},
                                                 {"version", "13.0.1"}, {"path", "/opt/other/libcublas.so.13"},
@@ -135,13 +135,15 @@ TEST(Fleet, RealRunsFlagExactlyTheSlowNodeAndThePlantedLibrary) {
     }
   EXPECT_EQ(verdict["node1"], "pass") << summary["node1"];
   EXPECT_EQ(verdict["node2"], "pass") << summary["node2"];
-  EXPECT_EQ(verdict["node3"], "fail");
+  std::string rates;
+  for (auto& [n, v] : measured) rates += n + " " + std::to_string(v) + "  ";
+  EXPECT_EQ(verdict["node3"], "fail") << rates;
   EXPECT_EQ(verdict["node4"], "fail");
   EXPECT_EQ(verdict["node5"], "pass") << summary["node5"];
   EXPECT_EQ(verdict["node6"], "error") << summary["node6"];  // expected, no report: never accepted by absence
-  EXPECT_NE(summary["node3"].find("test.copy_bandwidth copy_bandwidth"), std::string::npos) << summary["node3"];
+  EXPECT_NE(summary["node3"].find("test.spin_rate chain_rate"), std::string::npos) << summary["node3"];
   EXPECT_NE(summary["node4"].find("libcublas.so.13 is 13.0.1 at /opt/other"), std::string::npos) << summary["node4"];
-  EXPECT_EQ(outlier_nodes, std::vector<std::string>{"node3"});
+  EXPECT_EQ(outlier_nodes, std::vector<std::string>{"node3"}) << rates;
   EXPECT_EQ(drift_nodes, std::vector<std::string>{"node4"});
   fs::remove_all(dir);
 }
