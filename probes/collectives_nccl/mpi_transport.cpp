@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "collectives/host_reduce.h"
+#include "mpi_ring_reduce_scatter.h"
 
 namespace gpucheck::collectives {
 
@@ -117,6 +118,10 @@ MpiTransport::MpiTransport(MPI_Comm comm) {
   check_mpi(MPI_Comm_dup(comm, &comm_), "MPI_Comm_dup");
   MPI_Comm_rank(comm_, &rank_);
   MPI_Comm_size(comm_, &size_);
+  int* ub = nullptr;
+  int has_ub = 0;
+  MPI_Comm_get_attr(comm_, MPI_TAG_UB, &ub, &has_ub);
+  if (has_ub && ub) tag_ub_ = *ub;
   int world_rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
   info_.rank = rank_;
@@ -146,8 +151,9 @@ double MpiTransport::run(const std::vector<Collective>& group, int iterations, d
   for (int it = 0; it < iterations; ++it) {
     std::vector<MPI_Request> reqs;
     std::vector<std::vector<unsigned char>> scratch;  // avg pre-scaled inputs, alive until completion
-    struct Move { unsigned char* buf; std::size_t offset, bytes; };
-    std::vector<Move> moves;  // in-place reduce-scatter: MPI leaves the result at the start of the buffer
+    std::vector<RingReduceScatter> rings;  // reduce-scatter: our ring, progressed in the polling loop below
+    rings.reserve(group.size());
+    int next_tag = 0;
     for (auto& c : group) {
       const CallBuffers& b = c.local.at(0);
       const std::size_t es = dtype_size(c.dtype);
@@ -183,12 +189,14 @@ double MpiTransport::run(const std::vector<Collective>& group, int iterations, d
           }
           if (c.op == CollOp::kAllReduce) {
             check_mpi(MPI_Iallreduce(in_place ? MPI_IN_PLACE : send, recv, n, type, op, comm_, &req), "MPI_Iallreduce");
-          } else if (in_place) {
-            auto* base = const_cast<unsigned char*>(static_cast<const unsigned char*>(b.send));
-            check_mpi(MPI_Ireduce_scatter_block(MPI_IN_PLACE, base, n, type, op, comm_, &req), "MPI_Ireduce_scatter_block");
-            moves.push_back({base, static_cast<std::size_t>(rank_) * c.count * es, c.count * es});
           } else {
-            check_mpi(MPI_Ireduce_scatter_block(send, recv, n, type, op, comm_, &req), "MPI_Ireduce_scatter_block");
+            if (next_tag > tag_ub_ - static_cast<int>(RingReduceScatter::kMaxSegments))
+              throw TransportError("too many reduce-scatters in one group for MPI's tag range");
+            // in place: the ring reads this rank's block from recv itself (the avg copy is never in place)
+            rings.emplace_back(comm_, c.dtype, c.redop == RedOp::kMax ? RedOp::kMax : RedOp::kSum, send, recv,
+                               c.count, next_tag);
+            next_tag += rings.back().tags();
+            continue;  // no MPI request: the ring is progressed by the loop below
           }
           break;
         }
@@ -199,6 +207,7 @@ double MpiTransport::run(const std::vector<Collective>& group, int iterations, d
     for (;;) {
       int done = 0;
       check_mpi(MPI_Testall(static_cast<int>(reqs.size()), reqs.data(), &done, MPI_STATUSES_IGNORE), "MPI_Testall");
+      for (auto& r : rings) done = r.progress() && done;
       if (done) break;
       std::this_thread::yield();  // oversubscribed ranks (CI, laptops) must not starve each other
       if (std::chrono::steady_clock::now() > deadline) {
@@ -207,8 +216,6 @@ double MpiTransport::run(const std::vector<Collective>& group, int iterations, d
                                             to_string(c.redop), to_string(c.dtype), c.count, rank_, timeout_s));
       }
     }
-    for (auto& m : moves)
-      if (m.offset) std::memmove(m.buf + m.offset, m.buf, m.bytes);
   }
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }

@@ -1,7 +1,7 @@
 #pragma once
-// The host path: the same collectives on host memory over Open MPI (MPI_Iallgather,
-// MPI_Ireduce_scatter_block, MPI_Iallreduce, MPI_Ibcast: the non-blocking forms of MPI_Allgather & co., so
-// the watchdog can stop waiting). fp16/bf16 reductions use user-defined MPI operations that round after
+// The host path: the same collectives on host memory over Open MPI (MPI_Iallgather, MPI_Iallreduce,
+// MPI_Ibcast: the non-blocking forms of MPI_Allgather & co., so the watchdog can stop waiting; reduce-scatter
+// is our own pipelined ring of non-blocking sends and receives, mpi_ring_reduce_scatter.h). fp16/bf16 reductions use user-defined MPI operations that round after
 // every step, as a GPU kernel does; avg pre-multiplies by 1/W like NCCL.
 #include <mpi.h>
 
@@ -35,6 +35,7 @@ class MpiTransport : public Transport {
  private:
   MPI_Comm comm_ = MPI_COMM_NULL;
   int rank_ = 0, size_ = 1;
+  int tag_ub_ = 32767;  // MPI guarantees at least this; the communicator's MPI_TAG_UB when it says more
   RankInfo info_;
 };
 

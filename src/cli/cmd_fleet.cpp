@@ -16,19 +16,25 @@ Runner setup_fleet(CLI::App& sub, GlobalOptions& g) {
                     "Robust z-score (0.6745 (x - median) / MAD) beyond which a metric is an outlier (default 3.5)")
       ->check(CLI::Range(0.5, 100.0));
   merge->add_option("--min-relative", o->min_relative,
-                    "When all peers agree exactly (MAD 0): how much worse is an outlier (default 0.05 = 5%)")
+                    "How much worse than the median an outlier must also be (default 0.05 = 5%); alone when MAD is 0")
       ->check(CLI::Range(0.0, 1.0));
+  merge->add_option("--expect", o->expect,
+                    "Nodes that must have a report (comma-separated Slurm node or host names); one without is incomplete")
+      ->delimiter(',')
+      ->type_name("NODE,...");
   merge->add_option("--min-peers", o->min_peers, "Nodes of one GPU model needed before outliers are judged (default 3)")
       ->check(CLI::Range(2, 100000));
   sub.footer(R"(Examples:
   gpucheck fleet merge reports/                      one verdict per node
   gpucheck fleet merge reports/ --json --out fleet.json
   gpucheck fleet merge reports/ --html --out fleet.html  the same as one page to read
+  gpucheck fleet merge reports/ --expect n1,n2,n3     a node without a report: incomplete
 
 A node is rejected when a probe failed, when a metric is an outlier among the nodes with the same GPUs
-(median and MAD, on the bad side only), or when its driver, toolkits, torch or a loaded library differs
-from what most nodes have; incomplete when its report is unreadable, interrupted or has a probe without
-a verdict. The scontrol command that drains rejected nodes is printed, never run.
+(median and MAD, on the bad side only), when its driver, toolkits, torch or a loaded library differs
+from what most nodes have, or when a rank on it failed the multi-node collectives (collectives-*.json);
+incomplete when its report is missing (--expect), unreadable, interrupted or has a probe without a
+verdict. The scontrol commands that drain rejected nodes are printed, never run.
 Exit codes: 0 every node accepted, 1 a node rejected, 3 a node incomplete (and none rejected), 2 bad input.)");
   return [inputs, o, &g] {
     report::Report rep = report::fleet_report(new_report("fleet", g), *inputs, *o);

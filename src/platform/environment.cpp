@@ -152,7 +152,7 @@ bool is_allowed_variable(const std::string& name) {
                                 "CONDA_PREFIX", "CONDA_DEFAULT_ENV", "VIRTUAL_ENV", "PYTHONPATH",
                                 "CC", "CXX", "CUDAHOSTCXX", "NVCC_CCBIN", "NVCC_APPEND_FLAGS",
                                 "NVCC_PREPEND_FLAGS", "OMP_NUM_THREADS", "SLURM_JOB_ID", "SLURM_NODELIST",
-                                "SLURM_PROCID", "SLURM_LOCALID", "OMPI_COMM_WORLD_RANK",
+                                "SLURM_PROCID", "SLURM_LOCALID", "SLURMD_NODENAME", "OMPI_COMM_WORLD_RANK",
                                 "OMPI_COMM_WORLD_LOCAL_RANK", "OMPI_COMM_WORLD_SIZE"};
   for (auto* e : exact)
     if (name == e) return true;

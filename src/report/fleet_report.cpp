@@ -1,6 +1,7 @@
 #include "report/fleet_report.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <map>
@@ -9,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "core/errors.h"
+#include "core/files.h"
 #include "core/text.h"
 
 namespace gpucheck::report {
@@ -18,6 +20,7 @@ namespace fs = std::filesystem;
 
 struct Node {
   std::string name;        // hostname, or the file when the report could not be read
+  std::string slurm_name;  // SLURMD_NODENAME of the run (what scontrol calls the node), when under Slurm
   std::string file;
   std::string problem;     // why there is no usable report
   Report report;
@@ -117,17 +120,49 @@ bool plain_host(const std::string& h) {
   return !h.empty() && h.size() < 256 && h.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_") == std::string::npos;
 }
 
+// A drain reason built from report text (probe ids, metric names: read, not trusted) that is safe inside
+// single quotes in any POSIX shell: only plain characters survive, the rest become '_', at most 120.
+std::string quoted_reason(const std::string& reason) {
+  std::string out;
+  for (char c : reason) {
+    bool plain = std::isalnum(static_cast<unsigned char>(c)) || std::string(" .,:;=<>()%+-_/").find(c) != std::string::npos;
+    out += plain ? c : '_';
+    if (out.size() >= 120) break;
+  }
+  return "'" + out + "'";
+}
+
+// The file is the JSON of one multi-node probe (collectives.nccl --json): an object with an id and
+// per-rank devices, not a report.
+bool is_probe_result(const nlohmann::json& j) {
+  return j.is_object() && j.contains("id") && j["id"].is_string() && j.contains("devices") && !j.contains("sections");
+}
+
 }  // namespace
 
 Report fleet_report(Report rep, const std::vector<std::string>& inputs, const FleetOptions& o) {
   std::map<std::string, Node> by_host;
   std::vector<Node> unreadable;
+  std::vector<std::pair<std::string, Finding>> multi_node;  // file, probe result
   for (const auto& file : report_files(inputs)) {
     Node n;
     n.file = file;
     try {
+      nlohmann::json doc = nlohmann::json::parse(read_file(file), nullptr, /*allow_exceptions=*/false);
+      if (is_probe_result(doc)) {
+        Finding f;
+        try {
+          from_json(doc, f);
+        } catch (const std::exception& e) {
+          throw InputError(file + ": not a probe result: " + e.what());
+        }
+        multi_node.emplace_back(file, std::move(f));
+        continue;
+      }
       n.report = read_report_file(file);
       n.name = n.report.meta.hostname.empty() ? file : n.report.meta.hostname;
+      if (auto it = n.report.meta.environment.find("SLURMD_NODENAME"); it != n.report.meta.environment.end())
+        n.slurm_name = it->second;
     } catch (const InputError& e) {
       n.name = fs::path(file).filename().string();
       n.problem = e.what();
@@ -181,10 +216,11 @@ Report fleet_report(Report rep, const std::vector<std::string>& inputs, const Fl
         double worse = n->better[key] == "higher" ? med - v : v - med;  // > 0: on the bad side
         if (worse <= 0) continue;
         double z = mad > 0 ? 0.6745 * worse / mad : 0;
-        bool out = mad > 0 ? z > o.outlier_z : (med != 0 && worse / std::fabs(med) > o.min_relative);
+        double rel = med != 0 ? worse / std::fabs(med) : 0;
+        bool out = rel > o.min_relative && (mad == 0 || z > o.outlier_z);
         if (!out) continue;
-        std::string why = mad > 0 ? fmt::format("robust z {:.1f} > {}", z, o.outlier_z)
-                                  : fmt::format("{:.1f}% worse, the others agree exactly", 100 * worse / std::fabs(med));
+        std::string why = mad > 0 ? fmt::format("{:.0f}% worse, robust z {:.1f} > {}", 100 * rel, z, o.outlier_z)
+                                  : fmt::format("{:.1f}% worse, the others agree exactly", 100 * rel);
         Finding f;
         f.id = "fleet.outlier";
         f.status = Status::kFail;
@@ -239,8 +275,39 @@ Report fleet_report(Report rep, const std::vector<std::string>& inputs, const Fl
     }
   }
 
+  // Multi-node probes: a failed rank rejects its host, a rank without a verdict leaves it incomplete.
+  std::vector<Finding> across;
+  for (auto& [file, f] : multi_node) {
+    for (const auto& d : f.devices) {
+      std::string host;
+      for (const auto& e : d.evidence)
+        if (e.what == "host") host = e.value;
+      if (host.empty()) continue;
+      std::string why = f.id + " across the fleet: " + d.device + " " + to_string(d.status) +
+                        (d.summary.empty() ? "" : ": " + d.summary);
+      if (d.status == Status::kFail) reject[host].push_back(why);
+      else if (d.status == Status::kError) incomplete[host].push_back(why);
+    }
+    f.evidence["file"] = file;
+    across.push_back(f);
+  }
+
+  // Expected nodes without any report: never accepted by absence.
+  for (const auto& want : o.expect) {
+    bool found = false;
+    for (auto& n : nodes)
+      found = found || n.name == want || n.slurm_name == want || n.name.substr(0, n.name.find('.')) == want;
+    for (auto& n : unreadable) found = found || n.name == want;
+    if (found) continue;
+    Node missing;
+    missing.name = want;
+    missing.problem = "no report from this node in " + join(inputs, ", ") + " (its run did not finish or wrote elsewhere)";
+    unreadable.push_back(std::move(missing));
+  }
+
   std::vector<Finding> verdicts;
   std::vector<std::string> rejected;
+  std::vector<std::string> drain_commands;
   for (auto& n : nodes) {
     Finding f;
     f.id = "node." + n.name;
@@ -248,10 +315,15 @@ Report fleet_report(Report rep, const std::vector<std::string>& inputs, const Fl
     f.evidence["report"] = n.file;
     f.evidence["GPUs"] = n.gpu_model;
     f.details = {{"node", n.name}, {"gpu_model", n.gpu_model}, {"exit_code", exit_code(n.report)}};
+    if (!n.slurm_name.empty()) f.evidence["Slurm node"] = n.slurm_name;
     if (reject.count(n.name)) {
       f.status = Status::kFail;
       f.summary = "reject: " + join(reject[n.name], "; ");
       rejected.push_back(n.name);
+      const std::string& target = n.slurm_name.empty() ? n.name : n.slurm_name;
+      if (plain_host(target))
+        drain_commands.push_back("scontrol update NodeName=" + target + " State=DRAIN Reason=" +
+                                 quoted_reason("gpucheck: " + reject[n.name].front()));
     } else if (incomplete.count(n.name)) {
       f.status = Status::kError;
       f.summary = "incomplete: " + join(incomplete[n.name], "; ");
@@ -273,18 +345,18 @@ Report fleet_report(Report rep, const std::vector<std::string>& inputs, const Fl
   rep.section("nodes").findings = std::move(verdicts);
   if (!outliers.empty()) rep.section("outliers").findings = std::move(outliers);
   if (!drift.empty()) rep.section("drift").findings = std::move(drift);
+  if (!across.empty()) rep.section("across").findings = std::move(across);
   if (!rejected.empty()) {
-    std::vector<std::string> plain;
-    for (auto& h : rejected)
-      if (plain_host(h)) plain.push_back(h);
     Finding drain;
     drain.id = "fleet.drain";
     drain.status = Status::kInfo;
     drain.title = "drain the rejected nodes";
     drain.summary = fmt::format("{} of {} nodes rejected", rejected.size(), nodes.size() + unreadable.size());
-    if (!plain.empty())
-      drain.add_fix("drain them until repaired (printed here, never run)",
-                    {"scontrol update NodeName=" + join(plain, ",") + " State=DRAIN Reason=gpucheck-rejected"});
+    if (drain_commands.size() < rejected.size())
+      drain.evidence["no command for"] = "a node name with characters outside [A-Za-z0-9._-]";
+    if (!drain_commands.empty())
+      drain.add_fix("drain them until repaired (printed, never run)",
+                    drain_commands);
     rep.section("actions").findings.push_back(drain);
   }
   rep.details = {{"nodes", nodes.size() + unreadable.size()},

@@ -84,6 +84,28 @@ std::uint32_t reduce_tree(const Pattern& p, std::vector<int> order, std::size_t 
   return vals[0];
 }
 
+// avg's pre-scaling in typed loops gives the bits of the definition, encode(float(x) * float(1/W)), for
+// every fp16/bf16 pattern and a spread of fp32 values.
+TEST(HostReduce, ScaleInPlaceMatchesTheDefinition) {
+  for (DType t : {DType::kF16, DType::kBF16, DType::kF32}) {
+    for (double factor : {0.5, 1.0 / 3, 0.125, 1.0 / 7}) {
+      std::vector<std::uint32_t> bits;
+      for (std::uint32_t x = 0; x < 65536; ++x) bits.push_back(t == DType::kF32 ? mix64(x) & 0xffffffffu : x);
+      std::vector<unsigned char> buf(bits.size() * dtype_size(t));
+      for (std::size_t i = 0; i < bits.size(); ++i) store_bits(t, buf.data(), i, bits[i]);
+      scale_in_place(t, buf.data(), bits.size(), factor);
+      std::size_t bad = 0;
+      for (std::size_t i = 0; i < bits.size(); ++i) {
+        std::uint32_t want = encode(t, static_cast<float>(decode(t, bits[i])) * static_cast<float>(factor));
+        std::uint32_t got = load_bits(t, buf.data(), i);
+        bool both_nan = std::isnan(decode(t, got)) && std::isnan(decode(t, want));
+        if (got != want && !both_nan) ++bad;
+      }
+      EXPECT_EQ(bad, 0u) << to_string(t) << " x " << factor;
+    }
+  }
+}
+
 }  // namespace
 
 TEST(Pattern, SumsAreExactInAnyOrderForEveryDtype) {
