@@ -17,7 +17,7 @@ TEST(Terminal, FailureShowsEvidenceAndFix) {
   EXPECT_NE(line.find("device.runtime"), std::string::npos);
   std::string details = result_details(r, false);
   EXPECT_NE(details.find("cudaErrorNoDevice (100)"), std::string::npos);
-  EXPECT_NE(details.find("fix: install the driver"), std::string::npos);
+  EXPECT_NE(details.find("1. install the driver"), std::string::npos);
 }
 
 TEST(Terminal, QuietPassHasNoDetailsAndColourIsOptional) {
