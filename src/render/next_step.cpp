@@ -127,6 +127,13 @@ std::string next_step(const report::Report& r, const RenderOptions& o) {
   if (c == "run") return run_step(r, prog);
   if (c == "doctor") return doctor_step(r, prog);
   if (c == "explain") return explain_step(r, prog);
+  if (c == "diff") {
+    const report::Section* d = r.find_section("differences");
+    for (const auto& f : d ? d->findings : std::vector<Finding>{})
+      if (f.status == Status::kFail)
+        return "make [" + f.id + "] the same on both sides (the first difference that matters), then diff again";
+    return "none: nothing that matters differs";
+  }
   if (c == "env") return "judge these facts: " + prog + " doctor" + source_options(r, {"--from", "--root", "--python"});
   return generic_step(r, prog);
 }
@@ -151,6 +158,11 @@ std::string verdict_line(const report::Report& r) {
     for (const auto& f : causes->findings)
       if (f.details.is_object() && f.details.value("root", false)) root = &f;
     return fmt::format("EXPLAINED: {} cause(s), root cause [{}]", causes->findings.size(), root->id);
+  }
+  if (c == "diff") {
+    const int matter = r.details.is_object() ? r.details.value("that_matter", 0) : 0;
+    const int all = r.details.is_object() ? r.details.value("differences", 0) : 0;
+    return fmt::format("{}: {} difference(s), {} that matter", matter ? "DIFFERENT" : all ? "MINOR DIFFERENCES" : "SAME", all, matter);
   }
   if (c == "compare") {
     double threshold = r.details.is_object() ? r.details.value("threshold", 0.05) : 0.05;

@@ -21,6 +21,7 @@ void render_part(const report::Report& r, std::ostream& out, const RenderOptions
   if (c == "modulefiles") return text::modulefiles(r, out, o);
   if (c == "fleet") return text::fleet(r, out, o);
   if (c == "compare") return text::compare(r, out, o);
+  if (c == "diff") return text::diff(r, out, o);
   text::findings(r, out, o);
 }
 

@@ -18,6 +18,7 @@ void use_cuda(const report::Report& r, std::ostream& out, const RenderOptions& o
 void modulefiles(const report::Report& r, std::ostream& out, const RenderOptions& o);  // envtools_text.cpp
 void fleet(const report::Report& r, std::ostream& out, const RenderOptions& o);        // fleet_text.cpp
 void compare(const report::Report& r, std::ostream& out, const RenderOptions& o);      // compare_text.cpp
+void diff(const report::Report& r, std::ostream& out, const RenderOptions& o);         // diff_text.cpp
 /// Markdown of a (terminal-safe) compare report: its table of benchmarks (compare_markdown.cpp).
 void markdown_compare(const report::Report& r, std::ostream& out);
 /// Any report: its notes, then every section's findings as blocks.

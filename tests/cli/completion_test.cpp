@@ -84,10 +84,17 @@ TEST(Completion, ZshAndFishLoadTheirScripts) {
   // fish completes from the script itself: `complete -C` answers as the shell would.
   const fs::path file = fs::temp_directory_path() / ("gpucheck-completion-" + std::to_string(getpid()) + ".fish");
   std::ofstream(file) << script("fish");
-  auto r = run_subprocess({"fish", "--no-config", "-c", "source $argv[1]; complete -C 'gpucheck run --level '", file.string()});
+  SubprocessOptions o;
+  o.set_env["PATH"] = std::string(GPUCHECK_STAGE_BIN) + ":" + (getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+  auto r = run_subprocess({"fish", "--no-config", "-c",
+                           "source $argv[1]; complete -C 'gpucheck run --level '; complete -C 'gpucheck run --only host.i'",
+                           file.string()}, o);
   fs::remove(file);
   ASSERT_TRUE(r.ok()) << r.describe() << r.err;
-  EXPECT_EQ(r.out, "quick\nstandard\nlong\n");
+  std::string words;  // each candidate without its description (after a tab), in fish's order
+  std::istringstream lines(r.out);
+  for (std::string line; std::getline(lines, line);) words += line.substr(0, line.find('\t')) + " ";
+  EXPECT_EQ(words, "long quick standard host.info ") << r.out;
 }
 
 TEST(ManPage, RendersWithManAndNamesEveryCommand) {

@@ -37,6 +37,7 @@ std::set<std::string> registered_commands() {
       continue;
     }
     if (!in_list) continue;
+    if (line.rfind("   ", 0) == 0) continue;  // a description wrapped at the terminal width continues here
     std::smatch m;
     if (!std::regex_match(line, m, std::regex(R"(  ([a-z][a-z0-9-]*)\s.*)"))) break;
     out.insert(m[1].str());
@@ -105,6 +106,7 @@ class EveryCommand : public ::testing::Test {
         {"compare", {(dir / "bench-base.json").string(), (dir / "bench-new.json").string()}},
         {"report", {run_report}},
         {"fleet", {"merge", (dir / "runs").string()}},
+        {"diff", {(dir / "env.json").string(), (dir / "env.json").string()}},
         {"completion", {"bash"}},
         {"man", {}},
     };
@@ -212,11 +214,13 @@ std::string too_wide(const std::string& text, std::size_t width) {
 
 TEST_F(EveryCommand, TextAndHelpFitTheTerminalWidthAndVerdictsEndWithOneNextStep) {
   ASSERT_FALSE(shared_object.empty());
-  for (int width : {80, 60}) {
+  for (int width : {80, 60, 0}) {
     SubprocessOptions o;
-    o.set_env["COLUMNS"] = std::to_string(width);  // not a terminal: $COLUMNS is the width
     o.unset_env = {"NO_COLOR"};
-    const std::size_t w = static_cast<std::size_t>(width);
+    // Not a terminal: $COLUMNS is the width; without it (0 here), 80 (README "Output").
+    if (width) o.set_env["COLUMNS"] = std::to_string(width);
+    else o.unset_env.push_back("COLUMNS");
+    const std::size_t w = width ? static_cast<std::size_t>(width) : 80u;
     auto top = gpucheck({"--help"}, o);
     EXPECT_EQ(top.exit_code, 0);
     EXPECT_EQ(too_wide(top.out, w), "") << "gpucheck --help at " << width << " columns";
@@ -228,7 +232,9 @@ TEST_F(EveryCommand, TextAndHelpFitTheTerminalWidthAndVerdictsEndWithOneNextStep
       auto text = gpucheck(argv_of(c, {}), o);
       ASSERT_TRUE(text.exited && text.exit_code <= 1) << text.describe() << text.err;
       // A completion script and a man page are files for a program, not a screen (`man` wraps the page).
-      if (c.command != "completion" && c.command != "man") EXPECT_EQ(too_wide(text.out, w), "") << text.out;
+      if (c.command != "completion" && c.command != "man") {
+        EXPECT_EQ(too_wide(text.out, w), "") << text.out;
+      }
       EXPECT_EQ(too_wide(text.err, w), "") << "stderr:\n" << text.err;
       auto lines = lines_of(text.out);
       std::size_t steps = 0;
@@ -273,6 +279,19 @@ TEST_F(EveryCommand, QuietPrintsNothingOnSuccessElseTheVerdictAndTheNextStep) {
   auto run = gpucheck({"-q", "run", "--only", "host.info", "--no-report", "--no-inventory"});
   EXPECT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(run.out + run.err, "");
+}
+
+TEST_F(EveryCommand, ColorAlwaysColoursAPipeNeverAndNoColorDoNot) {
+  SubprocessOptions no_color;
+  no_color.set_env["NO_COLOR"] = "1";
+  for (const auto& c : cases()) {
+    if (reports_data(c.command)) continue;
+    SCOPED_TRACE("gpucheck " + c.command);
+    auto always = gpucheck(argv_of(c, {"--color", "always"}));
+    EXPECT_NE(always.out.find("\033["), std::string::npos) << "--color always colours into a pipe:\n" << always.out;
+    EXPECT_EQ(gpucheck(argv_of(c, {"--color", "never"})).out.find('\033'), std::string::npos);
+    EXPECT_EQ(gpucheck(argv_of(c, {}), no_color).out.find('\033'), std::string::npos);
+  }
 }
 
 TEST_F(EveryCommand, UseCudaTextIsExactlyTheShellLines) {

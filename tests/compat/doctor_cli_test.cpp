@@ -22,7 +22,8 @@ SubprocessResult run_gpucheck(std::vector<std::string> args) {
   args.insert(args.begin(), kBin);
   SubprocessOptions o;
   o.timeout = std::chrono::seconds(60);
-  o.set_env = {{"PATH", "/usr/bin:/bin"}, {"LD_LIBRARY_PATH", ""}};
+  // COLUMNS: whole lines to match here; tests/cli checks the wrapping at 80 and 60 columns.
+  o.set_env = {{"PATH", "/usr/bin:/bin"}, {"LD_LIBRARY_PATH", ""}, {"COLUMNS", "250"}};
   return run_subprocess(args, o);
 }
 
