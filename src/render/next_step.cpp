@@ -148,8 +148,16 @@ std::string verdict_line(const report::Report& r) {
     return fmt::format("{}: {} pass, {} warn, {} skip, {} fail, {} error{} (exit {})", s.verdict, count("pass"),
                        count("warn"), count("skip"), count("fail"), count("error"), info, s.exit_code);
   }
-  if (c == "doctor")
-    return fmt::format("{}: {} error(s), {} warning(s)", s.verdict, count("fail") + count("error"), count("warn"));
+  if (c == "doctor") {
+    // The plan's own Finding (details.verdict) sums up the plan: it is not one more warning.
+    int errors = 0, warnings = 0;
+    for (const auto* f : r.findings()) {
+      if (f->details.is_object() && f->details.contains("verdict")) continue;
+      errors += f->status == Status::kFail || f->status == Status::kError;
+      warnings += f->status == Status::kWarn;
+    }
+    return fmt::format("{}: {} error(s), {} warning(s)", s.verdict, errors, warnings);
+  }
   if (c == "explain") {
     const report::Section* causes = r.find_section("causes");
     if (!causes || causes->findings.empty() || causes->findings.front().status == Status::kFail)

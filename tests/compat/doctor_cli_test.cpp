@@ -157,6 +157,7 @@ TEST(DoctorCli, FreshVenvIsJudgedAsTheOneWithoutTorch) {
   fs::path dir = temp_dir("venv");
   SubprocessOptions o;
   o.timeout = std::chrono::seconds(120);
+  o.set_env["COLUMNS"] = "250";  // the judged line is matched whole
   auto made = run_subprocess({"/usr/bin/python3", "-m", "venv", "--without-pip", (dir / "v").string()}, o);
   ASSERT_TRUE(made.ok()) << made.describe() << made.err;
   const std::string py = (dir / "v/bin/python").string();
