@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <iostream>
+#include <thread>
 
 #include "cli/command.h"
 #include "cli/progress.h"
@@ -24,7 +25,7 @@ namespace {
 
 struct RunArgs {
   std::string level = "standard";
-  std::vector<std::string> only;
+  std::vector<std::string> only, skip;
   bool strict = false;
   double timeout = 0;
   std::string report_dir = "reports";
@@ -39,11 +40,13 @@ int run_command(const RunArgs& a, const GlobalOptions& g) {
   if (!a.no_report && a.report_dir.empty())
     throw InputError("--report-dir is empty (give a directory, or --no-report)");
   auto catalog = runner::load_catalog(data_path("probes"), probe_dir());
-  std::vector<std::string> only;
+  std::vector<std::string> only, skip;
   for (const auto& arg : a.only)
     for (const auto& id : split(arg, ',')) only.push_back(trim(id));
-  auto probes = runner::select_probes(catalog, a.level, only);
-  if (probes.empty()) throw InputError("no probe selected for level '" + a.level + "'");
+  for (const auto& arg : a.skip)
+    for (const auto& id : split(arg, ',')) skip.push_back(trim(id));
+  auto probes = runner::select_probes(catalog, a.level, only, skip);
+  if (probes.empty()) throw InputError("no probe selected for level '" + a.level + "'" + (skip.empty() ? "" : " after --skip"));
 
   // Read before any probe runs: a bad config or baseline stops here (exit 2), not after the probes.
   auto thresholds = report::prepare_run_thresholds(a.thresholds, a.baseline);
@@ -61,7 +64,10 @@ int run_command(const RunArgs& a, const GlobalOptions& g) {
   if (a.timeout > 0) opts.timeout_s = a.timeout;
 
   bool human = !g.json;
-  Progress progress(isatty(2) && human, use_color(g, 2), g.quiet || !human, g.verbose);
+  std::vector<double> budgets;  // what the ETA is made of: each probe's timeout here
+  for (const auto& p : probes)
+    budgets.push_back(a.timeout > 0 ? a.timeout : runner::effective_timeout(p, a.level, std::thread::hardware_concurrency()));
+  Progress progress(isatty(2) && human, use_color(g, 2), g.quiet || !human, g.verbose, budgets);
   runner::SuiteObserver obs;
   obs.on_start = [&](std::size_t i, std::size_t n, const runner::ProbeSpec& p) { progress.start(i, n, p.id); };
   obs.on_finish = [&](std::size_t, std::size_t, const runner::ProbeSpec&, const Finding& r) { progress.finish(r); };
@@ -71,6 +77,7 @@ int run_command(const RunArgs& a, const GlobalOptions& g) {
     if (std::find(p.tags.begin(), p.tags.end(), "gpu") != p.tags.end()) rep.details["gpu_probes"].push_back(p.id);
   catch_interrupts();  // Ctrl-C, SIGTERM, SIGHUP: stop the probe, keep what finished, write the report
   rep.section("probes").findings = runner::run_suite(probes, opts, obs);
+  progress.finish_suite();
   if (int sig = interrupt_signal()) {
     const auto& done = rep.section("probes").findings;
     std::vector<std::string> not_run;
@@ -118,11 +125,8 @@ int run_command(const RunArgs& a, const GlobalOptions& g) {
   // On stdout the probes were already shown one by one (on stderr) as they finished: end with the verdict.
   render::RenderOptions o = render_options(g, 1);
   o.summary_only = true;
-  int code = emit_report(rep, g, &o);
-  // Only after text: a line after an HTML, JUnit or Prometheus document on stdout would corrupt it.
-  if (!written.empty() && !g.quiet && selected_format(g) == render::Format::kText && g.out.empty())
-    std::cout << "report: " << written << "\n";
-  return code;
+  o.report_path = written;
+  return emit_report(rep, g, &o);
 }
 
 Runner setup_run(CLI::App& sub, GlobalOptions& g) {
@@ -131,6 +135,9 @@ Runner setup_run(CLI::App& sub, GlobalOptions& g) {
       ->check(CLI::IsMember({"quick", "standard", "long"}));
   sub.add_option("--only", a->only, "Run exactly these probe ids (comma-separated), whatever their level")
       ->allow_extra_args(false)  // one argument each, split at the commas below: `--only , --x` keeps --x a flag
+      ->type_name("ID,...");
+  sub.add_option("--skip", a->skip, "Leave out these probe ids (comma-separated) from what --level or --only selects")
+      ->allow_extra_args(false)
       ->type_name("ID,...");
   sub.add_flag("--strict", a->strict, "A skipped probe counts as a failure (acceptance of a node that must have GPUs)");
   sub.add_option("--timeout", a->timeout, "Per-probe timeout in seconds (overrides each probe's own)")
@@ -166,6 +173,7 @@ and, with --baseline, each GPU's own earlier values (docs/acceptance.md).
 Examples:
   gpucheck run --level quick
   gpucheck run --only device.runtime,host.info --json
+  gpucheck run --skip collectives.nccl
   gpucheck run --level long --strict --report-dir /var/log/gpucheck
   gpucheck run --thresholds site.json --baseline reports/node7-old.json)");
   return [a, &g] { return run_command(*a, g); };

@@ -63,6 +63,7 @@ render::RenderOptions render_options(const GlobalOptions& g, int fd) {
   o.verbose = g.verbose;
   o.quiet = g.quiet;
   o.width = render::terminal_width(fd);
+  if (!g.argv.empty() && !g.argv[0].empty()) o.program = g.argv[0];
   return o;
 }
 

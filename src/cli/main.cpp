@@ -10,6 +10,8 @@
 #include "core/errors.h"
 #include "core/text.h"
 #include "gpucheck/build_info.h"
+#include "render/render.h"
+#include "render/wrap.h"
 
 namespace {
 
@@ -86,10 +88,12 @@ int main(int argc, char** argv) {
 
   try {
     app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
+  } catch (const CLI::CallForHelp&) {
+    std::cout << gpucheck::render::wrap_lines(app.help(), gpucheck::render::terminal_width(1));
+    return 0;
+  } catch (const CLI::CallForAllHelp&) {
+    std::cout << gpucheck::render::wrap_lines(app.help("", CLI::AppFormatMode::All), gpucheck::render::terminal_width(1));
+    return 0;
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {

@@ -42,11 +42,6 @@ void compare(const report::Report& r, std::ostream& out, const RenderOptions& o)
       out << "\n";
       finding_block(*row.finding, out, o);
     }
-  const report::Summary sum = report::summarize(r);
-  double threshold = r.details.is_object() ? r.details.value("threshold", 0.05) : 0.05;
-  double alpha = r.details.is_object() ? r.details.value("alpha", 0.01) : 0.01;
-  out << "\n" << render::compare::counts_line(r)
-      << fmt::format(" (threshold {:.1f}%, alpha {:g}): ", 100 * threshold, alpha) << sum.verdict << "\n";
 }
 
 }  // namespace gpucheck::render::text

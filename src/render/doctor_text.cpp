@@ -9,8 +9,6 @@ namespace {
 /// The plan's own Finding (section "plan" starts with it; its details carry the verdict).
 bool is_plan_itself(const Finding& f) { return f.details.is_object() && f.details.contains("verdict"); }
 
-bool counts_as_error(const Finding& f) { return severity(f.status) >= severity(Status::kFail); }
-
 std::string str(const nlohmann::json& j, const char* key) {
   return j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : "";
 }
@@ -45,17 +43,11 @@ void doctor(const report::Report& r, std::ostream& out, const RenderOptions& o) 
   for (const auto& t : toolkits) out << "  " << toolkit_line(t) << "\n";
   for (const auto& n : r.notes) out << "inventory note: " << n << "\n";
 
-  int errors = 0, warnings = 0;
-  auto tally = [&](const Finding& f) {
-    errors += counts_as_error(f);
-    warnings += f.status == Status::kWarn;
-  };
   const report::Section* findings = r.find_section("findings");
   if (!findings || findings->findings.empty()) out << "no findings about the installed stack\n";
   if (findings)
     for (const auto& f : findings->findings) {
       finding_block(f, out, o);
-      tally(f);
     }
 
   if (const report::Section* plan = r.find_section("plan")) {
@@ -68,13 +60,11 @@ void doctor(const report::Report& r, std::ostream& out, const RenderOptions& o) 
         continue;
       }
       finding_block(f, out, o);
-      tally(f);
     }
     if (itself && !itself->fixes.empty()) out << "  install paths, best first:\n";
     if (itself)
       for (const auto& fx : itself->fixes) fix_block(fx, "  ", out);
   }
-  out << errors << " error(s), " << warnings << " warning(s)\n";
 }
 
 }  // namespace gpucheck::render::text

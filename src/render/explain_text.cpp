@@ -114,11 +114,7 @@ void explain_causes(const report::Report& r, std::ostream& out, const RenderOpti
     out << "   evidence:\n";
     for (std::size_t k = 0; k < c.evidence.size(); ++k)
       out << fmt::format("   {:>7} | {}\n", line_of(c, k), c.evidence[k].value);
-    out << "   why: " << c.explanation << "\n";
-    if (!c.fixes.empty()) {
-      out << "   fix:\n";
-      for (const auto& f : c.fixes) out << "     " << paint("32", "- " + f.summary) << "\n";
-    }
+    advice_lines(c, "   ", o.verbose, out);
     similar_block(c, "   ", out, o.width);
   }
 }

@@ -2,6 +2,7 @@
 #include <sstream>
 
 #include "core/text.h"
+#include "render/next_step.h"
 #include "render/text_blocks.h"
 
 namespace gpucheck::render::text {
@@ -17,24 +18,6 @@ const char* colour_of(Status s) {
     case Status::kError: return "\033[35;1m";
   }
   return "";
-}
-
-// Greedy word wrap of `text` to `width` columns; continuation lines start with `indent`.
-std::string wrap(const std::string& text, std::size_t first_used, std::size_t width, const std::string& indent) {
-  if (width <= first_used + 10 || text.size() + first_used <= width) return text;
-  std::string out, line;
-  std::size_t used = first_used;
-  for (const auto& word : split(text, ' ')) {
-    if (!line.empty() && used + 1 + word.size() > width) {
-      out += line + "\n" + indent;
-      line.clear();
-      used = indent.size();
-    }
-    if (!line.empty()) { line += ' '; ++used; }
-    line += word;
-    used += word.size();
-  }
-  return out + line;
 }
 
 }  // namespace
@@ -56,17 +39,42 @@ void fix_block(const Fix& fix, const std::string& indent, std::ostream& out) {
   if (!fix.cost.empty()) out << indent << "     cost: " << fix.cost << "\n";
 }
 
+void evidence_lines(const Finding& f, const std::string& indent, std::ostream& out) {
+  for (const auto& e : f.evidence) {
+    std::vector<std::string> lines = split(e.value, '\n');
+    out << indent << e.what << ": " << (lines.empty() ? "" : lines[0]) << (e.source.empty() ? "" : "  (" + e.source + ")")
+        << "\n";
+    for (std::size_t i = 1; i < lines.size(); ++i) out << indent << "  | " << lines[i] << "\n";
+  }
+}
+
+void advice_lines(const Finding& f, const std::string& indent, bool verbose, std::ostream& out) {
+  if (!f.explanation.empty()) out << indent << "why: " << f.explanation << "\n";
+  if (!f.fixes.empty()) out << indent << "fix, best first:\n";
+  for (const auto& fx : f.fixes) fix_block(fx, indent, out);
+  if (verbose)
+    for (const auto& ref : f.references) out << indent << "source: " << ref << "\n";
+}
+
 void finding_block(const Finding& f, std::ostream& out, const RenderOptions& o) {
-  const std::size_t width = static_cast<std::size_t>(o.width);
   out << status_word(f.status, o.color) << " " << f.title << "  [" << f.id << "]\n";
-  if (!f.summary.empty() && f.summary != f.title) out << "      " << wrap(f.summary, 6, width, "      ") << "\n";
-  for (const auto& e : f.evidence)
-    out << "      " << e.what << ": " << e.value << (e.source.empty() ? "" : "  (" + e.source + ")") << "\n";
-  if (!f.explanation.empty()) out << "      why: " << wrap(f.explanation, 11, width, "           ") << "\n";
-  if (!f.fixes.empty()) out << "      fix, best first:\n";
-  for (const auto& fx : f.fixes) fix_block(fx, "      ", out);
-  if (o.verbose)
-    for (const auto& ref : f.references) out << "      source: " << ref << "\n";
+  if (!f.summary.empty() && f.summary != f.title) out << "      " << f.summary << "\n";
+  evidence_lines(f, "      ", out);
+  advice_lines(f, "      ", o.verbose, out);
+}
+
+void closing(const report::Report& r, std::ostream& out, const RenderOptions& o) {
+  std::string verdict = verdict_line(r);
+  if (!verdict.empty()) {
+    const std::size_t colon = verdict.find(':');
+    const report::Summary s = report::summarize(r);
+    const char* paint = s.exit_code != 0 ? "\033[31;1m" : verdict.rfind("PASS", 0) == 0 || verdict.rfind("EXPLAINED", 0) == 0
+                                                              ? "\033[32;1m" : "\033[33;1m";
+    if (o.color && colon != std::string::npos) verdict = paint + verdict.substr(0, colon) + "\033[0m" + verdict.substr(colon);
+    out << verdict << "\n";
+  }
+  const std::string step = next_step(r, o);
+  if (!step.empty()) out << (o.color ? "\033[1mNext step:\033[0m " : "Next step: ") << step << "\n";
 }
 
 void findings(const report::Report& r, std::ostream& out, const RenderOptions& o) {

@@ -28,13 +28,7 @@ void fleet(const report::Report& r, std::ostream& out, const RenderOptions& o) {
     out << "\n" << s.name << ":\n";
     for (const auto& f : s.findings) finding_block(f, out, o);
   }
-  int accepted = 0, rejected = 0, incomplete = 0;
-  for (const auto& s : r.sections)
-    if (s.name == "nodes")
-      for (const auto& f : s.findings)
-        (f.status == Status::kPass ? accepted : f.status == Status::kFail ? rejected : incomplete)++;
-  out << fmt::format("\n{} nodes: {} accepted, {} rejected, {} incomplete\n", accepted + rejected + incomplete,
-                     accepted, rejected, incomplete);
+  out << "\n";
 }
 
 }  // namespace gpucheck::render::text

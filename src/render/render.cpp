@@ -33,7 +33,11 @@ int terminal_width(int fd) {
   struct winsize ws {};
   if (isatty(fd) && ioctl(fd, TIOCGWINSZ, &ws) == 0) width = ws.ws_col;
   if (width <= 0)
-    if (const char* c = std::getenv("COLUMNS")) width = std::atoi(c);
+    if (const char* c = std::getenv("COLUMNS")) {
+      char* end = nullptr;
+      long v = std::strtol(c, &end, 10);
+      if (end != c && *end == '\0' && v > 0 && v <= 1000) width = static_cast<int>(v);  // else not valid
+    }
   if (width <= 0) width = 80;
   return width < 40 ? 40 : width;
 }

@@ -20,6 +20,8 @@ struct RenderOptions {
   int width = 80;        // terminal columns; text wraps here
   /// `run` on a terminal has already shown each probe as it finished: the text ends with the verdict.
   bool summary_only = false;
+  std::string program = "gpucheck";  // how this gpucheck was invoked (argv[0]): the Next step's commands use it
+  std::string report_path;           // `run`: the report file written, shown before the verdict
 };
 
 /// The terminal rendering: what the command found, findings with evidence and numbered fixes.
@@ -39,7 +41,8 @@ void render_html(const report::Report& r, std::ostream& out, const RenderOptions
 
 void render(const report::Report& r, Format format, std::ostream& out, const RenderOptions& o);
 
-/// Columns of the terminal on `fd`, else $COLUMNS, else 80; never below 40.
+/// Columns of the terminal on `fd` (TIOCGWINSZ) when it is one, else $COLUMNS when it is a number from 1
+/// to 1000, else 80; never below 40.
 int terminal_width(int fd);
 
 }  // namespace gpucheck::render

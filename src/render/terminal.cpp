@@ -1,5 +1,8 @@
 #include "render/terminal.h"
 
+#include <algorithm>
+#include <sstream>
+
 #include <fmt/format.h>
 
 #include "core/text.h"
@@ -36,25 +39,39 @@ std::string result_line(const Finding& r, bool color) {
 }
 
 std::string result_details(const Finding& r, bool verbose) {
+  // The same evidence and advice lines as every other command's findings (text_blocks.h), indented
+  // under the result line.
+  const std::string indent(9, ' ');
   bool interesting = r.status == Status::kFail || r.status == Status::kError || r.status == Status::kWarn;
-  std::string out;
-  if (verbose || interesting) {
-    for (auto& e : r.evidence) {
-      std::vector<std::string> lines = split(e.value, '\n');
-      out += fmt::format("         {}: {}\n", e.what, lines[0]);
-      for (std::size_t i = 1; i < lines.size(); ++i) out += fmt::format("           | {}\n", lines[i]);
-    }
-  }
+  std::ostringstream out;
+  if (verbose || interesting) text::evidence_lines(r, indent, out);
   if (verbose)
-    for (auto& m : r.metrics) out += fmt::format("         {} = {} {}\n", m.name, m.value, m.unit);
+    for (auto& m : r.metrics) out << fmt::format("{}{} = {} {}\n", indent, m.name, m.value, m.unit);
   for (auto& d : r.devices)
     if (verbose || d.status != Status::kPass)
-      out += fmt::format("         [{}] {} {}\n", d.device, to_string(d.status), d.summary);
-  if (interesting)
-    for (auto& fix : r.fixes) {
-      out += fmt::format("         fix: {}\n", fix.summary);
-      for (auto& command : fix.commands) out += fmt::format("           $ {}\n", command);
+      out << fmt::format("{}[{}] {} {}\n", indent, d.device, to_string(d.status), d.summary);
+  if (interesting) text::advice_lines(r, indent, verbose, out);
+  return out.str();
+}
+
+std::string skipped_lines(const std::vector<const Finding*>& skipped, bool color, bool verbose) {
+  std::vector<std::pair<std::string, std::vector<const Finding*>>> by_reason;  // in order of first appearance
+  for (const auto* f : skipped) {
+    auto it = std::find_if(by_reason.begin(), by_reason.end(), [&](const auto& g) { return g.first == f->summary; });
+    if (verbose || it == by_reason.end()) by_reason.push_back({f->summary, {f}});
+    else it->second.push_back(f);
+  }
+  std::string out;
+  for (const auto& [reason, group] : by_reason) {
+    if (group.size() == 1) {
+      out += result_line(*group[0], color) + "\n" + result_details(*group[0], verbose);
+      continue;
     }
+    std::vector<std::string> ids;
+    for (const auto* f : group) ids.push_back(f->id);
+    out += fmt::format("{}  {} probes skipped: {}\n         ({})\n", status_label(Status::kSkip, color), group.size(),
+                       reason, join(ids, ", "));
+  }
   return out;
 }
 
@@ -68,9 +85,14 @@ std::string summary_line(const Summary& s, bool color) {
 }
 
 void text::run(const report::Report& r, std::ostream& out, const RenderOptions& o) {
-  if (!o.summary_only)
-    for (const auto* f : r.findings()) out << result_line(*f, o.color) << "\n" << result_details(*f, o.verbose);
-  out << summary_line(report::summarize(r), o.color) << "\n";
+  if (!o.summary_only) {
+    std::vector<const Finding*> skipped;
+    for (const auto* f : r.findings())
+      if (f->status == Status::kSkip) skipped.push_back(f);
+      else out << result_line(*f, o.color) << "\n" << result_details(*f, o.verbose);
+    out << skipped_lines(skipped, o.color, o.verbose);
+  }
+  if (!o.report_path.empty()) out << "report: " << o.report_path << "\n";
 }
 
 }  // namespace gpucheck::render

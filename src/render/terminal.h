@@ -14,6 +14,9 @@ std::string status_label(Status s, bool color);
 std::string result_line(const Finding& r, bool color);
 /// Evidence, remedy and per-device lines of one result (indented); empty for a quiet pass.
 std::string result_details(const Finding& r, bool verbose);
+/// Skipped results, one line per distinct reason ("skip   4 probes skipped: no NVIDIA driver") with their
+/// ids under it; a reason only one probe gave, or every skip with `verbose`, keeps its own result line.
+std::string skipped_lines(const std::vector<const Finding*>& skipped, bool color, bool verbose);
 /// "PASS: 3 pass, 0 warn, 7 skip, 0 fail, 0 error (exit 0)".
 std::string summary_line(const report::Summary& s, bool color);
 

@@ -1,10 +1,14 @@
+#include <sstream>
+
+#include "render/next_step.h"
 #include "render/terminal_safe.h"
 #include "render/text_blocks.h"
+#include "render/wrap.h"
 
 namespace gpucheck::render {
+namespace {
 
-void render_text(const report::Report& unsafe, std::ostream& out, const RenderOptions& o) {
-  const report::Report r = terminal_safe_copy(unsafe);  // nothing read from outside moves the cursor
+void render_part(const report::Report& r, std::ostream& out, const RenderOptions& o) {
   const std::string& c = r.meta.command;
   if (c == "run") return text::run(r, out, o);
   if (c == "doctor") return text::doctor(r, out, o);
@@ -17,7 +21,27 @@ void render_text(const report::Report& unsafe, std::ostream& out, const RenderOp
   if (c == "modulefiles") return text::modulefiles(r, out, o);
   if (c == "fleet") return text::fleet(r, out, o);
   if (c == "compare") return text::compare(r, out, o);
+  if (c == "diff") return text::diff(r, out, o);
   text::findings(r, out, o);
+}
+
+}  // namespace
+
+void render_text(const report::Report& unsafe, std::ostream& out, const RenderOptions& o) {
+  const report::Report r = terminal_safe_copy(unsafe);  // nothing read from outside moves the cursor
+  // use-cuda's text is shell code for eval: a wrapped line would be another command.
+  if (r.meta.command == "use-cuda") return text::use_cuda(r, out, o);
+  // completion scripts and the man page are files for a program: exactly as generated.
+  if (r.meta.command == "completion" || r.meta.command == "man") {
+    if (r.details.is_object()) out << r.details.value(r.meta.command == "man" ? "page" : "script", "");
+    return;
+  }
+  std::ostringstream text;
+  // --quiet: nothing when all is well, else only the verdict and the next step.
+  const bool quiet_here = o.quiet && has_verdict(r);
+  if (!quiet_here) render_part(r, text, o);
+  if (has_verdict(r) && !(quiet_here && report::exit_code(r) == 0)) text::closing(r, text, o);
+  out << wrap_lines(text.str(), o.width);
 }
 
 }  // namespace gpucheck::render

@@ -18,14 +18,24 @@ void use_cuda(const report::Report& r, std::ostream& out, const RenderOptions& o
 void modulefiles(const report::Report& r, std::ostream& out, const RenderOptions& o);  // envtools_text.cpp
 void fleet(const report::Report& r, std::ostream& out, const RenderOptions& o);        // fleet_text.cpp
 void compare(const report::Report& r, std::ostream& out, const RenderOptions& o);      // compare_text.cpp
+void diff(const report::Report& r, std::ostream& out, const RenderOptions& o);         // diff_text.cpp
 /// Markdown of a (terminal-safe) compare report: its table of benchmarks (compare_markdown.cpp).
 void markdown_compare(const report::Report& r, std::ostream& out);
 /// Any report: its notes, then every section's findings as blocks.
 void findings(const report::Report& r, std::ostream& out, const RenderOptions& o);  // finding_text.cpp
 
-/// One Finding: "ERROR title  [id]", its evidence, why, ranked fixes with their commands, and (verbose)
-/// its references; lines wrapped at o.width.
+// The one layout of explain, doctor and run (and every other verdict): a headline per finding, under it
+// its evidence lines, then advice_lines() (why, the ranked fixes with their commands), and at the end of
+// the text closing(): the verdict line and "Next step: ...". render_text() wraps every line at o.width.
+
+/// One Finding: "ERROR title  [id]", its summary, evidence_lines() and advice_lines().
 void finding_block(const Finding& f, std::ostream& out, const RenderOptions& o);
+/// "what: value  (source)" per evidence item; a multi-line value continues on "  | " lines.
+void evidence_lines(const Finding& f, const std::string& indent, std::ostream& out);
+/// "why: ...", "fix, best first:" with each fix_block(), and (verbose) "source: ..." lines.
+void advice_lines(const Finding& f, const std::string& indent, bool verbose, std::ostream& out);
+/// The end of every verdict: the verdict line (render/next_step.h) and "Next step: ...".
+void closing(const report::Report& r, std::ostream& out, const RenderOptions& o);
 /// One ranked fix, indented by `indent`.
 void fix_block(const Fix& fix, const std::string& indent, std::ostream& out);
 /// "ERROR", "WARN ", "INFO ", "pass ", ... coloured when o.color.

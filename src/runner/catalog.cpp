@@ -68,10 +68,10 @@ std::vector<ProbeSpec> load_catalog(const std::string& manifest_dir, const std::
   return out;
 }
 
-std::vector<ProbeSpec> select_probes(const std::vector<ProbeSpec>& catalog, const std::string& level,
-                                     const std::vector<std::string>& only) {
-  if (std::find(kLevels.begin(), kLevels.end(), level) == kLevels.end())
-    throw InputError("unknown level '" + level + "' (quick, standard or long)");
+namespace {
+
+std::vector<ProbeSpec> select_without_skips(const std::vector<ProbeSpec>& catalog, const std::string& level,
+                                            const std::vector<std::string>& only) {
   std::vector<ProbeSpec> out;
   if (!only.empty()) {
     std::vector<std::string> ids;
@@ -92,6 +92,27 @@ std::vector<ProbeSpec> select_probes(const std::vector<ProbeSpec>& catalog, cons
   }
   for (auto& p : catalog)
     if (std::find(p.levels.begin(), p.levels.end(), level) != p.levels.end()) out.push_back(p);
+  return out;
+}
+
+}  // namespace
+
+std::vector<ProbeSpec> select_probes(const std::vector<ProbeSpec>& catalog, const std::string& level,
+                                     const std::vector<std::string>& only, const std::vector<std::string>& skip) {
+  if (std::find(kLevels.begin(), kLevels.end(), level) == kLevels.end())
+    throw InputError("unknown level '" + level + "' (quick, standard or long)");
+  std::vector<ProbeSpec> out = select_without_skips(catalog, level, only);
+  std::vector<std::string> ids;
+  for (auto& p : catalog) ids.push_back(p.id);
+  for (auto& id : skip) {
+    if (id.empty()) throw InputError("--skip: an empty probe id (ids are comma-separated: a.b,c.d)");
+    if (std::find(ids.begin(), ids.end(), id) == ids.end()) {
+      std::string hint = closest_match(id, ids);
+      throw InputError("--skip: unknown probe '" + id + "'" + (hint.empty() ? "" : ", did you mean '" + hint + "'?") +
+                       " (gpucheck list shows them)");
+    }
+    out.erase(std::remove_if(out.begin(), out.end(), [&](const ProbeSpec& p) { return p.id == id; }), out.end());
+  }
   return out;
 }
 

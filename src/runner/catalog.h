@@ -34,9 +34,9 @@ double effective_timeout(const ProbeSpec& spec, const std::string& level, unsign
 /// Throws InputError naming the manifest on malformed content.
 std::vector<ProbeSpec> load_catalog(const std::string& manifest_dir, const std::string& probe_dir);
 
-/// The probes to run: those of `level`, or exactly `only` when non-empty (any level). An unknown id in
-/// `only` is an InputError with a "did you mean" suggestion.
+/// The probes to run: those of `level`, or exactly `only` when non-empty (any level), less those in
+/// `skip`. An unknown id in `only` or `skip` is an InputError with a "did you mean" suggestion.
 std::vector<ProbeSpec> select_probes(const std::vector<ProbeSpec>& catalog, const std::string& level,
-                                     const std::vector<std::string>& only);
+                                     const std::vector<std::string>& only, const std::vector<std::string>& skip = {});
 
 }  // namespace gpucheck::runner

@@ -418,5 +418,42 @@ TEST(Cli, SuiteOfMisbehavingProbesFinishesAndReportsEveryOne) {
   fs::remove_all(dir);
 }
 
+// On a terminal, `run` shows a live "[i/N] probe  elapsed  ETA" line on stderr; with -q, or when stderr is
+// not a terminal, it shows none. The terminal is a real pseudo-terminal (tests/cli/pty_run.py).
+TEST(Cli, RunShowsProgressWithCountAndEtaOnlyOnATerminal) {
+  auto dir = fresh_temp_dir("progress");
+  SubprocessOptions o = misbehaving_probes(dir, {"good", "hang"}, 1);
+  o.unset_env = {"NO_COLOR"};
+  const std::string pty_run = std::string(GPUCHECK_SOURCE_DIR) + "/tests/cli/pty_run.py";
+  const std::vector<std::string> run = {gpucheck_binary(), "run", "--only", "test.good,test.hang", "--no-report",
+                                        "--no-inventory"};
+  auto on_terminal = [&](std::vector<std::string> extra) {
+    std::vector<std::string> argv = {pty_run, (dir / "tty.txt").string()};
+    argv.insert(argv.end(), run.begin(), run.end());
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    auto r = run_subprocess(argv, o);
+    EXPECT_EQ(r.exit_code, 3) << r.describe() << r.err;  // the hanging probe times out: no verdict
+    return read_file((dir / "tty.txt").string());
+  };
+  const std::string shown = on_terminal({});
+  EXPECT_NE(shown.find("[2/2] test.hang"), std::string::npos) << shown;
+  EXPECT_NE(shown.find("ETA ~"), std::string::npos) << shown;
+  EXPECT_NE(shown.find("\r\033[K"), std::string::npos) << "the live line is redrawn in place";
+  const std::string quiet = on_terminal({"-q"});
+  EXPECT_EQ(quiet.find("[1/2]"), std::string::npos) << quiet;
+  EXPECT_NE(quiet.find("test.hang"), std::string::npos) << "-q still names the probe that gave no verdict";
+  EXPECT_NE(shown.find("\033[35;1m"), std::string::npos) << "a terminal gets colour (ERROR in magenta)";
+  o.unset_env.clear();
+  o.set_env["NO_COLOR"] = "1";
+  const std::string plain = on_terminal({});
+  EXPECT_NE(plain.find("[2/2] test.hang"), std::string::npos);
+  EXPECT_EQ(plain.find("\033[35"), std::string::npos) << "NO_COLOR: no colour on a terminal either";
+  o.set_env.erase("NO_COLOR");
+  auto piped = gpucheck(std::vector<std::string>(run.begin() + 1, run.end()), o);
+  EXPECT_EQ(piped.err.find("[1/2]"), std::string::npos) << piped.err;
+  EXPECT_EQ(piped.err.find('\r'), std::string::npos) << piped.err;
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace gpucheck::test

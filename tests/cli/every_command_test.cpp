@@ -37,6 +37,7 @@ std::set<std::string> registered_commands() {
       continue;
     }
     if (!in_list) continue;
+    if (line.rfind("   ", 0) == 0) continue;  // a description wrapped at the terminal width continues here
     std::smatch m;
     if (!std::regex_match(line, m, std::regex(R"(  ([a-z][a-z0-9-]*)\s.*)"))) break;
     out.insert(m[1].str());
@@ -105,6 +106,9 @@ class EveryCommand : public ::testing::Test {
         {"compare", {(dir / "bench-base.json").string(), (dir / "bench-new.json").string()}},
         {"report", {run_report}},
         {"fleet", {"merge", (dir / "runs").string()}},
+        {"diff", {(dir / "env.json").string(), (dir / "env.json").string()}},
+        {"completion", {"bash"}},
+        {"man", {}},
     };
   }
 
@@ -165,6 +169,128 @@ TEST_F(EveryCommand, JsonIsAValidReportAndOutWritesTheSameDocumentAndNothingElse
     ASSERT_TRUE(fs::exists(text));
     EXPECT_FALSE(read_file(text.string()).empty());
     EXPECT_NE(read_file(text.string()).front(), '{') << "the text format, not JSON";
+  }
+}
+
+// Commands whose text is data, not a verdict: no "Next step" line, and -q leaves them as they are.
+bool reports_data(const std::string& command) {
+  return command == "list" || command == "version" || command == "use-cuda" || command == "modulefiles" ||
+         command == "completion" || command == "man";
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+std::size_t columns(const std::string& line) {
+  std::size_t n = 0;
+  for (unsigned char c : line) n += (c & 0xC0) != 0x80;  // UTF-8 characters (no colour: not a terminal)
+  return n;
+}
+
+// A line may pass the edge only when nothing could break it: a command to copy ("$ ..."), a shell line of
+// use-cuda, or one token (a path, a URL) after its indent and at most a short marker ("-", "1.", "|").
+bool unbreakable(const std::string& line) {
+  std::istringstream in(line);
+  std::vector<std::string> words;
+  for (std::string w; in >> w;) words.push_back(w);
+  if (words.empty()) return false;
+  if (words[0] == "$" || words[0] == "export") return true;
+  if (words.size() == 2 && words[0].size() <= 3 && words[0].find_first_of("abcdefghijklmnopqrstuvwxyz") == std::string::npos)
+    return true;
+  return words.size() == 1;
+}
+
+// Every line of `text` fits `width` columns unless unbreakable; returns the offending lines.
+std::string too_wide(const std::string& text, std::size_t width) {
+  std::string bad;
+  for (const auto& line : lines_of(text))
+    if (columns(line) > width && !unbreakable(line)) bad += "  |" + line + "|\n";
+  return bad;
+}
+
+TEST_F(EveryCommand, TextAndHelpFitTheTerminalWidthAndVerdictsEndWithOneNextStep) {
+  ASSERT_FALSE(shared_object.empty());
+  for (int width : {80, 60, 0}) {
+    SubprocessOptions o;
+    o.unset_env = {"NO_COLOR"};
+    // Not a terminal: $COLUMNS is the width; without it (0 here), 80 (README "Output").
+    if (width) o.set_env["COLUMNS"] = std::to_string(width);
+    else o.unset_env.push_back("COLUMNS");
+    const std::size_t w = width ? static_cast<std::size_t>(width) : 80u;
+    auto top = gpucheck({"--help"}, o);
+    EXPECT_EQ(top.exit_code, 0);
+    EXPECT_EQ(too_wide(top.out, w), "") << "gpucheck --help at " << width << " columns";
+    for (const auto& c : cases()) {
+      SCOPED_TRACE("gpucheck " + c.command + " at " + std::to_string(width) + " columns");
+      auto help = gpucheck({c.command, "--help"}, o);
+      EXPECT_EQ(help.exit_code, 0) << help.err;
+      EXPECT_EQ(too_wide(help.out, w), "") << help.out;
+      auto text = gpucheck(argv_of(c, {}), o);
+      ASSERT_TRUE(text.exited && text.exit_code <= 1) << text.describe() << text.err;
+      // A completion script and a man page are files for a program, not a screen (`man` wraps the page).
+      if (c.command != "completion" && c.command != "man") {
+        EXPECT_EQ(too_wide(text.out, w), "") << text.out;
+      }
+      EXPECT_EQ(too_wide(text.err, w), "") << "stderr:\n" << text.err;
+      auto lines = lines_of(text.out);
+      std::size_t steps = 0;
+      for (const auto& l : lines) steps += l.rfind("Next step: ", 0) == 0;
+      if (reports_data(c.command)) {
+        EXPECT_EQ(steps, 0u) << text.out;
+        continue;
+      }
+      ASSERT_FALSE(lines.empty());
+      EXPECT_EQ(steps, 1u) << text.out;
+      // The verdict closes the text: "Next step: ..." is its last line (wrapped lines continue it).
+      std::size_t at = lines.size();
+      for (std::size_t i = 0; i < lines.size(); ++i)
+        if (lines[i].rfind("Next step: ", 0) == 0) at = i;
+      for (std::size_t i = at + 1; i < lines.size(); ++i) EXPECT_EQ(lines[i].rfind("  ", 0), 0u) << lines[i];
+    }
+  }
+}
+
+TEST_F(EveryCommand, QuietPrintsNothingOnSuccessElseTheVerdictAndTheNextStep) {
+  for (const auto& c : cases()) {
+    SCOPED_TRACE("gpucheck -q " + c.command);
+    auto full = gpucheck(argv_of(c, {}));
+    auto quiet = gpucheck(argv_of(c, {"-q"}));
+    ASSERT_TRUE(quiet.exited) << quiet.describe();
+    EXPECT_EQ(quiet.exit_code, full.exit_code) << quiet.err;
+    if (c.command == "use-cuda" || c.command == "list" || c.command == "version" || c.command == "completion" ||
+        c.command == "man") {
+      EXPECT_EQ(quiet.out, full.out) << "the data asked for is the output";
+      continue;
+    }
+    if (quiet.exit_code == 0 || reports_data(c.command)) {
+      EXPECT_EQ(quiet.out, "") << quiet.out;
+      continue;
+    }
+    auto lines = lines_of(quiet.out);
+    ASSERT_GE(lines.size(), 2u) << quiet.out;
+    EXPECT_EQ(lines[1].rfind("Next step: ", 0), 0u) << quiet.out;
+    EXPECT_NE(full.out.find(lines[0]), std::string::npos) << "the verdict line is the full text's";
+  }
+  // On a run, -q also silences the per-probe lines on stderr when all pass.
+  auto run = gpucheck({"-q", "run", "--only", "host.info", "--no-report", "--no-inventory"});
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.out + run.err, "");
+}
+
+TEST_F(EveryCommand, ColorAlwaysColoursAPipeNeverAndNoColorDoNot) {
+  SubprocessOptions no_color;
+  no_color.set_env["NO_COLOR"] = "1";
+  for (const auto& c : cases()) {
+    if (reports_data(c.command)) continue;
+    SCOPED_TRACE("gpucheck " + c.command);
+    auto always = gpucheck(argv_of(c, {"--color", "always"}));
+    EXPECT_NE(always.out.find("\033["), std::string::npos) << "--color always colours into a pipe:\n" << always.out;
+    EXPECT_EQ(gpucheck(argv_of(c, {"--color", "never"})).out.find('\033'), std::string::npos);
+    EXPECT_EQ(gpucheck(argv_of(c, {}), no_color).out.find('\033'), std::string::npos);
   }
 }
 

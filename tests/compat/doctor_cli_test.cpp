@@ -22,7 +22,8 @@ SubprocessResult run_gpucheck(std::vector<std::string> args) {
   args.insert(args.begin(), kBin);
   SubprocessOptions o;
   o.timeout = std::chrono::seconds(60);
-  o.set_env = {{"PATH", "/usr/bin:/bin"}, {"LD_LIBRARY_PATH", ""}};
+  // COLUMNS: whole lines to match here; tests/cli checks the wrapping at 80 and 60 columns.
+  o.set_env = {{"PATH", "/usr/bin:/bin"}, {"LD_LIBRARY_PATH", ""}, {"COLUMNS", "250"}};
   return run_subprocess(args, o);
 }
 
@@ -156,6 +157,7 @@ TEST(DoctorCli, FreshVenvIsJudgedAsTheOneWithoutTorch) {
   fs::path dir = temp_dir("venv");
   SubprocessOptions o;
   o.timeout = std::chrono::seconds(120);
+  o.set_env["COLUMNS"] = "250";  // the judged line is matched whole
   auto made = run_subprocess({"/usr/bin/python3", "-m", "venv", "--without-pip", (dir / "v").string()}, o);
   ASSERT_TRUE(made.ok()) << made.describe() << made.err;
   const std::string py = (dir / "v/bin/python").string();

@@ -135,7 +135,9 @@ TEST(Seed, TextRenderingShowsEvidenceAndCommands) {
   auto rep = doctor("seed2_torch_cu118_nvcc_121", "bmtrain==0.2.2");
   rep.details["inventory_source"] = "--from seed.json";
   std::ostringstream out;
-  render::render_text(rep, out, render::RenderOptions{});
+  render::RenderOptions wide;
+  wide.width = 200;  // whole lines to match; tests/cli checks the wrapping at 80 and 60 columns
+  render::render_text(rep, out, wide);
   std::string text = out.str();
   EXPECT_NE(text.find("ERROR Extension builds would use nvcc 12.1 but torch 2.0.1+cu118 was built with CUDA 11.8"),
             std::string::npos)

@@ -24,6 +24,7 @@ SubprocessResult run_gpucheck(std::vector<std::string> args, std::optional<std::
   SubprocessOptions o;
   o.stdin_data = std::move(stdin_data);
   o.unset_env = {"NO_COLOR"};
+  o.set_env["COLUMNS"] = "160";  // whole lines to match here; tests/cli checks the wrapping at 80 and 60
   return run_subprocess(args, o);
 }
 
@@ -79,7 +80,9 @@ TEST(ExplainCli, SeedLogHumanOutputHasVerdictEvidenceAndFix) {
   EXPECT_NE(r.out.find("[cuda-mismatch-nvcc-torch] nvcc is CUDA 12.1 but torch was built with CUDA 11.8"),
             std::string::npos);
   EXPECT_NE(r.out.find("    151 | The detected CUDA version (12.1) mismatches"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("fix:"), std::string::npos);
+  EXPECT_NE(r.out.find("fix, best first:"), std::string::npos);
+  EXPECT_NE(r.out.find("\nNext step: apply the fix of [build-isolation-missing-torch] above, then retry what failed\n"),
+            std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("\x1b["), std::string::npos) << "--color never must not colour";
 }
 

@@ -27,6 +27,7 @@ SubprocessResult gpucheck(std::vector<std::string> args) {
   args.insert(args.begin(), gpucheck_binary());
   SubprocessOptions o;
   o.timeout = std::chrono::seconds(120);
+  o.set_env["COLUMNS"] = "250";  // whole lines to match here; tests/cli checks the wrapping at 80 and 60 columns
   return run_subprocess(args, o);
 }
 

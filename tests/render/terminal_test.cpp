@@ -1,6 +1,11 @@
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <sstream>
+
+#include "render/render.h"
 #include "render/terminal.h"
+#include "render/wrap.h"
 
 namespace gpucheck::render {
 namespace {
@@ -17,7 +22,7 @@ TEST(Terminal, FailureShowsEvidenceAndFix) {
   EXPECT_NE(line.find("device.runtime"), std::string::npos);
   std::string details = result_details(r, false);
   EXPECT_NE(details.find("cudaErrorNoDevice (100)"), std::string::npos);
-  EXPECT_NE(details.find("fix: install the driver"), std::string::npos);
+  EXPECT_NE(details.find("1. install the driver"), std::string::npos);
 }
 
 TEST(Terminal, QuietPassHasNoDetailsAndColourIsOptional) {
@@ -37,6 +42,43 @@ TEST(Terminal, MultiLineEvidenceIsIndented) {
   r.status = Status::kError;
   r.evidence["stderr_tail"] = "line one\nline two";
   EXPECT_NE(result_details(r, false).find("| line two"), std::string::npos);
+}
+
+TEST(Wrap, BreaksAtSpacesUnderTheTextAndNeverCutsATokenOrACommand) {
+  const std::string path = "/very/long/path/" + std::string(60, 'x') + "/libcudart.so.12";
+  std::string text = "   why: the loader did not find " + path + " in the RPATH or the cache\n"
+                     "      $ pip install --no-build-isolation bmtrain==0.2.2 torch==2.4.1 --index-url https://x/y\n"
+                     "short line\n";
+  std::string out = wrap_lines(text, 40);
+  std::istringstream lines(out);
+  std::vector<std::string> got;
+  for (std::string l; std::getline(lines, l);) got.push_back(l);
+  ASSERT_GE(got.size(), 5u) << out;
+  EXPECT_EQ(got[0], "   why: the loader did not find");
+  EXPECT_EQ(got[1], "     " + path) << "too long for the hanging indent: two past the line's own";
+  EXPECT_EQ(got[2], "     in the RPATH or the cache");
+  EXPECT_EQ(got[3], "      $ pip install --no-build-isolation bmtrain==0.2.2 torch==2.4.1 --index-url https://x/y");
+  EXPECT_EQ(got[4], "short line");
+  EXPECT_EQ(wrap_lines("1. one two three four five six seven eight", 24), "1. one two three four\n   five six seven eight");
+  // Colour takes no columns: the same line coloured wraps at the same place.
+  EXPECT_EQ(display_width("\033[31;1mERROR\033[0m caf\xc3\xa9"), 10u);
+  EXPECT_EQ(wrap_lines("\033[31mERROR\033[0m aaaa bbbb cccc dddd", 20), "\033[31mERROR\033[0m aaaa bbbb cccc\n  dddd");
+}
+
+TEST(Wrap, TerminalWidthIsColumnsWhenValidElseEighty) {
+  const char* saved = std::getenv("COLUMNS");
+  std::string keep = saved ? saved : "";
+  setenv("COLUMNS", "120", 1);
+  EXPECT_EQ(terminal_width(-1), 120);
+  setenv("COLUMNS", "30", 1);
+  EXPECT_EQ(terminal_width(-1), 40) << "never below 40";
+  for (const char* bad : {"abc", "80x", "0", "-5", "1001", ""}) {
+    setenv("COLUMNS", bad, 1);
+    EXPECT_EQ(terminal_width(-1), 80) << "COLUMNS=" << bad;
+  }
+  unsetenv("COLUMNS");
+  EXPECT_EQ(terminal_width(-1), 80);
+  if (saved) setenv("COLUMNS", keep.c_str(), 1);
 }
 
 }  // namespace

@@ -48,6 +48,23 @@ TEST_F(CatalogTest, UnknownIdSuggestsTheClosest) {
   EXPECT_THROW(select_probes(cat, "medium", {}), InputError);
 }
 
+TEST_F(CatalogTest, SkipLeavesProbesOutAndAMistypedIdSuggestsTheClosest) {
+  write("a.json", R"({"id":"device.runtime","title":"A","levels":["quick"]})");
+  write("b.json", R"({"id":"host.info","title":"B","levels":["quick"]})");
+  auto cat = load_catalog(dir.string(), "/p");
+  auto left = select_probes(cat, "quick", {}, {"device.runtime"});
+  ASSERT_EQ(left.size(), 1u);
+  EXPECT_EQ(left[0].id, "host.info");
+  EXPECT_TRUE(select_probes(cat, "quick", {"host.info"}, {"host.info"}).empty());
+  try {
+    select_probes(cat, "quick", {}, {"host.inf"});
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("--skip: unknown probe 'host.inf', did you mean 'host.info'?"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST_F(CatalogTest, MalformedManifestNamesTheFile) {
   write("bad.json", R"({"id":"x.y","levels":["quick"]})");  // no title
   try {

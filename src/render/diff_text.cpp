@@ -1,0 +1,54 @@
+// `gpucheck diff` on a terminal: a table of the facts that differ (fact | A | B, 80 columns at width 80,
+// long values cut in the middle), then the consequence of each difference that has one.
+#include <fmt/format.h>
+
+#include "render/text_blocks.h"
+
+namespace gpucheck::render::text {
+namespace {
+
+// `s` in `width` columns, keeping its head and tail ("2.1.2+cu1..cu121").
+std::string fit(const std::string& s, std::size_t width) {
+  if (s.size() <= width) return s;
+  std::size_t head = (width - 2) / 2;
+  return s.substr(0, head) + ".." + s.substr(s.size() - (width - 2 - head));
+}
+
+std::string side(const nlohmann::json& d, const char* key) {
+  if (!d.is_object() || !d.contains(key) || !d[key].is_object()) return "-";
+  const auto& s = d[key];
+  return s.value("file", std::string("-")) + " (" + s.value("hostname", std::string("?")) + ")";
+}
+
+}  // namespace
+
+void diff(const report::Report& r, std::ostream& out, const RenderOptions& o) {
+  out << "A: " << side(r.details, "a") << "\nB: " << side(r.details, "b") << "\n";
+  const report::Section* s = r.find_section("differences");
+  if (!s || s->findings.empty()) {
+    out << "no difference in the facts compared\n";
+    return;
+  }
+  // 2 marker + fact 18 + 2 x (1 + value) = width - 1.
+  const std::size_t value = static_cast<std::size_t>(std::max(12, (o.width - 23) / 2));
+  out << "\n" << fmt::format("  {:<18} {:<{}} {}\n", "FACT", "A", value, "B");
+  for (const auto& f : s->findings) {
+    const bool matters = f.status == Status::kFail;
+    std::string mark = matters ? (o.color ? "\033[31m!\033[0m " : "! ") : "  ";
+    out << mark
+        << fmt::format("{:<18} {:<{}} {}\n", fit(f.title, 18), fit(f.evidence.at("A"), value), value,
+                       fit(f.evidence.at("B"), value));
+  }
+  out << "(! = can break something)\n";
+  bool any = false;
+  for (const auto& f : s->findings) {
+    if (f.explanation.empty()) continue;
+    if (!any) out << "\nconsequences:\n";
+    any = true;
+    out << "  " << f.title << ": " << f.explanation << "\n";
+    if (o.verbose)
+      for (const auto& ref : f.references) out << "    source: " << ref << "\n";
+  }
+}
+
+}  // namespace gpucheck::render::text
