@@ -65,7 +65,7 @@ struct Walker {
       return;
     }
     if (const char* fs = pseudo_filesystem(path)) {
-      set.notes.push_back(path + ": a " + fs + " file system (the kernel's view, no objects), skipped");
+      set.notes.push_back(path + ": a " + fs + " filesystem (the kernel's view, no objects), skipped");
       visited.erase({st.st_dev, st.st_ino});
       return;
     }
