@@ -13,10 +13,29 @@ const std::vector<std::string> kLevels = {"quick", "standard", "long"};
 
 namespace {
 
+// The configure-time rule (cmake/GpucheckProbeManifest.cmake): dot-separated words of [a-z0-9_], at least
+// two. Checked again here because the id becomes the executable's file name: "../../bin/sh" must not run.
+bool is_probe_id(const std::string& id) {
+  std::size_t words = 0, length = 0;
+  for (char c : id + ".") {
+    if (c == '.') {
+      if (length == 0) return false;
+      ++words, length = 0;
+    } else if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_') {
+      ++length;
+    } else {
+      return false;
+    }
+  }
+  return words >= 2;
+}
+
 ProbeSpec parse_manifest(const nlohmann::json& j, const std::string& file, const std::string& probe_dir) {
   try {
     ProbeSpec p;
     p.id = j.at("id").get<std::string>();
+    if (!is_probe_id(p.id))
+      throw InputError("id '" + terminal_safe(p.id) + "' is not a probe id (words of a-z, 0-9 and _ joined by dots)");
     p.title = j.at("title").get<std::string>();
     p.description = j.value("description", "");
     p.levels = j.at("levels").get<std::vector<std::string>>();

@@ -7,6 +7,7 @@
 
 #include <fcntl.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <filesystem>
@@ -146,6 +147,50 @@ TEST_F(CliTest, AFileNamedLikeAnOptionReachesCuobjdumpAsAFile) {
   EXPECT_NE(args.find("./" + planted + "\n"), std::string::npos) << args;
   for (const auto& line : gpucheck::split(args, '\n'))
     if (!line.empty() && line.front() == '-') EXPECT_TRUE(line == "--list-elf" || line == "--list-ptx") << args;
+}
+
+TEST_F(CliTest, HostileNeededNamesNeitherEndTheAuditNorReachTheTerminalRaw) {
+  // Issue 15 items 7 and 9: a DT_NEEDED name with terminal escapes and a byte that is not UTF-8 (the
+  // soname of the library it was linked against). The audit reports it (exit 1: not found), in text with
+  // the escapes shown, not obeyed, and in JSON as valid UTF-8; never "internal error" (exit 3).
+  const std::string soname = "libevil\x1b[2J\x1b]0;pwned\x07\xff.so";
+  build_so(d / "evil/libevil.so", "extern \"C\" int evil() { return 1; }", {"-Wl,-soname," + soname});
+  build_so(d / "evil/libuser.so", "extern \"C\" int evil(); extern \"C\" int user() { return evil(); }",
+           {"-Wl,--no-as-needed", d / "evil/libevil.so"});
+  ASSERT_NE(read_bytes(d / "evil/libuser.so").find(soname), std::string::npos);  // the name really is NEEDED
+  auto text = gpucheck_abi({d / "evil/libuser.so", "--gpu", "sm_90", "--verbose"});
+  EXPECT_EQ(text.exit_code, 1) << text.out << text.err;
+  EXPECT_EQ(text.out.find('\x1b'), std::string::npos) << text.out;
+  EXPECT_EQ(text.err.find('\x1b'), std::string::npos) << text.err;
+  EXPECT_NE(text.out.find("libevil"), std::string::npos) << text.out;
+  auto json = gpucheck_abi({d / "evil/libuser.so", "--gpu", "sm_90", "--json"});
+  EXPECT_EQ(json.exit_code, 1) << json.err;
+  EXPECT_NO_THROW((void)nlohmann::json::parse(json.out)) << json.out;
+}
+
+TEST_F(CliTest, KernelFileSystemsAreSkippedNotWalked) {
+  // Issue 15 item 12: `abi /proc` walked /proc/PID/root back into / for every process and `abi /sys` read
+  // sysfs, both for minutes with nothing to find. Now such a tree is skipped with a note: given alone, that
+  // is nothing audited (exit 2, one line naming it); reached through a symlink, the rest is still audited.
+  gpucheck::SubprocessOptions o;
+  o.timeout = std::chrono::seconds(120);  // generous: the old walk never ended; the new one is immediate
+  o.unset_env = {"LD_LIBRARY_PATH"};
+  for (const std::string root : {"/proc", "/sys", "/proc/self"}) {
+    auto r = gpucheck::run_subprocess({kBin, "abi", root, "--gpu", "sm_90"}, o);
+    EXPECT_FALSE(r.timed_out) << root;
+    EXPECT_EQ(r.exit_code, 2) << root << "\n" << r.out << r.err;
+    EXPECT_NE(r.err.find("filesystem"), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+  std::filesystem::create_directories(d / "mixed");
+  write_file(d / "mixed/libok.so", read_bytes(d / "ok/libok.so"));
+  std::filesystem::create_directory_symlink("/proc", d / "mixed/proc");
+  auto r = gpucheck::run_subprocess({kBin, "abi", d / "mixed", "--gpu", "sm_90", "--json"}, o);
+  EXPECT_FALSE(r.timed_out);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(targets(j).size(), 1u);
+  EXPECT_NE(j.dump().find("proc filesystem"), std::string::npos);
 }
 
 TEST_F(CliTest, NothingAuditedIsBadInputNeverAPass) {

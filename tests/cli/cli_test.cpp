@@ -455,5 +455,30 @@ TEST(Cli, RunShowsProgressWithCountAndEtaOnlyOnATerminal) {
   fs::remove_all(dir);
 }
 
+TEST(Cli, ProbeBytesNeitherEndTheRunNorReachTheTerminalRaw) {
+  // Issue 15 items 7 and 9: a probe whose result and stderr hold terminal escapes and bytes that are not
+  // UTF-8. The run finishes with a report (the invalid result is that probe's error, not "internal
+  // error"), and nothing of it reaches the terminal raw, verbose text included.
+  auto dir = fresh_temp_dir("hostile");
+  SubprocessOptions o = misbehaving_probes(dir, {"hostile_text", "invalid_utf8", "good"}, 30);
+  auto j = gpucheck({"run", "--level", "quick", "--json", "--no-report", "--no-inventory"}, o);
+  ASSERT_TRUE(j.exit_code == 1 || j.exit_code == 3) << j.exit_code << "\n" << j.err;
+  const nlohmann::json doc = nlohmann::json::parse(j.out);  // valid JSON: bytes that are not UTF-8 were replaced
+  std::map<std::string, std::string> status;
+  for (const auto& f : doc["sections"][0]["findings"]) status[f["id"]] = f["status"];
+  EXPECT_EQ(status["test.hostile_text"], "fail");
+  EXPECT_EQ(status["test.invalid_utf8"], "error");
+  EXPECT_EQ(status["test.good"], "pass");
+  for (const auto& args : {std::vector<std::string>{"run", "--level", "quick", "--no-report", "--no-inventory", "--verbose"},
+                           std::vector<std::string>{"run", "--level", "quick", "--no-report", "--no-inventory"}}) {
+    auto t = gpucheck(args, o);
+    EXPECT_TRUE(t.exit_code == 1 || t.exit_code == 3) << t.exit_code << "\n" << t.err;
+    EXPECT_EQ(t.out.find('\x1b'), std::string::npos) << t.out;
+    EXPECT_EQ(t.err.find('\x1b'), std::string::npos) << t.err;
+    EXPECT_NE((t.out + t.err).find("hostile_text"), std::string::npos) << t.out << t.err;  // the probe is listed
+  }
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace gpucheck::test

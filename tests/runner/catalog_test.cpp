@@ -65,6 +65,17 @@ TEST_F(CatalogTest, SkipLeavesProbesOutAndAMistypedIdSuggestsTheClosest) {
   }
 }
 
+TEST_F(CatalogTest, AnIdThatIsNoProbeIdIsRefusedBeforeItNamesAnExecutable) {
+  // The id is the probe's file name in the probe directory: a manifest must not make `run` execute
+  // another file (found by tests/fuzz/manifest_fuzz.cpp, which checks every loaded id).
+  for (const std::string id : {"../../bin/sh", "host.info/../../x", "host", "host..info", ".host.info", "Host.Info", ""}) {
+    write("evil.json", R"({"id":")" + id + R"(","title":"t","levels":["quick"]})");
+    EXPECT_THROW(load_catalog(dir.string(), "/p"), InputError) << id;
+  }
+  write("evil.json", R"({"id":"host.info_2","title":"t","levels":["quick"]})");
+  EXPECT_EQ(load_catalog(dir.string(), "/p").at(0).executable, "/p/host.info_2");
+}
+
 TEST_F(CatalogTest, MalformedManifestNamesTheFile) {
   write("bad.json", R"({"id":"x.y","levels":["quick"]})");  // no title
   try {

@@ -1,7 +1,9 @@
 #include "checks/abi/targets.h"
 
 #include <dirent.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -17,6 +19,25 @@
 
 namespace gpucheck::abi {
 namespace {
+
+// The kernel's views (/proc, /sys, cgroups, debug and trace filesystems, /dev/pts) hold no objects to audit,
+// and walking them never ends: /proc/PID/root leads back to / once per process (issue 15 item 12).
+const char* pseudo_filesystem(const std::string& path) {
+  struct statfs fs {};
+  if (::statfs(path.c_str(), &fs) != 0) return nullptr;
+  switch (static_cast<unsigned long>(fs.f_type)) {
+    case PROC_SUPER_MAGIC: return "proc";
+    case SYSFS_MAGIC: return "sysfs";
+    case CGROUP_SUPER_MAGIC: return "cgroup";
+    case CGROUP2_SUPER_MAGIC: return "cgroup2";
+    case DEBUGFS_MAGIC: return "debugfs";
+    case TRACEFS_MAGIC: return "tracefs";
+    case SECURITYFS_MAGIC: return "securityfs";
+    case DEVPTS_SUPER_MAGIC: return "devpts";
+    case BPF_FS_MAGIC: return "bpf";
+    default: return nullptr;
+  }
+}
 
 struct Walker {
   TargetSet& set;
@@ -41,6 +62,11 @@ struct Walker {
     }
     if (depth > 64) {
       set.notes.push_back(path + ": deeper than 64 levels, skipped");
+      return;
+    }
+    if (const char* fs = pseudo_filesystem(path)) {
+      set.notes.push_back(path + ": a " + fs + " filesystem (the kernel's view, no objects), skipped");
+      visited.erase({st.st_dev, st.st_ino});
       return;
     }
     DIR* d = opendir(path.c_str());

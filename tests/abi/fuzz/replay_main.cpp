@@ -1,4 +1,4 @@
-// Runs a fuzz target without libFuzzer: every file of a corpus directory, then a fixed number of
+// Runs a fuzz target without libFuzzer: every seed (files, and the files under directories), then a fixed number of
 // deterministic mutations of them (byte flips, truncations, extensions, 32/64-bit size fields set to
 // extreme values). A crash or sanitizer report fails the ctest.
 #include <cstdint>
@@ -12,23 +12,33 @@
 #include <vector>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
+extern "C" __attribute__((weak)) int LLVMFuzzerInitialize(int* argc, char*** argv);  // optional, as in libFuzzer
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::fprintf(stderr, "usage: %s CORPUS_DIR ITERATIONS\n", argv[0]);
+    std::fprintf(stderr, "usage: %s SEED_FILE_OR_DIR... ITERATIONS\n", argv[0]);
     return 2;
   }
+  if (LLVMFuzzerInitialize) LLVMFuzzerInitialize(&argc, &argv);
   std::vector<std::string> seeds;
-  for (const auto& e : std::filesystem::directory_iterator(argv[1])) {
-    std::ifstream in(e.path(), std::ios::binary);
+  auto add = [&](const std::filesystem::path& p) {
+    std::ifstream in(p, std::ios::binary);
     seeds.emplace_back(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  };
+  for (int a = 1; a + 1 < argc; ++a) {
+    if (!std::filesystem::is_directory(argv[a])) {
+      add(argv[a]);
+      continue;
+    }
+    for (const auto& e : std::filesystem::recursive_directory_iterator(argv[a]))
+      if (e.is_regular_file()) add(e.path());
   }
   if (seeds.empty()) {
     std::fprintf(stderr, "no seeds in %s\n", argv[1]);
     return 2;
   }
   for (const auto& s : seeds) LLVMFuzzerTestOneInput(reinterpret_cast<const std::uint8_t*>(s.data()), s.size());
-  long iterations = std::atol(argv[2]);
+  long iterations = std::atol(argv[argc - 1]);
   std::uint64_t state = 0x9E3779B97F4A7C15ull;
   auto next = [&] {
     state ^= state << 13;

@@ -72,6 +72,17 @@ int main(int argc, char** argv) {
     }
     for (;;) pause();
   }
+  if (mode == "hostile_text") {  // a valid result whose texts would clear the screen and retitle the terminal
+    std::fputs("stderr \x1b[2J\x1b]0;pwned\x07 \xff\xfe end\n", stderr);
+    write_fd3(R"({"id":")" + g_id + R"(","title":"t","status":"fail","summary":"\u001b[2J\u001b]0;pwned\u0007 cleared",)"
+              R"("evidence":{"k\u001b[31m":"v\u001b[0m"},"duration_s":0})");
+    return 0;
+  }
+  if (mode == "invalid_utf8") {  // bytes that are not UTF-8 in the result and on stderr (issue 15 item 9)
+    std::fputs("stderr \xff\xc0\xaf overlong \xed\xa0\x80 surrogate \x1b[2J\n", stderr);
+    write_fd3(std::string(R"({"id":")") + g_id + R"(","status":"pass","summary":"byte \xff here"})");
+    return 0;
+  }
   if (mode == "garbage") {
     write_fd3("this is {not json at all\n");
     return 0;
