@@ -63,7 +63,7 @@ TEST(Fleet, MergeRejectsTheSlowNodeAndTheDriftedOneOnly) {
   EXPECT_EQ(text.find("NodeName=node1"), std::string::npos) << text;
 
   auto human = gpucheck({"fleet", "merge", (dir / "fleet").string()});
-  EXPECT_NE(human.out.find("6 nodes: 3 accepted, 2 rejected, 1 incomplete"), std::string::npos) << human.out;
+  EXPECT_NE(human.out.find("FAIL: 6 nodes, 3 accepted, 2 rejected, 1 incomplete"), std::string::npos) << human.out;
   EXPECT_NE(human.out.find("kernels.adam_offload throughput"), std::string::npos) << human.out;
   EXPECT_NE(human.out.find("libcublas.so.13"), std::string::npos) << human.out;
   for (auto& line : split(human.out, '\n'))  // commands are printed whole, everything else fits
