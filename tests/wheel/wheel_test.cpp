@@ -151,13 +151,23 @@ TEST_F(Wheel, PutsTheExecutableOnPathAndItsProbesAndDataBesideIt) {
 }
 
 TEST_F(Wheel, DoctorRunsFromTheVenv) {
-  auto r = run({gpucheck(), "doctor", "--json"}, 300);
+  // As a user who activated the venv: doctor judges that venv's Python with the wheel's own knowledge base.
+  // (Whether it finds problems depends on this machine, so the test asserts what it judged and with what.)
+  SubprocessOptions o;
+  o.timeout = std::chrono::seconds(300);
+  o.unset_env = {"GPUCHECK_DATA_DIR", "GPUCHECK_PROBE_DIR", "CONDA_PREFIX"};
+  o.set_env["VIRTUAL_ENV"] = prefix().string();
+  auto r = run_subprocess({gpucheck(), "doctor", "--json"}, o);
   ASSERT_TRUE(r.exited) << r.describe() << r.err;
   EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 1) << r.describe() << r.err;  // clean / problems found
   json d = parse(r);
   ASSERT_TRUE(d.contains("summary")) << d.dump().substr(0, 600);
   EXPECT_EQ(d["summary"]["exit_code"], r.exit_code);
-  EXPECT_FALSE(findings(d).empty());
+  const json details = d.value("details", json::object());
+  EXPECT_EQ(details.value("knowledge_base", ""), (prefix() / "share/gpucheck/compat").string()) << details.dump();
+  const json python = details.value("python", json::object());
+  EXPECT_EQ(python.value("prefix", ""), prefix().string()) << details.dump();
+  EXPECT_EQ(python.value("chosen_by", ""), "VIRTUAL_ENV") << details.dump();
 }
 
 TEST_F(Wheel, RunQuickSkipsGpuProbesWithTheirReason) {
