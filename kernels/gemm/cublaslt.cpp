@@ -82,6 +82,11 @@ bool load_cublaslt(CublasLtApi& api) {
   return false;
 }
 
+LtHandle::LtHandle(const CublasLtApi& api) : api_(api) {
+  cublasStatus_t s = api.create(&h_);
+  if (s != CUBLAS_STATUS_SUCCESS) throw CublasLtError("cublasLtCreate: " + api.describe(s));
+}
+
 LtMatmul::LtMatmul(const CublasLtApi& api, cublasLtHandle_t h, GemmType t, std::int64_t m, std::int64_t n,
                    std::int64_t k)
     : api_(api), h_(h) {

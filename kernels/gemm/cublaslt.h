@@ -54,6 +54,21 @@ struct CublasLtError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// One cuBLASLt handle for the current device, destroyed with this object; throws CublasLtError when
+/// cublasLtCreate fails.
+class LtHandle {
+ public:
+  explicit LtHandle(const CublasLtApi& api);
+  ~LtHandle() { api_.destroy(h_); }
+  LtHandle(const LtHandle&) = delete;
+  LtHandle& operator=(const LtHandle&) = delete;
+  cublasLtHandle_t get() const { return h_; }
+
+ private:
+  const CublasLtApi& api_;
+  cublasLtHandle_t h_ = nullptr;
+};
+
 /// One prepared product on the current device: descriptors, the heuristic's first algorithm restricted to
 /// deterministic reductions (no split-K atomics, so a repeated product is bit-identical), a workspace.
 class LtMatmul {

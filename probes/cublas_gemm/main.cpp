@@ -100,14 +100,8 @@ DeviceFinding test_device(int dev, const CublasLtApi& api, const std::vector<Ref
   cuda_check(cudaGetDeviceProperties(&p, dev), "cudaGetDeviceProperties");
   int cc = p.major * 10 + p.minor;
   d.evidence["device"] = std::string(p.name) + " (sm_" + std::to_string(cc) + ")";
-  cublasLtHandle_t h = nullptr;
-  cublasStatus_t s = api.create(&h);
-  if (s != CUBLAS_STATUS_SUCCESS) throw CublasLtError("cublasLtCreate: " + api.describe(s));
-  struct HandleGuard {
-    const CublasLtApi& api;
-    cublasLtHandle_t h;
-    ~HandleGuard() { api.destroy(h); }
-  } guard{api, h};
+  LtHandle handle(api);
+  cublasLtHandle_t h = handle.get();
   std::vector<std::string> wrong;
   int measured = 0;
   for (const Reference& ref : refs) {

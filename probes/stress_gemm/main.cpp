@@ -48,14 +48,8 @@ void stress_one(const CublasLtApi& api, const Options& o, const std::atomic<bool
                 GpuRun& run) {
   try {
     cuda_check(cudaSetDevice(run.dev), "cudaSetDevice");
-    cublasLtHandle_t h = nullptr;
-    cublasStatus_t s = api.create(&h);
-    if (s != CUBLAS_STATUS_SUCCESS) throw CublasLtError("cublasLtCreate: " + api.describe(s));
-    struct HandleGuard {
-      const CublasLtApi& api;
-      cublasLtHandle_t h;
-      ~HandleGuard() { api.destroy(h); }
-    } guard{api, h};
+    LtHandle handle(api);
+    cublasLtHandle_t h = handle.get();
     const std::size_t elems = std::size_t(o.n) * o.n;
     LtMatmul mm(api, h, GemmType::kBf16, o.n, o.n, o.n);
     if (!mm.supported()) throw CublasLtError(mm.unsupported_reason());
