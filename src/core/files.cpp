@@ -52,6 +52,21 @@ std::string read_file(const std::string& path, std::size_t max_bytes) {
   return out;
 }
 
+std::string read_proc_text(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return "";
+  std::string out;
+  char buf[4096];
+  for (;;) {
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0 || out.size() > (1u << 20)) break;  // an error mid-read keeps what was read; kernel files are small
+    out.append(buf, static_cast<std::size_t>(n));
+  }
+  ::close(fd);
+  return out;
+}
+
 nlohmann::json read_json_file(const std::string& path) {
   std::string text = read_file(path);
   try {

@@ -18,6 +18,10 @@ void check_input_file(const std::string& path);
 /// check_input_file refuses, a read error, or a larger file. Never waits for a FIFO's writer to appear.
 std::string read_file(const std::string& path, std::size_t max_bytes = kMaxDocumentBytes);
 
+/// The text of a small kernel file such as /proc/PID/stat, or "" when it cannot be read. Never throws: a
+/// process ends between listing /proc and reading its entry (ESRCH), which is no error to whoever scans.
+std::string read_proc_text(const std::string& path);
+
 /// Parses a JSON file; throws InputError naming the file and the parse position.
 nlohmann::json read_json_file(const std::string& path);
 

@@ -7,9 +7,10 @@
 #include <unistd.h>
 
 #include <cstdlib>
-#include <fstream>
 #include <string>
 #include <vector>
+
+#include "core/files.h"
 
 namespace gpucheck::runner {
 namespace {
@@ -22,8 +23,8 @@ struct ProcStat {
 // State and parent pid from /proc/PID/stat: the fields after the command name, which may itself hold
 // spaces and parentheses, so they are read after the last ')': ") S 1234 ...".
 ProcStat stat_of(int pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // Not an ifstream: libstdc++'s istreambuf_iterator throws when the process ended mid-read (ESRCH).
+  const std::string stat = read_proc_text("/proc/" + std::to_string(pid) + "/stat");
   ProcStat s;
   auto close = stat.rfind(')');
   if (close == std::string::npos || close + 4 >= stat.size()) return s;

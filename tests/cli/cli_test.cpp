@@ -5,7 +5,6 @@
 
 #include <csignal>
 #include <fstream>
-#include <iterator>
 #include <map>
 #include <regex>
 #include <set>
@@ -100,12 +99,15 @@ TEST(Cli, ConcurrentRunsIntoOneDirectoryKeepEveryReport) {
   auto dir = fresh_temp_dir("concurrent");
   std::vector<std::thread> runs;
   std::vector<int> codes(6, -1);
+  std::vector<std::string> errs(codes.size());
   for (std::size_t i = 0; i < codes.size(); ++i)
     runs.emplace_back([&, i] {
-      codes[i] = gpucheck({"run", "--only", "host.info", "--report-dir", dir.string(), "-q", "--no-inventory"}).exit_code;
+      auto r = gpucheck({"run", "--only", "host.info", "--report-dir", dir.string(), "-q", "--no-inventory"});
+      codes[i] = r.exit_code;
+      errs[i] = r.describe() + ": " + r.out + r.err;
     });
   for (auto& t : runs) t.join();
-  for (int c : codes) EXPECT_EQ(c, 0);
+  for (std::size_t i = 0; i < codes.size(); ++i) EXPECT_EQ(codes[i], 0) << errs[i];
   EXPECT_EQ(reports_in(dir).size(), codes.size());
   fs::remove_all(dir);
 }
@@ -350,8 +352,7 @@ int child_named(const std::string& comm, int parent) {
   for (fs::directory_iterator it("/proc", ec), end; !ec && it != end; it.increment(ec)) {
     const std::string name = it->path().filename().string();
     if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream in(it->path() / "stat");
-    std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string stat = read_proc_text((it->path() / "stat").string());
     auto open = stat.find('('), close = stat.rfind(')');
     if (open == std::string::npos || close == std::string::npos || close + 4 >= stat.size()) continue;
     if (stat.substr(open + 1, close - open - 1) == comm && std::atoi(stat.c_str() + close + 4) == parent)
