@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <regex>
 
 #include "core/text.h"
@@ -17,46 +18,17 @@ std::string lower(std::string s) {
   return s;
 }
 
-long long to_ll(const std::string& s) {
-  if (s.empty()) return 0;
-  if (s.size() > 18) return (1LL << 62);  // absurdly long numbers still order above all real ones
-  return std::stoll(s);
+bool is_digits(const std::string& s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
 }
 
-std::vector<long long> stripped_release(const std::vector<long long>& r) {
-  std::vector<long long> out = r;
-  while (out.size() > 1 && out.back() == 0) out.pop_back();
-  return out;
-}
-
-// Local parts compare numerically when numeric (and then after any alphanumeric part), else as text.
-int compare_local(const std::string& a, const std::string& b) {
-  if (a.empty() || b.empty()) return a.empty() == b.empty() ? 0 : (a.empty() ? -1 : 1);
-  auto split = [](const std::string& s) {
-    std::vector<std::string> parts;
-    std::string cur;
-    for (char c : s) {
-      if (c == '.' || c == '-' || c == '_') parts.push_back(cur), cur.clear();
-      else cur += c;
-    }
-    parts.push_back(cur);
-    return parts;
-  };
-  auto pa = split(a), pb = split(b);
-  for (std::size_t i = 0; i < std::max(pa.size(), pb.size()); ++i) {
-    if (i >= pa.size()) return -1;
-    if (i >= pb.size()) return 1;
-    bool na = !pa[i].empty() && pa[i].find_first_not_of("0123456789") == std::string::npos;
-    bool nb = !pb[i].empty() && pb[i].find_first_not_of("0123456789") == std::string::npos;
-    if (na != nb) return na ? 1 : -1;
-    if (na) {
-      long long x = to_ll(pa[i]), y = to_ll(pb[i]);
-      if (x != y) return x < y ? -1 : 1;
-    } else if (pa[i] != pb[i]) {
-      return pa[i] < pb[i] ? -1 : 1;
-    }
-  }
-  return 0;
+// Numbers of up to 18 digits fit a long long; a longer one makes the text "not a version" here.
+std::optional<long long> number(const std::string& s) {
+  if (s.empty()) return 0LL;
+  std::size_t first = s.find_first_not_of('0');
+  if (first == std::string::npos) return 0LL;
+  if (s.size() - first > 18) return std::nullopt;
+  return std::stoll(s.substr(first));
 }
 
 template <typename T>
@@ -64,54 +36,127 @@ int cmp(const T& a, const T& b) {
   return a < b ? -1 : (b < a ? 1 : 0);
 }
 
-Version base_version(const Version& v) {
-  Version b;
-  b.epoch = v.epoch;
-  b.release = v.release;
-  return b;
+int compare_release(const std::vector<long long>& a, const std::vector<long long>& b) {
+  for (std::size_t i = 0; i < std::max(a.size(), b.size()); ++i)
+    if (int c = cmp(i < a.size() ? a[i] : 0LL, i < b.size() ? b[i] : 0LL)) return c;
+  return 0;
 }
 
-bool equal_release_prefix(const Version& v, const Version& spec) {
-  if (v.epoch != spec.epoch) return false;
-  for (std::size_t i = 0; i < spec.release.size(); ++i)
-    if ((i < v.release.size() ? v.release[i] : 0) != spec.release[i]) return false;
+// Local labels: parts compare numerically when numeric (and then above any alphanumeric part), else as
+// text; a label that is a prefix of another sorts first; no label sorts below any label.
+int compare_local(const std::string& a, const std::string& b) {
+  if (a.empty() || b.empty()) return a.empty() == b.empty() ? 0 : (a.empty() ? -1 : 1);
+  auto pa = split(a, '.'), pb = split(b, '.');
+  for (std::size_t i = 0; i < std::min(pa.size(), pb.size()); ++i) {
+    bool na = is_digits(pa[i]), nb = is_digits(pb[i]);
+    if (na != nb) return na ? 1 : -1;
+    int c = na ? cmp(*number(pa[i]), *number(pb[i])) : cmp(pa[i], pb[i]);
+    if (c) return c;
+  }
+  return cmp(pa.size(), pb.size());
+}
+
+// packaging's _version_split: epoch first ("0" when none), then each dot part, "2rc1" split in two.
+std::vector<std::string> version_split(const std::string& version) {
+  std::vector<std::string> out;
+  auto bang = version.rfind('!');
+  out.push_back(bang == std::string::npos || bang == 0 ? "0" : version.substr(0, bang));
+  static const std::regex pre_suffix(R"(^([0-9]+)((?:a|b|c|rc)[0-9]+)$)");
+  for (const auto& item : split(bang == std::string::npos ? version : version.substr(bang + 1), '.')) {
+    std::smatch m;
+    if (std::regex_match(item, m, pre_suffix)) out.push_back(m[1]), out.push_back(m[2]);
+    else out.push_back(item);
+  }
+  return out;
+}
+
+// `==spec.*` (packaging 24's _compare_equal): the prospective's public version, its release padded with
+// zeros to the spec's length, then shortened to the spec's parts, equals the spec's parts.
+bool wildcard_equal(const Version& v, const std::string& spec_text) {
+  auto sv = Version::parse(spec_text);
+  auto spec = version_split(sv ? sv->str() : spec_text);  // canonicalize_version leaves a non-version as is
+  auto prospective = version_split(v.public_str());
+  auto digits = [](const std::vector<std::string>& side) {
+    return static_cast<std::size_t>(
+        std::find_if(side.begin(), side.end(), [](const std::string& s) { return !is_digits(s); }) - side.begin());
+  };
+  std::size_t have = digits(prospective), want = digits(spec);
+  if (have < want) prospective.insert(prospective.begin() + static_cast<std::ptrdiff_t>(have), want - have, "0");
+  if (prospective.size() > spec.size()) prospective.resize(spec.size());
+  return prospective == spec;
+}
+
+// packaging's _is_not_suffix: the parts of a ~= version kept before the last one is dropped.
+bool is_not_suffix(const std::string& part) {
+  for (const char* p : {"dev", "a", "b", "rc", "post"})
+    if (starts_with(part, p)) return false;
   return true;
+}
+
+[[noreturn]] void fail(const std::string& message) { throw ParseError(message); }
+
+// packaging's Specifier equality (_canonical_spec): the operator and the canonical version, trailing ".0"s
+// of the release dropped except for ~=; a set holds each clause once, the first one written.
+std::string canonical_key(const Specifier& s) {
+  auto v = Version::parse(s.version);
+  if (!v || s.wildcard) return s.str();  // canonicalize_version leaves "1.0.*" and non-versions as written
+  if (s.op != "~=")
+    while (v->release.size() > 1 && v->release.back() == 0) v->release.pop_back();
+  return s.op + v->str();
+}
+
+void add_once(std::vector<Specifier>& specs, Specifier s) {
+  const std::string key = canonical_key(s);
+  if (std::none_of(specs.begin(), specs.end(), [&](const Specifier& x) { return canonical_key(x) == key; }))
+    specs.push_back(std::move(s));
 }
 
 }  // namespace
 
 std::string normalize_name(const std::string& name) { return inventory::normalize_package_name(name); }
 
+// --- versions ------------------------------------------------------------------------------------------
+
 std::optional<Version> Version::parse(const std::string& text) {
-  // packaging.version.VERSION_PATTERN
+  // packaging.version.VERSION_PATTERN, case-insensitive, surrounding whitespace allowed
   static const std::regex re(
-      R"(^\s*v?(?:([0-9]+)!)?([0-9]+(?:\.[0-9]+)*))"
+      R"(^v?(?:([0-9]+)!)?([0-9]+(?:\.[0-9]+)*))"
       R"(([-_\.]?(alpha|a|beta|b|preview|pre|c|rc)[-_\.]?([0-9]+)?)?)"
       R"(((?:-([0-9]+))|(?:[-_\.]?(post|rev|r)[-_\.]?([0-9]+)?))?)"
       R"(([-_\.]?(dev)[-_\.]?([0-9]+)?)?)"
-      R"((?:\+([a-z0-9]+(?:[-_\.][a-z0-9]+)*))?\s*$)",
-      std::regex::icase);
+      R"((?:\+([a-z0-9]+(?:[-_\.][a-z0-9]+)*))?$)",
+      std::regex::optimize);
+  std::string t = lower(trim(text));
   std::smatch m;
-  if (text.size() > 256 || !std::regex_match(text, m, re)) return std::nullopt;
+  if (t.empty() || t.size() > 256 || !std::regex_match(t, m, re)) return std::nullopt;
   Version v;
-  v.epoch = m[1].matched ? static_cast<int>(to_ll(m[1].str())) : 0;
-  std::string rel = m[2].str();
-  std::size_t start = 0;
-  while (true) {
-    auto dot = rel.find('.', start);
-    v.release.push_back(to_ll(rel.substr(start, dot - start)));
-    if (dot == std::string::npos) break;
-    start = dot + 1;
+  auto n = number(m[1].str());
+  if (!n || *n > 1000000000) return std::nullopt;
+  v.epoch = static_cast<int>(*n);
+  for (const auto& part : split(m[2].str(), '.')) {
+    auto x = number(part);
+    if (!x) return std::nullopt;
+    v.release.push_back(*x);
   }
   if (m[3].matched) {
-    std::string l = lower(m[4].str());
-    char letter = (l == "alpha" || l == "a") ? 'a' : (l == "beta" || l == "b") ? 'b' : 'c';  // c, pre, preview, rc
-    v.pre = std::make_pair(letter, m[5].matched ? to_ll(m[5].str()) : 0);
+    std::string l = m[4].str();
+    v.pre_kind = (l == "alpha" || l == "a") ? "a" : (l == "beta" || l == "b") ? "b" : "rc";  // c, pre, preview
+    auto x = number(m[5].str());
+    if (!x) return std::nullopt;
+    v.pre = *x;
   }
-  if (m[6].matched) v.post = m[7].matched ? to_ll(m[7].str()) : (m[9].matched ? to_ll(m[9].str()) : 0);
-  if (m[10].matched) v.dev = m[12].matched ? to_ll(m[12].str()) : 0;
+  if (m[6].matched) {
+    auto x = number(m[7].matched ? m[7].str() : m[9].str());
+    if (!x) return std::nullopt;
+    v.post = *x;
+  }
+  if (m[10].matched) {
+    auto x = number(m[12].str());
+    if (!x) return std::nullopt;
+    v.dev = *x;
+  }
   if (m[13].matched) {
-    v.local = lower(m[13].str());
+    v.local = m[13].str();
     std::replace(v.local.begin(), v.local.end(), '-', '.');
     std::replace(v.local.begin(), v.local.end(), '_', '.');
   }
@@ -124,331 +169,366 @@ Version Version::public_version() const {
   return v;
 }
 
-std::string Version::str() const {
+Version Version::base_version() const {
+  Version b;
+  b.epoch = epoch;
+  b.release = release;
+  return b;
+}
+
+std::string Version::public_str() const {
   std::string s = epoch ? std::to_string(epoch) + "!" : "";
   for (std::size_t i = 0; i < release.size(); ++i) s += (i ? "." : "") + std::to_string(release[i]);
-  if (pre) s += (pre->first == 'c' ? std::string("rc") : std::string(1, pre->first)) + std::to_string(pre->second);
+  if (!pre_kind.empty()) s += pre_kind + std::to_string(pre);
   if (post) s += ".post" + std::to_string(*post);
   if (dev) s += ".dev" + std::to_string(*dev);
-  if (!local.empty()) s += "+" + local;
   return s;
 }
 
-int compare(const Version& a, const Version& b) {
-  if (int c = cmp(a.epoch, b.epoch)) return c;
-  if (int c = cmp(stripped_release(a.release), stripped_release(b.release))) return c;
-  // pre: a dev release without pre/post sorts before any pre-release; no pre sorts after all of them.
-  auto pre_key = [](const Version& v) -> std::pair<int, std::pair<char, long long>> {
-    if (!v.pre && !v.post && v.dev) return {-1, {0, 0}};
-    if (!v.pre) return {1, {0, 0}};
-    return {0, *v.pre};
+std::string Version::str() const { return public_str() + (local.empty() ? "" : "+" + local); }
+
+int Version::compare(const Version& o, bool with_local) const {
+  if (int c = cmp(epoch, o.epoch)) return c;
+  if (int c = compare_release(release, o.release)) return c;
+  // Pre-release key: a dev release without pre or post sorts before any pre-release, a final after all.
+  auto pre_key = [](const Version& v) -> std::pair<int, long long> {
+    if (v.pre_kind.empty()) return {(!v.post && v.dev) ? -1 : 3, 0};
+    return {v.pre_kind == "a" ? 0 : v.pre_kind == "b" ? 1 : 2, v.pre};
   };
-  if (int c = cmp(pre_key(a), pre_key(b))) return c;
+  if (int c = cmp(pre_key(*this), pre_key(o))) return c;
   auto post_key = [](const Version& v) { return v.post ? std::make_pair(1, *v.post) : std::make_pair(0, 0LL); };
-  if (int c = cmp(post_key(a), post_key(b))) return c;
+  if (int c = cmp(post_key(*this), post_key(o))) return c;
   auto dev_key = [](const Version& v) { return v.dev ? std::make_pair(0, *v.dev) : std::make_pair(1, 0LL); };
-  if (int c = cmp(dev_key(a), dev_key(b))) return c;
-  return compare_local(a.local, b.local);
+  if (int c = cmp(dev_key(*this), dev_key(o))) return c;
+  return with_local ? compare_local(local, o.local) : 0;
 }
 
-bool Specifier::contains(const Version& v) const {
-  if (op == "===") return lower(v.str()) == lower(trim(version));
-  auto spec = Version::parse(version);
-  if (!spec) return false;
+int compare(const Version& a, const Version& b) { return a.compare(b); }
+
+// --- specifiers ----------------------------------------------------------------------------------------
+
+Specifier Specifier::parse(const std::string& raw) {
+  static const std::regex clause(R"(^(===|~=|==|!=|<=|>=|<|>)\s*(\S+)$)");
+  std::string text = trim(raw);
+  std::smatch m;
+  if (!std::regex_match(text, m, clause)) fail("'" + text + "' is not a version specifier (like >=1.10 or ==2.0.*)");
+  Specifier s{m[1].str(), m[2].str(), false};
+  if (s.op == "===") {
+    if (s.version.find_first_of(";)") != std::string::npos) fail("'" + text + "' is not a version specifier");
+    return s;
+  }
+  if (ends_with(s.version, ".*")) {
+    if (s.op != "==" && s.op != "!=") fail("'" + text + "': a '.*' wildcard goes only with == or !=");
+    s.wildcard = true;
+    s.version.resize(s.version.size() - 2);
+  }
+  auto v = Version::parse(s.version);
+  if (!v) fail("'" + text + "': '" + s.version + (s.wildcard ? ".*" : "") + "' is not a PEP 440 version");
+  if (s.wildcard && (v->is_prerelease() || v->post || !v->local.empty()))
+    fail("'" + text + "': a '.*' wildcard follows release numbers only (==2.0.*)");
+  if (!v->local.empty() && s.op != "==" && s.op != "!=")
+    fail("'" + text + "': a local label (+" + v->local + ") goes only with == or !=");
+  if (s.op == "~=" && v->release.size() < 2) fail("'" + text + "': ~= needs at least two release numbers (~=1.4)");
+  return s;
+}
+
+bool Specifier::names_prerelease() const {
+  if (op != "==" && op != ">=" && op != "<=" && op != "~=" && op != "===") return false;
+  auto v = Version::parse(version);
+  return v && v->is_prerelease();
+}
+
+bool Specifier::contains(const Version& v, std::optional<bool> prereleases) const {
+  if (v.is_prerelease() && !prereleases.value_or(names_prerelease())) return false;
+  if (op == "===") return v.str() == lower(version);
   if (op == "==" || op == "!=") {
     bool eq;
     if (wildcard) {
-      eq = equal_release_prefix(v.public_version(), *spec);
+      eq = wildcard_equal(v, version);
     } else {
-      const Version p = spec->local.empty() ? v.public_version() : v;
-      eq = compare(p, *spec) == 0;
+      auto spec = Version::parse(version);
+      eq = spec && v.compare(*spec, !spec->local.empty()) == 0;  // a public pin admits local builds
     }
-    return op == "==" ? eq : !eq;
+    return (op == "==") == eq;
   }
+  auto spec = Version::parse(version);
+  if (!spec) return false;
   if (op == "~=") {
-    Specifier prefix{"==", "", true};
-    Version pv = *spec;
-    pv.release.pop_back();
-    pv.pre.reset(), pv.post.reset(), pv.dev.reset(), pv.local.clear();
-    prefix.version = pv.str();
-    return compare(v.public_version(), *spec) >= 0 && prefix.contains(v);
+    // packaging: >=V and ==P.* where P is V's parts up to its suffixes, less the last one, as written.
+    auto parts = version_split(version);
+    auto suffix = std::find_if_not(parts.begin(), parts.end(), is_not_suffix);
+    std::vector<std::string> kept(parts.begin(), suffix);
+    if (!kept.empty()) kept.pop_back();
+    std::string prefix = kept.empty() ? "" : kept.front() + "!";
+    for (std::size_t i = 1; i < kept.size(); ++i) prefix += (i > 1 ? "." : "") + kept[i];
+    return v.compare(*spec, false) >= 0 && wildcard_equal(v, prefix);
   }
-  if (op == "<=") return compare(v.public_version(), *spec) <= 0;
-  if (op == ">=") return compare(v.public_version(), *spec) >= 0;
-  if (op == "<") {
-    if (compare(v, *spec) >= 0) return false;
-    // <3.0 excludes 3.0rc1 unless the spec itself is a pre-release.
-    if (!spec->is_prerelease() && v.is_prerelease() && compare(base_version(v), base_version(*spec)) == 0) return false;
-    return true;
-  }
-  if (op == ">") {
-    if (compare(v, *spec) <= 0) return false;
-    // >1.0 excludes 1.0.post1 unless the spec is a post-release, and 1.0+local.
-    if (!spec->post && v.post && compare(base_version(v), base_version(*spec)) == 0) return false;
-    if (!v.local.empty() && compare(base_version(v), base_version(*spec)) == 0) return false;
-    return true;
-  }
+  if (op == "<=") return v.compare(*spec, false) <= 0;
+  if (op == ">=") return v.compare(*spec, false) >= 0;
+  const bool same_base = v.base_version() == spec->base_version();
+  if (op == "<") return v < *spec && !(same_base && v.is_prerelease() && !spec->is_prerelease());  // <3.0: no 3.0rc1
+  if (op == ">")  // >1.0: neither 1.0.post1 (unless the spec is a post-release) nor 1.0+local
+    return v > *spec && !(same_base && v.is_postrelease() && !spec->is_postrelease()) && !(same_base && !v.local.empty());
   return false;
 }
 
-std::string Specifier::str() const { return op + version + (wildcard ? ".*" : ""); }
-
-std::optional<SpecifierSet> SpecifierSet::parse(const std::string& text) {
+SpecifierSet SpecifierSet::parse(const std::string& raw) {
+  std::string text = trim(raw);
+  if (text.size() >= 2 && text.front() == '(' && text.back() == ')') text = trim(text.substr(1, text.size() - 2));
   SpecifierSet set;
-  std::string t = trim(text);
-  if (t.size() >= 2 && t.front() == '(' && t.back() == ')') t = trim(t.substr(1, t.size() - 2));
-  if (t.empty()) return set;
-  std::size_t start = 0;
-  while (start <= t.size()) {
-    auto comma = t.find(',', start);
-    std::string clause = trim(t.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-    static const std::regex re(R"(^(===|==|!=|<=|>=|~=|<|>)\s*([^\s;,]+)$)");
-    std::smatch m;
-    if (!std::regex_match(clause, m, re)) return std::nullopt;
-    Specifier s{m[1].str(), m[2].str(), false};
-    if (s.op != "===") {
-      if (s.version.size() > 2 && s.version.compare(s.version.size() - 2, 2, ".*") == 0) {
-        if (s.op != "==" && s.op != "!=") return std::nullopt;
-        s.wildcard = true;
-        s.version.resize(s.version.size() - 2);
-      }
-      auto v = Version::parse(s.version);
-      if (!v) return std::nullopt;
-      if (s.op == "~=" && v->release.size() < 2) return std::nullopt;
-      if (!v->local.empty() && s.op != "==" && s.op != "!=") return std::nullopt;
+  for (const auto& part : split(text, ',')) {
+    if (trim(part).empty()) continue;  // packaging drops empty items: ">=1,,<2", ""
+    try {
+      add_once(set.specs, Specifier::parse(part));
+    } catch (const ParseError& e) {
+      if (trim(raw) == trim(part)) throw;
+      fail("'" + trim(raw) + "': " + e.what());
     }
-    set.clauses.push_back(std::move(s));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
   }
   return set;
 }
 
-bool SpecifierSet::contains(const Version& v, bool allow_prereleases) const {
-  if (!allow_prereleases && v.is_prerelease()) {
-    bool names_pre = false;
-    for (const auto& c : clauses) {
-      auto sv = Version::parse(c.version);
-      names_pre |= sv && sv->is_prerelease();
-    }
-    if (!names_pre) return false;
+std::optional<SpecifierSet> SpecifierSet::try_parse(const std::string& text) {
+  try {
+    return parse(text);
+  } catch (const ParseError&) {
+    return std::nullopt;
   }
-  for (const auto& c : clauses)
-    if (!c.contains(v)) return false;
-  return true;
 }
 
-bool SpecifierSet::contains(const std::string& version, bool allow_prereleases) const {
-  auto v = Version::parse(version);
-  if (!v) {  // packaging drops LegacyVersion: an invalid version satisfies only ===
-    for (const auto& c : clauses)
-      if (c.op != "===" || lower(trim(version)) != lower(trim(c.version))) return false;
-    return !clauses.empty();
-  }
-  return contains(*v, allow_prereleases);
+bool SpecifierSet::names_prerelease() const {
+  return std::any_of(specs.begin(), specs.end(), [](const Specifier& s) { return s.names_prerelease(); });
+}
+
+bool SpecifierSet::contains(const Version& v, std::optional<bool> prereleases) const {
+  bool allow = prereleases.value_or(names_prerelease());
+  if (v.is_prerelease() && !allow) return false;
+  return std::all_of(specs.begin(), specs.end(), [&](const Specifier& s) { return s.contains(v, allow); });
+}
+
+bool SpecifierSet::contains(const std::string& version, std::optional<bool> prereleases) const {
+  if (auto v = Version::parse(version)) return contains(*v, prereleases);
+  // Not a version: only `===` compares texts (packaging's arbitrary equality).
+  return !specs.empty() && std::all_of(specs.begin(), specs.end(), [&](const Specifier& s) {
+    return s.op == "===" && lower(trim(version)) == lower(s.version);
+  });
 }
 
 std::string SpecifierSet::str() const {
-  std::string s;
-  for (const auto& c : clauses) s += (s.empty() ? "" : ",") + c.str();
-  return s;
+  std::vector<std::string> parts;
+  for (const auto& s : specs) parts.push_back(s.str());
+  return join(parts, ",");
 }
 
-MarkerEnvironment linux_marker_environment(const std::string& full, const std::string& machine) {
-  std::string short_version = full;
+SpecifierSet SpecifierSet::operator&(const SpecifierSet& o) const {
+  SpecifierSet out = *this;
+  for (const auto& s : o.specs) add_once(out.specs, s);
+  return out;
+}
+
+// --- markers -------------------------------------------------------------------------------------------
+
+MarkerEnv MarkerEnv::linux_cpython(const std::string& full, const std::string& machine) {
+  MarkerEnv env;
   auto d1 = full.find('.');
-  if (d1 != std::string::npos) {
-    auto d2 = full.find('.', d1 + 1);
-    short_version = full.substr(0, d2);
-  }
-  return {{"python_version", short_version},
-          {"python_full_version", full},
-          {"implementation_version", full},
-          {"os_name", "posix"},
-          {"sys_platform", "linux"},
-          {"platform_system", "Linux"},
-          {"platform_machine", machine},
-          {"platform_python_implementation", "CPython"},
-          {"implementation_name", "cpython"},
-          {"platform_release", ""},
-          {"platform_version", ""}};
+  env.python_version = d1 == std::string::npos ? full : full.substr(0, full.find('.', d1 + 1));
+  env.python_full_version = full;
+  env.implementation_version = full;
+  env.platform_machine = machine;
+  return env;
 }
 
 namespace {
 
-// A small recursive-descent reader of PEP 508 marker expressions.
-class MarkerParser {
- public:
-  MarkerParser(const std::string& text, const MarkerEnvironment& env) : s_(text), env_(env) {}
+// A recursive-descent reader of PEP 508 marker expressions that evaluates as it reads.
+struct MarkerParser {
+  const std::string& text;
+  const MarkerEnv& env;
+  std::size_t pos = 0;
 
-  std::optional<bool> run() {
-    auto v = parse_or();
-    skip_ws();
-    if (!v || pos_ != s_.size()) return std::nullopt;
-    return v;
+  [[noreturn]] void bad(const std::string& why) const { fail("marker '" + text + "': " + why); }
+  void skip() {
+    while (pos < text.size() && std::isspace(static_cast<unsigned char>(text[pos]))) ++pos;
   }
-
- private:
-  void skip_ws() {
-    while (pos_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[pos_]))) ++pos_;
-  }
-  bool keyword(const char* k) {
-    skip_ws();
-    std::size_t n = std::char_traits<char>::length(k);
-    if (s_.compare(pos_, n, k) != 0) return false;
-    if (pos_ + n < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[pos_ + n])) || s_[pos_ + n] == '_'))
+  bool word(const char* w) {
+    skip();
+    std::size_t n = std::strlen(w);
+    if (text.compare(pos, n, w) != 0) return false;
+    if (pos + n < text.size() && (std::isalnum(static_cast<unsigned char>(text[pos + n])) || text[pos + n] == '_'))
       return false;
-    pos_ += n;
+    pos += n;
     return true;
   }
-  std::optional<bool> parse_or() {
-    auto l = parse_and();
-    if (!l) return std::nullopt;
-    while (keyword("or")) {
-      auto r = parse_and();
-      if (!r) return std::nullopt;
-      l = *l || *r;
-    }
-    return l;
-  }
-  std::optional<bool> parse_and() {
-    auto l = parse_atom();
-    if (!l) return std::nullopt;
-    while (keyword("and")) {
-      auto r = parse_atom();
-      if (!r) return std::nullopt;
-      l = *l && *r;
-    }
-    return l;
-  }
-  std::optional<bool> parse_atom() {
-    skip_ws();
-    if (pos_ < s_.size() && s_[pos_] == '(') {
-      ++pos_;
-      auto v = parse_or();
-      skip_ws();
-      if (!v || pos_ >= s_.size() || s_[pos_] != ')') return std::nullopt;
-      ++pos_;
-      return v;
-    }
-    bool lvar = false, rvar = false;
-    std::string lname, rname;
-    auto l = value(lvar, lname);
-    if (!l) return std::nullopt;
-    auto op = oper();
-    if (!op) return std::nullopt;
-    auto r = value(rvar, rname);
-    if (!r) return std::nullopt;
-    std::string a = *l, b = *r;
-    if ((lvar && lname == "extra") || (rvar && rname == "extra")) a = normalize_name(a), b = normalize_name(b);
-    return compare_op(*op, a, b);
-  }
-  std::optional<std::string> value(bool& is_var, std::string& name) {
-    skip_ws();
-    if (pos_ >= s_.size()) return std::nullopt;
-    char q = s_[pos_];
-    if (q == '"' || q == '\'') {
-      auto end = s_.find(q, pos_ + 1);
-      if (end == std::string::npos) return std::nullopt;
-      std::string v = s_.substr(pos_ + 1, end - pos_ - 1);
-      pos_ = end + 1;
-      is_var = false;
-      return v;
-    }
-    std::size_t b = pos_;
-    while (pos_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[pos_])) || s_[pos_] == '_' || s_[pos_] == '.'))
-      ++pos_;
-    name = s_.substr(b, pos_ - b);
-    std::replace(name.begin(), name.end(), '.', '_');  // legacy os.name, sys.platform, platform.version
-    if (name == "python_implementation") name = "platform_python_implementation";
-    auto it = env_.find(name);
-    if (it == env_.end()) return std::nullopt;
-    is_var = true;
-    return it->second;
-  }
-  std::optional<std::string> oper() {
-    skip_ws();
-    for (const char* o : {"===", "==", "!=", "<=", ">=", "~=", "<", ">"})
-      if (s_.compare(pos_, std::char_traits<char>::length(o), o) == 0) {
-        pos_ += std::char_traits<char>::length(o);
-        return std::string(o);
-      }
-    if (keyword("in")) return std::string("in");
-    std::size_t save = pos_;
-    if (keyword("not") && keyword("in")) return std::string("not in");
-    pos_ = save;
+  // The value of a PEP 508 variable; the legacy dotted names (os.name, sys.platform, ...) read the same.
+  std::optional<std::string> variable(std::string name) const {
+    std::replace(name.begin(), name.end(), '.', '_');
+    if (name == "python_version") return env.python_version;
+    if (name == "python_full_version") return env.python_full_version;
+    if (name == "implementation_version") return env.implementation_version;
+    if (name == "platform_system") return env.platform_system;
+    if (name == "platform_machine") return env.platform_machine;
+    if (name == "sys_platform") return env.sys_platform;
+    if (name == "os_name") return env.os_name;
+    if (name == "implementation_name") return env.implementation_name;
+    if (name == "platform_python_implementation" || name == "python_implementation")
+      return env.platform_python_implementation;
+    if (name == "platform_release") return env.platform_release;
+    if (name == "platform_version") return env.platform_version;
     return std::nullopt;
   }
-  // packaging's _eval_op: a version comparison when the right side reads as one, else text.
-  static bool compare_op(const std::string& op, const std::string& l, const std::string& r) {
-    if (op == "in") return r.find(l) != std::string::npos;
-    if (op == "not in") return r.find(l) == std::string::npos;
-    auto spec = SpecifierSet::parse(op + r);
-    auto lv = Version::parse(l);
-    if (spec && lv) return spec->contains(*lv, true);
-    if (op == "==" || op == "===") return l == r;
-    if (op == "!=") return l != r;
-    if (op == "<") return l < r;
-    if (op == "<=") return l <= r;
-    if (op == ">") return l > r;
-    if (op == ">=") return l >= r;
-    return false;
+  // A quoted string, or a variable (then `var` names it).
+  std::string value(std::string& var) {
+    skip();
+    if (pos >= text.size()) bad("a value is missing");
+    char q = text[pos];
+    if (q == '\'' || q == '"') {
+      auto end = text.find(q, pos + 1);
+      if (end == std::string::npos) bad("unterminated string");
+      std::string s = text.substr(pos + 1, end - pos - 1);
+      pos = end + 1;
+      return s;
+    }
+    std::size_t start = pos;
+    while (pos < text.size() && (std::isalnum(static_cast<unsigned char>(text[pos])) || text[pos] == '_' || text[pos] == '.'))
+      ++pos;
+    if (start == pos) bad("unexpected '" + text.substr(pos, 1) + "'");
+    var = text.substr(start, pos - start);
+    if (var == "extra") return "";
+    auto v = variable(var);
+    if (!v) bad("'" + var + "' is not a PEP 508 marker variable");
+    return *v;
   }
-
-  const std::string& s_;
-  const MarkerEnvironment& env_;
-  std::size_t pos_ = 0;
+  std::string op() {
+    skip();
+    for (const char* o : {"===", "==", "!=", "<=", ">=", "~=", "<", ">"})
+      if (text.compare(pos, std::strlen(o), o) == 0) {
+        pos += std::strlen(o);
+        return o;
+      }
+    if (word("not")) {
+      if (!word("in")) bad("'not' without 'in'");
+      return "not in";
+    }
+    if (word("in")) return "in";
+    bad("an operator is missing");
+  }
+  // packaging's _eval_op: a version comparison when `op rhs` is a specifier and lhs a version, else text.
+  bool compare() {
+    std::string lvar, rvar;
+    std::string lhs = value(lvar);
+    std::string o = op();
+    std::string rhs = value(rvar);
+    if (lvar == "extra" || rvar == "extra") {
+      // Extras compare normalised; the environment may ask for several (pip evaluates each).
+      if (o != "==" && o != "!=") bad("extra compares only with == or !=");
+      bool has = env.extras.count(normalize_name(lvar == "extra" ? rhs : lhs)) > 0;
+      return (o == "==") == has;
+    }
+    if (o == "in") return rhs.find(lhs) != std::string::npos;
+    if (o == "not in") return rhs.find(lhs) == std::string::npos;
+    auto lv = Version::parse(lhs);
+    if (lv) {
+      try {
+        return Specifier::parse(o + rhs).contains(*lv, true);
+      } catch (const ParseError&) {
+      }
+    }
+    if (o == "==") return lhs == rhs;
+    if (o == "!=") return lhs != rhs;
+    if (o == "<") return lhs < rhs;
+    if (o == "<=") return lhs <= rhs;
+    if (o == ">") return lhs > rhs;
+    if (o == ">=") return lhs >= rhs;
+    return false;  // === or ~= between texts that are not versions: packaging's UndefinedComparison
+  }
+  bool atom() {
+    skip();
+    if (pos < text.size() && text[pos] == '(') {
+      ++pos;
+      bool v = any();
+      skip();
+      if (pos >= text.size() || text[pos] != ')') bad("')' is missing");
+      ++pos;
+      return v;
+    }
+    return compare();
+  }
+  bool all() {
+    bool v = atom();
+    while (word("and")) v = atom() && v;  // both sides are read, so an error on either is found
+    return v;
+  }
+  bool any() {
+    bool v = all();
+    while (word("or")) v = all() || v;
+    return v;
+  }
 };
 
 }  // namespace
 
-std::optional<bool> evaluate_marker(const std::string& marker, const MarkerEnvironment& env) {
-  return MarkerParser(marker, env).run();
+bool evaluate_marker(const std::string& marker, const MarkerEnv& env) {
+  if (trim(marker).empty()) return true;
+  MarkerParser p{marker, env};
+  bool v = p.any();
+  p.skip();
+  if (p.pos != marker.size()) p.bad("unexpected text at '" + marker.substr(p.pos) + "'");
+  return v;
 }
 
-std::optional<Requirement> Requirement::parse(const std::string& line_in) {
-  std::string line = trim(line_in);
-  if (auto hash = line.find(" #"); hash != std::string::npos) line = trim(line.substr(0, hash));
+// --- requirements --------------------------------------------------------------------------------------
+
+Requirement Requirement::parse(const std::string& raw) {
+  std::string text = raw;
+  if (auto hash = text.find(" #"); hash != std::string::npos) text = text.substr(0, hash);
+  text = trim(text);
   static const std::regex head(R"(^([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*(?:\[([^\]]*)\])?\s*(.*)$)");
   std::smatch m;
-  if (line.size() > 4096 || !std::regex_match(line, m, head)) return std::nullopt;
+  if (text.empty() || text.size() > 4096 || !std::regex_match(text, m, head))
+    fail("'" + trim(raw) + "' is not a requirement (like bmtrain>=0.2.1 or torch==2.5.1)");
   Requirement r;
-  r.name = normalize_name(m[1].str());
-  std::string extras = m[2].str();
-  std::size_t start = 0;
-  while (m[2].matched && start <= extras.size()) {
-    auto comma = extras.find(',', start);
-    std::string e = trim(extras.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-    if (!e.empty()) r.extras.push_back(normalize_name(e));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
+  r.written_name = m[1].str();
+  r.name = normalize_name(r.written_name);
+  for (const auto& e : split(m[2].str(), ','))
+    if (!trim(e).empty()) r.extras.push_back(normalize_name(trim(e)));
   std::string rest = trim(m[3].str());
-  std::string spec_text = rest;
   if (!rest.empty() && rest.front() == '@') {
     // "name @ url ; marker": the marker needs a space before ';' (a URL may contain ';').
     auto semi = rest.find(" ;");
     r.url = trim(rest.substr(1, semi == std::string::npos ? std::string::npos : semi - 1));
     if (semi != std::string::npos) r.marker = trim(rest.substr(semi + 2));
-    if (r.url.empty()) return std::nullopt;
-    return r;
+    if (r.url.empty()) fail("'" + trim(raw) + "': '@' without a URL");
+  } else {
+    if (auto semi = rest.find(';'); semi != std::string::npos) {
+      r.marker = trim(rest.substr(semi + 1));
+      rest = trim(rest.substr(0, semi));
+      if (r.marker.empty()) fail("'" + trim(raw) + "': ';' without a marker");
+    }
+    try {
+      r.specifiers = SpecifierSet::parse(rest);
+    } catch (const ParseError& e) {
+      fail("'" + trim(raw) + "': " + e.what());
+    }
   }
-  if (auto semi = rest.find(';'); semi != std::string::npos) {
-    r.marker = trim(rest.substr(semi + 1));
-    spec_text = trim(rest.substr(0, semi));
-    if (r.marker.empty()) return std::nullopt;
-  }
-  auto set = SpecifierSet::parse(spec_text);
-  if (!set) return std::nullopt;
-  r.specifiers = *set;
+  if (!r.marker.empty()) evaluate_marker(r.marker, MarkerEnv{});  // throws on a marker that cannot be read
   return r;
 }
 
-bool Requirement::applies(const MarkerEnvironment& env, const std::string& extra) const {
-  if (marker.empty()) return true;
-  MarkerEnvironment e = env;
-  e["extra"] = extra;
-  return evaluate_marker(marker, e).value_or(true);
+std::optional<Requirement> Requirement::try_parse(const std::string& text) {
+  try {
+    return parse(text);
+  } catch (const ParseError&) {
+    return std::nullopt;
+  }
 }
+
+std::string Requirement::str() const {
+  std::string s = name;
+  if (!extras.empty()) s += "[" + join(extras, ",") + "]";
+  if (!url.empty()) return s + " @ " + url;
+  return s + specifiers.str();
+}
+
+bool Requirement::applies(const MarkerEnv& env) const { return evaluate_marker(marker, env); }
 
 }  // namespace gpucheck::pep440

@@ -1,31 +1,56 @@
 #pragma once
-// PEP 440 versions and specifiers and PEP 508 requirements with markers, as pip (packaging) reads them:
-// what `pip check` needs to decide whether an installed distribution's Requires-Dist is met, and what a
-// planner needs to read `--for 'bmtrain>=0.2.1'` or a requirements line. Pure functions, no I/O.
-// (knowledge/version.h stays the loose reader of the GPU stack's own version texts: "520.61.05".)
-#include <map>
+// PEP 440 versions and specifiers, PEP 508 requirements and markers, decided as packaging 24 decides them
+// (the library pip vendors): what users type (`--for 'bmtrain>=0.2.1'`, requirements.txt lines), what wheels
+// publish (Requires-Dist, Requires-Python) and what `pip check` asks of an installed distribution.
+// The one implementation in gpucheck: doctor, explain and the planner all ask it. Pure functions, no I/O.
+// tests/compat/pep440_reference_test.cpp compares it with packaging itself over a generated table.
+//
+//   auto r = pep440::Requirement::parse("torch (!=1.12.0,>=1.9) ; extra == 'all'");
+//   r.name == "torch"; r.specifiers.contains("1.13.1") == true; r.marker == "extra == 'all'"
+//
+// Text a user or a file gave that is not PEP 440 / PEP 508 throws pep440::ParseError (an InputError: the CLI
+// prints it on one line and exits 2); the try_parse forms return nullopt instead, for metadata where pip
+// itself skips what it cannot read. (knowledge/version.h stays the loose reader of the GPU stack's own
+// version texts: "520.61.05", "12.4".)
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "core/errors.h"
+
 namespace gpucheck::pep440 {
+
+/// A version, specifier, requirement or marker that is not PEP 440 / PEP 508; the message names the text.
+struct ParseError : InputError {
+  explicit ParseError(const std::string& message) : InputError(message) {}
+};
 
 /// A PEP 440 version, normalised: "1.0RC1" -> 1.0rc1, "2.1.2+cu121" -> release {2,1,2}, local "cu121".
 struct Version {
   int epoch = 0;
   std::vector<long long> release;  // {2, 1, 2}
-  std::optional<std::pair<char, long long>> pre;  // 'a', 'b' or 'c' (rc), with its number
-  std::optional<long long> post;
-  std::optional<long long> dev;
-  std::string local;  // "cu121", lower case, '.'-separated parts
+  std::string pre_kind;            // "a", "b", "rc"; "" when not a pre-release
+  long long pre = 0;
+  std::optional<long long> post, dev;
+  std::string local;               // "cu121": lower case, '.'-separated
 
-  /// nullopt when `text` is not a valid PEP 440 version.
+  /// nullopt when `text` is not a PEP 440 version (or has a number of more than 18 digits).
   static std::optional<Version> parse(const std::string& text);
-  bool is_prerelease() const { return pre.has_value() || dev.has_value(); }
-  /// The version without its local part.
-  Version public_version() const;
-  /// Normalised text: "1!2.0rc1.post3.dev4+abc".
-  std::string str() const;
+  bool is_prerelease() const { return !pre_kind.empty() || dev.has_value(); }
+  bool is_postrelease() const { return post.has_value(); }
+  Version public_version() const;  // without the local label
+  Version base_version() const;    // epoch and release only
+  std::string str() const;         // normalised: "1!2.0rc1.post3.dev4+abc"
+  std::string public_str() const;  // str() without the local label
+  /// PEP 440 order; `with_local` false ignores the local labels.
+  int compare(const Version& o, bool with_local = true) const;
+  bool operator<(const Version& o) const { return compare(o) < 0; }
+  bool operator<=(const Version& o) const { return compare(o) <= 0; }
+  bool operator>(const Version& o) const { return compare(o) > 0; }
+  bool operator>=(const Version& o) const { return compare(o) >= 0; }
+  bool operator==(const Version& o) const { return compare(o) == 0; }
+  bool operator!=(const Version& o) const { return compare(o) != 0; }
 };
 
 /// PEP 440 ordering (epoch, release with trailing zeros ignored, dev < pre < final < post, local last).
@@ -37,48 +62,70 @@ struct Specifier {
   std::string version;  // as written, without the ".*"
   bool wildcard = false;
 
-  /// Whether `v` satisfies this clause (the prerelease question is the set's, see SpecifierSet).
-  bool contains(const Version& v) const;
-  std::string str() const;
+  /// One clause; throws ParseError (unknown operator, invalid version, ".*" or "+local" where not allowed).
+  static Specifier parse(const std::string& text);
+  /// Whether this clause admits pre-releases by itself: an inclusive operator naming one (">=2.0rc1").
+  bool names_prerelease() const;
+  /// Whether `v` satisfies the clause. `prereleases` nullopt: as names_prerelease() says.
+  bool contains(const Version& v, std::optional<bool> prereleases = std::nullopt) const;
+  std::string str() const { return op + version + (wildcard ? ".*" : ""); }
 };
 
-/// A comma-separated set: every clause must hold. Prereleases are allowed only when a clause names one
-/// or `allow_prereleases` says so, except that an installed version is always judged as it is (pip check
-/// passes prereleases=True).
+/// A comma-separated set: every clause must hold.
 struct SpecifierSet {
-  std::vector<Specifier> clauses;
+  std::vector<Specifier> specs;
 
-  /// nullopt on a malformed clause (unknown operator, invalid version, ".*" where it is not allowed).
-  static std::optional<SpecifierSet> parse(const std::string& text);
-  bool contains(const Version& v, bool allow_prereleases = true) const;
-  bool contains(const std::string& version, bool allow_prereleases = true) const;
+  /// ">=1.10,<2.0.0", "(>=1.9,!=1.12.0)", "" (anything). Throws ParseError naming the bad clause.
+  static SpecifierSet parse(const std::string& text);
+  static std::optional<SpecifierSet> try_parse(const std::string& text);
+  /// Pre-releases: `prereleases` true admits them, false never; nullopt (packaging's default) admits them
+  /// only when a clause names one, so an empty set admits none. pip check asks with true.
+  bool contains(const Version& v, std::optional<bool> prereleases = std::nullopt) const;
+  /// A text that is not a PEP 440 version satisfies only `===` clauses written exactly so.
+  bool contains(const std::string& version, std::optional<bool> prereleases = std::nullopt) const;
+  bool names_prerelease() const;
+  bool empty() const { return specs.empty(); }
   std::string str() const;  // "<2.1,>=1.10" in the written order
-  bool empty() const { return clauses.empty(); }
+  /// Both sets together (a requirement and a constraint on the same package).
+  SpecifierSet operator&(const SpecifierSet& o) const;
 };
 
-/// The values markers are evaluated against (packaging's default_environment()).
-using MarkerEnvironment = std::map<std::string, std::string>;
+/// The environment markers are evaluated in (packaging's default_environment()); defaults: Linux x86_64
+/// CPython.
+struct MarkerEnv {
+  std::string python_version;       // "3.11"
+  std::string python_full_version;  // "3.11.7"
+  std::string implementation_version;
+  std::string platform_system = "Linux", platform_machine = "x86_64", sys_platform = "linux";
+  std::string os_name = "posix", implementation_name = "cpython", platform_python_implementation = "CPython";
+  std::string platform_release, platform_version;
+  std::set<std::string> extras;     // the extras asked for, normalised ("torch" for transformers[torch])
 
-/// The environment of a CPython `python_full_version` ("3.11.7") on Linux x86_64 (or `machine`).
-MarkerEnvironment linux_marker_environment(const std::string& python_full_version, const std::string& machine = "x86_64");
+  /// The environment of CPython `python_full_version` ("3.11.7") on Linux `machine`, no extra asked for.
+  static MarkerEnv linux_cpython(const std::string& python_full_version, const std::string& machine = "x86_64");
+};
+
+/// A PEP 508 marker expression ("python_version < '3.12' and extra == 'cuda'"). Throws ParseError when it
+/// cannot be read (syntax, a variable PEP 508 does not define); "" holds.
+bool evaluate_marker(const std::string& marker, const MarkerEnv& env);
 
 /// A PEP 508 requirement: name [extras] (specifiers | @ url) [; marker].
 struct Requirement {
-  std::string name;                  // normalised (PEP 503)
-  std::vector<std::string> extras;   // normalised
+  std::string name;                 // PEP 503 normalised: "flash-attn"
+  std::string written_name;         // as written: "flash_attn"
+  std::vector<std::string> extras;  // normalised
   SpecifierSet specifiers;
-  std::string url;                   // "name @ url" form
-  std::string marker;                // the marker text, "" when none
+  std::string marker;               // the marker text, "" when none
+  std::string url;                  // "name @ URL" form; "" otherwise
 
-  /// nullopt when `line` is not a requirement this parser reads.
-  static std::optional<Requirement> parse(const std::string& line);
-  /// Whether the marker holds in `env` with `extra` ("" : no extra requested). A marker this parser cannot
-  /// read counts as true, so a requirement is never silently dropped.
-  bool applies(const MarkerEnvironment& env, const std::string& extra = "") const;
+  /// One requirement; throws ParseError for anything else (pip options, paths, empty text, a bad marker).
+  static Requirement parse(const std::string& text);
+  static std::optional<Requirement> try_parse(const std::string& text);
+  /// "torch>=1.10,<2.0.0" (normalised name, extras, specifiers or URL; no marker).
+  std::string str() const;
+  /// Whether the marker holds in `env` (its extras are the ones asked for).
+  bool applies(const MarkerEnv& env) const;
 };
-
-/// Evaluates a PEP 508 marker expression; nullopt when it cannot be read.
-std::optional<bool> evaluate_marker(const std::string& marker, const MarkerEnvironment& env);
 
 /// PEP 503: lower case, runs of "-", "_", "." become "-".
 std::string normalize_name(const std::string& name);

@@ -8,7 +8,7 @@
 #include "core/errors.h"
 #include "core/files.h"
 #include "core/text.h"
-#include "knowledge/pep440_planner.h"
+#include "knowledge/pep440.h"
 
 namespace gpucheck::compat {
 

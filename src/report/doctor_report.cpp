@@ -11,6 +11,7 @@
 #include "checks/planner/requirements_file.h"
 #include "core/errors.h"
 #include "core/text.h"
+#include "knowledge/pep440.h"
 
 namespace gpucheck::report {
 namespace {
@@ -27,10 +28,9 @@ Status plan_status(compat::PlanVerdict v) {
 }
 
 /// The exact version of a single `==` clause ("0.2.2" of "bmtrain==0.2.2"); "" otherwise.
-std::string exact_pin(const compat::pep440::Requirement& r) {
+std::string exact_pin(const pep440::Requirement& r) {
   if (r.specifiers.specs.size() != 1 || r.specifiers.specs[0].op != "==") return "";
-  const std::string& v = r.specifiers.specs[0].version;
-  return v.find('*') == std::string::npos ? v : "";
+  return r.specifiers.specs[0].wildcard ? "" : r.specifiers.specs[0].version;
 }
 
 std::vector<planner::Ask> asks_of(const PlanRequest& req, std::vector<std::string>& notes) {

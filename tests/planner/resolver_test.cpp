@@ -7,13 +7,13 @@
 
 #include "core/errors.h"
 #include "core/text.h"
-#include "knowledge/pep440_planner.h"
+#include "knowledge/pep440.h"
 #include "knowledge/version.h"
 #include "planner_support.h"
 
 using namespace gpucheck;
 using namespace gpucheck::testing;
-namespace pep440 = gpucheck::compat::pep440;
+namespace pep440 = gpucheck::pep440;
 
 namespace {
 

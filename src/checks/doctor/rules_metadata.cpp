@@ -34,11 +34,12 @@ void check_requirements(const DoctorContext& ctx, std::vector<Finding>& out) {
   if (!ctx.python || ctx.python->distributions.empty()) return;
   const auto& py = *ctx.python;
   // pip check evaluates markers for the running interpreter with no extra requested.
-  const auto env = ::gpucheck::pep440::linux_marker_environment(py.version);
+  const auto env = pep440::MarkerEnv::linux_cpython(py.version);
   for (const auto& d : py.distributions) {
-    std::vector<std::pair<::gpucheck::pep440::Requirement, std::string>> missing;  // with the line as written
+    std::vector<std::pair<pep440::Requirement, std::string>> missing;  // with the line as written
     for (const auto& line : d.requires_dist) {
-      auto req = ::gpucheck::pep440::Requirement::parse(line);
+      // A line packaging cannot read is skipped, as pip (>= 24.1) skips invalid metadata.
+      auto req = pep440::Requirement::try_parse(line);
       if (!req || !req->applies(env)) continue;
       const inventory::Distribution* have = find_dist(py, req->name);
       if (!have) {

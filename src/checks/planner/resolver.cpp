@@ -10,7 +10,6 @@
 #include "knowledge/version.h"
 
 namespace gpucheck::planner {
-namespace pep440 = compat::pep440;
 namespace {
 
 const std::set<std::string> kTorchFamily = {"torch", "torchvision", "torchaudio", "triton"};

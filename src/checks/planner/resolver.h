@@ -17,13 +17,13 @@
 
 #include "checks/planner/machine.h"
 #include "knowledge/knowledge_base.h"
-#include "knowledge/pep440_planner.h"
+#include "knowledge/pep440.h"
 
 namespace gpucheck::planner {
 
 /// One requirement with where it came from ("--for", "requirements.txt:3", "constraints.txt:1").
 struct Ask {
-  compat::pep440::Requirement req;
+  pep440::Requirement req;
   std::string origin;
   bool constraint = false;  // -c: limits a package without asking for it
   std::string label() const;  // "torch<2.0.0,>=1.10 (requirements.txt:1)"
