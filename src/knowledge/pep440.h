@@ -9,9 +9,9 @@
 //   r.name == "torch"; r.specifiers.contains("1.13.1") == true; r.marker == "extra == 'all'"
 //
 // Text a user or a file gave that is not PEP 440 / PEP 508 throws pep440::ParseError (an InputError: the CLI
-// prints it on one line and exits 2); the try_parse forms return nullopt instead, for metadata where pip
-// itself skips what it cannot read. (knowledge/version.h stays the loose reader of the GPU stack's own
-// version texts: "520.61.05", "12.4".)
+// prints it on one line and exits 2); the try_parse forms return nullopt instead, for installed metadata,
+// where a line that cannot be read names nothing to check. knowledge/version.h stays the loose reader of
+// the GPU stack's own version texts ("520.61.05", "11.4.0-1ubuntu1"); its satisfies() asks this module.
 #include <optional>
 #include <set>
 #include <string>

@@ -4,6 +4,7 @@
 
 #include "core/errors.h"
 #include "core/text.h"
+#include "knowledge/pep440.h"
 
 namespace gpucheck::compat {
 
@@ -89,6 +90,12 @@ bool clause_holds(const Version& v, const std::string& clause_in) {
 }  // namespace
 
 bool satisfies(const std::string& version, const std::string& specifiers) {
+  // A package's version against a knowledge-base range is PEP 440's question, answered by the one module
+  // that decides it (an installed pre-release judged as it is, as pip check does). Only texts PEP 440
+  // cannot read (a distribution's "11.4.0-1ubuntu1~22.04") take the numeric comparison below.
+  auto pv = pep440::Version::parse(version);
+  auto ps = pep440::SpecifierSet::try_parse(specifiers);
+  if (pv && ps) return ps->contains(*pv, true);
   auto v = Version::parse(version);
   if (!v) throw InputError("not a version: '" + version + "'");
   for (const auto& clause : split(specifiers, ',')) {

@@ -27,8 +27,9 @@ struct Version {
 /// Numeric comparison of two version strings; unparsable strings compare as 0.0.
 int compare_versions(const std::string& a, const std::string& b);
 
-/// True when `version` satisfies every comma-separated clause of `specifiers` (empty: always).
-/// Supported operators: == (with trailing .*), !=, >=, <=, >, <. Throws InputError on anything else.
+/// True when `version` satisfies every comma-separated clause of `specifiers` (empty: always): PEP 440 as
+/// knowledge/pep440.h decides it (pre-releases judged as they are). A version PEP 440 cannot read is compared
+/// numerically, with the operators == (with trailing .*), !=, >=, <=, >, <; anything else throws InputError.
 bool satisfies(const std::string& version, const std::string& specifiers);
 
 /// 12040 -> "12.4": the one conversion lives in core (probes use it too); named here for compat's users.

@@ -129,8 +129,7 @@ TEST(Pep440Reference, AgreesWithPackagingRunLive) {
   std::string python, version;
   std::vector<std::string> candidates;
   if (const char* chosen = std::getenv("GPUCHECK_PEP440_PYTHON")) candidates.push_back(chosen);  // a developer's pick
-  for (const char* name : {"python3", "python3.13", "python3.12", "python3.14", "python3.11"})
-    candidates.push_back(find_in_path(name));
+  candidates.push_back(find_in_path("python3"));  // one try: a pyenv shim takes seconds under load
   for (const auto& path : candidates) {
     if (path.empty()) continue;
     auto r = run_subprocess({path, "-I", kScript, "--packaging-version"}, opt);
@@ -140,7 +139,7 @@ TEST(Pep440Reference, AgreesWithPackagingRunLive) {
     }
   }
   if (python.empty())
-    GTEST_SKIP() << "no Python on PATH (or in GPUCHECK_PEP440_PYTHON) has packaging 24 (pip >= 24.1 vendors it); "
+    GTEST_SKIP() << "neither python3 on PATH nor GPUCHECK_PEP440_PYTHON has packaging 24 (pip >= 24.1 vendors it); "
                     "the checked-in table is compared";
   auto r = run_subprocess({python, "-I", kScript}, opt);
   ASSERT_TRUE(r.ok()) << python << " " << kScript << ": " << r.describe() << "\n" << r.err;

@@ -34,7 +34,17 @@ TEST(Version, Specifiers) {
   EXPECT_TRUE(satisfies("2.0.1", "==2.0.*"));
   EXPECT_FALSE(satisfies("2.1.1", "==2.0.*"));
   EXPECT_TRUE(satisfies("1.0", ""));
-  EXPECT_THROW(satisfies("1.0", "~=1.0"), gpucheck::InputError);
+  // PEP 440, as pep440.h decides it: <V excludes V's pre-releases, >V its post-releases; ~= is read.
+  EXPECT_FALSE(satisfies("2.1.0rc1", ">=1.10,<2.1"));
+  EXPECT_TRUE(satisfies("2.6.0.dev20241112+cu124", ">=2.5"));
+  EXPECT_FALSE(satisfies("0.2.3.post2", ">0.2.3"));
+  EXPECT_TRUE(satisfies("1.5", "~=1.0"));
+  EXPECT_FALSE(satisfies("2.0", "~=1.0"));
+  // A version PEP 440 cannot read is compared numerically; a specifier neither reads is bad input.
+  EXPECT_TRUE(satisfies("11.4.0-1ubuntu1~22.04", ">=11.3"));
+  EXPECT_FALSE(satisfies("11.4.0-1ubuntu1~22.04", ">=11.5"));
+  EXPECT_THROW(satisfies("11.4.0-1ubuntu1", "~=11"), gpucheck::InputError);
+  EXPECT_THROW(satisfies("1.0", ">>1"), gpucheck::InputError);
   EXPECT_THROW(satisfies("x", ">=1"), gpucheck::InputError);
 }
 

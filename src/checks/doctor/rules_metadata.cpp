@@ -38,7 +38,7 @@ void check_requirements(const DoctorContext& ctx, std::vector<Finding>& out) {
   for (const auto& d : py.distributions) {
     std::vector<std::pair<pep440::Requirement, std::string>> missing;  // with the line as written
     for (const auto& line : d.requires_dist) {
-      // A line packaging cannot read is skipped, as pip (>= 24.1) skips invalid metadata.
+      // A line packaging cannot read names no requirement that could be checked: skipped.
       auto req = pep440::Requirement::try_parse(line);
       if (!req || !req->applies(env)) continue;
       const inventory::Distribution* have = find_dist(py, req->name);
