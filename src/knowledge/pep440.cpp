@@ -208,7 +208,8 @@ int compare(const Version& a, const Version& b) { return a.compare(b); }
 // --- specifiers ----------------------------------------------------------------------------------------
 
 Specifier Specifier::parse(const std::string& raw) {
-  static const std::regex clause(R"(^(===|~=|==|!=|<=|>=|<|>)\s*(\S+)$)");
+  // The version may not start with an operator character: ">>0.2" is a bad operator, not a bad version.
+  static const std::regex clause(R"(^(===|~=|==|!=|<=|>=|<|>)\s*([^\s<>=!~]\S*)$)");
   std::string text = trim(raw);
   std::smatch m;
   if (!std::regex_match(text, m, clause)) fail("'" + text + "' is not a version specifier (like >=1.10 or ==2.0.*)");
