@@ -11,6 +11,7 @@
 #include "common/cuda_support.h"
 #include "common/device_identity.h"
 #include "core/paths.h"
+#include "core/pcie_rates.h"
 #include "hwmon/nvml_lite.h"
 #include "hwstats/measure_stats.h"
 #include "memtest/memtest_cuda.h"
