@@ -8,6 +8,7 @@
 //   3. below `baseline_share` of the same GPU's value in an earlier report (rule "baseline"),
 // and each count metric (bad_addresses, mismatches) fails above 0 (rule "nonzero"). Pure functions.
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -55,5 +56,10 @@ struct ThresholdInput {
 /// per GPU (status: fail when a rule fired, pass when at least one rule could be applied and none fired,
 /// info when no rule could be applied) and details.verdicts[] for every rule evaluated.
 std::vector<Finding> judge_thresholds(const ThresholdInput& in);
+
+/// The reference figure rule 1 held `metric` of GPU `device` against, read from a `thresholds.<probe id>`
+/// Finding's details.verdicts[] as judge_thresholds writes it (the HTML report's GEMM chart marks it);
+/// nullopt when that rule did not apply.
+std::optional<double> reference_in(const Finding& thresholds, const std::string& device, const std::string& metric);
 
 }  // namespace gpucheck::acceptance
