@@ -10,6 +10,13 @@ double number(const nlohmann::json& j, const char* key, bool* ok = nullptr) {
   return is ? it->get<double>() : 0;
 }
 
+// details.devices, the object both probes key by GPU; null when the details are not that shape.
+const nlohmann::json* devices_of(const nlohmann::json& details) {
+  if (!details.is_object()) return nullptr;
+  auto it = details.find("devices");
+  return it != details.end() && it->is_object() ? &*it : nullptr;
+}
+
 }  // namespace
 
 nlohmann::json copy_direction_json(const CopyDirection& d) {
@@ -36,8 +43,9 @@ nlohmann::json copy_details(const std::vector<CopyDevice>& devices, nlohmann::js
 
 std::vector<CopyDevice> read_copy_details(const nlohmann::json& details) {
   std::vector<CopyDevice> out;
-  if (!details.is_object() || !details.contains("devices") || !details["devices"].is_object()) return out;
-  for (const auto& [device, dj] : details["devices"].items()) {
+  const nlohmann::json* devices = devices_of(details);
+  if (!devices) return out;
+  for (const auto& [device, dj] : devices->items()) {
     if (!dj.is_object()) continue;
     CopyDevice dev{device, {}};
     for (const auto& [direction, j] : dj.items()) {
@@ -87,8 +95,9 @@ nlohmann::json gemm_details(const std::vector<GemmDevice>& devices, const nlohma
 
 std::vector<GemmDevice> read_gemm_details(const nlohmann::json& details) {
   std::vector<GemmDevice> out;
-  if (!details.is_object() || !details.contains("devices") || !details["devices"].is_object()) return out;
-  for (const auto& [device, types] : details["devices"].items()) {
+  const nlohmann::json* devices = devices_of(details);
+  if (!devices) return out;
+  for (const auto& [device, types] : devices->items()) {
     if (!types.is_array()) continue;
     GemmDevice dev{device, {}};
     for (const auto& t : types) {
