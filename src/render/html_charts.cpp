@@ -43,10 +43,6 @@ std::pair<std::string, std::string> sweep_chart_and_series(const std::string& ke
   return {join(parts, " "), dtype + " " + placement};
 }
 
-std::string device_label(const Finding& f, const std::string& device) {
-  return (f.title.empty() ? f.id : f.title) + (device.empty() ? "" : " · " + device);
-}
-
 void collectives_busbw(const report::Report& r, std::vector<Chart>& out) {
   for (const auto* f : r.findings()) {
     const nlohmann::json* rows = rows_of(*f);

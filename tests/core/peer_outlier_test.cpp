@@ -46,6 +46,19 @@ TEST(PeerOutlier, FewerThanMinPeersIsNoVerdict) {
   EXPECT_TRUE(judge_peers({19, 19, 19, 6.7}, four).judged);
 }
 
+TEST(PeerOutlier, LowerIsBetterLooksAboveTheMedian) {
+  // Fleet merge's times: the slow node is the one above its peers.
+  PeerJudgement j = judge_peers({10.0, 10.1, 9.9, 10.0, 14.0}, PeerRule{}, /*higher_is_better=*/false);
+  ASSERT_TRUE(j.judged);
+  EXPECT_EQ(low(j), std::vector<std::size_t>{4});
+  EXPECT_DOUBLE_EQ(j.floor, 1.05 * 10.0);
+  EXPECT_NEAR(j.worse_by[4], 0.4, 1e-9);
+  EXPECT_GT(j.z[4], 3.5);
+  EXPECT_LT(j.z[2], 0);  // faster than the median: the good side
+  // The same values read as higher-is-better: nothing is low (14 is the best).
+  EXPECT_TRUE(low(judge_peers({10.0, 10.1, 9.9, 10.0, 14.0}, PeerRule{})).empty());
+}
+
 TEST(PeerOutlier, MedianAndMad) {
   EXPECT_EQ(median_of({}), 0);
   EXPECT_EQ(median_of({3, 1, 2}), 2);
