@@ -1,19 +1,14 @@
 #include "gemm/cublaslt.h"
 
 #include <dlfcn.h>
-#include <link.h>
 
 #include <cstdlib>
+
+#include "core/dynamic_library.h"
 
 namespace gpucheck::kernels {
 
 namespace {
-template <typename F>
-bool bind(void* h, const char* name, F& fn) {
-  fn = reinterpret_cast<F>(dlsym(h, name));
-  return fn != nullptr;
-}
-
 std::vector<std::string> candidates() {
   std::vector<std::string> c;
   if (const char* p = std::getenv("GPUCHECK_CUBLASLT"); p && *p) c.push_back(p);
@@ -42,25 +37,25 @@ std::string CublasLtApi::describe(cublasStatus_t s) const {
 
 bool load_cublaslt(CublasLtApi& api) {
   for (auto& candidate : candidates()) {
-    void* h = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL);
+    std::string error;
+    void* h = open_library(candidate, error);
     if (!h) {
-      const char* e = dlerror();
-      api.tried.push_back(candidate + ": " + (e ? e : "not loadable"));
+      api.tried.push_back(candidate + ": " + error);
       continue;
     }
-    bool ok = bind(h, "cublasLtCreate", api.create) && bind(h, "cublasLtDestroy", api.destroy) &&
-              bind(h, "cublasLtGetVersion", api.get_version) &&
-              bind(h, "cublasLtGetStatusName", api.status_name) &&
-              bind(h, "cublasLtGetStatusString", api.status_string) &&
-              bind(h, "cublasLtMatmulDescCreate", api.desc_create) &&
-              bind(h, "cublasLtMatmulDescSetAttribute", api.desc_set) &&
-              bind(h, "cublasLtMatmulDescDestroy", api.desc_destroy) &&
-              bind(h, "cublasLtMatrixLayoutCreate", api.layout_create) &&
-              bind(h, "cublasLtMatrixLayoutDestroy", api.layout_destroy) &&
-              bind(h, "cublasLtMatmulPreferenceCreate", api.pref_create) &&
-              bind(h, "cublasLtMatmulPreferenceSetAttribute", api.pref_set) &&
-              bind(h, "cublasLtMatmulPreferenceDestroy", api.pref_destroy) &&
-              bind(h, "cublasLtMatmulAlgoGetHeuristic", api.heuristic) && bind(h, "cublasLtMatmul", api.matmul);
+    bool ok = bind_symbol(h, "cublasLtCreate", api.create) && bind_symbol(h, "cublasLtDestroy", api.destroy) &&
+              bind_symbol(h, "cublasLtGetVersion", api.get_version) &&
+              bind_symbol(h, "cublasLtGetStatusName", api.status_name) &&
+              bind_symbol(h, "cublasLtGetStatusString", api.status_string) &&
+              bind_symbol(h, "cublasLtMatmulDescCreate", api.desc_create) &&
+              bind_symbol(h, "cublasLtMatmulDescSetAttribute", api.desc_set) &&
+              bind_symbol(h, "cublasLtMatmulDescDestroy", api.desc_destroy) &&
+              bind_symbol(h, "cublasLtMatrixLayoutCreate", api.layout_create) &&
+              bind_symbol(h, "cublasLtMatrixLayoutDestroy", api.layout_destroy) &&
+              bind_symbol(h, "cublasLtMatmulPreferenceCreate", api.pref_create) &&
+              bind_symbol(h, "cublasLtMatmulPreferenceSetAttribute", api.pref_set) &&
+              bind_symbol(h, "cublasLtMatmulPreferenceDestroy", api.pref_destroy) &&
+              bind_symbol(h, "cublasLtMatmulAlgoGetHeuristic", api.heuristic) && bind_symbol(h, "cublasLtMatmul", api.matmul);
     if (!ok) {
       api.tried.push_back(candidate + ": missing cuBLASLt symbols");
       dlclose(h);
@@ -75,8 +70,7 @@ bool load_cublaslt(CublasLtApi& api) {
     }
     api.version = v;
     api.handle = h;
-    link_map* lm = nullptr;
-    api.path = dlinfo(h, RTLD_DI_LINKMAP, &lm) == 0 && lm && lm->l_name ? lm->l_name : candidate;
+    api.path = loaded_path(h, candidate);
     return true;
   }
   return false;

@@ -1,11 +1,13 @@
 #pragma once
 // The few NVML readings the copy and stress probes sample (PCIe link, clocks, power, temperature, clocks
-// event reasons), through dlopen so the probes start without NVML and say what was missing. The health
-// verdicts on these counters belong to device.health; here they are context for a measurement.
+// event reasons), through the NVML binding (nvml_library.h) so the probes start without NVML and say what
+// was missing. The health verdicts on these counters belong to device.health; here they are context.
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "hwmon/nvml_library.h"
 
 namespace gpucheck::kernels {
 
@@ -22,23 +24,16 @@ class NvmlLite {
  public:
   /// Loads libnvidia-ml.so.1 (or $GPUCHECK_NVML) and calls nvmlInit_v2; ok() says whether it worked.
   NvmlLite();
-  ~NvmlLite();
-  NvmlLite(const NvmlLite&) = delete;
-  NvmlLite& operator=(const NvmlLite&) = delete;
-  bool ok() const { return ok_; }
+  bool ok() const { return lib_.ok(); }
   /// Why NVML is not usable ("libnvidia-ml.so.1: cannot open shared object file ...").
-  const std::string& why() const { return why_; }
+  std::string why() const { return lib_.why(); }
   /// The NVML device for a CUDA PCI bus id ("0000:3B:00.0", from cudaDeviceGetPCIBusId); null when unknown.
   void* device_by_pci_bus_id(const std::string& bus_id) const;
   NvmlSample sample(void* device) const;
   PcieLink pcie(void* device) const;
 
  private:
-  void* lib_ = nullptr;
-  bool ok_ = false;
-  std::string why_;
-  int (*init_)() = nullptr;
-  int (*shutdown_)() = nullptr;
+  NvmlLibrary lib_;
   int (*by_bus_)(const char*, void**) = nullptr;
   int (*clock_)(void*, int, unsigned*) = nullptr;
   int (*power_)(void*, unsigned*) = nullptr;

@@ -10,6 +10,7 @@
 #include "gemm/cublaslt.h"
 #include "gemm/gemm_cuda.h"
 #include "gemm/gemm_reference.h"
+#include "core/measurement_details.h"
 #include "core/text.h"
 #include "probe/probe.h"
 
@@ -92,7 +93,7 @@ double throughput(const CublasLtApi& api, cublasLtHandle_t h, GemmType t, std::i
 }
 
 DeviceFinding test_device(int dev, const CublasLtApi& api, const std::vector<Reference>& refs,
-                          const std::vector<std::int64_t>& sizes, int reps, nlohmann::json& details) {
+                          const std::vector<std::int64_t>& sizes, int reps, measured::GemmDevice& details) {
   DeviceFinding d;
   set_device_identity(d, dev);
   cuda_check(cudaSetDevice(dev), "cudaSetDevice");
@@ -106,25 +107,25 @@ DeviceFinding test_device(int dev, const CublasLtApi& api, const std::vector<Ref
   int measured = 0;
   for (const Reference& ref : refs) {
     std::string name = to_string(ref.type);
-    nlohmann::json jt{{"type", name}};
+    measured::GemmTypeResult jt{name, nullptr, nullptr, {}};
     if (ref.type == GemmType::kFp8 && cc < 89) {
       d.evidence[name] = "not run: E4M3 tensor cores need compute capability 8.9, this GPU is " +
                          std::to_string(p.major) + "." + std::to_string(p.minor);
-      details.push_back(jt);
+      details.types.push_back(jt);
       continue;
     }
     std::string why;
     auto got = run_case(api, h, ref.exact_case, why);
     if (got.empty()) {
       d.evidence[name] = "not run: " + why;
-      details.push_back(jt);
+      details.types.push_back(jt);
       continue;
     }
     GemmCheck ex = check_exact(ref.exact_case, ref.exact, got);
     got = run_case(api, h, ref.random_case, why);
     GemmCheck rnd = check_tolerance(ref.random_case, ref.value, ref.abs_sum, got, gemm_tolerance(ref.type, kCheckK));
-    jt["exact"] = {{"wrong", ex.wrong}, {"worst_abs_error", ex.worst_excess}, {"first", ex.first}};
-    jt["random"] = {{"wrong", rnd.wrong}, {"worst_error_over_allowed", rnd.worst_excess}, {"first", rnd.first},
+    jt.exact = {{"wrong", ex.wrong}, {"worst_abs_error", ex.worst_excess}, {"first", ex.first}};
+    jt.random = {{"wrong", rnd.wrong}, {"worst_error_over_allowed", rnd.worst_excess}, {"first", rnd.first},
                     {"tolerance", gemm_tolerance(ref.type, kCheckK)}};
     if (!ex.ok) wrong.push_back(name + " exact: " + std::to_string(ex.wrong) + " wrong, first " + ex.first);
     if (!rnd.ok) wrong.push_back(name + " random: " + std::to_string(rnd.wrong) + " outside the bound, first " + rnd.first);
@@ -132,22 +133,20 @@ DeviceFinding test_device(int dev, const CublasLtApi& api, const std::vector<Ref
         std::to_string(exact_integer_bound(ref.type, kCheckK)) + ", k " + std::to_string(kCheckK) + "); random " +
         (rnd.ok ? "within" : "OUTSIDE") + " the bound (worst " + std::to_string(rnd.worst_excess).substr(0, 5) + " of it)";
     double at_largest = 0;
-    nlohmann::json per_size = nlohmann::json::array();
     std::vector<std::string> notes;
     for (std::int64_t n : sizes) {
       std::string w;
       double tf = throughput(api, h, ref.type, n, reps, w);
-      if (tf > 0) per_size.push_back({{"n", n}, {"tflops_median", tf}});
+      if (tf > 0) jt.throughput.push_back({n, tf});
       else notes.push_back(w);
       if (tf > 0) at_largest = tf;  // the contract's figure: the median at the largest size that ran
     }
-    jt["throughput"] = per_size;
     if (at_largest > 0) {
       d.metrics.push_back({"tflops_" + name, at_largest, "TFLOP/s", "higher"});
       ++measured;
     }
     if (!notes.empty()) d.evidence[name + " sizes not timed"] = notes.front();
-    details.push_back(jt);
+    details.types.push_back(jt);
   }
   d.status = wrong.empty() ? (measured ? Status::kPass : Status::kSkip) : Status::kFail;
   if (!wrong.empty()) {
@@ -196,15 +195,16 @@ int main(int argc, char** argv) {
     int count = 0;
     cuda_check(cudaGetDeviceCount(&count), "cudaGetDeviceCount");
     Status overall = Status::kPass;
-    nlohmann::json details = nlohmann::json::object();
+    std::vector<measured::GemmDevice> details;
     for (int dev = 0; dev < count; ++dev) {
-      nlohmann::json per_type = nlohmann::json::array();
+      measured::GemmDevice per_type;
       DeviceFinding d = test_device(dev, api, refs, sizes, reps, per_type);
-      details[d.device] = per_type;
+      per_type.device = d.device;
+      details.push_back(std::move(per_type));
       overall = worst(overall, d.status);
       r.devices.push_back(std::move(d));
     }
-    r.details = {{"devices", details}, {"check_shape", {kCheckM, kCheckN, kCheckK}}, {"sizes", sizes}, {"repetitions", reps}};
+    r.details = measured::gemm_details(details, {kCheckM, kCheckN, kCheckK}, sizes, reps);
     r.status = overall;
     r.summary = std::to_string(count) + " GPU(s): " +
                 (overall == Status::kFail ? "cuBLAS returned wrong products (see the GPUs)"

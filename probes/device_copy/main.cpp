@@ -10,7 +10,9 @@
 
 #include "common/cuda_support.h"
 #include "common/device_identity.h"
+#include "core/measurement_details.h"
 #include "core/paths.h"
+#include "core/pcie_rates.h"
 #include "hwmon/nvml_lite.h"
 #include "hwstats/measure_stats.h"
 #include "memtest/memtest_cuda.h"
@@ -92,22 +94,18 @@ struct Direction {
   std::string first_wrong;
 };
 
-void record(DeviceFinding& d, const Direction& dir, std::optional<double> link, nlohmann::json& details) {
+void record(DeviceFinding& d, const Direction& dir, std::optional<double> link, measured::CopyDevice& details) {
   RunStats s = summarize(dir.gbps);
   d.metrics.push_back({dir.metric, s.median, "GB/s", "higher"});
   std::string base = dir.metric.substr(0, dir.metric.size() - 5);  // without _GBps
-  nlohmann::json j{{"median_GBps", s.median}, {"cv", s.cv}, {"min_GBps", s.min}, {"max_GBps", s.max},
-                   {"runs", s.n}, {"wrong_words", dir.wrong}};
+  details.directions.push_back({base, s.median, s.cv, s.min, s.max, s.n, dir.wrong, link});
   std::string ev = std::to_string(s.median).substr(0, 6) + " GB/s median of " + std::to_string(s.n) + ", cv " +
                    std::to_string(s.cv).substr(0, 5);
   if (link) {
     d.metrics.push_back({base + "_link_ratio", s.median / *link, "ratio", "higher"});
-    j["link_GBps"] = *link;
-    j["link_ratio"] = s.median / *link;
     ev += ", " + std::to_string(s.median / *link).substr(0, 5) + " of the link's " + std::to_string(*link).substr(0, 5) + " GB/s";
   }
   d.evidence[base] = ev + (dir.wrong ? ", " + std::to_string(dir.wrong) + " WRONG words" : ", every copy verified");
-  details[base] = j;
 }
 
 }  // namespace
@@ -152,14 +150,14 @@ int main(int argc, char** argv) {
       g.stream = std::make_unique<Stream>(dev);
       gpus.push_back(std::move(g));
     }
-    nlohmann::json details = nlohmann::json::object();
+    std::vector<measured::CopyDevice> details;
     Status overall = Status::kPass;
     std::vector<DeviceFinding> found(count);
     std::vector<unsigned long long> wrong_by_dev(count, 0);
     for (Gpu& g : gpus) {
       DeviceFinding& d = found[g.dev];
       set_device_identity(d, g.dev);
-      nlohmann::json dj = nlohmann::json::object();
+      measured::CopyDevice dj{d.device, {}};
       std::optional<double> link;
       char bus[32] = {0};
       if (cudaDeviceGetPCIBusId(bus, sizeof bus, g.dev) == cudaSuccess) {
@@ -219,7 +217,7 @@ int main(int argc, char** argv) {
       record(d, d2d, std::nullopt, dj);  // bytes copied once (read + write is twice that in DRAM traffic)
       if (d2d.wrong) d.evidence["d2d wrong"] = d2d.first_wrong;
       wrong_by_dev[g.dev] += d2d.wrong;
-      details[d.device] = dj;
+      details.push_back(std::move(dj));
     }
     // Peer copies: every ordered pair with peer access, source GPU's stream, verified on the destination.
     nlohmann::json pairs = nlohmann::json::array();
@@ -273,8 +271,7 @@ int main(int argc, char** argv) {
       overall = worst(overall, d.status);
     }
     r.devices = found;
-    r.details = {{"devices", details}, {"p2p", pairs}, {"bytes_per_copy", o.bytes}, {"runs", o.runs},
-                 {"gigabyte_bytes", 1000000000}};
+    r.details = measured::copy_details(details, pairs, o.bytes, o.runs);
     r.status = overall;
     r.summary = std::to_string(count) + " GPU(s), " + std::to_string(o.bytes >> 20) + " MiB x " + std::to_string(o.runs) +
                 " runs per direction: " + (overall == Status::kFail ? "a copy delivered wrong data" : "every copy verified");

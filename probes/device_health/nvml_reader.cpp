@@ -1,7 +1,5 @@
 #include "nvml_reader.h"
 
-#include <dlfcn.h>
-#include <link.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -10,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "checks/acceptance/nvml_codes.h"
+#include "hwmon/nvml_library.h"
 #include "inventory/gpu_info.h"
 
 namespace gpucheck::probe {
@@ -38,17 +37,7 @@ constexpr int kRetiredMultipleSbe = 0, kRetiredDbe = 1;   // nvmlPageRetirementC
 constexpr int kTemperatureGpu = 0;                        // nvmlTemperatureSensors_t
 constexpr ull kEventXidCriticalError = 0x8;               // nvmlEventTypeXidCriticalError
 
-class Nvml {
- public:
-  explicit Nvml(void* handle) : h_(handle) {}
-  template <typename Fn>
-  Fn get(const char* name) const {
-    return reinterpret_cast<Fn>(dlsym(h_, name));
-  }
-
- private:
-  void* h_;
-};
+using Nvml = kernels::NvmlLibrary;
 
 // Calls fn(args..., &value) when the function exists and records the answer under `key`.
 template <typename... Args>
@@ -195,27 +184,20 @@ void watch_xids(std::vector<GpuHealth>& gpus, const std::vector<nvmlDevice_t>& d
 
 NvmlHealthScan scan_nvml_health(const char* cuda_visible_devices, unsigned xid_watch_ms) {
   NvmlHealthScan scan;
-  void* h = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (!h) {
-    const char* e = dlerror();
-    scan.skip_reason = std::string("no NVML: ") + (e ? e : "libnvidia-ml.so.1 cannot be loaded");
+  Nvml nvml({"nvmlDeviceGetCount_v2", "nvmlDeviceGetHandleByIndex_v2"});
+  if (!nvml.loaded()) {
+    scan.skip_reason = "no NVML: " + nvml.load_error();
     return scan;
   }
-  if (link_map* lm = nullptr; dlinfo(h, RTLD_DI_LINKMAP, &lm) == 0 && lm && lm->l_name) scan.library = lm->l_name;
-  Nvml nvml(h);
-  auto init = nvml.get<int (*)()>("nvmlInit_v2");
+  scan.library = nvml.path();
+  if (!nvml.missing().empty()) {
+    scan.skip_reason = nvml.why();
+    return scan;
+  }
   auto count_fn = nvml.get<int (*)(unsigned*)>("nvmlDeviceGetCount_v2");
   auto handle_fn = nvml.get<int (*)(unsigned, nvmlDevice_t*)>("nvmlDeviceGetHandleByIndex_v2");
-  auto err = nvml.get<const char* (*)(int)>("nvmlErrorString");
-  if (!init || !count_fn || !handle_fn) {
-    std::vector<std::string> missing;
-    if (!init) missing.push_back("nvmlInit_v2");
-    if (!count_fn) missing.push_back("nvmlDeviceGetCount_v2");
-    if (!handle_fn) missing.push_back("nvmlDeviceGetHandleByIndex_v2");
-    scan.skip_reason = scan.library + " lacks " + fmt::format("{}", fmt::join(missing, ", ")) + " (not a usable NVML)";
-    return scan;
-  }
-  if (int rc = init(); rc != 0) {
+  if (int rc = nvml.init_status(); rc != kernels::kNvmlSuccess) {
+    auto err = nvml.get<const char* (*)(int)>("nvmlErrorString");
     scan.skip_reason = "nvmlInit_v2: " + acceptance::nvml_return_name(rc) + (err ? std::string(": ") + err(rc) : "");
     return scan;
   }
@@ -274,8 +256,7 @@ NvmlHealthScan scan_nvml_health(const char* cuda_visible_devices, unsigned xid_w
     devs.push_back(dev);
   }
   if (xid_watch_ms > 0) watch_xids(scan.gpus, devs, nvml, xid_watch_ms);
-  if (auto shutdown = nvml.get<int (*)()>("nvmlShutdown")) shutdown();
-  return scan;
+  return scan;  // ~NvmlLibrary calls nvmlShutdown
 }
 
 }  // namespace gpucheck::probe

@@ -1,19 +1,14 @@
 #include "cudart_loader.h"
 
 #include <dlfcn.h>
-#include <link.h>
 
 #include <cstdlib>
+
+#include "core/dynamic_library.h"
 
 namespace gpucheck::probe {
 
 namespace {
-template <typename F>
-bool bind(void* h, const char* name, F& fn) {
-  fn = reinterpret_cast<F>(dlsym(h, name));
-  return fn != nullptr;
-}
-
 std::vector<std::string> candidates() {
   std::vector<std::string> c;
   if (const char* p = std::getenv("GPUCHECK_CUDART"); p && *p) c.push_back(p);
@@ -38,28 +33,27 @@ std::string Cudart::describe(int code) const {
 
 bool load_cudart(Cudart& out) {
   for (auto& candidate : candidates()) {
-    void* h = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL);
+    std::string error;
+    void* h = open_library(candidate, error);
     if (!h) {
-      const char* e = dlerror();
-      out.tried.push_back(candidate + ": " + (e ? e : "not loadable"));
+      out.tried.push_back(candidate + ": " + error);
       continue;
     }
-    bool ok = bind(h, "cudaRuntimeGetVersion", out.runtime_version) &&
-              bind(h, "cudaDriverGetVersion", out.driver_version) &&
-              bind(h, "cudaGetDeviceCount", out.device_count) &&
-              bind(h, "cudaDeviceGetAttribute", out.device_attribute) &&
-              bind(h, "cudaSetDevice", out.set_device) && bind(h, "cudaMalloc", out.malloc) &&
-              bind(h, "cudaFree", out.free) && bind(h, "cudaMemcpy", out.memcpy) &&
-              bind(h, "cudaMemGetInfo", out.mem_get_info) && bind(h, "cudaGetErrorName", out.error_name) &&
-              bind(h, "cudaGetErrorString", out.error_string);
+    bool ok = bind_symbol(h, "cudaRuntimeGetVersion", out.runtime_version) &&
+              bind_symbol(h, "cudaDriverGetVersion", out.driver_version) &&
+              bind_symbol(h, "cudaGetDeviceCount", out.device_count) &&
+              bind_symbol(h, "cudaDeviceGetAttribute", out.device_attribute) &&
+              bind_symbol(h, "cudaSetDevice", out.set_device) && bind_symbol(h, "cudaMalloc", out.malloc) &&
+              bind_symbol(h, "cudaFree", out.free) && bind_symbol(h, "cudaMemcpy", out.memcpy) &&
+              bind_symbol(h, "cudaMemGetInfo", out.mem_get_info) && bind_symbol(h, "cudaGetErrorName", out.error_name) &&
+              bind_symbol(h, "cudaGetErrorString", out.error_string);
     if (!ok) {
       out.tried.push_back(candidate + ": missing CUDA runtime symbols");
       dlclose(h);
       continue;
     }
     out.handle = h;
-    link_map* lm = nullptr;
-    out.path = dlinfo(h, RTLD_DI_LINKMAP, &lm) == 0 && lm && lm->l_name ? lm->l_name : candidate;
+    out.path = loaded_path(h, candidate);
     return true;
   }
   return false;

@@ -5,12 +5,15 @@
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
+#include <iomanip>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "common/cuda_support.h"
 #include "common/device_identity.h"
+#include "core/peer_outlier.h"
 #include "core/text.h"
 #include "gemm/cublaslt.h"
 #include "gemm/gemm_cuda.h"
@@ -25,8 +28,14 @@ using namespace gpucheck;
 using namespace gpucheck::kernels;
 using Clock = std::chrono::steady_clock;
 
-constexpr double kPeerShare = 0.8;  // "far below its peers": under 80% of the others' median
+const PeerRule kPeerRule{};  // THE peer rule (core/peer_outlier.h) with the thresholds' defaults
 constexpr int kBatch = 4;           // products queued between host checks
+
+std::string num(double v) {
+  std::ostringstream o;
+  o << std::setprecision(4) << v;
+  return o.str();
+}
 
 struct GpuRun {
   int dev = 0;
@@ -174,7 +183,15 @@ int main(int argc, char** argv) {
       measured_dev.push_back(run.dev);
     }
     std::vector<std::size_t> slow;
-    for (std::size_t i : far_below_peers(measured, kPeerShare)) slow.push_back(std::size_t(measured_dev[i]));
+    const PeerJudgement peers = judge_peers(measured, kPeerRule);
+    std::vector<double> peer_z(count, 0);
+    for (std::size_t i = 0; i < measured.size() && peers.judged; ++i) {
+      peer_z[measured_dev[i]] = peers.z[i];
+      if (peers.low[i]) slow.push_back(std::size_t(measured_dev[i]));
+    }
+    if (!peers.judged)
+      r.evidence["peers"] = std::to_string(measured.size()) + " GPU(s) measured: fewer than " +
+                            std::to_string(kPeerRule.min_peers) + ", no peer verdict";
     Status overall = Status::kPass;
     std::uint64_t total_mismatch = 0;
     for (auto& run : runs) {
@@ -226,8 +243,10 @@ int main(int argc, char** argv) {
       }
       if (std::find(slow.begin(), slow.end(), std::size_t(run.dev)) != slow.end()) {
         s = Status::kFail;
-        why.push_back(std::to_string(tflops[run.dev]).substr(0, 6) + " TFLOP/s, under " +
-                      std::to_string(kPeerShare).substr(0, 3) + " of its peers' median");
+        why.push_back(num(tflops[run.dev]) + " TFLOP/s, a low outlier among " + std::to_string(measured.size()) +
+                      " GPUs: median " + num(peers.median) + ", MAD " + num(peers.mad) + ", robust z " +
+                      num(peer_z[run.dev]) + ", below (1 - " + num(kPeerRule.min_relative) + ") x median = " +
+                      num(peers.floor));
       }
       if (s == Status::kPass && !slowdown.empty()) s = Status::kWarn;
       d.status = s;
@@ -238,7 +257,9 @@ int main(int argc, char** argv) {
       overall = worst(overall, s);
       r.devices.push_back(std::move(d));
     }
-    r.details = {{"size", o.n}, {"type", "bf16 in, fp32 out"}, {"duration_s", o.duration_s}, {"peer_share", kPeerShare}};
+    r.details = {{"size", o.n}, {"type", "bf16 in, fp32 out"}, {"duration_s", o.duration_s},
+                 {"peer_rule", {{"z", kPeerRule.outlier_z}, {"min_relative", kPeerRule.min_relative},
+                                {"min_peers", kPeerRule.min_peers}}}};
     r.status = overall;
     r.summary = std::to_string(count) + " GPU(s) for " + std::to_string(int(o.duration_s)) + " s: " +
                 (total_mismatch ? std::to_string(total_mismatch) + " mismatching words (silent data corruption)"

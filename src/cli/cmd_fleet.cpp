@@ -12,17 +12,17 @@ Runner setup_fleet(CLI::App& sub, GlobalOptions& g) {
   CLI::App* merge = sub.add_subcommand("merge", "Judge the run reports of many nodes together: accept, reject, incomplete");
   merge->fallthrough();
   merge->add_option("REPORTS", *inputs, "Report files, or directories of them (*.json)")->required();
-  merge->add_option("--outlier-z", o->outlier_z,
+  merge->add_option("--outlier-z", o->peer.outlier_z,
                     "Robust z-score (0.6745 (x - median) / MAD) beyond which a metric is an outlier (default 3.5)")
       ->check(CLI::Range(0.5, 100.0));
-  merge->add_option("--min-relative", o->min_relative,
+  merge->add_option("--min-relative", o->peer.min_relative,
                     "How much worse than the median an outlier must also be (default 0.05 = 5%); alone when MAD is 0")
       ->check(CLI::Range(0.0, 1.0));
   merge->add_option("--expect", o->expect,
                     "Nodes that must have a report (comma-separated Slurm node or host names); one without is incomplete")
       ->delimiter(',')
       ->type_name("NODE,...");
-  merge->add_option("--min-peers", o->min_peers, "Nodes of one GPU model needed before outliers are judged (default 3)")
+  merge->add_option("--min-peers", o->peer.min_peers, "Nodes of one GPU model needed before outliers are judged (default 3)")
       ->check(CLI::Range(2, 100000));
   sub.footer(R"(Examples:
   gpucheck fleet merge reports/                      one verdict per node

@@ -4,6 +4,9 @@
 #include <cmath>
 #include <map>
 
+#include "checks/acceptance/thresholds.h"
+#include "checks/regression/comparison.h"
+#include "core/measurement_details.h"
 #include "core/text.h"
 #include "render/compare_rows.h"
 #include "render/svg_chart.h"
@@ -38,10 +41,6 @@ std::pair<std::string, std::string> sweep_chart_and_series(const std::string& ke
   const std::string dtype = parts[parts.size() - 2];
   parts.resize(parts.size() - 2);
   return {join(parts, " "), dtype + " " + placement};
-}
-
-std::string device_label(const Finding& f, const std::string& device) {
-  return (f.title.empty() ? f.id : f.title) + (device.empty() ? "" : " · " + device);
 }
 
 void collectives_busbw(const report::Report& r, std::vector<Chart>& out) {
@@ -85,34 +84,38 @@ void collectives_busbw(const report::Report& r, std::vector<Chart>& out) {
   }
 }
 
+std::string direction_label(const std::string& direction) {
+  std::string s = direction;
+  std::replace(s.begin(), s.end(), '_', ' ');
+  return s;  // "h2d pinned"
+}
+
+// device.copy's details (core/measurement_details.h): one bar per GPU and direction, the median GB/s,
+// marked with the link's theoretical rate where the probe knew it (host<->device copies).
 void copy_bandwidth(const report::Report& r, std::vector<Chart>& out) {
   for (const auto* f : r.findings()) {
-    if (f->id.rfind("device.copy", 0) != 0) continue;
-    const nlohmann::json* rows = rows_of(*f);
-    if (!rows) continue;
-    std::map<std::string, svg::Series> by_name;
-    std::vector<std::string> order;
-    for (const auto& row : *rows) {
-      if (!row.is_object()) continue;
-      std::string name = string_at(row, "label");
-      if (name.empty()) name = string_at(row, "direction");
-      const double x = number_at(row, "bytes"), y = number_at(row, "gbps");
-      if (!std::isfinite(x) || !std::isfinite(y)) continue;
-      if (!by_name.count(name)) order.push_back(name), by_name[name].name = name;
-      by_name[name].points.emplace_back(x, y);
+    if (f->id != "device.copy") continue;
+    svg::BarChart c;
+    c.title = "Copy bandwidth per GPU and direction (" + f->id + ")";
+    c.unit = "GB/s";
+    c.reference_label = "the link's theoretical rate (PCIe generation x width)";
+    for (const auto& dev : measured::read_copy_details(f->details)) {
+      std::string tone = "neutral";
+      for (const auto& d : f->devices)
+        if (d.device == dev.device && (d.status == Status::kFail || d.status == Status::kError)) tone = "bad";
+      for (const auto& d : dev.directions)
+        c.bars.push_back({"GPU " + dev.device + " · " + direction_label(d.direction), d.median_GBps, d.link_GBps,
+                          d.wrong_words ? "bad" : tone});
     }
-    svg::LineChart c;
-    c.title = "Copy bandwidth against size: " + f->id;
-    c.x_label = "copy size (bytes, log scale)";
-    c.y_label = "GB/s";
-    for (auto& n : order) c.series.push_back(by_name[n]);
-    std::string drawn = svg::line_chart(c);
+    std::string drawn = svg::bar_chart(c);
     if (!drawn.empty())
       out.push_back({"chart-copy-" + std::to_string(out.size()), c.title,
-                     "GB/s are 1e9 bytes per second; small copies are bound by latency, large ones by the link.", drawn});
+                     "Median GB/s (1e9 bytes per second) of each copy; the mark is the link's theoretical rate, "
+                     "which a healthy link reaches 0.8-0.9 of with pinned memory.", drawn});
   }
 }
 
+// compare reports of the GPU kernel benchmarks (bench/kernels): NEW's ratio_to_copy counter per benchmark.
 void kernel_share(const report::Report& r, std::vector<Chart>& out) {
   svg::BarChart c;
   c.title = "Kernels as a share of the bandwidth ceiling";
@@ -120,14 +123,10 @@ void kernel_share(const report::Report& r, std::vector<Chart>& out) {
   c.target = 1.0;
   c.target_label = "a device-to-device copy of the same bytes";
   for (const auto* f : r.findings()) {
+    auto ratio = regression::new_counter(*f, "ratio_to_copy");
+    if (!ratio) continue;
     const std::string tone = f->status == Status::kFail || f->status == Status::kError ? "bad" : "neutral";
-    for (const auto& m : f->metrics)
-      if (m.name == "ratio_to_copy") c.bars.push_back({device_label(*f, ""), m.value, std::nullopt, tone});
-    for (const auto& d : f->devices)
-      for (const auto& m : d.metrics)
-        if (m.name == "ratio_to_copy")
-          c.bars.push_back({device_label(*f, "GPU " + d.device), m.value, std::nullopt,
-                            d.status == Status::kFail ? "bad" : tone});
+    c.bars.push_back({f->title.empty() ? f->id : f->title, *ratio, std::nullopt, tone});
   }
   std::string drawn = svg::bar_chart(c);
   if (!drawn.empty())
@@ -136,21 +135,23 @@ void kernel_share(const report::Report& r, std::vector<Chart>& out) {
                    "memory bandwidth ceiling.", drawn});
 }
 
+// cublas.gemm's and stress.gemm's TFLOP/s metrics per GPU, marked with the datasheet figure the thresholds
+// held each against (their `thresholds.<probe id>` finding, rule reference_share) where the run has one.
 void gemm_tflops(const report::Report& r, std::vector<Chart>& out) {
   svg::BarChart c;
   c.title = "GEMM TFLOP/s per GPU against the datasheet";
   c.unit = "TFLOP/s";
   c.reference_label = "datasheet peak";
-  for (const auto* f : r.findings()) {
-    const nlohmann::json peaks = f->details.is_object() && f->details.contains("datasheet_tflops") &&
-                                         f->details["datasheet_tflops"].is_object()
-                                     ? f->details["datasheet_tflops"]
-                                     : nlohmann::json::object();
+  const auto all = r.findings();
+  for (const auto* f : all) {
+    if (f->id.rfind("thresholds.", 0) == 0) continue;
+    const Finding* judged = nullptr;
+    for (const auto* t : all)
+      if (t->id == "thresholds." + f->id) judged = t;
     for (const auto& d : f->devices)
       for (const auto& m : d.metrics) {
         if (m.unit != "TFLOP/s") continue;
-        std::optional<double> peak;
-        if (double p = number_at(peaks, m.name.c_str()); std::isfinite(p)) peak = p;
+        std::optional<double> peak = judged ? acceptance::reference_in(*judged, d.device, m.name) : std::nullopt;
         const std::string tone = d.status == Status::kFail ? "bad" : d.status == Status::kWarn ? "warn" : "neutral";
         c.bars.push_back({"GPU " + d.device + " · " + m.name, m.value, peak, tone});
       }
@@ -158,7 +159,36 @@ void gemm_tflops(const report::Report& r, std::vector<Chart>& out) {
   std::string drawn = svg::bar_chart(c);
   if (!drawn.empty())
     out.push_back({"chart-gemm", c.title,
-                   "Median TFLOP/s measured on each GPU; the mark is the product's datasheet peak for that type.", drawn});
+                   "Median TFLOP/s measured on each GPU; the mark is the product's datasheet peak for that type "
+                   "(data/devices/), where the thresholds knew the product.", drawn});
+}
+
+// cublas.gemm's details (core/measurement_details.h): TFLOP/s against the matrix size, one line per GPU
+// and type, drawn when some type ran at two sizes or more (level quick times one).
+void gemm_sizes(const report::Report& r, std::vector<Chart>& out) {
+  for (const auto* f : r.findings()) {
+    if (f->id != "cublas.gemm") continue;
+    svg::LineChart c;
+    c.title = "cuBLAS TFLOP/s against matrix size (" + f->id + ")";
+    c.x_label = "n of an n x n x n product";
+    c.x_bytes = false;
+    c.y_label = "TFLOP/s";
+    bool any_line = false;
+    for (const auto& dev : measured::read_gemm_details(f->details))
+      for (const auto& t : dev.types) {
+        if (t.throughput.empty()) continue;
+        svg::Series series;
+        series.name = "GPU " + dev.device + " " + t.type;
+        for (const auto& p : t.throughput) series.points.emplace_back(double(p.n), p.tflops_median);
+        any_line = any_line || series.points.size() > 1;
+        c.series.push_back(std::move(series));
+      }
+    if (!any_line) continue;
+    std::string drawn = svg::line_chart(c);
+    if (!drawn.empty())
+      out.push_back({"chart-gemm-sizes-" + std::to_string(out.size()), c.title,
+                     "Median TFLOP/s of the timed products at each size; a healthy GPU rises towards its peak.", drawn});
+  }
 }
 
 void compare_deltas(const report::Report& r, std::vector<Chart>& out) {
@@ -189,6 +219,7 @@ std::vector<Chart> report_charts(const report::Report& r) {
   copy_bandwidth(r, out);
   kernel_share(r, out);
   gemm_tflops(r, out);
+  gemm_sizes(r, out);
   compare_deltas(r, out);
   return out;
 }

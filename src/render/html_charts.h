@@ -3,12 +3,13 @@
 // A chart whose data are absent is not returned. What each one reads:
 //   collectives busbw (algbw for one rank) against message size: a finding's details.rows[] with a key
 //     "sweep.*", "bytes" and "busbw_gbps"/"algbw_gbps" (collectives.nccl; details.world picks which);
-//   copy bandwidth against size: a "device.copy*" finding's details.rows[] with "bytes", "gbps" and a
-//     "label" (or "direction") naming the series;
-//   kernels as a share of the bandwidth ceiling: every metric named "ratio_to_copy" (1 = as fast as a
-//     device-to-device copy of the bytes the kernel must move);
-//   GEMM TFLOP/s per GPU against the datasheet: device metrics in "TFLOP/s", with the peak from the
-//     finding's details.datasheet_tflops[metric name] where present;
+//   copy bandwidth per GPU and direction: device.copy's details as the probe writes them (read with
+//     core/measurement_details.h), marked with each link's theoretical rate;
+//   kernels as a share of the bandwidth ceiling: NEW's "ratio_to_copy" counter of each benchmark of a
+//     compare report (regression::new_counter; 1 = as fast as a device-to-device copy of the same bytes);
+//   GEMM TFLOP/s per GPU against the datasheet: device metrics in "TFLOP/s", marked with the reference the
+//     run's thresholds.<probe id> finding held each against (acceptance::reference_in);
+//   cuBLAS TFLOP/s against size: cublas.gemm's details.devices[].throughput[] (core/measurement_details.h);
 //   compare deltas: the median-time change of every compared benchmark (the "benchmarks" section).
 #include <string>
 #include <vector>

@@ -109,12 +109,6 @@ void collect_metrics(Node& n) {
   }
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 // A host name that is safe inside a printed scontrol command; anything else gets no command.
 bool plain_host(const std::string& h) {
   return !h.empty() && h.size() < 256 && h.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_") == std::string::npos;
@@ -205,21 +199,18 @@ Report fleet_report(Report rep, const std::vector<std::string>& inputs, const Fl
       std::vector<double> values;
       for (auto* n : group)
         if (n->metrics.count(key)) values.push_back(n->metrics[key]);
-      if (values.size() < o.min_peers) continue;
-      double med = median(values);
-      std::vector<double> dev;
-      for (double v : values) dev.push_back(std::fabs(v - med));
-      double mad = median(dev);
+      std::string better;
+      for (auto* n : group)
+        if (n->metrics.count(key)) better = n->better[key];
+      PeerJudgement j = judge_peers(values, o.peer, better == "higher");
+      if (!j.judged) continue;
+      std::size_t i = 0;
       for (auto* n : group) {
         if (!n->metrics.count(key)) continue;
-        double v = n->metrics[key];
-        double worse = n->better[key] == "higher" ? med - v : v - med;  // > 0: on the bad side
-        if (worse <= 0) continue;
-        double z = mad > 0 ? 0.6745 * worse / mad : 0;
-        double rel = med != 0 ? worse / std::fabs(med) : 0;
-        bool out = rel > o.min_relative && (mad == 0 || z > o.outlier_z);
-        if (!out) continue;
-        std::string why = mad > 0 ? fmt::format("{:.0f}% worse, robust z {:.1f} > {}", 100 * rel, z, o.outlier_z)
+        const std::size_t at = i++;
+        if (!j.low[at]) continue;
+        double v = n->metrics[key], med = j.median, mad = j.mad, z = j.z[at], rel = j.worse_by[at];
+        std::string why = mad > 0 ? fmt::format("{:.0f}% worse, robust z {:.1f} > {}", 100 * rel, z, o.peer.outlier_z)
                                   : fmt::format("{:.1f}% worse, the others agree exactly", 100 * rel);
         Finding f;
         f.id = "fleet.outlier";
@@ -361,9 +352,9 @@ Report fleet_report(Report rep, const std::vector<std::string>& inputs, const Fl
   }
   rep.details = {{"nodes", nodes.size() + unreadable.size()},
                  {"rejected", rejected.size()},
-                 {"outlier_z", o.outlier_z},
-                 {"min_relative", o.min_relative},
-                 {"min_peers", o.min_peers}};
+                 {"outlier_z", o.peer.outlier_z},
+                 {"min_relative", o.peer.min_relative},
+                 {"min_peers", o.peer.min_peers}};
   return rep;
 }
 

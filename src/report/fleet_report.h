@@ -6,19 +6,18 @@
 #include <string>
 #include <vector>
 
+#include "core/peer_outlier.h"
+
 #include "report/report.h"
 
 namespace gpucheck::report {
 
 struct FleetOptions {
-  /// A metric is an outlier when it is on the bad side of the median of its peers by at least
-  /// `min_relative` of the median AND its robust z-score (0.6745 (x - median) / MAD) is beyond this
-  /// (Iglewicz and Hoaglin's 3.5; with a MAD of 0 the relative rule alone decides). The relative floor
-  /// keeps a tight fleet from rejecting a node for noise: 2% slower than peers that agree to 0.1% is not
-  /// a reason to drain it.
-  double outlier_z = 3.5;
-  double min_relative = 0.05;
-  std::size_t min_peers = 3;  // fewer nodes of one GPU model: no outlier rule (a median of two is no norm)
+  /// A metric is an outlier by THE peer rule (core/peer_outlier.h) among the nodes of one GPU model: on
+  /// the bad side of their median by more than `min_relative` of it AND robust z beyond `outlier_z`. The
+  /// relative floor keeps a tight fleet from rejecting a node for noise: 2% slower than peers that agree to
+  /// 0.1% is not a reason to drain it.
+  PeerRule peer;
   /// Nodes that must have a report (Slurm node names or host names); one without any is incomplete.
   std::vector<std::string> expect;
 };

@@ -61,7 +61,7 @@ std::vector<Finding> judge_run_thresholds(const std::vector<Finding>& probe_find
   if (!any) return {};
   acceptance::ThresholdInput in;
   in.findings = probe_findings;
-  in.catalog = acceptance::load_device_catalog(data_path("devices"), data_path("acceptance/pcie_links.json"));
+  in.catalog = acceptance::load_device_catalog(data_path("devices"), data_path("links/pcie.json"));
   in.config = prepared.config;
   in.baseline = prepared.baseline;
   in.baseline_gpus = prepared.baseline_gpus;

@@ -17,6 +17,7 @@
 
 #include "core/subprocess.h"
 #include "core/text.h"
+#include "support/venv.h"
 
 using namespace gpucheck;
 namespace fs = std::filesystem;
@@ -24,12 +25,6 @@ namespace fs = std::filesystem;
 namespace {
 
 const std::string kBin = std::string(GPUCHECK_STAGE_BIN) + "/gpucheck";
-
-std::string venv_root() {
-  if (const char* d = std::getenv("GPUCHECK_TEST_VENV_DIR"); d && *d) return d;
-  const char* home = std::getenv("HOME");
-  return std::string(home ? home : "/tmp") + "/.cache/gpucheck/test-venvs";
-}
 
 // bmtrain's setup.py with only its `bmtrain.nccl._C` extension kept, run as `setup.py bdist_wheel -d OUT`.
 const char* kOnlyNccl = R"PY(import sys, setuptools
@@ -45,35 +40,31 @@ exec(compile(open("setup.py").read(), "setup.py", "exec"), {"__name__": "__main_
 
 // Builds the venv once; "" on success, else why not (the test then skips: registry unreachable).
 std::string build_venv(const fs::path& dir) {
-  if (fs::exists(dir / ".complete")) return "";
-  fs::remove_all(dir);
-  fs::create_directories(dir / "src");
-  std::ofstream(dir / "src/only_nccl.py") << kOnlyNccl;
   SubprocessOptions o;
   o.timeout = std::chrono::minutes(30);
   o.set_env = {{"CUDA_HOME", "/usr/local/cuda"}, {"PIP_DISABLE_PIP_VERSION_CHECK", "1"}};
   const std::string py = (dir / "bin/python").string(), src = (dir / "src").string();
-  std::vector<std::vector<std::string>> steps = {
-      {"python3", "-m", "venv", dir.string()},
-      {py, "-m", "pip", "install", "-q", "torch==2.11.0", "wheel==0.48.0"},
-      // setup.py imports torch: metadata only prepares with torch importable and no build isolation.
-      {py, "-m", "pip", "download", "-q", "--no-deps", "--no-build-isolation", "bmtrain==0.2.2", "-d", src},
-      {"tar", "-C", src, "-xzf", src + "/bmtrain-0.2.2.tar.gz"},
+  auto prepare = [&] {
+    fs::create_directories(src);
+    std::ofstream(src + "/only_nccl.py") << kOnlyNccl;
   };
-  for (const auto& s : steps) {
-    auto r = run_subprocess(s, o);
-    if (!r.ok()) return join(s, " ") + ": " + r.describe() + " " + r.err.substr(0, 2000);
-  }
-  SubprocessOptions b = o;
-  b.working_dir = src + "/bmtrain-0.2.2";
-  auto r = run_subprocess({py, src + "/only_nccl.py", src + "/wheel"}, b);
-  if (!r.ok()) return "building bmtrain.nccl._C: " + r.describe() + " " + last_lines(r.out + r.err, 20);
-  std::string wheel;
-  for (const auto& e : fs::directory_iterator(src + "/wheel")) wheel = e.path().string();
-  r = run_subprocess({py, "-m", "pip", "install", "-q", "--no-deps", wheel}, o);
-  if (!r.ok()) return "pip install " + wheel + ": " + r.err;
-  std::ofstream(dir / ".complete") << "torch 2.11.0, bmtrain 0.2.2 with only bmtrain.nccl._C built\n";
-  return "";
+  auto build_and_install = [&]() -> std::string {
+    SubprocessOptions b = o;
+    b.working_dir = src + "/bmtrain-0.2.2";
+    auto r = run_subprocess({py, src + "/only_nccl.py", src + "/wheel"}, b);
+    if (!r.ok()) return "building bmtrain.nccl._C: " + r.describe() + " " + last_lines(r.out + r.err, 20);
+    std::string wheel;
+    for (const auto& e : fs::directory_iterator(src + "/wheel")) wheel = e.path().string();
+    r = run_subprocess({py, "-m", "pip", "install", "-q", "--no-deps", wheel}, o);
+    return r.ok() ? "" : "pip install " + wheel + ": " + r.err;
+  };
+  return gpucheck::testing::keep_venv(
+      dir,
+      {{py, "-m", "pip", "install", "-q", "torch==2.11.0", "wheel==0.48.0"},
+       // setup.py imports torch: metadata only prepares with torch importable and no build isolation.
+       {py, "-m", "pip", "download", "-q", "--no-deps", "--no-build-isolation", "bmtrain==0.2.2", "-d", src},
+       {"tar", "-C", src, "-xzf", src + "/bmtrain-0.2.2.tar.gz"}},
+      o, "torch 2.11.0, bmtrain 0.2.2 with only bmtrain.nccl._C built", prepare, build_and_install);
 }
 
 struct Outcome {
@@ -119,7 +110,7 @@ const nlohmann::json& target_of(const nlohmann::json& doc) {
 TEST(TorchImportRepro, Bmtrain022NcclModuleFailsExactlyWhenItsImportFails) {
   if (std::string(std::getenv("GPUCHECK_TEST_REPRO") ? std::getenv("GPUCHECK_TEST_REPRO") : "") != "1")
     GTEST_SKIP() << "set GPUCHECK_TEST_REPRO=1 (downloads about 4.6 GB from PyPI once)";
-  const fs::path dir = fs::path(venv_root()) / "torch211-bmtrain022";
+  const fs::path dir = fs::path(gpucheck::testing::kept_venv_root()) / "torch211-bmtrain022";
   if (auto why = build_venv(dir); !why.empty()) GTEST_SKIP() << "could not build the venv: " << why;
   const std::string py = (dir / "bin/python").string();
   const fs::path site = dir / "lib/python3.11/site-packages";

@@ -18,6 +18,7 @@ nlohmann::json run_health(const std::string& scenario, const std::string& visibl
   else o.set_env["LD_LIBRARY_PATH"] = "/nonexistent";
   if (visible.empty()) o.unset_env = {"CUDA_VISIBLE_DEVICES"};
   else o.set_env["CUDA_VISIBLE_DEVICES"] = visible;
+  o.unset_env.push_back("GPUCHECK_NVML");  // it would override LD_LIBRARY_PATH's stand-in
   auto r = run_subprocess({std::string(GPUCHECK_STAGE_PROBES) + "/device.health", "--level", level, "--json"}, o);
   EXPECT_TRUE(r.ok()) << r.describe() << r.err;
   return nlohmann::json::parse(r.out);

@@ -16,6 +16,7 @@
 
 #include "core/subprocess.h"
 #include "core/text.h"
+#include "support/venv.h"
 
 using namespace gpucheck;
 namespace fs = std::filesystem;
@@ -24,31 +25,17 @@ namespace {
 
 const std::string kBin = std::string(GPUCHECK_STAGE_BIN) + "/gpucheck";
 
-std::string venv_root() {
-  if (const char* d = std::getenv("GPUCHECK_TEST_VENV_DIR"); d && *d) return d;
-  const char* home = std::getenv("HOME");
-  return std::string(home ? home : "/tmp") + "/.cache/gpucheck/test-venvs";
-}
-
 // Builds the venv once; "" on success, else why not (the test then skips: registry unreachable).
 std::string build_venv(const fs::path& dir) {
-  if (fs::exists(dir / ".complete")) return "";
-  fs::remove_all(dir);
-  fs::create_directories(dir.parent_path());
   SubprocessOptions o;
   o.timeout = std::chrono::minutes(30);
   const std::string py = (dir / "bin/python").string();
-  std::vector<std::vector<std::string>> steps = {
-      {"python3", "-m", "venv", dir.string()},
-      {py, "-m", "pip", "install", "-q", "torch==2.1.2", "numpy==2.1.3"},
-      {py, "-m", "pip", "install", "-q", "--no-deps", "torchvision==0.17.0", "nvidia-nccl-cu11==2.14.3",
-       "accelerate==1.0.0"}};
-  for (const auto& s : steps) {
-    auto r = run_subprocess(s, o);
-    if (!r.ok()) return join(s, " ") + ": " + r.describe() + " " + r.err.substr(0, 2000);
-  }
-  std::ofstream(dir / ".complete") << "torch 2.1.2, numpy 2.1.3, torchvision 0.17.0 --no-deps, nccl cu11 over cu12\n";
-  return "";
+  return gpucheck::testing::keep_venv(
+      dir,
+      {{py, "-m", "pip", "install", "-q", "torch==2.1.2", "numpy==2.1.3"},
+       {py, "-m", "pip", "install", "-q", "--no-deps", "torchvision==0.17.0", "nvidia-nccl-cu11==2.14.3",
+        "accelerate==1.0.0"}},
+      o, "torch 2.1.2, numpy 2.1.3, torchvision 0.17.0 --no-deps, nccl cu11 over cu12");
 }
 
 std::vector<nlohmann::json> findings_with(const nlohmann::json& doc, const std::string& id) {
@@ -83,7 +70,7 @@ std::string norm(const std::string& name) {
 TEST(DoctorEnvRepro, Torch21VenvWithNumpy2TwoNcclWheelsAndUnmetRequirements) {
   if (std::string(std::getenv("GPUCHECK_TEST_REPRO") ? std::getenv("GPUCHECK_TEST_REPRO") : "") != "1")
     GTEST_SKIP() << "set GPUCHECK_TEST_REPRO=1 (downloads about 2.5 GB from PyPI once)";
-  const fs::path dir = fs::path(venv_root()) / "torch212-numpy2-nccl-cu11-over-cu12";
+  const fs::path dir = fs::path(gpucheck::testing::kept_venv_root()) / "torch212-numpy2-nccl-cu11-over-cu12";
   if (auto why = build_venv(dir); !why.empty()) GTEST_SKIP() << "could not build the venv: " << why;
   const std::string py = (dir / "bin/python").string();
 

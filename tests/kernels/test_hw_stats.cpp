@@ -1,6 +1,6 @@
-// device.copy's and stress.gemm's host rules: median / CV / GB/s, the PCIe rate table in data/links
-// (each rate re-derived from transfer rate x encoding), throttling that persists vs one that clears, and
-// the peer rule that a slow GPU cannot hide behind its own value.
+// device.copy's and stress.gemm's host rules: median / CV / GB/s, throttling that persists vs one that
+// clears. (The PCIe rate table and the peer rule are core's: tests/core/pcie_rates_test.cpp,
+// tests/core/peer_outlier_test.cpp.)
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -31,31 +31,6 @@ TEST(HwStats, GigabytesAreDecimal) {
   EXPECT_THROW(gigabytes_per_s(1, 0), std::invalid_argument);
 }
 
-TEST(HwStats, PcieTableFromDataDerivesEveryRate) {
-  PcieRates r = load_pcie_rates(std::string(GPUCHECK_SOURCE_DIR) + "/data/links/pcie.json");
-  EXPECT_FALSE(r.source.empty());
-  EXPECT_NEAR(*r.link_GBps(4, 16), 31.5077, 1e-3);  // the A100's link
-  EXPECT_NEAR(*r.link_GBps(5, 16), 63.0154, 1e-3);  // H100 / H200
-  EXPECT_DOUBLE_EQ(*r.link_GBps(3, 8), 0.9846153846 * 8);
-  EXPECT_FALSE(r.link_GBps(9, 16));
-  EXPECT_FALSE(r.link_GBps(4, 0));
-}
-
-TEST(HwStats, PcieTableWithAWrongRateIsRefused) {
-  std::string path = ::testing::TempDir() + "/pcie_bad.json";
-  std::ofstream(path) << R"({"generations": [{"gen": 4, "gigatransfers_per_s": 16, "efficiency": 0.9846153846, "lane_GBps": 2.0}]})";
-  try {
-    load_pcie_rates(path);
-    FAIL() << "accepted a lane rate that does not follow from its transfer rate";
-  } catch (const std::runtime_error& e) {
-    EXPECT_NE(std::string(e.what()).find("generation 4"), std::string::npos) << e.what();
-  }
-  std::ofstream(path) << "[1, 2]";
-  EXPECT_THROW(load_pcie_rates(path), std::runtime_error);
-  EXPECT_THROW(load_pcie_rates(path + ".absent"), std::runtime_error);
-  std::remove(path.c_str());
-}
-
 TEST(HwStats, ThrottleThatClearsIsNotPersistent) {
   const unsigned long long mask = 0x40 | 0x20 | 0x8 | 0x80;
   using R = std::vector<std::optional<unsigned long long>>;
@@ -64,16 +39,6 @@ TEST(HwStats, ThrottleThatClearsIsNotPersistent) {
   EXPECT_FALSE(throttle_persists(R{0x4, 0x4, 0x4, 0x4, 0x4, 0x4, 0x4, 0x40}, mask));   // one sample is not a trend
   EXPECT_FALSE(throttle_persists(R{std::nullopt, 0x40}, mask));                       // one reading: no verdict
   EXPECT_TRUE(throttle_persists(R{0x4, 0x8, std::nullopt, 0x8}, mask));
-}
-
-TEST(HwStats, SlowGpuIsFarBelowItsPeers) {
-  // DCGM#122's case: an A100 at ~6.7 TFLOP/s among peers at ~19.
-  auto slow = far_below_peers({19.1, 18.9, 6.7, 19.3, 19.0, 18.8, 19.2, 19.0}, 0.8);
-  ASSERT_EQ(slow.size(), 1u);
-  EXPECT_EQ(slow[0], 2u);
-  EXPECT_TRUE(far_below_peers({19.1, 18.2, 17.5}, 0.8).empty());
-  EXPECT_TRUE(far_below_peers({6.7}, 0.8).empty());  // one GPU: no peers, no verdict
-  EXPECT_EQ(far_below_peers({10, 20}, 0.8), std::vector<std::size_t>{0});
 }
 
 TEST(HwStats, GpuUuidIsFormattedAsNvmlWritesIt) {

@@ -10,6 +10,9 @@
 #include <regex>
 #include <sstream>
 
+#include "checks/acceptance/thresholds.h"
+#include "checks/regression/comparison.h"
+#include "core/measurement_details.h"
 #include "core/subprocess.h"
 #include "render/html_charts.h"
 #include "render/html_escape.h"
@@ -244,11 +247,11 @@ TEST(HtmlPage, ChartsAppearExactlyWhereTheirDataAre) {
   rows.push_back({{"key", "layout.all_gather.grouped.out"}, {"bytes", 4096}, {"busbw_gbps", 99.0}});  // not a sweep
   coll.details = {{"world", 8}, {"rows", rows}};
   Finding gemm = probe("cublas.gemm", Status::kWarn, "GPU 1 slow");
-  gemm.details = {{"datasheet_tflops", {{"tflops.fp16", 989.5}}}};
-  gemm.devices.push_back({"0", Status::kPass, "", {{"tflops.fp16", 700, "TFLOP/s", "higher"}}, {}});
-  gemm.devices.push_back({"1", Status::kWarn, "", {{"tflops.fp16", 400, "TFLOP/s", "higher"}}, {}});
-  Finding kern = probe("bench.adam", Status::kPass, "");
-  kern.metrics.push_back({"ratio_to_copy", 0.91, "", "higher"});
+  gemm.devices.push_back({"0", Status::kPass, "", {{"tflops_fp16", 700, "TFLOP/s", "higher"}}, {}});
+  gemm.devices.push_back({"1", Status::kWarn, "", {{"tflops_fp16", 400, "TFLOP/s", "higher"}}, {}});
+  Finding kern = probe("bench.unchanged", Status::kPass, "");
+  kern.title = "BM_AdamFp16/16777216";
+  kern.details["counters"] = regression::counters_details({{"ratio_to_copy", 0.9}}, {{"ratio_to_copy", 0.91}});
   r.section("probes").findings.push_back(coll);
   r.section("probes").findings.push_back(gemm);
   r.section("probes").findings.push_back(kern);
@@ -262,12 +265,89 @@ TEST(HtmlPage, ChartsAppearExactlyWhereTheirDataAre) {
   EXPECT_EQ(p.find("→ 99 "), std::string::npos);  // the grouped-layout case is no point of a sweep
   EXPECT_NE(p.find("GEMM TFLOP/s per GPU against the datasheet"), std::string::npos);
   EXPECT_NE(p.find("Kernels as a share of the bandwidth ceiling"), std::string::npos);
-  EXPECT_EQ(p.find("Copy bandwidth"), std::string::npos);  // no copy rows: no copy chart
+  EXPECT_EQ(p.find("Copy bandwidth"), std::string::npos);  // device.copy without its details: no copy chart
+  EXPECT_EQ(p.find("against matrix size"), std::string::npos);  // cublas.gemm without its details: none
   EXPECT_NE(p.find("href=\"#charts\""), std::string::npos);
 
   // One rank: algbw, said so.
   r.sections[0].findings[3].details["world"] = 1;
   EXPECT_NE(page(r).find("all_reduce sum: algorithm bandwidth against message size"), std::string::npos);
+}
+
+// The charts read what the probes write: device.copy's and cublas.gemm's details made by the very functions
+// the probes serialise with (core/measurement_details.h), the thresholds finding made by judge_thresholds
+// against the installed device data, and a compare of two benchmark documents made by compare_documents.
+TEST(HtmlPage, ChartsDrawTheDetailsTheProbesWrite) {
+  report::Report r = run_report();
+  r.section("probes").findings.clear();
+  Finding copy = probe("device.copy", Status::kFail, "a copy delivered wrong data");
+  std::vector<measured::CopyDevice> copies;
+  for (std::string dev : {"0", "1"}) {
+    DeviceFinding d{dev, dev == "1" ? Status::kFail : Status::kPass, "", {}, {}};
+    d.metrics.push_back({"h2d_pinned_GBps", 52.5, "GB/s", "higher"});
+    copy.devices.push_back(d);
+    copies.push_back({dev,
+                      {{"h2d_pinned", 52.5, 0.01, 52.0, 53.0, 10, 0, 63.0154},
+                       {"d2h_pinned", 49.0, 0.02, 48.0, 50.0, 10, 0, 63.0154},
+                       {"h2d_pageable", 20.1, 0.2, 15.0, 22.0, 10, 0, std::nullopt},
+                       {"d2d", 1510.0, 0.001, 1505.0, 1512.0, 10, dev == "1" ? 3ull : 0ull, std::nullopt}}});
+  }
+  copy.details = measured::copy_details(copies, nlohmann::json::array(), 256u << 20, 10);
+  Finding gemm = probe("cublas.gemm", Status::kPass, "correct");
+  DeviceFinding g0{"0", Status::kPass, "", {{"tflops_fp16", 610.0, "TFLOP/s", "higher"}}, {}};
+  gemm.devices.push_back(g0);
+  measured::GemmTypeResult fp16{"fp16", {{"wrong", 0}}, {{"wrong", 0}}, {{4096, 480.0}, {8192, 590.0}, {16384, 610.0}}};
+  measured::GemmTypeResult fp8{"fp8", nullptr, nullptr, {}};  // not run on this GPU: no line
+  gemm.details = measured::gemm_details({{"0", {fp16, fp8}}}, {256, 256, 512}, {4096, 8192, 16384}, 5);
+  acceptance::ThresholdInput in;
+  in.findings = {gemm};
+  in.gpus = {{"0", "", "", "NVIDIA H100 80GB HBM3", 0x2330}};
+  in.catalog = acceptance::load_device_catalog(std::string(GPUCHECK_SOURCE_DIR) + "/data/devices",
+                                               std::string(GPUCHECK_SOURCE_DIR) + "/data/links/pcie.json");
+  auto judged = acceptance::judge_thresholds(in);
+  ASSERT_EQ(judged.size(), 1u);
+  ASSERT_TRUE(acceptance::reference_in(judged[0], "0", "tflops_fp16")) << judged[0].details.dump(1);
+  const double peak = *acceptance::reference_in(judged[0], "0", "tflops_fp16");
+  r.section("probes").findings = {copy, gemm};
+  r.section("thresholds").findings = judged;
+  const std::string p = page(r);
+  EXPECT_EQ(xml_problems(p, "probe-charts.xhtml"), "") << p;
+  EXPECT_EQ(count(p, "<svg "), 3) << p;
+  EXPECT_NE(p.find("Copy bandwidth per GPU and direction (device.copy)"), std::string::npos) << p;
+  EXPECT_NE(p.find(">GPU 1 · d2d<"), std::string::npos) << p;
+  EXPECT_NE(p.find(">GPU 0 · h2d pageable<"), std::string::npos) << p;
+  EXPECT_NE(p.find("theoretical rate (PCIe generation x width)"), std::string::npos) << p;
+  EXPECT_NE(p.find("GEMM TFLOP/s per GPU against the datasheet"), std::string::npos) << p;
+  EXPECT_NE(p.find("cuBLAS TFLOP/s against matrix size (cublas.gemm)"), std::string::npos) << p;
+  EXPECT_NE(p.find(">GPU 0 fp16<"), std::string::npos) << p;
+  EXPECT_EQ(p.find(">GPU 0 fp8<"), std::string::npos) << p;
+  // One mark per host<->device bar of the copy chart (4) and one for the GEMM bar: the H100's fp16 peak.
+  EXPECT_EQ(count(p, "stroke=\"#000000\" stroke-width=\"3\""), 5) << p;
+  EXPECT_GT(peak, 610.0);
+
+  // The kernel-share chart: a compare of two benchmark documents with the GPU benchmarks' counter.
+  auto doc = [](double ms, double ratio) {
+    nlohmann::json d{{"context", {{"date", "2026-12-01T10:00:00+00:00"}}}, {"benchmarks", nlohmann::json::array()}};
+    for (int i = 0; i < 9; ++i)
+      d["benchmarks"].push_back({{"name", "BM_AdamFp16/16777216/manual_time"}, {"run_name", "BM_AdamFp16/16777216/manual_time"},
+                                 {"run_type", "iteration"}, {"repetitions", 9}, {"repetition_index", i},
+                                 {"real_time", ms * (1 + 0.001 * i)}, {"cpu_time", ms}, {"time_unit", "ms"},
+                                 {"ratio_to_copy", ratio}});
+    return d;
+  };
+  regression::CompareOptions any_context;
+  any_context.allow_mismatch = true;  // documents without `gpucheck bench`'s context
+  auto cmp = regression::compare_documents(regression::parse_benchmark_document(doc(1.0, 0.93), "base.json"),
+                                           regression::parse_benchmark_document(doc(1.0, 0.94), "new.json"),
+                                           any_context);
+  ASSERT_EQ(cmp.benchmarks.size(), 1u);
+  report::Report c;
+  c.meta.command = "compare";
+  c.section("benchmarks").findings = cmp.benchmarks;
+  const std::string cp = page(c);
+  EXPECT_EQ(xml_problems(cp, "kernel-share.xhtml"), "") << cp;
+  EXPECT_NE(cp.find("Kernels as a share of the bandwidth ceiling"), std::string::npos) << cp;
+  EXPECT_NE(cp.find("0.94"), std::string::npos) << cp;  // NEW's ratio, not BASE's
 }
 
 TEST(HtmlPage, CompareReportDrawsItsDeltas) {

@@ -1,12 +1,18 @@
 #pragma once
-// A fresh `python3 -m venv` for tests that install real packages from PyPI (label `repro`).
+// Venvs for tests that install real packages from PyPI (label `repro`): a fresh one per test, or one
+// built once and kept (large installs such as torch) under $GPUCHECK_TEST_VENV_DIR.
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <functional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "core/subprocess.h"
+#include "core/text.h"
 
 namespace gpucheck::testing {
 
@@ -27,6 +33,38 @@ inline Venv fresh_venv(const std::string& tag) {
   if (!r.ok()) throw std::runtime_error("python3 -m venv failed: " + r.err);
   v.python = (v.dir / "venv/bin/python").string();
   return v;
+}
+
+/// Where kept venvs live: $GPUCHECK_TEST_VENV_DIR, else ~/.cache/gpucheck/test-venvs.
+inline std::string kept_venv_root() {
+  if (const char* d = std::getenv("GPUCHECK_TEST_VENV_DIR"); d && *d) return d;
+  const char* home = std::getenv("HOME");
+  return std::string(home ? home : "/tmp") + "/.cache/gpucheck/test-venvs";
+}
+
+/// A venv at `dir` built once and kept: when dir/.complete exists, nothing is done. Else `dir` is
+/// recreated, `prepare` (when given) writes what the steps need into it, `python3 -m venv dir` runs, then
+/// each step (an argument vector, run with `o`), then `finish` (when given: "" or why it failed); on
+/// success dir/.complete records `note`. Returns "" on success, else why not (the caller skips: the
+/// registry may be unreachable).
+inline std::string keep_venv(const std::filesystem::path& dir, const std::vector<std::vector<std::string>>& steps,
+                             const SubprocessOptions& o, const std::string& note,
+                             const std::function<void()>& prepare = {},
+                             const std::function<std::string()>& finish = {}) {
+  if (std::filesystem::exists(dir / ".complete")) return "";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  if (prepare) prepare();
+  std::vector<std::vector<std::string>> all = {{"python3", "-m", "venv", dir.string()}};
+  all.insert(all.end(), steps.begin(), steps.end());
+  for (const auto& s : all) {
+    auto r = run_subprocess(s, o);
+    if (!r.ok()) return join(s, " ") + ": " + r.describe() + " " + r.err.substr(0, 2000);
+  }
+  if (finish)
+    if (std::string why = finish(); !why.empty()) return why;
+  std::ofstream(dir / ".complete") << note << "\n";
+  return "";
 }
 
 }  // namespace gpucheck::testing

@@ -66,7 +66,7 @@ Product parse_product(const nlohmann::json& j, const std::string& origin) {
   return p;
 }
 
-DeviceCatalog load_device_catalog(const std::string& devices_dir, const std::string& pcie_links_file) {
+DeviceCatalog load_device_catalog(const std::string& devices_dir, const std::string& pcie_rates_file) {
   namespace fs = std::filesystem;
   DeviceCatalog c;
   std::error_code ec;
@@ -84,16 +84,7 @@ DeviceCatalog load_device_catalog(const std::string& devices_dir, const std::str
         throw InputError(fmt::format("{}: PCI id 0x{:04x} is also {}", f, id, other->file));
     c.products.push_back(std::move(p));
   }
-  auto j = read_json_file(pcie_links_file);
-  if (!j.is_object() || !j.contains("x16_GBps") || !j["x16_GBps"].is_object() ||
-      !j.contains("source") || !j["source"].is_string())
-    throw InputError(pcie_links_file + ": needs x16_GBps {generation: GB/s} and a source");
-  c.pcie_source = j["source"].get<std::string>();
-  for (const auto& [gen, rate] : j["x16_GBps"].items()) {
-    if (!rate.is_number() || gen.empty() || gen.find_first_not_of("0123456789") != std::string::npos)
-      throw InputError(pcie_links_file + ": x16_GBps." + gen + " is not a number for a generation");
-    c.pcie_x16_GBps[static_cast<unsigned>(std::stoul(gen))] = rate.get<double>();
-  }
+  c.pcie = load_pcie_rates(pcie_rates_file);
   return c;
 }
 
@@ -133,11 +124,10 @@ std::optional<Reference> reference_for(const std::string& metric, const Product&
     const Figure* gen = fig("pcie_gen");
     const Figure* width = fig("pcie_width");
     if (!gen || !width) return std::nullopt;
-    auto rate = c.pcie_x16_GBps.find(static_cast<unsigned>(gen->value));
-    if (rate == c.pcie_x16_GBps.end()) return std::nullopt;
-    double v = rate->second * width->value / 16;
-    return Reference{v, fmt::format("PCIe gen {} x{} per direction {:.4g} GB/s", gen->value, width->value, v),
-                     gen->source + " ; " + c.pcie_source};
+    auto v = c.pcie.link_GBps(static_cast<unsigned>(gen->value), static_cast<unsigned>(width->value));
+    if (!v) return std::nullopt;
+    return Reference{*v, fmt::format("PCIe gen {} x{} per direction {:.4g} GB/s", gen->value, width->value, *v),
+                     gen->source + " ; " + c.pcie.source};
   }
   if (metric == "d2d_GBps") {
     const Figure* bw = fig("memory_bandwidth_GBps");

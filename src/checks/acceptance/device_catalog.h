@@ -1,6 +1,6 @@
 #pragma once
 // The GPU products gpucheck knows the datasheet figures of (data/devices/*.json, schema
-// data/devices/product.schema.json) and the PCIe rates by generation (data/acceptance/pcie_links.json),
+// data/devices/product.schema.json) and the PCIe rates by generation (THE table, core/pcie_rates.h),
 // and which figure each probe metric is held against (docs/acceptance.md, "The metric contract").
 #include <map>
 #include <optional>
@@ -8,6 +8,8 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "core/pcie_rates.h"
 
 namespace gpucheck::acceptance {
 
@@ -26,8 +28,7 @@ struct Product {
 
 struct DeviceCatalog {
   std::vector<Product> products;
-  std::map<unsigned, double> pcie_x16_GBps;  // by generation, per direction
-  std::string pcie_source;
+  PcieRates pcie;  // per lane and direction, by generation
 
   const Product* find(unsigned pci_device_id) const;
 };
@@ -35,9 +36,9 @@ struct DeviceCatalog {
 /// One product document; throws InputError naming `origin` and the field when it is malformed
 /// (a figure without a source, a tensor figure not marked dense, an id that is not 0xNNNN).
 Product parse_product(const nlohmann::json& j, const std::string& origin);
-/// Every *.json of `devices_dir` except *.schema.json, and the PCIe table. Throws InputError
-/// on a malformed or unreadable file, or a PCI id claimed by two products.
-DeviceCatalog load_device_catalog(const std::string& devices_dir, const std::string& pcie_links_file);
+/// Every *.json of `devices_dir` except *.schema.json, and the PCIe table (data/links/pcie.json). Throws
+/// InputError on a malformed or unreadable file, or a PCI id claimed by two products.
+DeviceCatalog load_device_catalog(const std::string& devices_dir, const std::string& pcie_rates_file);
 
 /// What a metric is held against.
 struct Reference {

@@ -20,7 +20,7 @@ double ThresholdConfig::share_for(const std::string& metric) const {
 
 nlohmann::json ThresholdConfig::to_json() const {
   return {{"reference_share", reference_share},
-          {"outlier", {{"z", outlier_z}, {"min_relative", min_relative}, {"min_peers", min_peers}}},
+          {"outlier", {{"z", peer.outlier_z}, {"min_relative", peer.min_relative}, {"min_peers", peer.min_peers}}},
           {"baseline_share", baseline_share},
           {"origin", origin}};
 }
@@ -57,15 +57,15 @@ ThresholdConfig parse_threshold_config(const nlohmann::json& j, const std::strin
       for (const auto& [k, x] : v.items()) {
         if (k == "z") {
           if (!x.is_number() || !(x.get<double>() > 0)) bad_config(origin, "outlier.z must be a number above 0");
-          c.outlier_z = x.get<double>();
+          c.peer.outlier_z = x.get<double>();
         } else if (k == "min_relative") {
           if (!x.is_number() || x.get<double>() < 0 || x.get<double>() >= 1)
             bad_config(origin, "outlier.min_relative must be a number in [0, 1)");
-          c.min_relative = x.get<double>();
+          c.peer.min_relative = x.get<double>();
         } else if (k == "min_peers") {
           if (!x.is_number_unsigned() || x.get<std::size_t>() < 3)
             bad_config(origin, "outlier.min_peers must be an integer of at least 3");
-          c.min_peers = x.get<std::size_t>();
+          c.peer.min_peers = x.get<std::size_t>();
         } else {
           bad_config(origin, "outlier." + k + ": unknown key (z, min_relative, min_peers)");
         }
@@ -80,19 +80,6 @@ ThresholdConfig parse_threshold_config(const nlohmann::json& j, const std::strin
 }
 
 ThresholdConfig load_threshold_config(const std::string& path) { return parse_threshold_config(read_json_file(path), path); }
-
-double median_of(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-double mad_of(const std::vector<double>& v, double median) {
-  std::vector<double> dev;
-  for (double x : v) dev.push_back(std::fabs(x - median));
-  return median_of(dev);
-}
 
 namespace {
 
@@ -244,32 +231,30 @@ class ProbeJudge {
     std::map<std::pair<std::string, std::string>, std::vector<const Sample*>> groups;
     for (const auto& s : samples_)
       if (s.metric->kind == MetricKind::kHigherIsBetter) groups[{s.metric->name, s.group}].push_back(&s);
-    const auto& c = in_.config;
+    const PeerRule& rule = in_.config.peer;
     for (const auto& [key, members] : groups) {
-      if (members.size() < c.min_peers) {
-        for (const auto* s : members)
-          not_judged_[s->device].push_back(fmt::format("{} GPU(s) of {} report {}: fewer than {} peers", members.size(),
-                                                       key.second, key.first, c.min_peers));
-        continue;
-      }
       std::vector<double> values;
       for (const auto* s : members) values.push_back(s->value);
-      double med = median_of(values);
-      double mad = mad_of(values, med);
-      for (const auto* s : members) {
-        double z = mad > 0 ? 0.6745 * (med - s->value) / mad : 0;
-        double floor = (1 - c.min_relative) * med;
-        bool fired = s->value < floor && (mad == 0 || z > c.outlier_z);
+      PeerJudgement j = judge_peers(values, rule);
+      if (!j.judged) {
+        for (const auto* s : members)
+          not_judged_[s->device].push_back(fmt::format("{} GPU(s) of {} report {}: fewer than {} peers", members.size(),
+                                                       key.second, key.first, rule.min_peers));
+        continue;
+      }
+      for (std::size_t i = 0; i < members.size(); ++i) {
+        const Sample* s = members[i];
+        const bool fired = j.low[i];
         std::string product = s->product ? s->product->product : key.second;
-        add(*s, "peer_outlier", fired, floor,
+        add(*s, "peer_outlier", fired, j.floor,
             fired ? fmt::format("{} {} is a low outlier among {} {}: median {}, MAD {}, robust z {:.1f}{}, below "
                                 "(1 - {}) x median = {}",
-                                key.first, fmt_num(s->value), members.size(), product, fmt_num(med), fmt_num(mad), z,
-                                mad > 0 ? fmt::format(" > {}", c.outlier_z) : std::string(), fmt_num(c.min_relative),
-                                fmt_num(floor))
-                  : fmt::format("{} {} against a median of {} over {} {}", key.first, fmt_num(s->value), fmt_num(med),
+                                key.first, fmt_num(s->value), members.size(), product, fmt_num(j.median), fmt_num(j.mad),
+                                j.z[i], j.mad > 0 ? fmt::format(" > {}", rule.outlier_z) : std::string(),
+                                fmt_num(rule.min_relative), fmt_num(j.floor))
+                  : fmt::format("{} {} against a median of {} over {} {}", key.first, fmt_num(s->value), fmt_num(j.median),
                                 members.size(), product),
-            {{"median", med}, {"mad", mad}, {"z", z}, {"peers", members.size()}});
+            {{"median", j.median}, {"mad", j.mad}, {"z", j.z[i]}, {"peers", members.size()}});
       }
     }
   }
@@ -348,6 +333,19 @@ std::vector<Finding> judge_thresholds(const ThresholdInput& in) {
     if (any) out.push_back(ProbeJudge(in, probe).run());
   }
   return out;
+}
+
+std::optional<double> reference_in(const Finding& thresholds, const std::string& device, const std::string& metric) {
+  const auto& d = thresholds.details;
+  if (!d.is_object() || !d.contains("verdicts") || !d["verdicts"].is_array()) return std::nullopt;
+  auto is = [](const nlohmann::json& v, const char* key, const std::string& want) {
+    return v.contains(key) && v[key].is_string() && v[key].get<std::string>() == want;
+  };
+  for (const auto& v : d["verdicts"])
+    if (v.is_object() && is(v, "rule", "reference_share") && is(v, "device", device) && is(v, "metric", metric) &&
+        v.contains("reference") && v["reference"].is_number())
+      return v["reference"].get<double>();
+  return std::nullopt;
 }
 
 }  // namespace gpucheck::acceptance

@@ -2,12 +2,13 @@
 // The threshold rules that catch slow-but-passing GPUs (docs/acceptance.md): each `higher` metric of the
 // contract (device_catalog.h) fails when it is
 //   1. below `reference_share` of its product's reference figure (rule "reference_share"),
-//   2. a low outlier among the GPUs of this node with the same product (rule "peer_outlier"): robust z
-//      0.6745 (median - value) / MAD above `outlier_z` AND value below (1 - min_relative) x median (with
-//      MAD 0 only the second), with at least `min_peers` GPUs,
+//   2. a low outlier among the GPUs of this node with the same product (rule "peer_outlier", THE peer rule
+//      of core/peer_outlier.h): robust z 0.6745 (median - value) / MAD above `outlier_z` AND value below
+//      (1 - min_relative) x median (with MAD 0 only the second), with at least `min_peers` GPUs,
 //   3. below `baseline_share` of the same GPU's value in an earlier report (rule "baseline"),
 // and each count metric (bad_addresses, mismatches) fails above 0 (rule "nonzero"). Pure functions.
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,14 +16,13 @@
 
 #include "checks/acceptance/device_catalog.h"
 #include "core/finding.h"
+#include "core/peer_outlier.h"
 
 namespace gpucheck::acceptance {
 
 struct ThresholdConfig {
   std::map<std::string, double> reference_share{{"default", 0.6}};  // by metric name, "default" for the rest
-  double outlier_z = 3.5;      // Iglewicz and Hoaglin's modified z-score cut-off
-  double min_relative = 0.05;  // an outlier must also be this much below the median
-  std::size_t min_peers = 3;   // fewer GPUs of one product: no peer rule (a median of two is no norm)
+  PeerRule peer;  // the config file's "outlier" {z, min_relative, min_peers}
   double baseline_share = 0.9;
   std::string origin = "built-in defaults";
 
@@ -57,8 +57,9 @@ struct ThresholdInput {
 /// info when no rule could be applied) and details.verdicts[] for every rule evaluated.
 std::vector<Finding> judge_thresholds(const ThresholdInput& in);
 
-/// Robust statistics of the peer rule (exposed for tests): median and median absolute deviation.
-double median_of(std::vector<double> v);
-double mad_of(const std::vector<double>& v, double median);
+/// The reference figure rule 1 held `metric` of GPU `device` against, read from a `thresholds.<probe id>`
+/// Finding's details.verdicts[] as judge_thresholds writes it (the HTML report's GEMM chart marks it);
+/// nullopt when that rule did not apply.
+std::optional<double> reference_in(const Finding& thresholds, const std::string& device, const std::string& metric);
 
 }  // namespace gpucheck::acceptance

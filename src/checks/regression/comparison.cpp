@@ -155,9 +155,22 @@ Comparison compare_documents(const BenchmarkDocument& base, const BenchmarkDocum
     out.benchmarks.push_back(judged(n.name, b->times_ns, n.times_ns, c, o.gate));
     // The same-run ratios the benchmark reports (ratio_to_copy, ratio_to_triad, ...), for the reader.
     if (!b->counters.empty() || !n.counters.empty())
-      out.benchmarks.back().details["counters"] = {{"base", b->counters}, {"new", n.counters}};
+      out.benchmarks.back().details["counters"] = counters_details(b->counters, n.counters);
   }
   return out;
+}
+
+nlohmann::json counters_details(const std::map<std::string, double>& base, const std::map<std::string, double>& current) {
+  return {{"base", base}, {"new", current}};
+}
+
+std::optional<double> new_counter(const Finding& benchmark, const std::string& name) {
+  const auto& d = benchmark.details;
+  if (!d.is_object() || !d.contains("counters") || !d["counters"].is_object()) return std::nullopt;
+  const auto& c = d["counters"];
+  if (!c.contains("new") || !c["new"].is_object() || !c["new"].contains(name) || !c["new"][name].is_number())
+    return std::nullopt;
+  return c["new"][name].get<double>();
 }
 
 Comparison compare_history(const std::vector<BenchmarkDocument>& history, const BenchmarkDocument& current,

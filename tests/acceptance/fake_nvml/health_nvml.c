@@ -4,6 +4,7 @@
  * behaviour of a real driver. */
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 typedef struct {
   char busIdLegacy[16];
@@ -33,6 +34,16 @@ int nvmlDeviceGetCount_v2(unsigned* n) { *n = 2; return OK; }
 int nvmlDeviceGetHandleByIndex_v2(unsigned i, nvmlDevice_t* d) {
   if (i > 1) return 2;
   *d = &devices[i];
+  return OK;
+}
+/* By PCI bus id as CUDA writes it ("0000:18:00.0") or NVML does ("00000000:18:00.0"): the samplers'
+ * lookup (kernels/hwmon/nvml_lite.cpp). */
+int nvmlDeviceGetHandleByPciBusId_v2(const char* bus_id, nvmlDevice_t* d) {
+  const char* bus = strchr(bus_id, ':');
+  if (!bus) return 2; /* NVML_ERROR_INVALID_ARGUMENT */
+  if (strncasecmp(bus, ":18:", 4) == 0) *d = &devices[0];
+  else if (strncasecmp(bus, ":1B:", 4) == 0) *d = &devices[1];
+  else return 6; /* NVML_ERROR_NOT_FOUND */
   return OK;
 }
 int nvmlDeviceGetName(nvmlDevice_t d, char* buf, unsigned len) { (void)d; snprintf(buf, len, "NVIDIA H100 80GB HBM3"); return OK; }
