@@ -134,12 +134,28 @@ void Env_vs_collect_env(benchmark::State& state, bool cold) {
               " version cache) vs `python -m torch.utils.collect_env`");
 }
 
-// --- explain LOG vs explain --no-env LOG ----------------------------------------------------------------
+// --- explain LOG vs explain --no-env LOG (and vs the one `import torch` its Python facts cost) --------------
+// PATH=/usr/bin:/bin: the Python a fix's facts come from is the system one (Debian's torch), on both sides.
+Command explain_cmd(const std::string& log, bool no_env) {
+  Command c{{kGpucheck, "explain"}, {{"PATH", "/usr/bin:/bin"}}, ""};
+  if (no_env) c.argv.push_back("--no-env");
+  c.argv.push_back(log);
+  return c;
+}
+
+std::string log_path(const std::string& log) { return std::string(GPUCHECK_SOURCE_DIR) + "/tests/data/logs/" + log; }
+
 void Explain_vs_no_env(benchmark::State& state, std::string log, std::string what) {
-  std::string path = std::string(GPUCHECK_SOURCE_DIR) + "/tests/data/logs/" + log;
-  if (!need(state, path, "the explain test corpus")) return;
-  compare(state, Command{{kGpucheck, "explain", path}, {}, ""}, Command{{kGpucheck, "explain", "--no-env", path}, {}, ""},
-          pairs(log.rfind("cpm-bee", 0) == 0 ? 5 : 11), "`explain " + log + "` (" + what + ") vs `explain --no-env`");
+  if (!need(state, log_path(log), "the explain test corpus")) return;
+  compare(state, explain_cmd(log_path(log), false), explain_cmd(log_path(log), true), pairs(11),
+          "`explain " + log + "` (" + what + ") vs `explain --no-env`");
+}
+
+void Explain_vs_import_torch(benchmark::State& state, std::string log, std::string what) {
+  if (!need(state, log_path(log), "the explain test corpus")) return;
+  if (!need(state, "/usr/lib/python3/dist-packages/torch", "Debian's torch (apt-get install python3-torch)")) return;
+  compare(state, explain_cmd(log_path(log), false), Command{{"/usr/bin/python3", "-c", "import torch"}, {}, ""},
+          pairs(5), "`explain " + log + "` (" + what + ") vs `python3 -c \"import torch\"`");
 }
 
 int register_all() {
@@ -156,9 +172,10 @@ int register_all() {
   reg("Env/warm_vs_collect_env", Env_vs_collect_env, false);
   reg("Explain/unknown_log", Explain_vs_no_env, std::string("heldout-detectron2-5162.log"),
       std::string("unknown log: no machine fact"));
-  reg("Explain/toolkit_fact", Explain_vs_no_env, std::string("vllm-1060.log"), std::string("asks env_toolkit_root"));
-  reg("Explain/python_facts", Explain_vs_no_env, std::string("cpm-bee-57-seed.log"),
-      std::string("asks env_python, env_torch"));
+  reg("Explain/driver_fact", Explain_vs_no_env, std::string("local-no-driver-cudagetdevicecount.log"),
+      std::string("asks env_driver_absent: no Python probe"));
+  reg("Explain/python_facts", Explain_vs_import_torch, std::string("vllm-1060.log"),
+      std::string("asks env_toolkit_root, kb_torch_install: one Python probe"));
   return 0;
 }
 const int kRegistered = register_all();
