@@ -9,6 +9,7 @@
 // nccl-tests' all_reduce_perf busbw at the same size) for NCCL when all_reduce_perf is on PATH.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <memory>
@@ -118,7 +119,8 @@ void BM_Mpi(benchmark::State& st, CollOp op, DType type) {
 // Issue 21's row: the host reduction of the MPI transport against the same run's all-gather of the same
 // bytes. Each iteration times one all-gather and one reduce-scatter sum (alternated, so both see the same
 // machine state); `reduce_scatter_vs_all_gather` = reduce-scatter busbw / all-gather busbw (goal >= 0.5),
-// each from the median iteration.
+// each from the median iteration, with the 10th/90th percentile of the per-iteration ratio, and the same
+// for a second all-gather against the first (`all_gather_vs_all_gather`: the noise floor).
 void BM_MpiReduceVsAllGather(benchmark::State& st, DType type) {
   Transport& t = mpi_transport();
   if (t.world() < 2) {
@@ -141,21 +143,45 @@ void BM_MpiReduceVsAllGather(benchmark::State& st, DType type) {
   rs.local = {{big_send, small}};
   t.run({ag}, 2, 120);
   t.run({rs}, 2, 120);
-  std::vector<double> t_ag, t_rs;
+  // Each iteration: all-gather, reduce-scatter, all-gather again. The second all-gather is the noise
+  // control: on a loaded machine the all-gather against itself swings as much as reduce-scatter against
+  // it does, and its spread says how far one figure can be trusted.
+  std::vector<double> t_ag, t_rs, t_ag2;
   for (auto _ : st) {
     double a = slowest_rank(t.run({ag}, 1, 120));
     t.upload(0, big_send, init.data(), init.size());  // the same inputs every time (sums stay finite)
     double r = slowest_rank(t.run({rs}, 1, 120));
-    t_ag.push_back(a), t_rs.push_back(r);
+    double a2 = slowest_rank(t.run({ag}, 1, 120));
+    t_ag.push_back(a), t_rs.push_back(r), t_ag2.push_back(a2);
     st.SetIterationTime(a + r);
   }
   // Medians: on a shared, oversubscribed machine single iterations stall for whole scheduler slices.
   const std::size_t S = algo_bytes(CollOp::kAllGather, count, type, t.world());
   double ag_bw = busbw_gbps(CollOp::kAllGather, S, median(t_ag), t.world());
   double rs_bw = busbw_gbps(CollOp::kReduceScatter, S, median(t_rs), t.world());
+  double ag2_bw = busbw_gbps(CollOp::kAllGather, S, median(t_ag2), t.world());
+  // Per-iteration ratios (busbw ratio = inverse time ratio: both move the same bytes), 10th and 90th percentile.
+  std::vector<double> rs_vs_ag, ag_vs_ag;
+  for (std::size_t i = 0; i < t_ag.size(); ++i) {
+    rs_vs_ag.push_back(t_ag[i] / t_rs[i]);
+    ag_vs_ag.push_back(t_ag[i] / t_ag2[i]);
+  }
+  auto pct = [](std::vector<double> v, double q) {
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0 : v[static_cast<std::size_t>(q * static_cast<double>(v.size() - 1) + 0.5)];
+  };
   st.counters["all_gather_busbw_GBps"] = ag_bw;
   st.counters["reduce_scatter_busbw_GBps"] = rs_bw;
   st.counters["reduce_scatter_vs_all_gather"] = rs_bw / ag_bw;
+  st.counters["reduce_scatter_vs_all_gather_p10"] = pct(rs_vs_ag, 0.1);
+  st.counters["reduce_scatter_vs_all_gather_p90"] = pct(rs_vs_ag, 0.9);
+  st.counters["all_gather_vs_all_gather"] = ag2_bw / ag_bw;
+  st.counters["all_gather_vs_all_gather_p10"] = pct(ag_vs_ag, 0.1);
+  st.counters["all_gather_vs_all_gather_p90"] = pct(ag_vs_ag, 0.9);
+  // Best iterations: load only ever adds time, so the fastest of each is the least disturbed estimate.
+  auto best = [](const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); };
+  st.counters["reduce_scatter_vs_all_gather_best"] = best(t_ag) / best(t_rs);
+  st.counters["all_gather_vs_all_gather_best"] = best(t_ag) / best(t_ag2);
   st.counters["ranks"] = static_cast<double>(t.world());
   t.release(0, big_send), t.release(0, big_recv), t.release(0, small);
 }

@@ -11,6 +11,9 @@ namespace gpucheck::inventory {
 
 std::string parse_proc_driver_version(const std::string& text) {
   // Proprietary: "Kernel Module  550.54.15"; open: "Open Kernel Module for x86_64  550.54.15".
+  // Without the literal nothing can match: no pattern is compiled (2 M instructions, a tenth of
+  // `gpucheck abi` on a machine without the driver; issue 21).
+  if (text.find("Kernel Module") == std::string::npos) return "";
   static const std::regex re(R"(Kernel Module(?:\s+for\s+\S+)?\s+([0-9]+\.[0-9]+(?:\.[0-9]+)?))");
   std::smatch m;
   return std::regex_search(text, m, re) ? m[1].str() : "";

@@ -1,33 +1,78 @@
 #include "inventory/python_distributions.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <set>
+#include <unordered_map>
 
 #include "core/text.h"
 #include "platform/dist_info.h"
 
 namespace gpucheck::inventory {
 
+namespace {
+
+// Already what lexically_normal() would make of it: no "." or ".." component and no doubled slash (almost
+// every RECORD line joined to its site-packages; "../../../bin/x" lines take the slow path).
+bool plainly_normal(const std::string& p) {
+  if (p.find("//") != std::string::npos) return false;
+  for (std::size_t i = p.find('.'); i != std::string::npos; i = p.find('.', i + 1)) {
+    if (i != 0 && p[i - 1] != '/') continue;
+    std::size_t j = i + 1;
+    if (j < p.size() && p[j] == '.') ++j;
+    if (j == p.size() || p[j] == '/') return false;
+  }
+  return true;
+}
+
+struct Claim {
+  std::size_t owner;  // index into the owners' names
+  std::string hash;
+  long long size;
+};
+
+}  // namespace
+
 void read_python_distributions(const RootFs& fs, PythonEnv& p) {
   p.distributions.clear();
   p.shared_files.clear();
-  // file (normalised guest path) -> owner -> the hash and size that owner's RECORD gives it
-  std::map<std::string, std::map<std::string, std::pair<std::string, long long>>> claims;
+  // file (normalised guest path) -> each owner's claim (the hash and size its RECORD gives). A hash map of
+  // small vectors: torch's and the CUDA wheels' RECORDs are ~30,000 lines, and a sorted map of maps per
+  // line was 80% of `gpucheck env --python`'s own instructions (issue 21); only files with two owners
+  // are sorted below.
+  std::unordered_map<std::string, std::vector<Claim>> by_path;
+  by_path.reserve(1u << 15);
+  std::vector<std::string> owner_names;
+  std::unordered_map<std::string, std::size_t> owner_index;
   std::set<std::string> seen_sites;
   for (const auto& site : p.site_packages) {
     std::string real = fs.resolve(site);
     if (real.empty() || !seen_sites.insert(real).second) continue;
     for (auto& d : read_distributions(fs, site)) {
-      if (ends_with(d.dir, ".dist-info"))
-        for (const auto& e : read_record(fs, d.dir)) {
+      if (ends_with(d.dir, ".dist-info")) {
+        auto [it, fresh] = owner_index.emplace(d.name, owner_names.size());
+        if (fresh) owner_names.push_back(d.name);
+        const std::size_t owner = it->second;
+        for (auto& e : read_record(fs, d.dir)) {
           if (e.hash.empty()) continue;  // RECORD itself, .pyc files: nothing to compare
           std::string path = e.path.front() == '/' ? e.path : path_join(site, e.path);
-          claims[std::filesystem::path(path).lexically_normal().string()][d.name] = {e.hash, e.size};
+          if (!plainly_normal(path)) path = std::filesystem::path(path).lexically_normal().string();
+          auto& claims = by_path[std::move(path)];
+          auto same = std::find_if(claims.begin(), claims.end(), [&](const Claim& c) { return c.owner == owner; });
+          if (same != claims.end()) *same = {owner, std::move(e.hash), e.size};  // the owner's last line wins
+          else claims.push_back({owner, std::move(e.hash), e.size});
         }
+      }
       p.distributions.push_back({d.name, d.version, std::move(d.requires_dist), d.dir});
     }
   }
+  std::map<std::string, std::map<std::string, std::pair<std::string, long long>>> claims;
+  for (auto& [path, cs] : by_path)
+    if (cs.size() >= 2) {
+      auto& owners = claims[path];
+      for (auto& c : cs) owners[owner_names[c.owner]] = {std::move(c.hash), c.size};
+    }
   for (const auto& [path, owners] : claims) {
     if (owners.size() < 2) continue;
     std::set<std::string> hashes;

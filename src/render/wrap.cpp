@@ -1,7 +1,6 @@
 #include "render/wrap.h"
 
 #include <algorithm>
-#include <regex>
 #include <vector>
 
 namespace gpucheck::render {
@@ -27,20 +26,49 @@ struct Word {
   std::size_t width;
 };
 
+// Scanned by hand, not with std::regex: compiling the two patterns was a tenth of the instructions of a
+// whole `gpucheck abi` run (issue 21). \S is what std::regex's "C" locale calls not space.
+bool is_space_char(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'; }
+bool is_ascii_letter(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); }
+
+// The length of /^ *(\d{1,2}\.|[-*]) (?=\S)/ at the start of `s` ("1. ", "- "), 0 when none.
+std::size_t list_item_prefix(const std::string& s) {
+  std::size_t i = s.find_first_not_of(' ');
+  if (i == std::string::npos) return 0;
+  std::size_t j = i;
+  if (s[j] == '-' || s[j] == '*') {
+    ++j;
+  } else {
+    while (j < s.size() && j - i < 2 && s[j] >= '0' && s[j] <= '9') ++j;
+    if (j == i || j >= s.size() || s[j] != '.') return 0;
+    ++j;
+  }
+  if (j + 1 >= s.size() || s[j] != ' ' || is_space_char(s[j + 1])) return 0;
+  return j + 1;
+}
+
+// The length of /^ *[A-Za-z][A-Za-z ,'()-]{0,20}: (?=\S)/ ("Fix: ", "Next step: "), 0 when none. The
+// class has no ':', so the first character outside it must be the colon.
+std::size_t label_prefix(const std::string& s) {
+  std::size_t i = s.find_first_not_of(' ');
+  if (i == std::string::npos || !is_ascii_letter(s[i])) return 0;
+  auto in_class = [](char c) {
+    return is_ascii_letter(c) || c == ' ' || c == ',' || c == '\'' || c == '(' || c == ')' || c == '-';
+  };
+  std::size_t p = i + 1;
+  while (p < s.size() && p - (i + 1) < 20 && in_class(s[p])) ++p;
+  if (p + 2 >= s.size() || s[p] != ':' || s[p + 1] != ' ' || is_space_char(s[p + 2])) return 0;
+  return p + 2;
+}
+
 // The column a continuation of `plain` (no escapes) starts at.
 std::size_t hanging_indent(const std::string& plain, std::size_t indent, std::size_t width) {
   const std::size_t limit = width > 20 ? width - 20 : width / 2;
   // A list item ("1. ", "- ", "* "): its text continues under the text, not under the marker.
-  static const std::regex item(R"(^ *(\d{1,2}\.|[-*]) (?=\S))");
-  std::smatch item_match;
-  if (std::regex_search(plain, item_match, item) && static_cast<std::size_t>(item_match.length(0)) <= width / 2)
-    return static_cast<std::size_t>(item_match.length(0));
+  if (std::size_t n = list_item_prefix(plain); n && n <= width / 2) return n;
   std::size_t bar = plain.find(" | ");
   if (bar != std::string::npos && bar + 3 <= width / 2) return bar + 3;
-  static const std::regex label(R"(^ *[A-Za-z][A-Za-z ,'()-]{0,20}: (?=\S))");
-  std::smatch m;
-  if (std::regex_search(plain, m, label) && static_cast<std::size_t>(m.length(0)) <= width / 2)
-    return static_cast<std::size_t>(m.length(0));
+  if (std::size_t n = label_prefix(plain); n && n <= width / 2) return n;
   std::size_t best = 0;
   for (std::size_t i = indent; i + 2 < plain.size(); ++i)
     if (plain[i] != ' ' && plain[i + 1] == ' ' && plain[i + 2] == ' ') {

@@ -1,6 +1,9 @@
 #include "report/abi_report.h"
 
+#include <future>
+
 #include "checks/abi/findings.h"
+#include "checks/abi/loader.h"
 #include "core/errors.h"
 
 namespace gpucheck::report {
@@ -16,8 +19,11 @@ Report abi_report(const AbiOptions& options, Report into) {
     req.inventory = load_inventory(src, co);
     into.inventory = *req.inventory;
   } else if (req.gpus.empty() && req.live_inventory) {
-    // This machine's GPUs and driver only, asked in a child: abi loads nothing in-process.
-    req.inventory = inventory::collect_devices();
+    // This machine's GPUs and driver only, asked in a child: abi loads nothing in-process. The loader's
+    // own child (`ld.so --help`, asked once per process) runs meanwhile: the two waits overlap.
+    auto devices = std::async(std::launch::async, [] { return inventory::collect_devices(); });
+    abi::LoaderConfig::for_this_host(nullptr);
+    req.inventory = devices.get();
     into.inventory = *req.inventory;
   }
   abi::AuditReport audit = abi::run_abi(req);

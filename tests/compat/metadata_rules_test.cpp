@@ -149,6 +149,22 @@ TEST_F(Site, TwoWheelsOneFileTheBytesOnDiskDecide) {
   EXPECT_EQ(inv.pythons[0].shared_files[0].matched_by, "sha256");
 }
 
+TEST_F(Site, OneFileSpelledTwoWaysIsStillShared) {
+  // One RECORD names the file through "./" and "..": it is the same file, and only it is shared.
+  dist("nvidia_nccl_cu12-2.18.1.dist-info", "Name: nvidia-nccl-cu12\nVersion: 2.18.1\n",
+       "nvidia/./nccl/include/../lib/libnccl.so.2,sha256=3k6qYwb1re30tFWjNMnDubzwx8FBq7OqeAjeNj4OFCk,279451776\n"
+       "nvidia/nccl/lib/only_cu12.so," + kAbc + ",3\n");
+  dist("nvidia_nccl_cu11-2.14.3.dist-info", "Name: nvidia-nccl-cu11\nVersion: 2.14.3\n",
+       "nvidia/nccl/lib/libnccl.so.2," + kAbc + ",3\nnvidia/nccl/lib/only_cu11.so," + kAbc + ",3\n");
+  file("nvidia/nccl/lib/libnccl.so.2", "abc");
+  auto inv = inventory();
+  const auto& shared = inv.pythons[0].shared_files;
+  ASSERT_EQ(shared.size(), 1u);
+  EXPECT_EQ(shared[0].path, (site_ / "nvidia/nccl/lib/libnccl.so.2").string());
+  EXPECT_EQ(shared[0].owners, (std::vector<std::string>{"nvidia-nccl-cu11", "nvidia-nccl-cu12"}));
+  EXPECT_EQ(shared[0].content_of, "nvidia-nccl-cu11");
+}
+
 TEST_F(Site, NumpyAbiAndImportFailuresAreErrors) {
   dist("numpy-2.1.3.dist-info", "Name: numpy\nVersion: 2.1.3\n");
   auto inv = inventory();
