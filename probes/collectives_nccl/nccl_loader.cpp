@@ -38,8 +38,8 @@ std::string nccl_library_file() { return real_file_of(reinterpret_cast<const voi
 // Every NCCL function the probe calls (nccl_transport.cpp, .h). ncclCommSplit is the newest (NCCL 2.18).
 #define GPUCHECK_NCCL_API(X)                                                                              \
   X(ncclGetVersion) X(ncclGetUniqueId) X(ncclCommInitRankConfig) X(ncclCommSplit) X(ncclCommFinalize)      \
-  X(ncclCommDestroy) X(ncclCommAbort) X(ncclCommGetAsyncError) X(ncclGetErrorString) X(ncclGetLastError) X(ncclGroupStart) \
-  X(ncclGroupEnd) X(ncclAllGather) X(ncclReduceScatter) X(ncclAllReduce) X(ncclBroadcast)
+  X(ncclCommDestroy) X(ncclCommAbort) X(ncclCommGetAsyncError) X(ncclGetErrorString) X(ncclGetLastError) \
+  X(ncclGroupStart) X(ncclGroupEnd) X(ncclAllGather) X(ncclReduceScatter) X(ncclAllReduce) X(ncclBroadcast)
 
 struct Api {
 #define GPUCHECK_NCCL_POINTER(name) decltype(&::name) name = nullptr;
@@ -81,7 +81,8 @@ std::string load_nccl() {
   if (loaded) return "";
   // 1. The loader path (LD_LIBRARY_PATH, ld.so.cache): what a linked probe would have used.
   if (void* h = dlopen("libnccl.so.2", RTLD_NOW | RTLD_GLOBAL)) return resolve(h, "libnccl.so.2");
-  (void)dlerror();  // what it said is the "not on the loader path" of the reason below
+  const char* said = dlerror();  // not found, or found and not loadable: the reason says which
+  std::string loader_error = said ? said : "dlopen failed";
   // 2. torch's NCCL in the environment being judged: the activated venv or conda env, then the prefix this
   //    probe is installed in (libexec/gpucheck/ -> ../..: the venv pip installed gpucheck into).
   std::vector<fs::path> prefixes;
@@ -90,7 +91,10 @@ std::string load_nccl() {
   fs::path self = self_executable();
   if (!self.empty()) prefixes.push_back(self.parent_path().parent_path().parent_path());
   std::string tried;
+  std::vector<fs::path> seen;  // the activated venv is often the one gpucheck is installed in
   for (const auto& prefix : prefixes) {
+    if (std::find(seen.begin(), seen.end(), prefix.lexically_normal()) != seen.end()) continue;
+    seen.push_back(prefix.lexically_normal());
     tried += (tried.empty() ? "" : ", ") + (prefix / "lib/python3.*/site-packages/nvidia/nccl/lib").string();
     for (const auto& so : wheel_candidates(prefix)) {
       if (void* h = dlopen(so.c_str(), RTLD_NOW | RTLD_GLOBAL)) return resolve(h, so.string());
@@ -98,7 +102,8 @@ std::string load_nccl() {
       return so.string() + " does not load: " + (e ? e : "dlopen failed");
     }
   }
-  return "libnccl.so.2 is not on the loader path and no nvidia-nccl-cu* wheel (torch's NCCL) is in " + tried;
+  return "no libnccl.so.2 on the loader path (" + loader_error + ") and no nvidia-nccl-cu* wheel (torch's NCCL) in " +
+         (tried.empty() ? "any environment (no VIRTUAL_ENV, CONDA_PREFIX or install prefix)" : tried);
 }
 
 std::string nccl_library_file() {
