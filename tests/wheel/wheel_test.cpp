@@ -359,6 +359,13 @@ TEST_F(Wheel, RunsOnOlderUserlandsInAChroot) {
     std::string work = "/tmp/gpucheck-wheel-" + std::to_string(::getpid());
     fs::remove_all(root.string() + work);
     fs::create_directories(root.string() + work);
+    struct RemoveOnExit {  // also when an ASSERT ends the case: the cached rootfs keeps nothing of it
+      fs::path dir;
+      ~RemoveOnExit() {
+        std::error_code ec;
+        fs::remove_all(dir, ec);
+      }
+    } cleanup{root.string() + work};
     fs::copy_file(built->wheel, root.string() + work + "/" + built->wheel.filename().string());
     fs::copy_file(seed, root.string() + work + "/seed.log");
     auto in_root = [&](std::vector<std::string> argv, int timeout_s = 600) {
@@ -482,7 +489,6 @@ TEST_F(Wheel, RunsOnOlderUserlandsInAChroot) {
     std::cout << u.suite << " (glibc " << u.glibc << ", pip " << pip_version << "): installed, doctor " << doc.exit_code << ", run quick "
               << q.exit_code << " (" << ids.size() << " findings), explain " << ex.exit_code << ", newest GLIBC_"
               << newest << " over " << files << " files\n";
-    fs::remove_all(root.string() + work);
   }
 }
 
