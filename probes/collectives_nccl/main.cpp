@@ -21,6 +21,7 @@ extern char** environ;
 #include "mpi_transport.h"
 #endif
 #ifdef GPUCHECK_COLL_HAVE_NCCL
+#include "nccl_loader.h"
 #include "nccl_transport.h"
 #endif
 
@@ -51,6 +52,12 @@ std::unique_ptr<Transport> make_transport(const Options& o, JobState& job, Findi
 #endif
   }
 #ifdef GPUCHECK_COLL_HAVE_NCCL
+  if (std::string why = load_nccl(); !why.empty()) {
+    r.add_fix("install NCCL where this probe finds it: torch's CUDA wheels bring it (nvidia-nccl-cu*) into "
+              "the environment gpucheck is installed in; or NCCL system-wide, or its folder on LD_LIBRARY_PATH");
+    probe::skip(r, "NCCL collectives cannot run here: " + why);
+    return nullptr;
+  }
   {
     // Which libnccl the loader picked (a wheel's nvidia/nccl/lib/libnccl.so.2, the toolkit's, the system's)
     // and whether it is the version the probe was compiled against.

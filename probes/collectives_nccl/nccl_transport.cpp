@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "core/driver_requirement.h"
+#include "nccl_loader.h"
 
 namespace gpucheck::collectives {
 
@@ -114,11 +115,7 @@ NcclLoaded nccl_loaded() {
   NcclLoaded n;
   n.version = nccl_version_text();
   n.header_version = version_code_text(NCCL_VERSION_CODE);
-  Dl_info info{};
-  if (dladdr(reinterpret_cast<void*>(&ncclGetVersion), &info) && info.dli_fname) {
-    char real[4096];
-    n.path = realpath(info.dli_fname, real) ? real : info.dli_fname;
-  }
+  n.path = nccl_library_file();
   return n;
 }
 

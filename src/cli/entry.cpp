@@ -64,7 +64,7 @@ int run_command_line(int argc, char** argv, Stage until) {
   CLI::App app{"gpucheck: does this GPU stack really work, and if not, what exactly fixes it?", "gpucheck"};
   app.footer(kFooter);
   app.require_subcommand(1);
-  app.set_version_flag("-V", gpucheck::build::kVersion);
+  app.set_version_flag("-V,--version", gpucheck::build::kVersion);
   app.add_flag("--json", global.json, "The JSON document (reports/schema/report.schema.json); same as --format json");
   app.add_flag("--html", global.html, "One self-contained HTML page (verdict, fixes, charts; no script, loads nothing); "
                "same as --format html, best with --out FILE.html");

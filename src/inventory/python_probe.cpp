@@ -120,7 +120,11 @@ std::vector<PythonCandidate> discover_pythons(const RootFs& fs, const EnvMap& en
   std::vector<std::string> reals;
   for (const auto& c : raw) {
     if (c.via != "--python" && !fs.is_executable(c.path)) continue;
-    std::string real = fs.resolve(c.path);
+    // One file is one environment, except in a venv: `python3 -m venv` links bin/python to the base
+    // interpreter, and the pyvenv.cfg beside bin/ (where Python looks, from the unresolved path) makes it
+    // another environment with its own prefix and site-packages.
+    std::string venv = parent_dir(parent_dir(c.path));
+    std::string real = fs.is_file(path_join(venv, "pyvenv.cfg")) ? fs.resolve(venv) + "/pyvenv.cfg" : fs.resolve(c.path);
     auto it = std::find(reals.begin(), reals.end(), real);
     if (it != reals.end() && c.via != "--python") {  // same file already listed: keep the route
       auto& first = out[static_cast<std::size_t>(it - reals.begin())];

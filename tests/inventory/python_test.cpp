@@ -98,6 +98,29 @@ TEST(InvPythonProbe, ImportTorchRaisesFromPythonpathThroughCollect) {
 
 // Issue 13: the judged environment is chosen by route (--python, active venv, conda, PATH), never by
 // which one happens to have torch (Debian's /usr/bin/python3 torch 1.13 judged instead of a fresh venv).
+TEST(InvPythonDiscovery, AVenvOfThePythonOnPathIsItsOwnEnvironment) {
+  // python3 -m venv links venv/bin/python to /usr/bin/python3: the same file, another environment. Folded
+  // into PATH's entry, doctor judged /usr instead of the activated venv (found on Ubuntu 22.04's own venv).
+  TempDir tmp;
+  make_venv(tmp / "venv");
+  EnvMap env = {{"PATH", "/usr/bin"}, {"VIRTUAL_ENV", tmp / "venv"}};
+  auto found = discover_pythons(RootFs("/"), env, {});
+  const PythonCandidate* venv = nullptr;
+  const PythonCandidate* system = nullptr;
+  for (const auto& c : found) {
+    if (c.path == tmp / "venv/bin/python") venv = &c;
+    if (c.path == "/usr/bin/python3") system = &c;
+  }
+  ASSERT_NE(venv, nullptr) << "the venv's python was folded into another entry";
+  ASSERT_NE(system, nullptr);
+  EXPECT_EQ(venv->via, "VIRTUAL_ENV");
+  EXPECT_EQ(RootFs("/").resolve(venv->path), RootFs("/").resolve(system->path)) << "the case: one file";
+  // And probed, it is the venv: its own prefix.
+  auto p = probe_python(venv->path, venv->via);
+  ASSERT_TRUE(p.error.empty()) << p.error;
+  EXPECT_EQ(p.prefix, tmp / "venv");
+}
+
 TEST(InvJudgedPython, ByRouteNeverByTorch) {
   Inventory inv;
   EXPECT_EQ(primary_python(inv), nullptr);

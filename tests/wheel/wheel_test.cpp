@@ -2,7 +2,8 @@
 // with pip into a fresh venv, and from there: gpucheck on PATH, doctor, run --level quick (GPU probes skip
 // with their reason), explain on a log, and abi on the wheel's own installed files, whose newest GLIBC /
 // GLIBCXX / CXXABI needs are held against auditwheel's own manylinux_2_28 policy (the JSON auditwheel
-// ships, not numbers copied here); then, as root, the same install and run as nobody in a venv it made.
+// ships, not numbers copied here); then, as root, the same install and run as nobody in a venv it made, and
+// the same on Ubuntu 22.04's and 20.04's own userlands (debootstrap chroots, cached: scripts/rootfs).
 // One process (add_test, not discovered), so the wheel is built once. Label repro: a second build of the
 // tool and probes (minutes cold, seconds warm) and a pip install.
 #include <gtest/gtest.h>
@@ -123,7 +124,8 @@ TEST_F(Wheel, IsTaggedManylinux228ByAuditwheel) {
   EXPECT_LE(std::stoi(sym.substr(12)), 28) << sym;
   std::set<std::string> external;
   for (const auto& [name, path] : show["external_libs"].items()) external.insert(name);
-  EXPECT_EQ(external, std::set<std::string>{"libnccl.so.2"}) << show["external_libs"].dump();
+  // Nothing: the driver and NCCL are opened at run time (collectives.nccl's nccl_loader), not linked.
+  EXPECT_EQ(external, std::set<std::string>{}) << show["external_libs"].dump();
   EXPECT_LT(fs::file_size(built->wheel), 64u << 20);
 }
 
@@ -245,11 +247,11 @@ TEST_F(Wheel, AbiOnItsOwnFilesMeetsTheManylinux228Policy) {
       ASSERT_TRUE(limit.count(ns)) << path << " needs " << v << ", a namespace manylinux_2_28 does not allow";
       EXPECT_FALSE(dotted(limit[ns]) < dotted(ver)) << path << " needs " << v << " > " << ns << "_" << limit[ns];
     }
-    // What each file loads directly: the policy's libraries, ld.so, and the node's NCCL (collectives.nccl).
+    // What each file loads directly: the policy's libraries and ld.so (NCCL is opened at run time).
     for (const auto& dep : det.value("dependencies", json::array())) {
       if (dep.value("requested_by", "") != path) continue;
       std::string name = dep.value("name", "");
-      EXPECT_TRUE(allowed.count(name) || name == "ld-linux-x86-64.so.2" || name == "libnccl.so.2")
+      EXPECT_TRUE(allowed.count(name) || name == "ld-linux-x86-64.so.2")
           << path << " needs " << name << ", which manylinux_2_28 does not allow";
     }
   }
@@ -322,6 +324,172 @@ TEST_F(Wheel, InstallsAndRunsWithoutRoot) {
     reports += e.path().extension() == ".json";
   EXPECT_EQ(reports, 1);
   fs::remove_all(home);
+}
+
+
+// ---- an older userland: the wheel on Ubuntu 22.04 (the seed's OS), in a chroot ------------------------------
+// scripts/rootfs builds the rootfs once with debootstrap (cached under ~/.cache/gpucheck/rootfs); the test
+// installs the wheel there with that distribution's own python3 and pip, into a venv, and runs it. The kernel
+// and the devices are this machine's (chroot_exec binds /dev, /proc, /sys); libc, libstdc++, Python and pip
+// are Ubuntu's. GPUCHECK_WHEEL_USERLANDS (default "jammy focal") names the suites, space-separated (bullseye).
+struct Userland {
+  std::string suite, glibc;  // the glibc it ships
+};
+
+std::vector<Userland> userlands() {
+  static const std::map<std::string, std::string> glibc = {{"jammy", "2.35"}, {"focal", "2.31"}, {"bullseye", "2.31"}};
+  const char* env = std::getenv("GPUCHECK_WHEEL_USERLANDS");
+  std::stringstream ss(env && *env ? env : "jammy focal");
+  std::vector<Userland> out;
+  for (std::string s; ss >> s;) out.push_back({s, glibc.count(s) ? glibc.at(s) : "?"});
+  return out;
+}
+
+TEST_F(Wheel, RunsOnOlderUserlandsInAChroot) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root (debootstrap, chroot)";
+  fs::path seed = kSource / "../shared/seeds/000_a98027b884d51af6.txt";  // the seed itself, where a checkout has it
+  if (!fs::exists(seed)) seed = kSource / "tests/data/logs/cpm-bee-57-seed.log";  // its copy in the repository
+  for (const Userland& u : userlands()) {
+    SCOPED_TRACE(u.suite);
+    auto rf = run({(kSource / "scripts/rootfs").string(), u.suite}, 1800);
+    std::cout << "scripts/rootfs " << u.suite << ": " << rf.describe() << " in " << rf.elapsed_s << " s\n" << rf.err;
+    ASSERT_TRUE(rf.ok()) << rf.describe() << rf.err;
+    fs::path root = rf.out.substr(0, rf.out.find('\n'));
+    // The test's own folder inside the rootfs, removed after; nothing else in the cached rootfs changes.
+    std::string work = "/tmp/gpucheck-wheel-" + std::to_string(::getpid());
+    fs::remove_all(root.string() + work);
+    fs::create_directories(root.string() + work);
+    struct RemoveOnExit {  // also when an ASSERT ends the case: the cached rootfs keeps nothing of it
+      fs::path dir;
+      ~RemoveOnExit() {
+        std::error_code ec;
+        fs::remove_all(dir, ec);
+      }
+    } cleanup{root.string() + work};
+    fs::copy_file(built->wheel, root.string() + work + "/" + built->wheel.filename().string());
+    fs::copy_file(seed, root.string() + work + "/seed.log");
+    auto in_root = [&](std::vector<std::string> argv, int timeout_s = 600) {
+      std::vector<std::string> full = {GPUCHECK_CHROOT_EXEC, root.string(), work};
+      full.insert(full.end(), argv.begin(), argv.end());
+      return run(full, timeout_s);
+    };
+    const std::string venv = work + "/venv", gpucheck = venv + "/bin/gpucheck";
+
+    auto libc = in_root({"/usr/bin/getconf", "GNU_LIBC_VERSION"});
+    ASSERT_TRUE(libc.ok()) << libc.describe() << libc.err;
+    EXPECT_EQ(libc.out, "glibc " + u.glibc + "\n") << "the chroot's own glibc";
+    auto mk = in_root({"/usr/bin/python3", "-m", "venv", venv}, 300);
+    ASSERT_TRUE(mk.ok()) << mk.describe() << mk.err;
+    // The distribution's pip decides whether the manylinux_2_28 tag fits this glibc, as a user's would.
+    const std::vector<std::string> install = {venv + "/bin/python", "-m", "pip", "install", "--no-index", "--no-deps",
+                                              "-q", work + "/" + built->wheel.filename().string()};
+    auto pipv = in_root({venv + "/bin/python", "-m", "pip", "--version"});  // "pip 20.0.2 from ..."
+    ASSERT_TRUE(pipv.ok()) << pipv.describe() << pipv.err;
+    std::string pip_version = pipv.out.substr(4, pipv.out.find(' ', 4) - 4);
+    if (dotted(pip_version) < dotted("20.3")) {
+      // pip before 20.3 knows no PEP 600 tag (Ubuntu 20.04's venv has 20.0.2): it refuses the wheel, and
+      // README says to upgrade pip in the venv first. The test does that with pip's own wheel from PyPI.
+      auto refused = in_root(install);
+      EXPECT_FALSE(refused.ok());
+      EXPECT_NE(refused.err.find("is not a supported wheel on this platform"), std::string::npos) << refused.err;
+      auto dl = run({gpucheck::find_in_path("python3"), "-m", "pip", "download", "-q", "--no-deps",
+                     "--only-binary=:all:", "pip==24.3.1", "-d", root.string() + work}, 600);  // the last for 3.8
+      ASSERT_TRUE(dl.ok()) << dl.describe() << dl.err;
+      auto up = in_root({venv + "/bin/python", "-m", "pip", "install", "-q", "--no-index", work + "/pip-24.3.1-py3-none-any.whl"});
+      ASSERT_TRUE(up.ok()) << up.describe() << up.err;
+    }
+    auto pip = in_root(install);
+    ASSERT_TRUE(pip.ok()) << pip.describe() << pip.err << pip.out;
+
+    // gpucheck's own inventory says it ran on that userland: its libc is the chroot's.
+    auto env = in_root({gpucheck, "env", "--json"}, 300);
+    ASSERT_TRUE(env.ok()) << env.describe() << env.err;
+    json e = parse(env);
+    const json sys = e.value("inventory", json::object()).value("system", json::object());
+    EXPECT_EQ(sys.value("glibc", ""), u.glibc) << sys.dump().substr(0, 600);
+    EXPECT_EQ(sys.value("os_id", ""), u.suite == "bullseye" ? "debian" : "ubuntu") << sys.dump().substr(0, 600);
+
+    auto doc = in_root({"/usr/bin/env", "VIRTUAL_ENV=" + venv, gpucheck, "doctor", "--json"}, 300);
+    ASSERT_TRUE(doc.exited) << doc.describe() << doc.err;
+    EXPECT_TRUE(doc.exit_code == 0 || doc.exit_code == 1) << doc.describe() << doc.err;
+    json d = parse(doc);
+    const json details = d.value("details", json::object());
+    EXPECT_EQ(details.value("knowledge_base", ""), venv + "/share/gpucheck/compat") << details.dump().substr(0, 600);
+    const json py = details.value("python", json::object());
+    EXPECT_EQ(py.value("prefix", ""), venv) << details.dump().substr(0, 600);
+    EXPECT_EQ(py.value("chosen_by", ""), "VIRTUAL_ENV");
+
+    auto q = in_root({gpucheck, "run", "--level", "quick", "--no-report", "--json"});
+    ASSERT_TRUE(q.exited) << q.describe() << q.err;
+    EXPECT_EQ(q.exit_code, 0) << q.out.substr(0, 2000) << q.err;
+    json rq = parse(q);
+    std::set<std::string> ids;
+    for (const auto& f : findings(rq)) {
+      ids.insert(f.value("id", ""));
+      EXPECT_NE(f.value("status", ""), "error") << f.value("id", "") << ": " << f.value("summary", "");
+    }
+    for (const char* id : {"host.info", "device.runtime", "kernels.adam", "collectives.nccl"})
+      EXPECT_TRUE(ids.count(id)) << id << " did not report";
+    if (!in_root({"/usr/bin/test", "-e", "/usr/lib/x86_64-linux-gnu/libnccl.so.2"}).ok()) {
+      // No NCCL in this userland: collectives.nccl says where it looked (it errored, exit 127, when linked).
+      for (const auto& f : findings(rq))
+        if (f.value("id", "") == "collectives.nccl") {
+          EXPECT_EQ(f.value("status", ""), "skip");
+          const std::string summary = f.value("summary", "");
+          EXPECT_NE(summary.find("no libnccl.so.2 on the loader path (libnccl.so.2: cannot open shared object file"),
+                    std::string::npos) << summary;
+          EXPECT_NE(summary.find("no nvidia-nccl-cu* wheel (torch's NCCL) in " + venv +
+                                 "/lib/python3.*/site-packages/nvidia/nccl/lib"), std::string::npos) << summary;
+        }
+      // The layout of torch's nvidia-nccl-cu* wheel in the venv, with a real libnccl.so.2 (the toolkit's):
+      // the probe opens that one.
+      fs::path nccl = fs::path(std::getenv("CUDA_HOME") ? std::getenv("CUDA_HOME") : "/usr/local/cuda") / "lib/libnccl.so.2";
+      std::string site;
+      for (const auto& e : fs::directory_iterator(root.string() + venv + "/lib"))
+        if (e.path().filename().string().rfind("python3", 0) == 0) site = venv + "/lib/" + e.path().filename().string() + "/site-packages";
+      if (fs::exists(nccl) && !site.empty()) {
+        std::string lib = site + "/nvidia/nccl/lib";
+        fs::create_directories(root.string() + lib);
+        fs::copy_file(fs::canonical(nccl), root.string() + lib + "/libnccl.so.2");
+        auto n = in_root({gpucheck, "run", "--only", "collectives.nccl", "--no-report", "--json"});
+        ASSERT_TRUE(n.exited) << n.describe() << n.err;
+        std::string loaded;
+        for (const auto& f : findings(parse(n))) {
+          EXPECT_NE(f.value("status", ""), "error") << f.value("summary", "");
+          for (const auto& ev : f.value("evidence", json::array()))
+            if (ev.value("what", "") == "nccl_library") loaded = ev.value("value", "");
+        }
+        EXPECT_EQ(loaded, lib + "/libnccl.so.2") << n.out.substr(0, 1500);
+      }
+    }
+
+    // The seed's log: explain names its root cause (pip built bmtrain without torch in the build env).
+    auto ex = in_root({gpucheck, "explain", work + "/seed.log", "--json"}, 300);
+    ASSERT_TRUE(ex.exited) << ex.describe() << ex.err;
+    EXPECT_EQ(ex.exit_code, 0) << ex.out.substr(0, 1000) << ex.err;
+    EXPECT_NE(ex.out.find("build-isolation-missing-torch"), std::string::npos) << ex.out.substr(0, 1000);
+
+    // abi on the wheel's own files, run on that userland: it reads them with the chroot's libc.
+    auto abi = in_root({gpucheck, "abi", "--no-symbols", "--json", gpucheck, venv + "/libexec/gpucheck"}, 300);
+    ASSERT_TRUE(abi.exited) << abi.describe() << abi.err;
+    std::string newest;
+    int files = 0;
+    for (const auto& f : findings(parse(abi))) {
+      const json& det = f.value("details", json::object());
+      if (!det.contains("version_needs")) continue;
+      ++files;
+      const json vn = det["version_needs"];
+      EXPECT_FALSE(vn.contains("GLIBCXX")) << det.value("path", "") << " needs the system's libstdc++";
+      if (!vn.contains("GLIBC")) continue;
+      std::string v = vn["GLIBC"].get<std::string>().substr(6);
+      EXPECT_FALSE(dotted(u.glibc) < dotted(v)) << det.value("path", "") << " needs GLIBC_" << v << " > " << u.glibc;
+      if (newest.empty() || dotted(newest) < dotted(v)) newest = v;
+    }
+    EXPECT_GE(files, 10) << abi.out.substr(0, 1000);
+    std::cout << u.suite << " (glibc " << u.glibc << ", pip " << pip_version << "): installed, doctor " << doc.exit_code << ", run quick "
+              << q.exit_code << " (" << ids.size() << " findings), explain " << ex.exit_code << ", newest GLIBC_"
+              << newest << " over " << files << " files\n";
+  }
 }
 
 }  // namespace
