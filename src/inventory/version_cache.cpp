@@ -29,14 +29,19 @@ VersionCache::VersionCache(std::string file) : file_(std::move(file)) {
     return;  // unreadable or oversized: start afresh, and the next save replaces it
   }
   auto j = nlohmann::json::parse(text, nullptr, false);
-  if (j.is_discarded() || !j.is_object() || j.value("format", 0) != 1 || !j.contains("entries")) return;
-  for (const auto& [path, e] : j["entries"].items()) {
-    if (!e.is_object()) continue;
-    VersionReading r;
-    r.version = e.value("version", "");
-    r.source = e.value("source", "");
-    std::string id = e.value("identity", "");
-    if (!r.version.empty() && !id.empty()) entries_[path] = {id, r};
+  if (j.is_discarded() || !j.is_object() || !j.contains("format") || j.at("format") != 1 || !j.contains("entries"))
+    return;
+  try {
+    for (const auto& [path, e] : j.at("entries").items()) {
+      if (!e.is_object()) continue;
+      VersionReading r;
+      r.version = e.value("version", "");
+      r.source = e.value("source", "");
+      std::string id = e.value("identity", "");
+      if (!r.version.empty() && !id.empty()) entries_[path] = {id, r};
+    }
+  } catch (const nlohmann::json::exception&) {
+    entries_.clear();  // a field of another type (value() throws): corrupt, so an empty cache, as promised
   }
 }
 

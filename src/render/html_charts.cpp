@@ -57,7 +57,10 @@ void collectives_busbw(const report::Report& r, std::vector<Chart>& out) {
       const double y = number_at(row, bus ? "busbw_gbps" : "algbw_gbps");
       const double x = number_at(row, "bytes");
       if (!std::isfinite(x) || !std::isfinite(y)) continue;
-      auto [chart, name] = sweep_chart_and_series(key);
+      // Not a structured binding: C++17 lambdas cannot capture one (clang refuses, scripts/sanitize builds with it).
+      const auto chart_and_series = sweep_chart_and_series(key);
+      const std::string& chart = chart_and_series.first;
+      const std::string& name = chart_and_series.second;
       if (!series_of_chart.count(chart)) charts.push_back(chart);
       auto& list = series_of_chart[chart];
       auto it = std::find_if(list.begin(), list.end(), [&](const svg::Series& s) { return s.name == name; });

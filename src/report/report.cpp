@@ -86,7 +86,9 @@ nlohmann::json to_json(const Report& r) {
 }
 
 Report report_from_json(const nlohmann::json& j) {
-  if (!j.is_object() || j.value("kind", "") != "gpucheck.report")
+  // Compared as JSON, not read with value(): a "kind" of another type is "not a report", never a type_error
+  // (the `report` fuzz target found {"kind": {...}} ending `gpucheck report FILE` in "internal error", exit 3).
+  if (!j.is_object() || !j.contains("kind") || j.at("kind") != "gpucheck.report")
     throw InputError("not a gpucheck report (kind != gpucheck.report)");
   try {
     Report r;

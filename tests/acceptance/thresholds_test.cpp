@@ -191,6 +191,11 @@ TEST(ThresholdConfigFile, StrictAboutEveryKey) {
   EXPECT_EQ(message(R"({"outlier": {"min_peers": 2}})"),
             "thresholds config c.json: outlier.min_peers must be an integer of at least 3");
   EXPECT_EQ(message("[]"), "thresholds config c.json: not a JSON object");
+  // A newline inside a key stays one line of the message (tests/fuzz/corpus/thresholds/newline_in_a_key.json).
+  EXPECT_EQ(message("{\"x\\ny\": 1}"),
+            "thresholds config c.json: unknown key 'x\\ny' (reference_share, outlier, baseline_share)");
+  EXPECT_EQ(message(R"({"reference_share": {"a\r\nb": 0.5}})"),
+            "thresholds config c.json: reference_share.a\\r\\nb: not a metric of the contract");
 }
 
 }  // namespace

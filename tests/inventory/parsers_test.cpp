@@ -18,6 +18,7 @@
 #include "platform/dist_info.h"
 #include "inventory/driver_info.h"
 #include "inventory/model.h"
+#include "inventory/version_cache.h"
 #include "platform/elf_object.h"
 #include "inventory/gpu_info.h"
 #include "platform/ld_cache.h"
@@ -259,6 +260,23 @@ TEST(InventoryDocument, TypeErrorsNameTheField) {
                 .find(": toolkits[0].host_compilers[0].min: type must be string"), std::string::npos);
   EXPECT_NE(why(R"({"schema_version":"2.0","notes":"one"})").find(": notes: "), std::string::npos);
   EXPECT_EQ(why(R"({"schema_version":"2.0","gpus":[{"index":3,"cc_major":9}]})"), "");  // well typed
+}
+
+// The library-version cache is a file in the user's cache directory that anyone with that account can edit:
+// a field of another type is a corrupt cache, so an empty one, never a type_error out of `gpucheck env`.
+TEST(InvVersionCache, FieldsOfAnotherTypeAreACorruptCacheNotAnError) {
+  testing::TempDir dir;
+  const std::string file = dir / "versions.json";
+  for (const char* text : {R"({"format":"1","entries":{}})", R"({"format":1,"entries":[1,2]})",
+                           R"({"format":1,"entries":{"/lib/libcudart.so.12":{"version":12,"identity":"a"}}})",
+                           R"({"format":1,"entries":{"/lib/libcudart.so.12":{"version":"12.4","identity":{}}}})"}) {
+    testing::write_file(file, text);
+    VersionReading r;
+    EXPECT_NO_THROW({
+      VersionCache cache(file);
+      EXPECT_FALSE(cache.lookup("/lib/libcudart.so.12", r)) << text;
+    }) << text;
+  }
 }
 
 }  // namespace
