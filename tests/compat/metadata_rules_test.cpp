@@ -159,7 +159,8 @@ TEST_F(Site, NumpyAbiAndImportFailuresAreErrors) {
   auto np = with_id(all, "python.numpy_abi");
   ASSERT_EQ(np.size(), 1u);
   EXPECT_EQ(np[0].title, "torch 2.1.2 cannot use numpy 2.1.3: RuntimeError: Numpy is not available");
-  EXPECT_EQ(np[0].fixes[0].commands[0], "/venv/bin/python -m pip install 'numpy<2'");
+  // Pinned: the newest numpy 1.x with a wheel for this Python, from the planner's ABI pins (pypi.json).
+  EXPECT_EQ(np[0].fixes[0].commands[0], "/venv/bin/python -m pip install numpy==1.26.4");
   auto imp = with_id(all, "python.import_failed");
   ASSERT_EQ(imp.size(), 1u);
   EXPECT_EQ(imp[0].status, Status::kFail);
