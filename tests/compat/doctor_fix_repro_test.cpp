@@ -121,10 +121,18 @@ exec(compile(open("setup.py").read(), "setup.py", "exec"), {"__name__": "__main_
 
 /// bmtrain 0.2.2's `keep` extensions (nccl/_C: CUDAExtension without CUDA sources; optim/_cpu: CppExtension
 /// calling at::/c10::) compiled from its sdist against the torch of `python`; the wheel, or "" and `why`.
-std::string build_bmtrain_wheel(const std::string& python, const std::string& keep, const fs::path& work,
-                                std::string& why) {
+/// Kept in $GPUCHECK_TEST_VENV_DIR/bmtrain022-partial-wheels/<tag> once built (minutes of g++ per build).
+std::string build_bmtrain_wheel(const std::string& python, const std::string& keep, const std::string& tag,
+                                const fs::path& work, std::string& why) {
+  const fs::path kept = venv_root() / "bmtrain022-partial-wheels" / tag;
+  if (fs::exists(kept / ".complete"))
+    for (const auto& e : fs::directory_iterator(kept))
+      if (e.path().extension() == ".whl") return e.path().string();
   fs::path sdist = venv_root() / "torch211-bmtrain022/src/bmtrain-0.2.2.tar.gz";
   fs::create_directories(work / "src");
+  // setup.py bdist_wheel needs `wheel` (the torch 2.1.2 venv has none: "invalid command 'bdist_wheel'").
+  auto w = run_subprocess({python, "-m", "pip", "install", "-q", "wheel==0.48.0"}, clean_env(5));
+  if (!w.ok()) return why = "pip install wheel: " + w.err, "";
   std::ofstream(work / "only.py") << kOnly;
   auto o = clean_env(30);
   o.set_env["CUDA_HOME"] = "/usr/local/cuda";
@@ -134,7 +142,13 @@ std::string build_bmtrain_wheel(const std::string& python, const std::string& ke
   r = run_subprocess({python, (work / "only.py").string(), (work / "wheel").string(),
                       keep}, o);
   if (!r.ok()) return why = "build: " + last_lines(r.out + r.err, 15), "";
-  for (const auto& e : fs::directory_iterator(work / "wheel")) return e.path().string();
+  for (const auto& e : fs::directory_iterator(work / "wheel")) {
+    fs::remove_all(kept);
+    fs::create_directories(kept);
+    fs::copy_file(e.path(), kept / e.path().filename());
+    std::ofstream(kept / ".complete") << keep << " built against " << python << "\n";
+    return (kept / e.path().filename()).string();
+  }
   return why = "no wheel written", "";
 }
 
@@ -150,7 +164,7 @@ TEST(DoctorFixRepro, BmtrainBuildProvenanceIsReadFromItsObjects) {
   if (auto why = copy_venv("torch211-bmtrain022", own); !why.empty()) GTEST_SKIP() << why;
   if (auto why = copy_venv("torch212-numpy2-nccl-cu11-over-cu12", other); !why.empty()) GTEST_SKIP() << why;
   std::string why;
-  std::string wheel = build_bmtrain_wheel(own.python, "bmtrain.nccl._C,bmtrain.optim._cpu", own.dir.parent_path() / "build", why);
+  std::string wheel = build_bmtrain_wheel(own.python, "bmtrain.nccl._C,bmtrain.optim._cpu", "torch211", own.dir.parent_path() / "build", why);
   ASSERT_FALSE(wheel.empty()) << why;
 
   for (const ScratchVenv* v : {&own, &other}) {
@@ -207,7 +221,7 @@ TEST(DoctorFixRepro, BmtrainRebuildFixKeepsAnArchListThisNvccBuilds) {
   if (auto why = copy_venv("torch211-bmtrain022", own); !why.empty()) GTEST_SKIP() << why;
   if (auto why = copy_venv("torch212-numpy2-nccl-cu11-over-cu12", other); !why.empty()) GTEST_SKIP() << why;
   std::string why;
-  std::string wheel = build_bmtrain_wheel(other.python, "bmtrain.optim._cpu", other.dir.parent_path() / "build", why);
+  std::string wheel = build_bmtrain_wheel(other.python, "bmtrain.optim._cpu", "torch212", other.dir.parent_path() / "build", why);
   ASSERT_FALSE(wheel.empty()) << why;
   auto r = run_subprocess({own.python, "-m", "pip", "install", "-q", "--no-deps", "--force-reinstall", wheel}, clean_env(5));
   ASSERT_TRUE(r.ok()) << r.err;
