@@ -19,7 +19,11 @@ std::vector<std::string> record_shared_objects(const inventory::Distribution& di
     const std::string name = fs::path(e.path).filename().string();
     if (!ends_with(name, ".so") && name.find(".so.") == std::string::npos) continue;
     std::string p = (e.path.front() == '/' ? fs::path(e.path) : site / e.path).lexically_normal().string();
-    if (root.is_file(p)) out.push_back(p);
+    if (!root.is_file(p)) continue;
+    // Another machine's document can name paths that exist here too: only the RECORD's size counts as its file.
+    std::error_code ec;
+    auto size = fs::file_size(p, ec);
+    if (!ec && (e.size < 0 || static_cast<long long>(size) == e.size)) out.push_back(p);
   }
   return out;
 }

@@ -24,7 +24,7 @@ struct ExtensionLinkage {
   std::vector<ModuleLinkage> modules;  // only those with something unbound
 };
 
-/// The shared objects `dist`'s RECORD lists (absolute paths of the files that exist), in RECORD order.
+/// The shared objects `dist`'s RECORD lists that are on disk with the RECORD's size, in RECORD order.
 std::vector<std::string> record_shared_objects(const inventory::Distribution& dist);
 
 /// Audits each shared object of `dist` in the process `import torch` of `py` builds, with this
