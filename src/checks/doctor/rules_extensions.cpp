@@ -67,7 +67,10 @@ Fix rebuild_step(const DoctorContext& ctx, const std::string& package, const std
   }
   planner::Result r;
   try {
-    r = planner::resolve(ctx.kb, m, asks, 1);
+    r = planner::resolve(ctx.kb, m, asks, 3);
+    // Only a plan that keeps this very torch build: torch==X also admits an index's other CUDA build of X.
+    r.plans.erase(std::remove_if(r.plans.begin(), r.plans.end(), [](const planner::Plan& p) { return !p.torch.installed; }),
+                  r.plans.end());
   } catch (const std::exception& e) {
     f.summary = "No plan for " + package + " here: " + e.what();
     return f;
@@ -78,7 +81,7 @@ Fix rebuild_step(const DoctorContext& ctx, const std::string& package, const std
       for (const auto& w : c.reasons)
         if (w.find("(installed") != std::string::npos) why.push_back(w);
     f.summary = "No build of " + package + (version.empty() ? "" : " " + version) + " fits torch " +
-                py.torch_version + " here: " + (why.empty() ? "the knowledge base has none" : join(why, "; "));
+                py.torch_version + " here: " + (why.empty() ? "every plan replaces this torch build" : join(why, "; "));
     return f;
   }
   planner::Plan plan = r.plans.front();
