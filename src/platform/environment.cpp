@@ -149,6 +149,7 @@ std::string recorded_value(const std::string& name, const std::string& value) {
 bool is_allowed_variable(const std::string& name) {
   static const char* exact[] = {"CUDA_HOME", "CUDA_PATH", "CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER",
                                 "LD_LIBRARY_PATH", "LD_PRELOAD", "PATH", "TORCH_CUDA_ARCH_LIST",
+                                "TORCH_USE_RTLD_GLOBAL",
                                 "CONDA_PREFIX", "CONDA_DEFAULT_ENV", "VIRTUAL_ENV", "PYTHONPATH",
                                 "CC", "CXX", "CUDAHOSTCXX", "NVCC_CCBIN", "NVCC_APPEND_FLAGS",
                                 "NVCC_PREPEND_FLAGS", "OMP_NUM_THREADS", "SLURM_JOB_ID", "SLURM_NODELIST",

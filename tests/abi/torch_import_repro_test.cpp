@@ -9,12 +9,15 @@
 // ~/.cache/gpucheck/test-venvs) once complete.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
 #include <nlohmann/json.hpp>
 
+#include "checks/abi/torch_import.h"
 #include "core/subprocess.h"
 #include "core/text.h"
 #include "support/venv.h"
@@ -184,4 +187,67 @@ TEST(TorchImportRepro, Bmtrain022NcclModuleFailsExactlyWhenItsImportFails) {
       EXPECT_TRUE(fixed.ok()) << script << last_lines(fixed.err, 3);
     }
   }
+}
+
+// torch 1.13-2.4's fallback, on torch 2.1.2's real torch/__init__.py and lib/libtorch_global_deps.so (from
+// the venv DoctorEnvRepro keeps; skipped without it): laid out as a distro's pip does when torch lands in
+// platlib (lib64/) and the nvidia-* wheels in purelib (lib/), the global deps' RPATH
+// ($ORIGIN/../../nvidia/...) finds nothing, dlopen fails on the first CUDA library, and torch preloads its
+// list RTLD_LOCAL from the other sys.path entry before loading the global deps again.
+TEST(TorchImportRepro, Torch21PreloadFallbackWhenGlobalDepsCannotLoad) {
+  const fs::path src = fs::path(venv_root()) / "torch212-numpy2-nccl-cu11-over-cu12/lib/python3.11/site-packages";
+  if (!fs::exists(src / "torch/lib/libtorch_global_deps.so")) GTEST_SKIP() << src << " is not built (DoctorEnvRepro builds it)";
+  const fs::path root = fs::temp_directory_path() / ("gpucheck_fallback_" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  const fs::path plat = root / "lib64/python3.11/site-packages", pure = root / "lib/python3.11/site-packages";
+  fs::create_directories(plat / "torch/lib");
+  fs::create_directories(pure);
+  for (const char* f : {"__init__.py", "_utils_internal.py", "version.py"}) fs::copy_file(src / "torch" / f, plat / "torch" / f);
+  for (const auto& e : fs::directory_iterator(src / "torch/lib")) {
+    std::string n = e.path().filename().string();
+    if (n == "libtorch_global_deps.so" || n.rfind("libgomp", 0) == 0) fs::copy_file(e.path(), plat / "torch/lib" / n);
+  }
+  const std::string torch_dir = (plat / "torch").string(), deps = torch_dir + "/lib/libtorch_global_deps.so";
+  gpucheck::abi::LoaderConfig cfg;  // no LD_LIBRARY_PATH, no cache: only what torch's files say
+  cfg.default_dirs = {"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64"};
+
+  // What Python's real dlopen says about this very file: the first CUDA library it cannot find.
+  SubprocessOptions o;
+  o.timeout = std::chrono::minutes(1);
+  o.unset_env = {"LD_LIBRARY_PATH", "LD_PRELOAD"};
+  auto real = run_subprocess({"python3", "-c", "import ctypes, sys\ntry:\n ctypes.CDLL(sys.argv[1], mode=ctypes.RTLD_GLOBAL)\n"
+                              "except OSError as e:\n print(e)", deps}, o);
+  ASSERT_TRUE(real.ok()) << real.err;
+  EXPECT_NE(real.out.find("libcufft.so.11"), std::string::npos) << real.out;
+
+  // No nvidia wheel anywhere: the fallback's _preload_cuda_deps raises ValueError.
+  auto none = gpucheck::abi::torch_import(torch_dir, false, &cfg);
+  EXPECT_TRUE(none.import_fails) << none.how;
+  EXPECT_NE(none.how.find("libcufft.so.11 not found"), std::string::npos) << none.how;
+  EXPECT_NE(none.how.find("ValueError"), std::string::npos) << none.how;
+
+  // The wheels in purelib: every library of torch 2.1.2's dict preloaded RTLD_LOCAL from there, in its
+  // order, then the global deps RTLD_GLOBAL.
+  fs::create_directory_symlink(src / "nvidia", pure / "nvidia");
+  auto split_site = gpucheck::abi::torch_import(torch_dir, false, &cfg);
+  EXPECT_FALSE(split_site.import_fails) << split_site.how;
+  ASSERT_EQ(split_site.loads.size(), 12u) << split_site.how;
+  const char* order[] = {"cublas/lib/libcublas.so.12", "cudnn/lib/libcudnn.so.8", "cuda_nvrtc/lib/libnvrtc.so.12",
+                         "cuda_runtime/lib/libcudart.so.12", "cuda_cupti/lib/libcupti.so.12", "cufft/lib/libcufft.so.11",
+                         "curand/lib/libcurand.so.10", "cusolver/lib/libcusolver.so.11", "cusparse/lib/libcusparse.so.12",
+                         "nccl/lib/libnccl.so.2", "nvtx/lib/libnvToolsExt.so.1"};
+  for (std::size_t i = 0; i < 11; ++i) {
+    EXPECT_EQ(split_site.loads[i].path, (pure / "nvidia" / order[i]).string());
+    EXPECT_FALSE(split_site.loads[i].global);
+  }
+  EXPECT_EQ(split_site.loads[11].path, deps);
+  EXPECT_TRUE(split_site.loads[11].global);
+
+  // The wheels beside torch (a plain venv): the RPATH finds them, no fallback.
+  fs::create_directory_symlink(src / "nvidia", plat / "nvidia");
+  auto plain = gpucheck::abi::torch_import(torch_dir, false, &cfg);
+  ASSERT_EQ(plain.loads.size(), 1u) << plain.how;
+  EXPECT_EQ(plain.loads[0].path, deps);
+  EXPECT_TRUE(plain.loads[0].global);
+  fs::remove_all(root);
 }

@@ -175,9 +175,46 @@ TEST_F(Site, NumpyAbiAndImportFailuresAreErrors) {
   auto np = with_id(all, "python.numpy_abi");
   ASSERT_EQ(np.size(), 1u);
   EXPECT_EQ(np[0].title, "torch 2.1.2 cannot use numpy 2.1.3: RuntimeError: Numpy is not available");
-  EXPECT_EQ(np[0].fixes[0].commands[0], "/venv/bin/python -m pip install 'numpy<2'");
+  // Pinned: the newest numpy 1.x with a wheel for this Python, from the planner's ABI pins (pypi.json).
+  EXPECT_EQ(np[0].fixes[0].commands[0], "/venv/bin/python -m pip install numpy==1.26.4");
   auto imp = with_id(all, "python.import_failed");
   ASSERT_EQ(imp.size(), 1u);
   EXPECT_EQ(imp[0].status, Status::kFail);
   EXPECT_EQ(imp[0].title, "import torchvision fails in /venv/bin/python");
+}
+
+// Without the extension's files (a document from another machine) only an undefined torch symbol proves
+// another torch: bmtrain 0.2.2's `ncclRecv` is libnccl's (python.import_failed, no ext.* verdict), a c10
+// symbol is ext.built_for_other_torch, whose fix is the planner's rebuild with this torch kept: the arch list
+// nvcc 13.0 can build (bmtrain's default names 6.0-7.0), CUDA_HOME, `wheel`, and a forced reinstall.
+TEST_F(Site, OnlyAnUndefinedTorchSymbolMeansAnotherTorch) {
+  dist("bmtrain-0.2.2.dist-info", "Name: bmtrain\nVersion: 0.2.2\n");
+  auto inv = inventory();
+  auto& py = inv.pythons[0];
+  py.torch_version = "2.11.0+cu130";
+  py.torch_cuda = "13.0";
+  py.packages = {{"torch", "2.11.0+cu130"}, {"bmtrain", "0.2.2"}, {"wheel", "0.48.0"}};
+  inv.toolkits = {{"/usr/local/cuda-13.0", "13.0.88", "version.json", "/usr/local/cuda-13.0/bin/nvcc", {"CUDA_HOME"}}};
+  inv.system.environment["CUDA_HOME"] = "/usr/local/cuda-13.0";
+  const std::string so = site_.string() + "/bmtrain/nccl/_C.cpython-311-x86_64-linux-gnu.so";
+
+  py.import_errors["bmtrain"] = "ImportError: " + so + ": undefined symbol: ncclRecv";
+  {
+    compat::DoctorContext ctx(inv, kb());
+    auto all = compat::diagnose(ctx);
+    EXPECT_TRUE(with_id(all, "ext.built_for_other_torch").empty());
+    EXPECT_EQ(with_id(all, "python.import_failed").size(), 1u);
+  }
+  py.import_errors["bmtrain"] = "ImportError: " + so + ": undefined symbol: _ZN3c106detail14torchCheckFailEPKcS2_jS2_";
+  compat::DoctorContext ctx(inv, kb());
+  auto all = compat::diagnose(ctx);
+  auto foreign = with_id(all, "ext.built_for_other_torch");
+  ASSERT_EQ(foreign.size(), 1u);
+  EXPECT_TRUE(with_id(all, "python.import_failed").empty());
+  const auto& cmds = foreign[0].fixes.at(0).commands;
+  ASSERT_EQ(cmds.size(), 4u) << foreign[0].fixes[0].summary;
+  EXPECT_EQ(cmds[0], "/venv/bin/python -m pip install wheel==0.48.0 torch==2.11.0");
+  EXPECT_EQ(cmds[1], "export TORCH_CUDA_ARCH_LIST='7.5;8.0+PTX'");
+  EXPECT_EQ(cmds[2], "export CUDA_HOME=/usr/local/cuda-13.0");
+  EXPECT_EQ(cmds[3], "/venv/bin/python -m pip install --no-build-isolation --no-cache-dir --force-reinstall --no-deps bmtrain==0.2.2");
 }

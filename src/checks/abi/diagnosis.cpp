@@ -80,6 +80,17 @@ std::string abi_twin(const LoadGraph& g, const std::string& mangled) {
   return "";
 }
 
+/// A remedy: the sentence a reader acts on, and the exact shell lines when the remedy is a command.
+Fix remedy(std::string summary, std::vector<std::string> commands = {}) {
+  return Fix{1, std::move(summary), std::move(commands), ""};
+}
+
+std::string cxx_abi_sentence(CxxAbi a) {
+  return a == CxxAbi::kNew ? "_GLIBCXX_USE_CXX11_ABI=1" : a == CxxAbi::kOld ? "_GLIBCXX_USE_CXX11_ABI=0" : to_string(a);
+}
+
+}  // namespace
+
 bool is_torch_symbol(const std::string& demangled) {
   std::string d = demangled;
   for (const char* p : {"typeinfo for ", "typeinfo name for ", "vtable for ", "non-virtual thunk to ", "guard variable for "})
@@ -93,17 +104,6 @@ bool is_torch_symbol(const std::string& demangled) {
       if (d.compare(space + 1, std::string(p).size(), p) == 0) return true;
   return false;
 }
-
-/// A remedy: the sentence a reader acts on, and the exact shell lines when the remedy is a command.
-Fix remedy(std::string summary, std::vector<std::string> commands = {}) {
-  return Fix{1, std::move(summary), std::move(commands), ""};
-}
-
-std::string cxx_abi_sentence(CxxAbi a) {
-  return a == CxxAbi::kNew ? "_GLIBCXX_USE_CXX11_ABI=1" : a == CxxAbi::kOld ? "_GLIBCXX_USE_CXX11_ABI=0" : to_string(a);
-}
-
-}  // namespace
 
 std::string newest_glibcxx(const ElfObject& o) {
   std::string best;

@@ -36,6 +36,9 @@ std::vector<SymbolOwner> load_symbol_owners();
 
 std::vector<SymbolGroup> diagnose(const LoadGraph& g, const SymbolCheck& check, const DiagnosisContext& ctx);
 
+/// A demangled name in torch's own namespaces (c10::, at::, torch::, caffe2::, typeinfo/vtable of them).
+bool is_torch_symbol(const std::string& demangled);
+
 /// Every libstdc++.so.6 on this machine (ld.so.cache, default and GCC/conda directories) that defines
 /// `version`, excluding `except_real` (the one already loaded).
 std::vector<std::string> libstdcxx_with_version(const std::string& version, const std::string& except_real,

@@ -11,6 +11,7 @@
 
 #include "core/errors.h"
 #include "core/files.h"
+#include "core/text.h"
 #include "checks/abi/targets.h"
 
 namespace gpucheck::abi {
@@ -90,6 +91,42 @@ std::string cuda_major_of(const std::string& torch_dir) {
   return std::regex_search(v, m, re) ? std::string(m[2]) : "";
 }
 
+
+// The first DT_NEEDED of `lib`'s closure the loader cannot find ("" when everything loads): what dlopen's
+// error names, and what torch's fallback tests against its list of CUDA libraries.
+std::string first_unloadable(const std::string& lib, const LoaderConfig* cfg) {
+  static const LdCache cache = LdCache::load();
+  static const LoaderConfig host = LoaderConfig::for_this_host(&cache);
+  ObjectCache objects;
+  try {
+    LoadGraph g = build_load_graph(lib, {}, cfg ? *cfg : host, objects);
+    for (const auto& d : g.deps)
+      if (d.object < 0) return d.name;
+  } catch (const std::exception&) {
+  }
+  return "";
+}
+
+// torch's `is_cuda_lib_err`: the error text holds the stem ("libcublas") of one of its list's globs.
+bool names_cuda_lib(const std::string& init, const std::string& failing) {
+  for (const auto& [folder, glob] : preload_list(init))
+    if (failing.find(glob.substr(0, glob.find('.'))) != std::string::npos) return true;
+  return false;
+}
+
+// The other of purelib/platlib (<prefix>/lib64/pythonX.Y/site-packages <-> lib/...): where a distro's pip
+// puts the nvidia-* wheels (purelib) when torch lands in platlib, the case torch's fallback exists for.
+std::string platlib_twin(const std::string& site) {
+  for (const auto& [a, b] : {std::pair<std::string, std::string>{"/lib64/", "/lib/"}, {"/lib/", "/lib64/"}}) {
+    auto p = site.rfind(a);
+    if (p == std::string::npos) continue;
+    std::string twin = site.substr(0, p) + b + site.substr(p + a.size());
+    std::error_code ec;
+    return fs::is_directory(twin, ec) ? twin : "";
+  }
+  return "";
+}
+
 }  // namespace
 
 bool torch_rtld_global_from_env() {
@@ -97,7 +134,7 @@ bool torch_rtld_global_from_env() {
   return v && *v;
 }
 
-TorchImport torch_import(const std::string& torch_dir, bool env_rtld_global) {
+TorchImport torch_import(const std::string& torch_dir, bool env_rtld_global, const LoaderConfig* cfg) {
   TorchImport t;
   t.torch_dir = torch_dir;
   const std::string init = text_of(torch_dir + "/__init__.py");
@@ -124,15 +161,13 @@ TorchImport torch_import(const std::string& torch_dir, bool env_rtld_global) {
     return t;
   }
   if (has_global_deps && use_global_deps) {
-    t.loads.push_back({deps, true});
-    t.how = "torch/__init__.py: libtorch_global_deps.so opened RTLD_GLOBAL, then _C RTLD_LOCAL";
     // torch >= 2.5 then preloads the CUDA wheels' libraries with ctypes' default RTLD_LOCAL whenever
-    // cudart got loaded ("Workaround slim-wheel CUDA dependency bugs"); older torch only when the global
-    // deps failed to load, which the load graph then shows as missing.
+    // cudart got loaded ("Workaround slim-wheel CUDA dependency bugs"); 1.13-2.4 only inside
+    // `except OSError:`, when the global deps fail to load for a CUDA library (below).
     auto gd = init.find("def _load_global_deps");
     auto body_end = init.find("\ndef ", gd == std::string::npos ? 0 : gd + 1);
     std::string body = gd == std::string::npos ? "" : init.substr(gd, body_end == std::string::npos ? std::string::npos : body_end - gd);
-    auto call = body.find("_preload_cuda_deps()");
+    auto call = body.find("_preload_cuda_deps(");
     auto except = body.find("except OSError");
     bool needs_cudart = false;
     try {
@@ -140,17 +175,53 @@ TorchImport torch_import(const std::string& torch_dir, bool env_rtld_global) {
       for (auto n : elf->needed()) needs_cudart = needs_cudart || n.rfind("libcudart.so", 0) == 0;
     } catch (const ElfError&) {
     }
-    if (needs_cudart && call != std::string::npos && (except == std::string::npos || call < except)) {
-      std::string site = fs::path(torch_dir).parent_path().string();
-      std::string major = cuda_major_of(torch_dir);
-      int n = 0;
-      for (const auto& [folder, glob] : preload_list(init))
-        if (std::string p = find_preload(site, folder, glob, major); !p.empty()) {
+    const std::string site = fs::path(torch_dir).parent_path().string();
+    const std::string major = cuda_major_of(torch_dir);
+    if (needs_cudart && call != std::string::npos && except != std::string::npos && except < call) {
+      std::string failing = first_unloadable(deps, cfg);
+      t.loads.push_back({deps, true});
+      t.how = "torch/__init__.py: libtorch_global_deps.so opened RTLD_GLOBAL, then _C RTLD_LOCAL";
+      if (!failing.empty() && names_cuda_lib(init, failing)) {
+        // The fallback: every library of the list preloaded RTLD_LOCAL (ctypes.CDLL's default) from
+        // <sys.path entry>/nvidia/<folder>/lib, then the global deps again, RTLD_GLOBAL.
+        t.loads.clear();
+        std::vector<std::string> sites{site};
+        if (std::string twin = platlib_twin(site); !twin.empty()) sites.push_back(twin);
+        std::string absent;
+        for (const auto& [folder, glob] : preload_list(init)) {
+          std::string p;
+          for (const auto& sp : sites)
+            if (p = find_preload(sp, folder, glob, ""); !p.empty()) break;
+          if (p.empty()) {
+            absent = glob;
+            break;
+          }
           t.loads.push_back({p, false});
-          ++n;
         }
-      t.how = "torch/__init__.py: libtorch_global_deps.so opened RTLD_GLOBAL, " + std::to_string(n) +
-              " CUDA wheel libraries preloaded RTLD_LOCAL, then _C RTLD_LOCAL";
+        if (!absent.empty()) {
+          t.import_fails = true;
+          t.how = "torch/__init__.py: libtorch_global_deps.so does not load (" + failing + " not found), and its "
+                  "fallback finds no " + absent + " under " + join(sites, " or ") + "/nvidia: import torch raises ValueError";
+          return t;
+        }
+        t.loads.push_back({deps, true});
+        t.how = "torch/__init__.py: libtorch_global_deps.so does not load (" + failing + " not found): " +
+                std::to_string(t.loads.size() - 1) + " CUDA wheel libraries preloaded RTLD_LOCAL from " +
+                join(sites, " / ") + ", then libtorch_global_deps.so RTLD_GLOBAL, then _C RTLD_LOCAL";
+      }
+    } else {
+      t.loads.push_back({deps, true});
+      t.how = "torch/__init__.py: libtorch_global_deps.so opened RTLD_GLOBAL, then _C RTLD_LOCAL";
+      if (needs_cudart && call != std::string::npos && (except == std::string::npos || call < except)) {
+        int n = 0;
+        for (const auto& [folder, glob] : preload_list(init))
+          if (std::string p = find_preload(site, folder, glob, major); !p.empty()) {
+            t.loads.push_back({p, false});
+            ++n;
+          }
+        t.how = "torch/__init__.py: libtorch_global_deps.so opened RTLD_GLOBAL, " + std::to_string(n) +
+                " CUDA wheel libraries preloaded RTLD_LOCAL, then _C RTLD_LOCAL";
+      }
     }
   } else {
     t.how = "torch/__init__.py loads no global deps here: _C opened RTLD_LOCAL";

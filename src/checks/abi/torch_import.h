@@ -7,6 +7,9 @@
 // matched by SONAME, but invisible to a later extension that does not link them). With
 // TORCH_USE_RTLD_GLOBAL set (or USE_RTLD_GLOBAL_WITH_LIBTORCH = True in torch/_utils_internal.py) torch
 // skips the global deps and opens _C with RTLD_GLOBAL: everything it loads is visible.
+// 1.13-2.4: when libtorch_global_deps.so fails to load for a CUDA library (the nvidia-* wheels in another
+// sys.path entry than torch, purelib vs platlib), `_preload_cuda_deps` opens each library of its list
+// RTLD_LOCAL from <entry>/nvidia/<folder>/lib, then the global deps again; none found: ValueError.
 #include <string>
 #include <vector>
 
@@ -19,12 +22,15 @@ struct TorchImport {
   std::vector<Preload> loads;  // in the order torch opens them
   bool rtld_global = false;    // _C opened with RTLD_GLOBAL
   std::string how;             // one line: which path of torch/__init__.py applies, and why
+  bool import_fails = false;   // torch/__init__.py itself raises (1.13-2.4's fallback finds no CUDA wheel)
 };
 
 /// `import torch` from `torch_dir` (site-packages/torch). `env_rtld_global`: TORCH_USE_RTLD_GLOBAL is set
 /// in the environment the import runs in. Without _C (not an importable torch), lib/'s libc10/libtorch
-/// libraries as loaded RTLD_LOCAL; throws InputError when there are none either.
-TorchImport torch_import(const std::string& torch_dir, bool env_rtld_global);
+/// libraries as loaded RTLD_LOCAL; throws InputError when there are none either. `cfg` (null: this host's
+/// loader) decides whether lib/libtorch_global_deps.so loads, which torch 1.13-2.4 follow with their
+/// preload fallback.
+TorchImport torch_import(const std::string& torch_dir, bool env_rtld_global, const LoaderConfig* cfg = nullptr);
 
 /// TORCH_USE_RTLD_GLOBAL as torch reads it (os.getenv: set and non-empty) from this process's environment.
 bool torch_rtld_global_from_env();

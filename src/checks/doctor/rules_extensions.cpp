@@ -1,7 +1,13 @@
 // Installed extension packages vs the constraints their builds imply (data/compat/extensions.json).
+#include <algorithm>
+#include <filesystem>
 #include <set>
 
+#include "checks/abi/cxx_abi.h"
 #include "checks/doctor/arch_coverage.h"
+#include "checks/doctor/extension_linkage.h"
+#include "checks/doctor/torch_choice.h"
+#include "checks/planner/plan_commands.h"
 #include "checks/doctor/fix_commands.h"
 #include "checks/doctor/rules.h"
 #include "knowledge/version.h"
@@ -20,6 +26,12 @@ bool parse_build_tag(const std::string& local, std::string& torch_mm, std::strin
   return !torch_mm.empty() && (abi == "TRUE" || abi == "FALSE");
 }
 
+const inventory::Distribution* find_dist(const inventory::PythonEnv& py, const std::string& name) {
+  for (const auto& d : py.distributions)
+    if (d.name == name) return &d;
+  return nullptr;
+}
+
 std::string import_error_for(const inventory::PythonEnv& py, const std::string& package) {
   std::string module = package;
   for (auto& c : module)
@@ -31,25 +43,73 @@ std::string import_error_for(const inventory::PythonEnv& py, const std::string& 
   return "";
 }
 
-Fix rebuild_step(const DoctorContext& ctx, const std::string& package, const std::string& version,
-                     const ExtensionRelease& rel, int rank) {
+/// The planner's plan for `package` (`version`: that release, "" any) with the installed torch kept: its
+/// TORCH_CUDA_ARCH_LIST for this nvcc and these GPUs, its toolkit, `wheel` before a --no-build-isolation
+/// build, `<that python> -m pip`; an installed release is rebuilt (--force-reinstall --no-cache-dir), else
+/// pip says "already satisfied" or reuses the cached wheel of the broken build.
+Fix rebuild_step(const DoctorContext& ctx, const std::string& package, const std::string& version, int rank) {
   Fix f;
   f.rank = rank;
-  std::string pin = package + "==" + version;
-  if (package == "xformers" && ctx.python) {
-    const TorchBuild* b = ctx.kb.torch_build(ctx.python->torch_version, ctx.torch_cuda());
-    f.summary = "Install the xformers wheel built for the installed torch, from torch's own index";
-    f.commands = {"pip install -U xformers" + (b ? " --index-url " + b->index_url : std::string())};
-    f.cost = "small download; pip may refuse if no xformers matches this exact torch";
+  const auto& py = *ctx.python;
+  const std::string torch_public = py.torch_version.substr(0, py.torch_version.find('+'));
+  if (!py.torch_import_error.empty()) {
+    f.summary = "Make torch import first (a build against it imports it): " + py.torch_import_error;
     return f;
   }
-  f.summary = "Reinstall " + package + " " + version + " against the installed torch " +
-              (ctx.python ? ctx.python->torch_version : "");
-  f.commands = {"pip install --no-build-isolation --no-cache-dir --force-reinstall --no-deps " + shell_quote(pin)};
-  f.cost = rel.wheel_pattern.empty() ? "rebuilds from source with nvcc"
-                                     : "downloads the matching prebuilt wheel when one exists, else compiles from "
-                                       "source (hours; set MAX_JOBS=4 below 96 GB RAM)";
+  planner::Machine m = planner_machine(ctx);
+  std::vector<planner::Ask> asks;
+  try {
+    asks.push_back({pep440::Requirement::parse(version.empty() ? package : package + "==" + version), "installed", false});
+    asks.push_back({pep440::Requirement::parse("torch==" + torch_public), "installed torch", true});
+  } catch (const std::exception&) {
+    f.summary = "Reinstall " + package + " against torch " + py.torch_version + " (its version does not parse)";
+    return f;
+  }
+  planner::Result r;
+  try {
+    r = planner::resolve(ctx.kb, m, asks, 3);
+    // Only a plan that keeps this very torch build: torch==X also admits an index's other CUDA build of X.
+    r.plans.erase(std::remove_if(r.plans.begin(), r.plans.end(), [](const planner::Plan& p) { return !p.torch.installed; }),
+                  r.plans.end());
+  } catch (const std::exception& e) {
+    f.summary = "No plan for " + package + " here: " + e.what();
+    return f;
+  }
+  if (r.plans.empty()) {
+    std::vector<std::string> why;
+    for (const auto& c : r.conflicts)  // the reasons against the installed torch: the others are not asked
+      for (const auto& w : c.reasons)
+        if (w.find("(installed") != std::string::npos) why.push_back(w);
+    f.summary = "No build of " + package + (version.empty() ? "" : " " + version) + " fits torch " +
+                py.torch_version + " here: " + (why.empty() ? "every plan replaces this torch build" : join(why, "; "));
+    return f;
+  }
+  planner::Plan plan = r.plans.front();
+  auto installed = py.packages.find(package);
+  for (auto& p : plan.packages)
+    if (p.name == package && installed != py.packages.end() &&
+        installed->second.substr(0, installed->second.find('+')) == p.version)
+      p.reinstall = true;
+  planner::render_plan(plan, m);
+  f.summary = "Rebuild " + package + " against the installed torch " + py.torch_version + ": " + plan.summary;
+  f.commands = plan.commands;
+  f.cost = plan.cost;
   return f;
+}
+
+/// The first undefined symbol an import error names ("undefined symbol: ncclRecv"), "" when none.
+std::string undefined_symbol_in(const std::string& error) {
+  const std::string key = "undefined symbol: ";
+  auto p = error.find(key);
+  if (p == std::string::npos) return "";
+  auto e = error.find_first_of(" \n\t,", p + key.size());
+  return error.substr(p + key.size(), e == std::string::npos ? std::string::npos : e - p - key.size());
+}
+
+std::vector<std::string> first_symbols(const abi::SymbolGroup& g, std::size_t n) {
+  std::vector<std::string> out(g.symbols.begin(), g.symbols.begin() + static_cast<long>(std::min(n, g.symbols.size())));
+  if (g.symbols.size() > n) out.push_back("... " + std::to_string(g.symbols.size() - n) + " more");
+  return out;
 }
 
 }  // namespace
@@ -72,7 +132,7 @@ void check_installed_extensions(const DoctorContext& ctx, std::vector<Finding>& 
       f.title = ext->name + " " + version + " supports torch " + rel->torch + ", installed is " + py.torch_version;
       f.evidence = {installed, torch_ev, {"supported torch", rel->torch, "data/compat/extensions.json"}};
       f.explanation = ext->name + " " + rel->versions + " is built and tested against torch " + rel->torch + ".";
-      f.fixes.push_back(rebuild_step(ctx, ext->name, version, *rel, 1));
+      f.fixes.push_back(rebuild_step(ctx, ext->name, "", 1));
       f.references.push_back(rel->source);
       out.push_back(std::move(f));
     }
@@ -95,24 +155,86 @@ void check_installed_extensions(const DoctorContext& ctx, std::vector<Finding>& 
                                 ctx.python_label()});
         f.explanation = "The extension links libtorch's C++ symbols of the torch it was built for; with another "
                         "torch (or the other C++11 ABI) import fails with \"undefined symbol\".";
-        f.fixes.push_back(rebuild_step(ctx, ext->name, version.substr(0, version.find('+')), *rel, 1));
+        f.fixes.push_back(rebuild_step(ctx, ext->name, rel->distribution == "wheel" ? "" : version.substr(0, version.find('+')), 1));
         f.references.push_back(rel->source);
         out.push_back(std::move(f));
       }
     }
 
+    // Its own shared objects against this torch decide (files on this machine); a document from another
+    // machine has only the import error's words, and those prove a foreign torch only for a torch symbol.
     std::string err = import_error_for(py, ext->name);
-    if (!err.empty() && err.find("undefined symbol") != std::string::npos) {
+    ExtensionLinkage link;
+    if (const inventory::Distribution* dist = find_dist(py, name); dist && py.torch_installed)
+      link = extension_linkage(py, *dist, ctx.env("LD_LIBRARY_PATH"), !ctx.env("TORCH_USE_RTLD_GLOBAL").empty());
+    Evidence err_ev{"import error", err, "import " + ext->name + " in " + py.interpreter};
+    const std::string rebuild_version = rel->distribution == "wheel" ? "" : version.substr(0, version.find('+'));
+    if (link.checked) {
+      bool torch_done = false;
+      std::set<std::string> libs_done;
+      for (const auto& mod : link.modules)
+        for (const auto& g : mod.groups) {
+          const std::string module = std::filesystem::path(mod.path).filename().string();
+          if ((g.category == "torch" || g.category == "cxx_abi") && !torch_done) {
+            // Torch symbols this torch's libraries do not define: built for another torch build (another
+            // release, or the other C++ string ABI, which is another build of torch too).
+            torch_done = true;
+            bool abi = g.category == "cxx_abi";
+            Finding f;
+            f.id = "ext.built_for_other_torch";
+            f.status = Status::kFail;
+            f.title = ext->name + " " + version + " was built for another torch than " + py.torch_version + ": " +
+                      module + " needs " + std::to_string(g.symbols.size()) + " torch symbol(s) it does not define" +
+                      (abi ? " (other C++ string ABI)" : "");
+            f.evidence = {installed, torch_ev, {"unbound in " + mod.path, join(first_symbols(g, 3), ", "), g.cause}};
+            if (!err.empty()) f.evidence.push_back(err_ev);
+            f.explanation = std::string("The extension links libtorch's C++ symbols of the torch it was built for, and ") +
+                            "this torch's libraries do not define them (" + mod.torch_how + ")" +
+                            (abi ? ": they differ in _GLIBCXX_USE_CXX11_ABI" : "") +
+                            ". Import fails with \"undefined symbol\".";
+            f.fixes.push_back(rebuild_step(ctx, ext->name, rebuild_version, 1));
+            f.references.push_back(rel->source);
+            f.details = {{"object", mod.path}, {"symbols", g.symbols}, {"cxx11_abi_differs", abi}};
+            out.push_back(std::move(f));
+          } else if (g.category == "not_visible") {
+            // "not_visible:<soname>" groups: one finding per library the extension never linked.
+            std::string lib = g.cause.substr(0, g.cause.find(','));
+            lib = lib.substr(lib.rfind('/') + 1);
+            if (!libs_done.insert(lib).second) continue;
+            Finding f;
+            f.id = "ext.symbol_not_visible";
+            f.status = Status::kFail;
+            f.title = ext->name + " " + version + "'s " + module + " calls " + lib + ", which it does not link; " +
+                      "torch " + py.torch_version + " loads it RTLD_LOCAL";
+            f.evidence = {installed, torch_ev, {"unbound in " + mod.path, join(first_symbols(g, 3), ", "), g.cause}};
+            if (!err.empty()) f.evidence.push_back(err_ev);
+            f.explanation = "It was built against this torch, but its link line lacks " + lib + ": it counts on "
+                            "someone having loaded it globally, which `import torch` does not (" + mod.torch_how +
+                            "). Rebuilding the same sources changes nothing.";
+            for (const auto& r : g.remedy)
+              if (!r.commands.empty())
+                f.add_fix("Load " + lib + " globally before Python starts (this shell)", r.commands,
+                          "affects every program this shell starts");
+            f.add_fix("Let torch load its libraries globally (this shell)", {"export TORCH_USE_RTLD_GLOBAL=1"},
+                      "affects every torch program this shell starts");
+            f.references.push_back(rel->source);
+            f.details = {{"object", mod.path}, {"symbols", g.symbols}};
+            out.push_back(std::move(f));
+          }
+        }
+    } else if (const std::string sym = undefined_symbol_in(err); !sym.empty() && abi::is_torch_symbol(abi::demangle(sym))) {
       Finding f;
       f.id = "ext.built_for_other_torch";
       f.status = Status::kFail;
-      f.title = ext->name + " " + version + " does not import with torch " + py.torch_version + ": undefined symbol";
-      f.evidence = {installed, torch_ev, {"import error", err, "import " + ext->name + " in " + py.interpreter}};
+      f.title = ext->name + " " + version + " does not import with torch " + py.torch_version +
+                ": undefined torch symbol";
+      f.evidence = {installed, torch_ev, err_ev};
+      if (!link.why_not.empty()) f.evidence.push_back({"shared objects", "not read: " + link.why_not, "RECORD"});
       f.explanation = err.find("__cxx11") != std::string::npos
                           ? "The missing symbol uses the C++11 std::string ABI: the extension was built with "
                             "_GLIBCXX_USE_CXX11_ABI=1 but this torch uses the old ABI."
-                          : "The extension was compiled against another torch release; libtorch's symbols differ.";
-      f.fixes.push_back(rebuild_step(ctx, ext->name, version.substr(0, version.find('+')), *rel, 1));
+                          : "The missing symbol is torch's own: the extension was compiled against another torch.";
+      f.fixes.push_back(rebuild_step(ctx, ext->name, rebuild_version, 1));
       f.references.push_back(rel->source);
       out.push_back(std::move(f));
     }

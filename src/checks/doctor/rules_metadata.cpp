@@ -4,6 +4,7 @@
 
 #include "checks/doctor/fix_commands.h"
 #include "checks/doctor/rules.h"
+#include "checks/doctor/torch_choice.h"
 #include "core/text.h"
 #include "knowledge/pep440.h"
 #include "platform/root_fs.h"
@@ -148,8 +149,20 @@ void check_numpy_abi(const DoctorContext& ctx, std::vector<Finding>& out) {
                   "\"_ARRAY_API not found\" at import, then \"Numpy is not available\"). torch itself imports; "
                   "every tensor <-> array conversion fails.";
   bool numpy2 = np && !np->version.empty() && np->version.front() == '2';
-  if (numpy2)
-    f.add_fix("Install the numpy 1.x this torch was built against", {pip_of(py) + " install 'numpy<2'"},
+  // The release the planner pins below the ABI break this torch predates (data/compat/pypi.json), so the
+  // command names a version known to exist with a wheel for this Python.
+  std::string pinned;
+  try {
+    planner::Ask keep{pep440::Requirement::parse("torch==" + py.torch_version.substr(0, py.torch_version.find('+'))),
+                      "installed torch", false};
+    for (const auto& plan : planner::resolve(ctx.kb, planner_machine(ctx), {keep}, 1).plans)
+      for (const auto& [name, version] : plan.abi_pins)
+        if (plan.torch.installed && name == "numpy" && pinned.empty()) pinned = version;
+  } catch (const std::exception&) {
+  }
+  if (numpy2 && !pinned.empty())
+    f.add_fix("Install numpy " + pinned + ", the newest 1.x for this Python (torch was built against numpy 1)",
+              {pip_of(py) + " install " + shell_quote("numpy==" + pinned)},
               "packages that require numpy>=2 would then conflict (see python.requirement_conflict)");
   out.push_back(std::move(f));
 }

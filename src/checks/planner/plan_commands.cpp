@@ -71,8 +71,10 @@ void render_plan(Plan& plan, const Machine& m) {
       }
       continue;
     }
+    // A forced rebuild takes nothing else: --no-deps, and no torch pin (it would reinstall torch too).
     cmds.push_back(py + " -m pip install " + std::string(p.no_build_isolation ? "--no-build-isolation " : "") +
-                   pin(p.name, p.version) + keep_torch);
+                   (p.reinstall ? "--no-cache-dir --force-reinstall --no-deps " + pin(p.name, p.version)
+                                : pin(p.name, p.version) + keep_torch));
   }
   std::vector<std::string> parts;
   if (!t.version.empty()) parts.push_back((t.installed ? "keep " : "") + t.describe());

@@ -48,6 +48,8 @@ struct PlannedPackage {
   std::vector<std::string> install; // the knowledge base's own install steps (apex's git tree); empty: pip
   std::string arch_list;            // TORCH_CUDA_ARCH_LIST the build compiles ("" leaves the package's own)
   std::string toolkit_root;         // another installed toolkit the build must use (CUDA_HOME, PATH); "" the default
+  bool reinstall = false;           // rebuild the installed release: --force-reinstall --no-deps --no-cache-dir
+                                    // (else pip says "already satisfied", or reuses its cached wheel)
   std::string source;               // where its contracts came from
   std::string note;                 // "sdist: compiles with nvcc 13.0"
 };
