@@ -195,7 +195,7 @@ TEST(TorchImportRepro, Bmtrain022NcclModuleFailsExactlyWhenItsImportFails) {
 // ($ORIGIN/../../nvidia/...) finds nothing, dlopen fails on the first CUDA library, and torch preloads its
 // list RTLD_LOCAL from the other sys.path entry before loading the global deps again.
 TEST(TorchImportRepro, Torch21PreloadFallbackWhenGlobalDepsCannotLoad) {
-  const fs::path src = fs::path(venv_root()) / "torch212-numpy2-nccl-cu11-over-cu12/lib/python3.11/site-packages";
+  const fs::path src = fs::path(gpucheck::testing::kept_venv_root()) / "torch212-numpy2-nccl-cu11-over-cu12/lib/python3.11/site-packages";
   if (!fs::exists(src / "torch/lib/libtorch_global_deps.so")) GTEST_SKIP() << src << " is not built (DoctorEnvRepro builds it)";
   const fs::path root = fs::temp_directory_path() / ("gpucheck_fallback_" + std::to_string(::getpid()));
   fs::remove_all(root);

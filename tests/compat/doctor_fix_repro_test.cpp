@@ -16,6 +16,7 @@
 
 #include "core/subprocess.h"
 #include "core/text.h"
+#include "support/venv.h"
 
 using namespace gpucheck;
 namespace fs = std::filesystem;
@@ -29,11 +30,7 @@ bool repro_enabled() {
   return v && std::string(v) == "1";
 }
 
-fs::path venv_root() {
-  if (const char* d = std::getenv("GPUCHECK_TEST_VENV_DIR"); d && *d) return d;
-  const char* home = std::getenv("HOME");
-  return fs::path(home ? home : "/tmp") / ".cache/gpucheck/test-venvs";
-}
+fs::path venv_root() { return gpucheck::testing::kept_venv_root(); }
 
 SubprocessOptions clean_env(int minutes) {
   SubprocessOptions o;
