@@ -353,6 +353,8 @@ TEST_F(Wheel, RunsOnOlderUserlandsInAChroot) {
     SCOPED_TRACE(u.suite);
     auto rf = run({(kSource / "scripts/rootfs").string(), u.suite}, 1800);
     std::cout << "scripts/rootfs " << u.suite << ": " << rf.describe() << " in " << rf.elapsed_s << " s\n" << rf.err;
+    // 75: the archive is not reachable from this machine (scripts/rootfs): that userland cannot be built.
+    if (rf.exited && rf.exit_code == 75) GTEST_SKIP() << u.suite << ": " << rf.err;
     ASSERT_TRUE(rf.ok()) << rf.describe() << rf.err;
     fs::path root = rf.out.substr(0, rf.out.find('\n'));
     // The test's own folder inside the rootfs, removed after; nothing else in the cached rootfs changes.
