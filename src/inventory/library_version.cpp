@@ -59,6 +59,32 @@ std::string version_helper_audit_path() {
   return access(p.c_str(), R_OK) == 0 ? p : "";
 }
 
+std::map<std::string, VersionReading> parse_version_helper_output(const std::string& text) {
+  std::map<std::string, VersionReading> out;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    auto j = nlohmann::json::parse(line, nullptr, false);
+    if (j.is_discarded() || !j.is_object()) continue;
+    try {  // value() throws on a field of another type: such a line is not the helper's
+      std::string path = j.value("path", ""), name = j.value("name", "");
+      VersionReading reading;
+      reading.error = j.value("error", "");
+      if (reading.error.empty()) {
+        std::vector<long long> raw = j.value("raw", std::vector<long long>{});
+        reading.version = decode_version(name, raw);
+        auto fn = version_functions().find(name);
+        reading.source = (fn == version_functions().end() ? name : fn->second) + " via dlopen";
+        if (reading.version.empty()) reading.error = "version function returned " + j.value("raw", nlohmann::json()).dump();
+      }
+      out[path] = reading;
+    } catch (const nlohmann::json::exception&) {
+      continue;
+    }
+  }
+  return out;
+}
+
 std::map<std::string, VersionReading> read_versions_in_child(const std::vector<VersionRequest>& requests) {
   std::map<std::string, VersionReading> out;
   if (requests.empty()) return out;
@@ -77,22 +103,7 @@ std::map<std::string, VersionReading> read_versions_in_child(const std::vector<V
   if (std::string audit = version_helper_audit_path(); !audit.empty()) o.set_env["LD_AUDIT"] = audit;
   else o.unset_env.push_back("LD_AUDIT");
   auto res = run_subprocess(argv, o);
-  std::istringstream in(res.out);
-  std::string line;
-  while (std::getline(in, line)) {
-    auto j = nlohmann::json::parse(line, nullptr, false);
-    if (j.is_discarded() || !j.is_object()) continue;
-    std::string path = j.value("path", ""), name = j.value("name", "");
-    auto& reading = out[path];
-    reading.error = j.value("error", "");
-    if (reading.error.empty()) {
-      std::vector<long long> raw = j.value("raw", std::vector<long long>{});
-      reading.version = decode_version(name, raw);
-      auto fn = version_functions().find(name);
-      reading.source = (fn == version_functions().end() ? name : fn->second) + " via dlopen";
-      if (reading.version.empty()) reading.error = "version function returned " + j.value("raw", nlohmann::json()).dump();
-    }
-  }
+  out = parse_version_helper_output(res.out);
   for (const auto& r : requests)
     if (!out.count(r.path)) out[r.path].error = "version helper " + res.describe() + " before reporting this library";
   return out;

@@ -34,6 +34,10 @@ std::string version_helper_path();
 /// Path of the helper's LD_AUDIT module (libversion_helper/thp_audit.c); "" when it is not installed.
 std::string version_helper_audit_path();
 
+/// The readings in the helper's output: one JSON object a line. Anything else on a line (a library's
+/// constructor prints into the same stdout; a field of another type) is skipped, never thrown.
+std::map<std::string, VersionReading> parse_version_helper_output(const std::string& out);
+
 /// Runs the helper once for `requests` (all in one directory) and returns one reading per path.
 std::map<std::string, VersionReading> read_versions_in_child(const std::vector<VersionRequest>& requests);
 

@@ -75,6 +75,22 @@ TEST(InvLibraryVersion, DecodesEveryEncoding) {
   EXPECT_EQ(decode_version("cudart", {0}), "");
 }
 
+// The helper's stdout is shared with the constructors of the libraries it loads: a line of another shape
+// (a field of another type) is skipped; before, nlohmann's value() threw and `gpucheck env` ended in exit 3.
+TEST(InvLibraryVersion, HelperLinesOfAnotherShapeAreSkipped) {
+  auto r = parse_version_helper_output(
+      "{\"path\":7,\"name\":\"cudart\"}\n"
+      "{\"path\":\"/x/libcudnn.so.9\",\"name\":\"cudnn\",\"raw\":\"91900\"}\n"
+      "not json\n"
+      "[1,2]\n"
+      "{\"path\":\"/x/libcudart.so.13\",\"name\":\"cudart\",\"raw\":[13000]}\n"
+      "{\"path\":\"/x/libnccl.so.2\",\"name\":\"nccl\",\"error\":\"dlopen failed\"}\n");
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_EQ(r.at("/x/libcudart.so.13").version, "13.0");
+  EXPECT_EQ(r.at("/x/libcudart.so.13").source, "cudaRuntimeGetVersion via dlopen");
+  EXPECT_EQ(r.at("/x/libnccl.so.2").error, "dlopen failed");
+}
+
 TEST(InvLibraryNames, KindsAndFileVersions) {
   EXPECT_EQ(library_kind("libcudart.so.12.1.105"), "cudart");
   EXPECT_EQ(library_kind("libcublasLt.so.12"), "cublasLt");
