@@ -209,7 +209,7 @@ Inventory collect(const CollectOptions& given) {
     });
   }
 
-  auto scan_stack = [&](const std::vector<std::string>& sites) {
+  auto scan_stack = [&](const std::vector<std::string>& sites, const std::map<std::string, std::string>& loaded_versions) {
     auto start = Clock::now();
     ToolkitScanInput ti;
     ti.env = env;
@@ -226,11 +226,12 @@ Inventory collect(const CollectOptions& given) {
     li.version_cache = options.version_cache;
     li.prefetch = &prefetch;
     li.ld_cache = &ld_cache;
+    li.loaded_versions = loaded_versions;
     auto libs = scan_libraries(fs, li);
     timed("toolkits+libraries", start);
     return std::make_pair(std::move(toolkits), std::move(libs));
   };
-  auto stack = std::async(std::launch::async, scan_stack, file_sites);
+  auto stack = std::async(std::launch::async, scan_stack, file_sites, std::map<std::string, std::string>{});
 
   if (pythons.valid()) {
     auto probed = pythons.get();
@@ -262,7 +263,12 @@ Inventory collect(const CollectOptions& given) {
       std::string r = fs.resolve(s);
       if (!r.empty() && std::find(sites.begin(), sites.end(), r) == sites.end()) sites.push_back(r), extra = true;
     }
-  if (extra) std::tie(toolkits, libraries) = scan_stack(sites);
+  // The libraries the probed Pythons loaded were asked for their version there (mapped_library_versions).
+  std::map<std::string, std::string> loaded_versions;
+  for (const auto& p : inv.pythons)
+    for (const auto& [path, version] : p.mapped_library_versions)
+      if (std::string real = fs.resolve(path); !real.empty()) loaded_versions.emplace(real, version);
+  if (extra) std::tie(toolkits, libraries) = scan_stack(sites, loaded_versions);
   inv.toolkits = std::move(toolkits);
   inv.libraries = std::move(libraries);
   inv.toolkit_choices = choose_toolkits(fs, env, inv.toolkits);

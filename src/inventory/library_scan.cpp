@@ -141,6 +141,14 @@ std::vector<Library> scan_libraries(const RootFs& fs, const LibraryScanInput& in
     std::map<std::string, std::vector<VersionRequest>> by_dir;
     std::vector<std::string> prefetched;
     for (const auto& l : libs) {
+      if (auto loaded = in.loaded_versions.find(l.path); loaded != in.loaded_versions.end()) {
+        auto fn = version_functions().find(l.name);
+        VersionReading r{loaded->second,
+                         (fn == version_functions().end() ? l.name : fn->second) + " in the Python child after import torch", ""};
+        readings[l.path] = r;
+        cache.store(l.path, r);
+        continue;
+      }
       VersionReading cached;
       if (cache.lookup(l.path, cached)) {
         cached.source += " (cached)";

@@ -3,6 +3,7 @@
 // the toolkits, LD_LIBRARY_PATH, the ld.so cache, pip `nvidia-*` packages and torch/lib; its version (read
 // through dlopen in a child process on the live machine, else from the file name, the wheel's dist-info or
 // the SONAME) and which copy the dynamic loader would pick for a plain dlopen(soname).
+#include <map>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,9 @@ struct LibraryScanInput {
   std::string version_cache;  // file remembering dlopen readings by file identity ("" = none)
   const VersionPrefetch* prefetch = nullptr;  // readings already under way (cuBLAS), taken by real path
   const abi::LdCache* ld_cache = nullptr;     // the inspected system's loader cache (read_loader_cache); null: none
+  // Versions a probed Python read of the libraries `import torch` had loaded (real path -> version,
+  // PythonEnv::mapped_library_versions): taken before the cache and instead of a version child.
+  std::map<std::string, std::string> loaded_versions;
 };
 
 std::vector<Library> scan_libraries(const RootFs& fs, const LibraryScanInput& in);

@@ -117,6 +117,8 @@ struct PythonEnv {
   std::string cuda_error;         // why torch.cuda.is_available() is False, when it says
   std::string torch_import_error; // import torch raised this
   std::vector<std::string> mapped_libraries;  // from /proc/self/maps after import torch
+  // Of those, the CUDA libraries' versions as their own function answered in that process (path -> "13.1.0").
+  std::map<std::string, std::string> mapped_library_versions;
   std::map<std::string, std::string> packages;  // dist-info name -> version (torch, flash-attn, nvidia-*, ...)
   std::string executable;         // sys.executable (the real interpreter behind a shim)
   std::string torch_git_version;  // torch.version.git_version

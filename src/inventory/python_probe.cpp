@@ -8,6 +8,7 @@
 #include "platform/dist_info.h"
 #include "platform/python_query.h"
 #include "platform/environment.h"
+#include "inventory/library_version.h"
 
 namespace gpucheck::inventory {
 
@@ -99,6 +100,43 @@ else:
             torch.from_numpy(numpy.zeros(1))
         except BaseException as e: o["torch_numpy_error"] = "%s: %s" % (type(e).__name__, e)
 o["mapped_libraries"] = maps()
+# The CUDA libraries now mapped, asked for their version by their own function here, where they are loaded
+# already: RTLD_NOLOAD never loads a file, so nothing runs that import torch did not run, and the inventory
+# spares a dlopen child per directory (libcublasLt alone: ~0.1 s of CPU). The kinds and calls are those of
+# gpucheck-libversion (inventory/libversion_helper); the numbers are decoded by the inventory.
+def loaded_versions(paths):
+    import ctypes
+    kinds = (("libcudart.so", "cudart"), ("libcublasLt.so", "cublasLt"), ("libcublas.so", "cublas"),
+             ("libcudnn.so", "cudnn"), ("libnccl.so", "nccl"), ("libnvrtc.so", "nvrtc"), ("libnvJitLink.so", "nvjitlink"))
+    out = []
+    for path in paths:
+        kind = [k for pre, k in kinds if os.path.basename(path).startswith(pre)]
+        if not kind: continue
+        kind = kind[0]
+        try:
+            h = ctypes.CDLL(path, mode=os.RTLD_NOLOAD | os.RTLD_LAZY)
+            a, b, c = ctypes.c_int(0), ctypes.c_int(0), ctypes.c_int(0)
+            raw, rc = [], 0
+            if kind == "cudart":
+                rc = h.cudaRuntimeGetVersion(ctypes.byref(a)); raw = [a.value]
+            elif kind == "cublas":
+                for i, x in enumerate((a, b, c)): rc = rc or h.cublasGetProperty(i, ctypes.byref(x))
+                raw = [a.value, b.value, c.value]
+            elif kind in ("cublasLt", "cudnn"):
+                f = h.cublasLtGetVersion if kind == "cublasLt" else h.cudnnGetVersion
+                f.restype = ctypes.c_size_t
+                raw = [f()]
+            elif kind == "nccl":
+                rc = h.ncclGetVersion(ctypes.byref(a)); raw = [a.value]
+            elif kind == "nvrtc":
+                rc = h.nvrtcVersion(ctypes.byref(a), ctypes.byref(b)); raw = [a.value, b.value]
+            else:
+                u, v = ctypes.c_uint(0), ctypes.c_uint(0)
+                rc = h.nvJitLinkVersion(ctypes.byref(u), ctypes.byref(v)); raw = [u.value, v.value]
+            if rc == 0: out.append({"name": kind, "path": path, "raw": raw})
+        except BaseException: continue
+    return out
+o["mapped_library_versions"] = loaded_versions(o["mapped_libraries"])
 )PY";
 
 }  // namespace
@@ -164,6 +202,14 @@ PythonEnv python_env_from(const platform::PythonFacts& f) {
   p.import_errors = f.text_map("import_errors");
   p.torch_numpy_error = f.text("torch_numpy_error");
   p.mapped_libraries = f.texts("mapped_libraries");
+  if (f.answer.is_object() && f.answer.contains("mapped_library_versions")) {
+    // The same lines gpucheck-libversion prints, read the same lenient way.
+    std::string lines;
+    if (f.answer["mapped_library_versions"].is_array())
+      for (const auto& reading : f.answer["mapped_library_versions"]) lines += reading.dump() + "\n";
+    for (const auto& [path, reading] : parse_version_helper_output(lines))
+      if (!reading.version.empty()) p.mapped_library_versions[path] = reading.version;
+  }
   return p;
 }
 }  // namespace

@@ -4,6 +4,8 @@
 
 #include <filesystem>
 
+#include "core/subprocess.h"
+#include "core/text.h"
 #include "inventory/collect.h"
 #include "inventory/library_scan.h"
 #include "test_support.h"
@@ -96,6 +98,44 @@ TEST(InvLibraries, PipAndTorchCopiesUnderRoot) {
   EXPECT_EQ(torch->links, std::vector<std::string>{site + "/torch/lib/libcudnn.so.9"});
   ASSERT_EQ(inv.pythons.size(), 1u);  // described from files
   EXPECT_EQ(inv.pythons[0].packages.at("nvidia-cuda-runtime-cu13"), "13.0.96");
+}
+
+// What `import torch` loaded is asked for its version inside the Python child (RTLD_NOLOAD), not in a
+// version child; a library beside it that nothing loaded still gets its own child, and is not loaded there.
+TEST(InvLibraries, LibrariesTorchLoadedAreReadInThePythonChild) {
+  TempDir tmp;
+  ASSERT_TRUE(run_subprocess({"/usr/bin/python3", "-m", "venv", "--without-pip", tmp / "venv"}).ok());
+  std::string site = trim(run_subprocess({tmp / "venv/bin/python", "-c",
+                                          "import sysconfig; print(sysconfig.get_paths()['purelib'])"}).out);
+  std::string lib_dir = site + "/nvidia/cu13/lib";
+  std::filesystem::create_directories(lib_dir);
+  std::string cudart = RootFs("/").resolve(kRealCudart);
+  std::string jitlink = RootFs("/").resolve("/usr/local/cuda/lib64/libnvJitLink.so");
+  std::filesystem::copy_file(cudart, lib_dir + "/" + base_name(cudart));
+  std::filesystem::copy_file(jitlink, lib_dir + "/" + base_name(jitlink));
+  // A stand-in torch that loads the venv's cudart as torch's own libraries do (not nvJitLink).
+  write_file(site + "/torch/__init__.py",
+             "import ctypes, os\n__version__ = '0.0.1'\n"
+             "ctypes.CDLL(os.path.join(os.path.dirname(__file__), '../nvidia/cu13/lib/" + base_name(cudart) + "'))\n");
+  CollectOptions o;
+  o.pythons = {tmp / "venv/bin/python"};
+  o.environment = std::map<std::string, std::string>{{"PATH", "/usr/bin"}};
+  auto inv = collect(o);
+  const Library* in_venv = find(inv.libraries, RootFs("/").resolve(lib_dir + "/" + base_name(cudart)));
+  const Library* system = find(inv.libraries, cudart);
+  ASSERT_NE(in_venv, nullptr);
+  ASSERT_NE(system, nullptr);
+  EXPECT_EQ(in_venv->version_source, "cudaRuntimeGetVersion in the Python child after import torch");
+  EXPECT_EQ(system->version_source, "cudaRuntimeGetVersion via dlopen");
+  EXPECT_EQ(in_venv->version, system->version);  // the same function, the same answer
+  const Library* unloaded = find(inv.libraries, RootFs("/").resolve(lib_dir + "/" + base_name(jitlink)));
+  ASSERT_NE(unloaded, nullptr);
+  EXPECT_EQ(unloaded->version_source, "nvJitLinkVersion via dlopen");
+  const PythonEnv* venv = nullptr;
+  for (const auto& p : inv.pythons)
+    if (p.interpreter == tmp / "venv/bin/python") venv = &p;
+  ASSERT_NE(venv, nullptr);
+  EXPECT_EQ(venv->mapped_library_versions.size(), 1u) << "RTLD_NOLOAD must not load what torch did not";
 }
 
 }  // namespace
