@@ -262,11 +262,13 @@ TEST(DoctorFixRepro, BmtrainRebuildKeepsAnArchListThisNvccBuilds) {
 
 // The numpy-2-with-torch-2.1 and two-NCCL-wheels venv: each finding's first fix pasted verbatim, then doctor
 // again and the real thing (torch.from_numpy; libnccl.so.2's bytes) checked.
-TEST(DoctorFixRepro, PastedTopFixesRepairNumpyAbiAndOverwrittenNccl) {
+TEST(DoctorFixRepro, PastedTopFixesRepairNumpyAbiOverwrittenNcclAndTorchvisionForAnotherTorch) {
   if (!repro_enabled()) GTEST_SKIP() << "set GPUCHECK_TEST_REPRO=1";
   ScratchVenv v;
   if (auto why = copy_venv("torch212-numpy2-nccl-cu11-over-cu12", v); !why.empty()) GTEST_SKIP() << why;
-  for (const std::string id : {"python.numpy_abi", "python.file_overwritten"}) {
+  // The third: torchvision 0.17.0 (--no-deps, Requires-Dist torch==2.2.0) next to torch 2.1.2; its fix installs
+  // the torchvision made for 2.1.2 with torch pinned (before, only `pip install --dry-run`).
+  for (const std::string id : {"python.numpy_abi", "python.file_overwritten", "python.requirement_conflict"}) {
     SCOPED_TRACE(id);
     auto before = findings_with(doctor(v.python), id);
     ASSERT_EQ(before.size(), 1u);
@@ -280,6 +282,12 @@ TEST(DoctorFixRepro, PastedTopFixesRepairNumpyAbiAndOverwrittenNccl) {
                               clean_env(3));
   EXPECT_TRUE(works.ok()) << works.err;
   EXPECT_EQ(trim(works.out), "3.0");
+  auto vision = run_subprocess({v.python, "-c", "import torch, torchvision; print(torch.__version__, torchvision.ops.nms("
+                                             "torch.zeros(0, 4), torch.zeros(0), 0.5).numel())"},
+                               clean_env(3));
+  EXPECT_TRUE(vision.ok()) << vision.err;
+  EXPECT_EQ(trim(vision.out), "2.1.2+cu121 0");  // torch unchanged, torchvision's C++ op loads
   auto check = run_subprocess({v.python, "-m", "pip", "check"}, clean_env(3));
   EXPECT_EQ(check.out.find("nvidia-nccl"), std::string::npos) << check.out;
+  EXPECT_EQ(check.out.find("torchvision"), std::string::npos) << check.out;
 }

@@ -43,60 +43,6 @@ std::string import_error_for(const inventory::PythonEnv& py, const std::string& 
   return "";
 }
 
-/// The planner's plan for `package` (`version`: that release, "" any) with the installed torch kept: its
-/// TORCH_CUDA_ARCH_LIST for this nvcc and these GPUs, its toolkit, `wheel` before a --no-build-isolation
-/// build, `<that python> -m pip`; an installed release is rebuilt (--force-reinstall --no-cache-dir), else
-/// pip says "already satisfied" or reuses the cached wheel of the broken build.
-Fix rebuild_step(const DoctorContext& ctx, const std::string& package, const std::string& version, int rank) {
-  Fix f;
-  f.rank = rank;
-  const auto& py = *ctx.python;
-  const std::string torch_public = py.torch_version.substr(0, py.torch_version.find('+'));
-  if (!py.torch_import_error.empty()) {
-    f.summary = "Make torch import first (a build against it imports it): " + py.torch_import_error;
-    return f;
-  }
-  planner::Machine m = planner_machine(ctx);
-  std::vector<planner::Ask> asks;
-  try {
-    asks.push_back({pep440::Requirement::parse(version.empty() ? package : package + "==" + version), "installed", false});
-    asks.push_back({pep440::Requirement::parse("torch==" + torch_public), "installed torch", true});
-  } catch (const std::exception&) {
-    f.summary = "Reinstall " + package + " against torch " + py.torch_version + " (its version does not parse)";
-    return f;
-  }
-  planner::Result r;
-  try {
-    r = planner::resolve(ctx.kb, m, asks, 3);
-    // Only a plan that keeps this very torch build: torch==X also admits an index's other CUDA build of X.
-    r.plans.erase(std::remove_if(r.plans.begin(), r.plans.end(), [](const planner::Plan& p) { return !p.torch.installed; }),
-                  r.plans.end());
-  } catch (const std::exception& e) {
-    f.summary = "No plan for " + package + " here: " + e.what();
-    return f;
-  }
-  if (r.plans.empty()) {
-    std::vector<std::string> why;
-    for (const auto& c : r.conflicts)  // the reasons against the installed torch: the others are not asked
-      for (const auto& w : c.reasons)
-        if (w.find("(installed") != std::string::npos) why.push_back(w);
-    f.summary = "No build of " + package + (version.empty() ? "" : " " + version) + " fits torch " +
-                py.torch_version + " here: " + (why.empty() ? "every plan replaces this torch build" : join(why, "; "));
-    return f;
-  }
-  planner::Plan plan = r.plans.front();
-  auto installed = py.packages.find(package);
-  for (auto& p : plan.packages)
-    if (p.name == package && installed != py.packages.end() &&
-        installed->second.substr(0, installed->second.find('+')) == p.version)
-      p.reinstall = true;
-  planner::render_plan(plan, m);
-  f.summary = "Rebuild " + package + " against the installed torch " + py.torch_version + ": " + plan.summary;
-  f.commands = plan.commands;
-  f.cost = plan.cost;
-  return f;
-}
-
 /// The first undefined symbol an import error names ("undefined symbol: ncclRecv"), "" when none.
 std::string undefined_symbol_in(const std::string& error) {
   const std::string key = "undefined symbol: ";
@@ -132,7 +78,7 @@ void check_installed_extensions(const DoctorContext& ctx, std::vector<Finding>& 
       f.title = ext->name + " " + version + " supports torch " + rel->torch + ", installed is " + py.torch_version;
       f.evidence = {installed, torch_ev, {"supported torch", rel->torch, "data/compat/extensions.json"}};
       f.explanation = ext->name + " " + rel->versions + " is built and tested against torch " + rel->torch + ".";
-      f.fixes.push_back(rebuild_step(ctx, ext->name, "", 1));
+      f.fixes.push_back(plan_keeping_torch(ctx, ext->name, "", 1));
       f.references.push_back(rel->source);
       out.push_back(std::move(f));
     }
@@ -155,7 +101,7 @@ void check_installed_extensions(const DoctorContext& ctx, std::vector<Finding>& 
                                 ctx.python_label()});
         f.explanation = "The extension links libtorch's C++ symbols of the torch it was built for; with another "
                         "torch (or the other C++11 ABI) import fails with \"undefined symbol\".";
-        f.fixes.push_back(rebuild_step(ctx, ext->name, rel->distribution == "wheel" ? "" : version.substr(0, version.find('+')), 1));
+        f.fixes.push_back(plan_keeping_torch(ctx, ext->name, rel->distribution == "wheel" ? "" : version.substr(0, version.find('+')), 1));
         f.references.push_back(rel->source);
         out.push_back(std::move(f));
       }
@@ -192,7 +138,7 @@ void check_installed_extensions(const DoctorContext& ctx, std::vector<Finding>& 
                             "this torch's libraries do not define them (" + mod.torch_how + ")" +
                             (abi ? ": they differ in _GLIBCXX_USE_CXX11_ABI" : "") +
                             ". Import fails with \"undefined symbol\".";
-            f.fixes.push_back(rebuild_step(ctx, ext->name, rebuild_version, 1));
+            f.fixes.push_back(plan_keeping_torch(ctx, ext->name, rebuild_version, 1));
             f.references.push_back(rel->source);
             f.details = {{"object", mod.path}, {"symbols", g.symbols}, {"cxx11_abi_differs", abi}};
             out.push_back(std::move(f));
@@ -234,7 +180,7 @@ void check_installed_extensions(const DoctorContext& ctx, std::vector<Finding>& 
                           ? "The missing symbol uses the C++11 std::string ABI: the extension was built with "
                             "_GLIBCXX_USE_CXX11_ABI=1 but this torch uses the old ABI."
                           : "The missing symbol is torch's own: the extension was compiled against another torch.";
-      f.fixes.push_back(rebuild_step(ctx, ext->name, rebuild_version, 1));
+      f.fixes.push_back(plan_keeping_torch(ctx, ext->name, rebuild_version, 1));
       f.references.push_back(rel->source);
       out.push_back(std::move(f));
     }

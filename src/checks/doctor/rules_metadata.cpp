@@ -58,6 +58,12 @@ void check_requirements(const DoctorContext& ctx, std::vector<Finding>& out) {
       f.explanation = "pip installs each distribution's Requires-Dist; this one was installed without it "
                       "(--no-deps, a later install replacing it, or another installer), and `pip check` reports "
                       "the same conflict. Code of " + d.name + " may fail at import or at run time.";
+      // A package pinned to another torch (xformers, torchvision, torchaudio): the release of it that was made
+      // for the installed torch, from the planner, keeps torch; pip's own answer would replace torch.
+      if (req->name == "torch" && ctx.python->torch_installed) {
+        Fix keep = plan_keeping_torch(ctx, d.name, "", 1);
+        if (!keep.commands.empty()) f.fixes.push_back(std::move(keep));
+      }
       f.add_fix("See what pip would change to satisfy it (nothing is installed)",
                 {pip_of(py) + " install --dry-run " + shell_quote(d.name + "==" + d.version)},
                 "pip may propose replacing " + req->name + "; read the plan before running it without --dry-run");

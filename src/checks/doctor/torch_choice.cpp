@@ -1,5 +1,11 @@
 #include "checks/doctor/torch_choice.h"
 
+#include <algorithm>
+
+#include "checks/planner/plan_commands.h"
+#include "core/text.h"
+#include "knowledge/pep440.h"
+
 namespace gpucheck::compat {
 
 planner::Machine planner_machine(const DoctorContext& ctx) {
@@ -10,6 +16,59 @@ planner::Machine planner_machine(const DoctorContext& ctx) {
 std::optional<planner::Plan> torch_for_cuda(const DoctorContext& ctx, const std::string& cuda,
                                             const std::string& max_driver_cuda) {
   return planner::torch_for_cuda(ctx.kb, planner_machine(ctx), cuda, max_driver_cuda);
+}
+
+// See torch_choice.h. Shared by the ext.* rebuild fixes and python.requirement_conflict on torch.
+Fix plan_keeping_torch(const DoctorContext& ctx, const std::string& package, const std::string& version, int rank) {
+  Fix f;
+  f.rank = rank;
+  const auto& py = *ctx.python;
+  const std::string torch_public = py.torch_version.substr(0, py.torch_version.find('+'));
+  if (!py.torch_import_error.empty()) {
+    f.summary = "Make torch import first (a build against it imports it): " + py.torch_import_error;
+    return f;
+  }
+  planner::Machine m = planner_machine(ctx);
+  std::vector<planner::Ask> asks;
+  try {
+    asks.push_back({pep440::Requirement::parse(version.empty() ? package : package + "==" + version), "installed", false});
+    asks.push_back({pep440::Requirement::parse("torch==" + torch_public), "installed torch", true});
+  } catch (const std::exception&) {
+    f.summary = "Reinstall " + package + " against torch " + py.torch_version + " (its version does not parse)";
+    return f;
+  }
+  planner::Result r;
+  try {
+    r = planner::resolve(ctx.kb, m, asks, 3);
+    // Only a plan that keeps this very torch build: torch==X also admits an index's other CUDA build of X.
+    r.plans.erase(std::remove_if(r.plans.begin(), r.plans.end(), [](const planner::Plan& p) { return !p.torch.installed; }),
+                  r.plans.end());
+  } catch (const std::exception& e) {
+    f.summary = "No plan for " + package + " here: " + e.what();
+    return f;
+  }
+  if (r.plans.empty()) {
+    std::vector<std::string> why;
+    for (const auto& c : r.conflicts)  // the reasons against the installed torch: the others are not asked
+      for (const auto& w : c.reasons)
+        if (w.find("(installed") != std::string::npos) why.push_back(w);
+    f.summary = "No build of " + package + (version.empty() ? "" : " " + version) + " fits torch " +
+                py.torch_version + " here: " + (why.empty() ? "every plan replaces this torch build" : join(why, "; "));
+    return f;
+  }
+  planner::Plan plan = r.plans.front();
+  auto installed = py.packages.find(package);
+  bool rebuild = false;
+  for (auto& p : plan.packages)
+    if (p.name == package && installed != py.packages.end() &&
+        installed->second.substr(0, installed->second.find('+')) == p.version)
+      p.reinstall = rebuild = true;
+  planner::render_plan(plan, m);
+  f.summary = (rebuild ? "Rebuild " + package + " against the installed torch " : "Install the " + package + " release made for the installed torch ") +
+              py.torch_version + ": " + plan.summary;
+  f.commands = plan.commands;
+  f.cost = plan.cost;
+  return f;
 }
 
 }  // namespace gpucheck::compat

@@ -1,11 +1,13 @@
 #pragma once
 // Which torch build doctor recommends for a CUDA toolkit (or driver): the planner's answer
-// (planner::torch_for_cuda) for this context's machine, so explain and doctor name the same build.
+// (planner::torch_for_cuda) for this context's machine, so explain and doctor name the same build; and the
+// planner's plan for a package that must fit the installed torch.
 #include <optional>
 #include <string>
 
 #include "checks/doctor/doctor_context.h"
 #include "checks/planner/resolver.h"
+#include "core/finding.h"
 
 namespace gpucheck::compat {
 
@@ -17,5 +19,12 @@ planner::Machine planner_machine(const DoctorContext& ctx);
 /// it; within `max_driver_cuda` when set, for the judged Python and every GPU here.
 std::optional<planner::Plan> torch_for_cuda(const DoctorContext& ctx, const std::string& cuda_major_minor,
                                             const std::string& max_driver_cuda = "");
+
+/// The planner's plan for `package` (`version`: that release, "" any) with the installed torch kept: its
+/// TORCH_CUDA_ARCH_LIST for this nvcc and these GPUs, its toolkit, `wheel` before a --no-build-isolation
+/// build, `<that python> -m pip`; the installed release is rebuilt (--force-reinstall --no-cache-dir), else
+/// pip would say "already satisfied" or reuse the cached wheel of the broken build. When no plan keeps this
+/// torch build, a fix with only a summary saying why.
+Fix plan_keeping_torch(const DoctorContext& ctx, const std::string& package, const std::string& version, int rank);
 
 }  // namespace gpucheck::compat
