@@ -291,3 +291,34 @@ TEST(DoctorFixRepro, PastedTopFixesRepairNumpyAbiOverwrittenNcclAndTorchvisionFo
   EXPECT_EQ(check.out.find("nvidia-nccl"), std::string::npos) << check.out;
   EXPECT_EQ(check.out.find("torchvision"), std::string::npos) << check.out;
 }
+
+// xformers 0.0.24 (Requires-Dist torch==2.2.0, installed --no-deps) next to torch 2.1.2: xformers catches its
+// own failure to load its C++ library (a warning, no import error), so only its metadata tells. The printed
+// fix installs the xformers made for 2.1.2 (0.0.23.post1: torch==2.1.2), torch pinned, and its C++ library
+// then loads.
+TEST(DoctorFixRepro, XformersBuiltForAnotherTorchGetsTheOneForThisTorch) {
+  if (!repro_enabled()) GTEST_SKIP() << "set GPUCHECK_TEST_REPRO=1";
+  ScratchVenv v;
+  if (auto why = copy_venv("torch212-numpy2-nccl-cu11-over-cu12", v); !why.empty()) GTEST_SKIP() << why;
+  auto put = run_subprocess({v.python, "-m", "pip", "install", "--no-deps", "xformers==0.0.24"}, clean_env(20));
+  ASSERT_TRUE(put.ok()) << last_lines(put.out + put.err, 10);
+  const std::string has_cpp = "import torch, xformers; print(torch.__version__, bool(xformers._has_cpp_library))";
+  auto broken = run_subprocess({v.python, "-c", has_cpp}, clean_env(3));
+  ASSERT_TRUE(broken.ok()) << broken.err;  // it imports: the failure is only a warning
+  EXPECT_EQ(trim(broken.out), "2.1.2+cu121 False");
+  std::vector<nlohmann::json> conflicts;
+  for (const auto& f : findings_with(doctor(v.python), "python.requirement_conflict"))
+    if (f.at("title").get<std::string>().rfind("xformers ", 0) == 0) conflicts.push_back(f);
+  ASSERT_EQ(conflicts.size(), 1u);
+  EXPECT_EQ(conflicts[0].at("title"), "xformers 0.0.24 has requirement torch==2.2.0, but you have torch 2.1.2");
+  const auto& fix = conflicts[0]["fixes"].at(0);
+  ASSERT_FALSE(fix.at("commands").empty()) << fix.dump(1);
+  EXPECT_NE(fix.at("commands").back().get<std::string>().find("xformers==0.0.23.post1"), std::string::npos) << fix.dump(1);
+  auto ran = paste(fix);
+  ASSERT_TRUE(ran.ok()) << fix.dump(1) << last_lines(ran.out + ran.err, 10);
+  auto fixed = run_subprocess({v.python, "-c", has_cpp}, clean_env(3));
+  EXPECT_TRUE(fixed.ok()) << fixed.err;
+  EXPECT_EQ(trim(fixed.out), "2.1.2+cu121 True");  // torch unchanged, xformers' C++ library loads
+  for (const auto& f : findings_with(doctor(v.python), "python.requirement_conflict"))
+    EXPECT_EQ(f.at("title").get<std::string>().find("xformers"), std::string::npos) << f.dump(1);
+}
