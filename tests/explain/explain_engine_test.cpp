@@ -63,16 +63,32 @@ TEST(ExplainLiteralMatcher, ReportsEachOverlappingLiteralOnceCaseInsensitively) 
   LiteralMatcher m;
   auto he = m.add("he"), she = m.add("she"), hers = m.add("hers"), nccl = m.add("NCCL error");
   m.build();
+  LiteralMatcher::Scratch scratch;
   std::vector<std::size_t> found;
-  m.scan("uSHErs ... ushers", [&](std::size_t i) { found.push_back(i); });
+  m.scan("uSHErs ... ushers", scratch, [&](std::size_t i) { found.push_back(i); });
   std::sort(found.begin(), found.end());
   EXPECT_EQ(found, (std::vector<std::size_t>{he, she, hers}));
   found.clear();
-  m.scan("... nccl ERROR in: x", [&](std::size_t i) { found.push_back(i); });
+  m.scan("... nccl ERROR in: x", scratch, [&](std::size_t i) { found.push_back(i); });
   EXPECT_EQ(found, (std::vector<std::size_t>{nccl}));
   found.clear();
-  m.scan("xyz 123", [&](std::size_t i) { found.push_back(i); });
+  m.scan("xyz 123", scratch, [&](std::size_t i) { found.push_back(i); });
   EXPECT_TRUE(found.empty());
+}
+
+TEST(ExplainLiteralMatcher, OneSetOfLiteralsIsBuiltOnceAndShared) {
+  auto a = LiteralMatcher::shared({"nccl error", "cuda"});
+  auto b = LiteralMatcher::shared({"nccl error", "cuda"});
+  auto c = LiteralMatcher::shared({"nccl error"});
+  EXPECT_EQ(a.get(), b.get());
+  EXPECT_NE(a.get(), c.get());
+  // Two scratches on one matcher do not see each other's literals as already reported.
+  LiteralMatcher::Scratch s1, s2;
+  std::vector<std::size_t> f1, f2;
+  a->scan("CUDA", s1, [&](std::size_t i) { f1.push_back(i); });
+  a->scan("cuda", s2, [&](std::size_t i) { f2.push_back(i); });
+  EXPECT_EQ(f1, std::vector<std::size_t>{1});
+  EXPECT_EQ(f2, std::vector<std::size_t>{1});
 }
 
 TEST(ExplainNamedRegex, TranslatesNamedGroupsAndCountsPlainOnes) {

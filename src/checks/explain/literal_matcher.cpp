@@ -1,8 +1,11 @@
 #include "checks/explain/literal_matcher.h"
 
 #include <cctype>
+#include <deque>
+#include <mutex>
 #include <queue>
 #include <stdexcept>
+#include <utility>
 
 namespace gpucheck::explain {
 
@@ -75,7 +78,21 @@ void LiteralMatcher::build() {
   }
   std::vector<std::int32_t>().swap(delta_);  // only the packed table is scanned
   // The chain walk in scan() starts at the state itself, so a state's own outputs are visited first.
-  seen_.assign(literals_.size(), 0);
+}
+
+std::shared_ptr<const LiteralMatcher> LiteralMatcher::shared(const std::vector<std::string>& literals) {
+  // A process uses one signature set, at most a few (tests): the last four are kept.
+  static std::mutex mutex;
+  static std::deque<std::pair<std::vector<std::string>, std::shared_ptr<const LiteralMatcher>>> cache;
+  std::lock_guard<std::mutex> lock(mutex);
+  for (const auto& [key, matcher] : cache)
+    if (key == literals) return matcher;
+  auto built = std::make_shared<LiteralMatcher>();
+  for (const auto& lit : literals) built->add(lit);
+  built->build();
+  cache.emplace_back(literals, built);
+  if (cache.size() > 4) cache.pop_front();
+  return built;
 }
 
 }  // namespace gpucheck::explain

@@ -3,6 +3,7 @@
 // case-insensitive). It is the prefilter that keeps `explain` fast: a signature's regex only runs on a line
 // that contains one of its literals, and most log lines contain none.
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -11,14 +12,29 @@ namespace gpucheck::explain {
 
 class LiteralMatcher {
  public:
+  /// What one scan remembers (which literals it already reported): the caller's, so one built matcher
+  /// can serve many scanners, in several threads.
+  struct Scratch {
+    std::vector<std::uint32_t> seen;
+    std::uint32_t generation = 0;
+  };
+  /// The matcher of exactly these literals, built once per process and shared: building the automaton
+  /// costs more than scanning a short log (the fuzz target and `run` explain many logs with one set).
+  static std::shared_ptr<const LiteralMatcher> shared(const std::vector<std::string>& literals);
+
   /// Adds a literal and returns its index (0, 1, ...). Empty literals are an error (std::invalid_argument).
   std::size_t add(const std::string& literal);
   /// Builds the automaton; call once after the last add().
   void build();
   /// Calls `found(index)` once per distinct literal occurring in `text` (order unspecified).
   template <typename F>
-  void scan(std::string_view text, F&& found) const {
-    ++generation_;
+  void scan(std::string_view text, Scratch& scratch, F&& found) const {
+    if (scratch.seen.size() != literals_.size() || ++scratch.generation == 0) {
+      scratch.seen.assign(literals_.size(), 0);
+      scratch.generation = 1;
+    }
+    auto& seen = scratch.seen;
+    const std::uint32_t generation = scratch.generation;
     const std::uint32_t* next = packed_.data();
     std::uint32_t entry = 0;  // (row offset of the current state) << 1 | (it or a suffix ends a literal)
     for (char c : text) {
@@ -28,8 +44,8 @@ class LiteralMatcher {
         auto state = static_cast<std::int32_t>((entry >> 1) / classes_);
         for (std::int32_t s = state; s > 0; s = output_link_[static_cast<std::size_t>(s)]) {
           for (std::uint32_t lit : outputs_[static_cast<std::size_t>(s)]) {
-            if (seen_[lit] != generation_) {
-              seen_[lit] = generation_;
+            if (seen[lit] != generation) {
+              seen[lit] = generation;
               found(static_cast<std::size_t>(lit));
             }
           }
@@ -52,8 +68,6 @@ class LiteralMatcher {
   unsigned char fold_[256] = {};
   std::uint16_t class_[256] = {};  // up to 257 classes: 0 + every byte value
   std::size_t classes_ = 1;
-  mutable std::vector<std::uint32_t> seen_;
-  mutable std::uint32_t generation_ = 0;
 };
 
 }  // namespace gpucheck::explain

@@ -37,6 +37,7 @@ std::string shorten(const std::string& s, std::size_t focus = 0) {
 
 LogScanner::LogScanner(const std::vector<Signature>& signatures, ScanOptions options)
     : signatures_(signatures), options_(options), hits_(signatures.size()) {
+  std::vector<std::string> literals;
   for (std::size_t si = 0; si < signatures_.size(); ++si) {
     pattern_offset_.push_back(pattern_pending_.size());
     hits_[si].patterns_matched.assign(signatures_[si].patterns.size(), false);
@@ -45,7 +46,7 @@ LogScanner::LogScanner(const std::vector<Signature>& signatures, ScanOptions opt
       max_window_ = std::max<std::size_t>(max_window_, static_cast<std::size_t>(p.window));
       pattern_pending_.push_back(0);
       for (const auto& lit : p.literals) {
-        literals_.add(lit);
+        literals.push_back(lit);
         literal_patterns_.push_back({{si, pi}});
       }
     }
@@ -53,9 +54,9 @@ LogScanner::LogScanner(const std::vector<Signature>& signatures, ScanOptions opt
   for (std::size_t si = 0; si < signatures_.size(); ++si)
     if (signatures_[si].kind == "context")
       for (std::size_t pi = 0; pi < signatures_[si].patterns.size(); ++pi) contexts_.push_back({si, pi, {}, 0});
-  first_error_literal_ = literals_.size();
-  for (const char* w : kErrorWords) literals_.add(w);
-  literals_.build();
+  first_error_literal_ = literals.size();
+  for (const char* w : kErrorWords) literals.push_back(w);
+  literals_ = LiteralMatcher::shared(literals);
 }
 
 void LogScanner::feed(std::string_view bytes) {
@@ -144,7 +145,7 @@ void LogScanner::process_front() {
   todo.clear();
   bool error_like = false;
   if (options_.automaton) {
-    literals_.scan(line.text, [&](std::size_t lit) {
+    literals_->scan(line.text, scan_scratch_, [&](std::size_t lit) {
       if (lit >= first_error_literal_) {
         error_like = true;
         return;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -85,7 +86,8 @@ class LogScanner {
 
   const std::vector<Signature>& signatures_;
   ScanOptions options_;
-  LiteralMatcher literals_;
+  std::shared_ptr<const LiteralMatcher> literals_;  // shared by every scanner of these signatures
+  LiteralMatcher::Scratch scan_scratch_;
   std::vector<std::vector<PatternRef>> literal_patterns_;  // literal index -> patterns using it
   std::size_t first_error_literal_ = 0;                    // literals from here on mark error-looking lines
   std::size_t max_window_ = 1;
