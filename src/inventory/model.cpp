@@ -170,7 +170,8 @@ void from_json(const nlohmann::json& j, Inventory& inv) {
 
 Inventory inventory_from_document(nlohmann::json doc, const std::string& name) {
   // A report (gpucheck env --json, gpucheck run's file) carries the inventory it judged.
-  if (doc.is_object() && doc.value("kind", "") == "gpucheck.report") {
+  // Compared as JSON: value("kind", "") throws type_error on a kind that is no string (found by fuzz.inventory).
+  if (doc.is_object() && doc.contains("kind") && doc["kind"] == "gpucheck.report") {
     if (!doc.contains("inventory") || doc["inventory"].is_null())
       throw InputError(name + ": this report has no inventory (written with --no-inventory?)");
     doc = doc["inventory"];
