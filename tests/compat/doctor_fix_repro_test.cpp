@@ -322,3 +322,26 @@ TEST(DoctorFixRepro, XformersBuiltForAnotherTorchGetsTheOneForThisTorch) {
   for (const auto& f : findings_with(doctor(v.python), "python.requirement_conflict"))
     EXPECT_EQ(f.at("title").get<std::string>().find("xformers"), std::string::npos) << f.dump(1);
 }
+
+// The torch 2.11 venv's nvidia-cudnn-cu13 9.19.0.56 and this machine's /usr/local/cuda/lib64 cuDNN are the same
+// release, byte for byte: with LD_LIBRARY_PATH=/usr/local/cuda/lib64 libcudnn.so.9 loads its sub-libraries
+// from there, and torch reports the same cuDNN either way. No libs.shadowed_* finding (a false alarm before).
+TEST(DoctorFixRepro, TheSameCudnnReleaseOnLdLibraryPathIsNoShadowing) {
+  if (!repro_enabled()) GTEST_SKIP() << "set GPUCHECK_TEST_REPRO=1";
+  const fs::path venv = venv_root() / "torch211-bmtrain022";
+  if (!fs::exists(venv / ".complete")) GTEST_SKIP() << venv << " is not built (its repro test builds it)";
+  const std::string python = (venv / "bin/python").string();
+  auto with_path = clean_env(5);
+  with_path.set_env["LD_LIBRARY_PATH"] = "/usr/local/cuda/lib64";
+  const std::string cudnn = "import torch; print(torch.backends.cudnn.version())";
+  auto shadowed = run_subprocess({python, "-c", cudnn}, with_path);
+  auto own = run_subprocess({python, "-c", cudnn}, clean_env(3));
+  ASSERT_TRUE(shadowed.ok() && own.ok()) << shadowed.err << own.err;
+  EXPECT_EQ(trim(shadowed.out), trim(own.out));
+  auto r = run_subprocess({kBin, "doctor", "--python", python, "--json"}, with_path);
+  ASSERT_TRUE(r.exited) << r.describe();
+  auto doc = nlohmann::json::parse(r.out);
+  for (const auto& s : doc.at("sections"))
+    for (const auto& f : s.value("findings", nlohmann::json::array()))
+      EXPECT_NE(f.at("id").get<std::string>().rfind("libs.shadowed_", 0), 0u) << f.dump(1);
+}

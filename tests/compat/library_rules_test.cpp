@@ -117,4 +117,11 @@ TEST(LibraryShadowing, CudnnSubLibrariesFollowLdLibraryPathBeforeRunpath) {
                             t / "cuda/lib64");
   ASSERT_EQ(f[0].fixes.size(), 1u);
   EXPECT_EQ(f[0].fixes[0].commands, std::vector<std::string>{"unset LD_LIBRARY_PATH"});
+
+  // The same release installed twice (here: a toolkit from the same nvidia-cudnn wheel, as this machine's
+  // /usr/local/cuda and the torch 2.11 venv): the file found first is byte for byte the wheel's, nothing
+  // is mixed, no finding (before: "would load libcudnn_adv.so.9 9 from /usr/local/cuda/lib64").
+  std::filesystem::remove(t / "cuda/lib64/libcudnn_graph.so.9.19.0");
+  std::filesystem::copy_file(lib + "/libcudnn_graph.so.9", t / "cuda/lib64/libcudnn_graph.so.9.19.0");
+  EXPECT_TRUE(with_prefix(inv, "libs.shadowed_").empty());
 }

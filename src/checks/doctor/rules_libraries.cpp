@@ -6,7 +6,10 @@
 // those are resolved with the loader model (checks/abi/loader.h) on the files when they are present.
 // The reference version is what the package ships (its files and dist-info), never what torch reports
 // from a process that may itself be shadowed.
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <vector>
 
 #include "checks/abi/loader.h"
 #include "checks/doctor/fix_commands.h"
@@ -51,6 +54,23 @@ std::string soname_major(const std::string& soname) {
   if (pos == std::string::npos) return "";
   std::string rest = soname.substr(pos + 4);
   return rest.substr(0, rest.find('.'));
+}
+
+// Whether two regular files hold the same bytes (sizes first; then 1 MiB at a time, to the first difference).
+// A cuDNN sub-library found elsewhere that is byte for byte the wheel's own is the same release: the
+// toolkit here was installed from the same wheel, and nothing is mixed.
+bool same_bytes(const std::string& a, const std::string& b) {
+  std::error_code ec1, ec2;
+  if (!std::filesystem::is_regular_file(a, ec1) || !std::filesystem::is_regular_file(b, ec2)) return false;
+  if (std::filesystem::file_size(a, ec1) != std::filesystem::file_size(b, ec2) || ec1 || ec2) return false;
+  std::ifstream fa(a, std::ios::binary), fb(b, std::ios::binary);
+  std::vector<char> ba(1 << 20), bb(1 << 20);
+  while (fa && fb) {
+    fa.read(ba.data(), static_cast<std::streamsize>(ba.size()));
+    fb.read(bb.data(), static_cast<std::streamsize>(bb.size()));
+    if (fa.gcount() != fb.gcount() || !std::equal(ba.begin(), ba.begin() + fa.gcount(), bb.begin())) return false;
+  }
+  return fa.eof() && fb.eof();
 }
 
 bool under(const std::string& path, const std::vector<std::string>& dirs) {
@@ -215,7 +235,7 @@ void check_cudnn_sublibraries(const DoctorContext& ctx, std::vector<Finding>& ou
       int idx = abi::dlopen_from(g, g.root, name, cfg, objects);
       if (idx < 0) continue;
       const std::string mapped = g.objects[static_cast<std::size_t>(idx)].path;
-      if (real_path(mapped) != real_path(dir + "/" + name)) foreign.push_back(mapped);
+      if (real_path(mapped) != real_path(dir + "/" + name) && !same_bytes(mapped, dir + "/" + name)) foreign.push_back(mapped);
     }
     if (foreign.empty()) continue;
     const std::string shipped = !lib.package_version.empty() ? lib.package_version : lib.version;
