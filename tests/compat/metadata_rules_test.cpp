@@ -118,6 +118,18 @@ TEST_F(Site, MissingRequirementIsAWarning) {
   EXPECT_EQ(missing[0].fixes[0].commands[0], "/venv/bin/python -m pip install psutil 'huggingface-hub>=0.21.0'");
 }
 
+// bmtrain 0.2.2 declares numpy; next to torch 2.1.2 (built against numpy 1) the fix pins numpy 1, since a
+// plain `pip install numpy` would install numpy 2 and break torch.from_numpy.
+TEST_F(Site, MissingNumpyBesideATorchBuiltForNumpyOneIsPinned) {
+  dist("torch-2.1.2.dist-info", "Name: torch\nVersion: 2.1.2\n");
+  dist("bmtrain-0.2.2.dist-info", "Name: bmtrain\nVersion: 0.2.2\nRequires-Dist: numpy\n");
+  auto inv = inventory();
+  compat::DoctorContext ctx(inv, kb());
+  auto missing = with_id(compat::diagnose(ctx), "python.requirement_missing");
+  ASSERT_EQ(missing.size(), 1u);
+  EXPECT_EQ(missing[0].fixes[0].commands[0], "/venv/bin/python -m pip install numpy==1.26.4");
+}
+
 TEST_F(Site, TwoWheelsOneFileTheBytesOnDiskDecide) {
   // cu12 listed libnccl.so.2 first; cu11 installed later and overwrote it ("abc" is cu11's bytes).
   dist("nvidia_nccl_cu12-2.18.1.dist-info", "Name: nvidia-nccl-cu12\nVersion: 2.18.1\n",

@@ -29,6 +29,22 @@ bool already_reported(const std::vector<Finding>& out, const std::string& text) 
   return false;
 }
 
+/// The numpy release the planner pins next to the installed torch when that torch predates the numpy 2 ABI
+/// (data/compat/pypi.json: the newest 1.x with a wheel for this Python); "" when it pins none.
+std::string numpy_pin_for_installed_torch(const DoctorContext& ctx) {
+  const auto& py = *ctx.python;
+  if (!py.torch_installed || py.torch_version.empty()) return "";
+  try {
+    planner::Ask keep{pep440::Requirement::parse("torch==" + py.torch_version.substr(0, py.torch_version.find('+'))),
+                      "installed torch", false};
+    for (const auto& plan : planner::resolve(ctx.kb, planner_machine(ctx), {keep}, 1).plans)
+      for (const auto& [name, version] : plan.abi_pins)
+        if (plan.torch.installed && name == "numpy") return version;
+  } catch (const std::exception&) {
+  }
+  return "";
+}
+
 }  // namespace
 
 void check_requirements(const DoctorContext& ctx, std::vector<Finding>& out) {
@@ -79,7 +95,13 @@ void check_requirements(const DoctorContext& ctx, std::vector<Finding>& out) {
     std::vector<std::string> names, specs;
     for (const auto& [req, line] : missing) {
       names.push_back(req.name);
-      specs.push_back(shell_quote(req.name + req.specifiers.str()));
+      // numpy beside a torch built against numpy 1: the pin, else pip would pick numpy 2 and break
+      // torch.from_numpy (python.numpy_abi), when the pin also meets what the distribution declares.
+      std::string pin = req.name == "numpy" ? numpy_pin_for_installed_torch(ctx) : "";
+      if (!pin.empty() && (req.specifiers.empty() || req.specifiers.contains(pin, true)))
+        specs.push_back(shell_quote("numpy==" + pin));
+      else
+        specs.push_back(shell_quote(req.name + req.specifiers.str()));
       f.evidence.push_back({"Requires-Dist", line, d.location + "/METADATA"});
     }
     f.title = d.name + " " + d.version + " requires " + join(names, ", ") + (names.size() == 1 ? ", which is" : ", which are") +
@@ -157,15 +179,7 @@ void check_numpy_abi(const DoctorContext& ctx, std::vector<Finding>& out) {
   bool numpy2 = np && !np->version.empty() && np->version.front() == '2';
   // The release the planner pins below the ABI break this torch predates (data/compat/pypi.json), so the
   // command names a version known to exist with a wheel for this Python.
-  std::string pinned;
-  try {
-    planner::Ask keep{pep440::Requirement::parse("torch==" + py.torch_version.substr(0, py.torch_version.find('+'))),
-                      "installed torch", false};
-    for (const auto& plan : planner::resolve(ctx.kb, planner_machine(ctx), {keep}, 1).plans)
-      for (const auto& [name, version] : plan.abi_pins)
-        if (plan.torch.installed && name == "numpy" && pinned.empty()) pinned = version;
-  } catch (const std::exception&) {
-  }
+  const std::string pinned = numpy_pin_for_installed_torch(ctx);
   if (numpy2 && !pinned.empty())
     f.add_fix("Install numpy " + pinned + ", the newest 1.x for this Python (torch was built against numpy 1)",
               {pip_of(py) + " install " + shell_quote("numpy==" + pinned)},
