@@ -245,7 +245,8 @@ TEST(DoctorFixRepro, BmtrainRebuildKeepsAnArchListThisNvccBuilds) {
   for (const auto& c : cmds)
     if (c.rfind("export ", 0) == 0) exports += c + "\n";
   EXPECT_NE(exports.find("export TORCH_CUDA_ARCH_LIST='7.5;8.0+PTX'\n"), std::string::npos) << exports;
-  EXPECT_EQ(cmds.front().rfind(own.python + " -m pip install wheel==", 0), 0u) << cmds.front();
+  // The venv has wheel 0.48.0 (its bmtrain was built --no-build-isolation): kept, not installed again.
+  for (const auto& c : cmds) EXPECT_EQ(c.find("wheel=="), std::string::npos) << c;
 
   fs::path cu = own.dir.parent_path() / "k.cu";
   std::ofstream(cu) << "__global__ void k(float* x) { x[threadIdx.x] += 1.0f; }\n";

@@ -472,8 +472,9 @@ Result resolve(const compat::KnowledgeBase& kb, const Machine& m, const std::vec
     std::stable_partition(plan.packages.begin(), plan.packages.end(), [](const PlannedPackage& p) { return !p.build; });
     bool isolation_off = std::any_of(plan.packages.begin(), plan.packages.end(),
                                      [](const PlannedPackage& p) { return p.no_build_isolation; });
-    if (isolation_off) {
-      // setuptools' bdist_wheel needs the `wheel` package when pip does not provide it in an isolated build.
+    // setuptools' bdist_wheel needs the `wheel` package when pip does not provide it in an isolated build;
+    // an installed wheel is kept as it is (changing its version is not what was asked).
+    if (isolation_off && !m.installed.count("wheel")) {
       if (const auto* w = kb.pypi().package("wheel")) {
         for (auto it = w->releases.rbegin(); it != w->releases.rend(); ++it)
           if (!it->yanked && it->python_allowed(m.python_version.empty() ? "3.11" : m.python_version)) {
