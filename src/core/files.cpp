@@ -73,7 +73,18 @@ nlohmann::json read_json_file(const std::string& path) {
     return nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
     throw InputError(path + " is not valid JSON (byte " + std::to_string(e.byte) + ")");
+  } catch (const nlohmann::json::exception&) {  // out_of_range.406: a number no C++ type holds
+    throw InputError(path + " is not valid JSON (a number out of range)");
   }
+}
+
+long long json_int(const nlohmann::json& j, const std::string& key, long long fallback, long long lo, long long hi) {
+  if (!j.is_object() || !j.contains(key)) return fallback;
+  const auto& v = j[key];
+  // Compared as JSON (nlohmann compares mixed integer kinds by value) before any conversion.
+  if (!v.is_number_integer() || v < lo || v > hi)
+    throw InputError(key + " must be a whole number in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+  return v.get<long long>();
 }
 
 void make_dirs(const std::string& path) {

@@ -22,8 +22,15 @@ std::string read_file(const std::string& path, std::size_t max_bytes = kMaxDocum
 /// process ends between listing /proc and reading its entry (ESRCH), which is no error to whoever scans.
 std::string read_proc_text(const std::string& path);
 
-/// Parses a JSON file; throws InputError naming the file and the parse position.
+/// Parses a JSON file; throws InputError naming the file and the parse position (or a number too large for
+/// any C++ type: nlohmann's out_of_range.406, found by fuzz.manifest).
 nlohmann::json read_json_file(const std::string& path);
+
+/// `j[key]` as a whole number in [lo, hi] (`fallback` when absent); anything else (a string, a fraction, a
+/// float or integer outside the range) throws InputError("KEY must be a whole number in [lo, hi]").
+/// Converting a JSON float such as 6.7e77 to int with nlohmann's get<int>() is undefined behaviour (UBSan,
+/// found by fuzz.signatures): every integer field of a document gpucheck reads goes through here.
+long long json_int(const nlohmann::json& j, const std::string& key, long long fallback, long long lo, long long hi);
 
 /// Writes `content` to a temporary file beside `path`, fsyncs it and renames it over `path`, so a reader
 /// (or a crash) never sees a half-written file. With `no_clobber`, an existing `path` is an InputError.

@@ -93,7 +93,12 @@ void to_json(nlohmann::json& j, const Fix& f) {
 }
 
 void from_json(const nlohmann::json& j, Fix& f) {
-  f.rank = j.at("rank").get<int>();
+  // A type_error like every other mistyped field of a report (its readers turn those into exit 2); never
+  // get<int>() on a float such as 1e300, which is undefined behaviour.
+  const auto& rank = j.at("rank");
+  if (!rank.is_number_integer() || rank < 0 || rank > 1000000)
+    throw nlohmann::json::type_error::create(302, "rank must be a whole number in [0, 1000000]", &j);
+  f.rank = rank.get<int>();
   f.summary = j.at("summary").get<std::string>();
   f.commands = j.value("commands", std::vector<std::string>{});
   f.cost = j.value("cost", "");

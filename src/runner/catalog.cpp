@@ -41,7 +41,7 @@ ProbeSpec parse_manifest(const nlohmann::json& j, const std::string& file, const
     p.levels = j.at("levels").get<std::vector<std::string>>();
     p.timeout_s = j.value("timeout_s", 60.0);
     p.timeout_by_level = j.value("timeout_s_by_level", std::map<std::string, double>{});
-    p.timeout_cores = j.value("timeout_cores", 0);
+    p.timeout_cores = static_cast<int>(json_int(j, "timeout_cores", 0, 0, 4096));
     for (const auto& [level, t] : p.timeout_by_level)
       if (!(t > 0) || t > kMaxTimeoutSeconds || std::find(kLevels.begin(), kLevels.end(), level) == kLevels.end())
         throw InputError("timeout_s_by_level: '" + level + "' must be a level with seconds in (0, " +

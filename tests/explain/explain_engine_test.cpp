@@ -182,6 +182,19 @@ TEST(ExplainSignatures, MalformedDocumentsAreInputErrors) {
   EXPECT_THROW(bad(R"({"signatures": [{"id": 5}]})"), gpucheck::InputError);
   EXPECT_THROW(bad(R"({"signatures": [{"id": "a", "title": "t", "explanation": "e", "sources": ["u"],
                       "patterns": [{"literals": ["abcd"], "regex": "abcd", "window": "x"}]}]})"), gpucheck::InputError);
+  // A window far outside int: before, nlohmann's get<int>() of 6.7e77 (undefined behaviour; UBSan in
+  // fuzz.signatures). Now the same one-line input error as any window outside 1..4.
+  for (const char* w : {"6.666666666666666e77", "2.5", "99999999999999999999", "5"}) {
+    SCOPED_TRACE(w);
+    try {
+      bad((std::string(R"({"signatures": [{"id": "a", "title": "t", "explanation": "e", "sources": ["u"],
+                       "patterns": [{"literals": ["abcd"], "regex": "abcd", "window": )") + w + "}]}]}").c_str());
+      ADD_FAILURE() << "accepted";
+    } catch (const gpucheck::InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("signature 'a': window must be a whole number in [1, 4]"), std::string::npos)
+          << e.what();
+    }
+  }
 }
 
 TEST(ExplainScanner, WrappedMessageIsMatchedAcrossLinesWithCaptures) {

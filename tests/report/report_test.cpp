@@ -148,6 +148,18 @@ TEST(ReportJson, RejectsOtherDocuments) {
   auto bad_status = nlohmann::json::parse(
       R"({"kind":"gpucheck.report","tool":{"version":"1"},"host":"h","results":[{"id":"a.b","status":"meh"}]})");
   EXPECT_THROW(report_from_json(bad_status), InputError);
+  // A fix rank that is no whole number (1e300: get<int>() of it is undefined behaviour) is bad input too.
+  Report r;
+  Finding f;
+  f.id = "a.b";
+  f.add_fix("do this");
+  r.section("findings").findings.push_back(f);
+  nlohmann::json j = to_json(r);
+  EXPECT_NO_THROW(report_from_json(j));
+  for (const char* rank : {"1e300", "1.5", "-3"}) {
+    j["sections"][0]["findings"][0]["fixes"][0]["rank"] = nlohmann::json::parse(rank);
+    EXPECT_THROW(report_from_json(j), InputError) << rank;
+  }
 }
 
 TEST(ReportJson, ReadsSchemaOneAndKeepsEvidenceOrder) {

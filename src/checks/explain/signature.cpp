@@ -58,8 +58,7 @@ Signature parse_one(const nlohmann::json& s, const std::string& origin) {
     if (pat.literals.empty()) throw std::invalid_argument("pattern without literals: " + p.dump());
     for (const auto& l : pat.literals)
       if (l.size() < 4) throw std::invalid_argument("literal too short to prefilter: '" + l + "'");
-    pat.window = p.value("window", 1);
-    if (pat.window < 1 || pat.window > 4) throw std::invalid_argument("window must be 1..4");
+    pat.window = static_cast<int>(json_int(p, "window", 1, 1, 4));
     pat.confidence = p.value("confidence", 0.9);
     if (!(pat.confidence > 0.0 && pat.confidence <= 1.0)) throw std::invalid_argument("confidence must be in (0, 1]");
     pat.anchored = p.value("anchored", false);
@@ -110,6 +109,8 @@ std::vector<Signature> parse_signatures(const nlohmann::json& doc, const std::st
     } catch (const nlohmann::json::exception& e) {
       throw InputError(origin + ": signature '" + id + "': " + e.what());
     } catch (const std::invalid_argument& e) {
+      throw InputError(origin + ": signature '" + id + "': " + e.what());
+    } catch (const InputError& e) {
       throw InputError(origin + ": signature '" + id + "': " + e.what());
     }
   }
