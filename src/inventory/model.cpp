@@ -1,5 +1,7 @@
 #include "inventory/model.h"
 
+#include "core/text.h"
+
 #include <algorithm>
 
 #include "core/errors.h"
@@ -134,11 +136,38 @@ std::string mistyped_field(const nlohmann::json& given, const nlohmann::json& mo
   return "";
 }
 
+// Outside text inside an error message, on one line (the CLI prints an InputError as one line):
+// terminal_safe keeps newlines, so newline and CR are shown as \n and \r.
+std::string on_one_line(const std::string& s) {
+  std::string out;
+  for (char c : terminal_safe(s)) out += c == '\n' ? std::string("\\n") : c == '\r' ? std::string("\\r") : std::string(1, c);
+  return out;
+}
+
+/// The first field holding a number with a fraction or exponent where the model has a whole number
+/// ("gpus[0].memory_total_bytes"), or "". nlohmann's get<unsigned long>() of 8.6e75 is undefined behaviour
+/// (UBSan, found by fuzz.inventory), so such a document is refused before any conversion.
+std::string fraction_in_whole_field(const nlohmann::json& given, const nlohmann::json& model, const std::string& path) {
+  if ((model.is_number_integer() || model.is_number_unsigned()) && given.is_number_float()) return path;
+  if (model.is_object() && given.is_object()) {
+    for (auto it = given.begin(); it != given.end(); ++it)
+      if (auto m = model.find(it.key()); m != model.end())
+        if (auto r = fraction_in_whole_field(*it, *m, path.empty() ? it.key() : path + "." + it.key()); !r.empty())
+          return r;
+  } else if (model.is_array() && !model.empty() && given.is_array()) {
+    for (std::size_t i = 0; i < given.size(); ++i)
+      if (auto r = fraction_in_whole_field(given[i], model[0], path + "[" + std::to_string(i) + "]"); !r.empty()) return r;
+  }
+  return "";
+}
+
 }  // namespace
 
 void from_json(const nlohmann::json& j, Inventory& inv) {
   if (!j.is_object() || !j.contains("schema_version"))
     throw InputError("not an inventory document (no schema_version); produce one with `gpucheck env --json`");
+  if (std::string field = fraction_in_whole_field(j, inventory_model(), ""); !field.empty())
+    throw InputError("malformed inventory document: " + on_one_line(field) + ": must be a whole number");
   try {
     Inventory d;
     inv.schema_version = j.value("schema_version", d.schema_version);
@@ -164,7 +193,7 @@ void from_json(const nlohmann::json& j, Inventory& inv) {
     if (auto bracket = what.find("] "); what.rfind("[json.exception.", 0) == 0 && bracket != std::string::npos)
       what = what.substr(bracket + 2);
     std::string field = mistyped_field(j, inventory_model(), "");
-    throw InputError("malformed inventory document: " + (field.empty() ? "" : field + ": ") + what);
+    throw InputError(on_one_line("malformed inventory document: " + (field.empty() ? "" : field + ": ") + what));
   }
 }
 

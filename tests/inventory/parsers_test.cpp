@@ -276,6 +276,13 @@ TEST(InventoryDocument, TypeErrorsNameTheField) {
                 .find(": toolkits[0].host_compilers[0].min: type must be string"), std::string::npos);
   EXPECT_NE(why(R"({"schema_version":"2.0","notes":"one"})").find(": notes: "), std::string::npos);
   EXPECT_EQ(why(R"({"schema_version":"2.0","gpus":[{"index":3,"cc_major":9}]})"), "");  // well typed
+  // A fraction where the model has a whole number: before, get<unsigned long>() of 8.6e75 (undefined
+  // behaviour; UBSan in fuzz.inventory). A whole number of a float's size is still only too large.
+  EXPECT_EQ(why(R"({"schema_version":"2.0","gpus":[{"index":0,"memory_total_bytes":8.6e75}]})"),
+            "malformed inventory document: gpus[0].memory_total_bytes: must be a whole number");
+  EXPECT_EQ(why(R"({"schema_version":"2.0","driver":{"cuda_version":12.4}})"),
+            "malformed inventory document: driver.cuda_version: must be a whole number");
+  EXPECT_EQ(why(R"({"schema_version":"2.0","pythons":[{"probe_seconds":1}]})"), "");  // an int where a float goes
   // A "kind" that is no string is not a report's: before, value("kind", "") threw a type_error (exit 3).
   for (const char* doc : {R"({"kind":2222222222222222222222222.2})", R"({"kind":{}})", R"({"kind":null})"})
     EXPECT_NO_THROW(why(doc)) << doc;

@@ -96,6 +96,10 @@ TEST_F(CatalogTest, NumbersOutOfEveryRangeAreInputErrors) {
               std::string::npos)
         << cores;
   EXPECT_EQ(why(R"({"id":"a.b","title":"t","levels":["quick"],"timeout_cores":8})"), "accepted");
+  // An id holding a newline is shown escaped: the error stays one line (fuzz.manifest, second run).
+  std::string msg = why(R"({"id":"abi.ext\nsions","title":"t","levels":["quick"]})");
+  EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
+  EXPECT_NE(msg.find("id 'abi.ext\\nsions' is not a probe id"), std::string::npos) << msg;
 }
 
 TEST_F(CatalogTest, MalformedManifestNamesTheFile) {
