@@ -124,6 +124,16 @@ void append_hex(std::string& out, unsigned char c) {
 
 }  // namespace
 
+std::string on_one_line(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '\n') out += "\\n";
+    else if (c == '\r') out += "\\r";
+    else out += c;
+  }
+  return out;
+}
+
 std::string terminal_safe(const std::string& s) {
   std::string out;
   out.reserve(s.size());

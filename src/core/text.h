@@ -27,6 +27,10 @@ std::string json_text(const nlohmann::json& j, int indent = -1);
 /// never move the cursor, retitle the window or hide lines.
 std::string terminal_safe(const std::string& s);
 
+/// `s` on one line: newline and CR shown as \n and \r (nothing else changed). The CLI prints an InputError
+/// as one line, so outside text inside one (a JSON key, a probe id, a file name) goes through this.
+std::string on_one_line(const std::string& s);
+
 /// ISO-8601 UTC time "2026-11-29T19:31:51Z" of now.
 std::string utc_now_iso();
 /// Compact UTC time for file names: "20261129T193151Z".

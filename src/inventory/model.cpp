@@ -136,13 +136,6 @@ std::string mistyped_field(const nlohmann::json& given, const nlohmann::json& mo
   return "";
 }
 
-// Outside text inside an error message, on one line (the CLI prints an InputError as one line):
-// terminal_safe keeps newlines, so newline and CR are shown as \n and \r.
-std::string on_one_line(const std::string& s) {
-  std::string out;
-  for (char c : terminal_safe(s)) out += c == '\n' ? std::string("\\n") : c == '\r' ? std::string("\\r") : std::string(1, c);
-  return out;
-}
 
 /// The first field holding a number with a fraction or exponent where the model has a whole number
 /// ("gpus[0].memory_total_bytes"), or "". nlohmann's get<unsigned long>() of 8.6e75 is undefined behaviour
@@ -167,7 +160,7 @@ void from_json(const nlohmann::json& j, Inventory& inv) {
   if (!j.is_object() || !j.contains("schema_version"))
     throw InputError("not an inventory document (no schema_version); produce one with `gpucheck env --json`");
   if (std::string field = fraction_in_whole_field(j, inventory_model(), ""); !field.empty())
-    throw InputError("malformed inventory document: " + on_one_line(field) + ": must be a whole number");
+    throw InputError("malformed inventory document: " + on_one_line(terminal_safe(field)) + ": must be a whole number");
   try {
     Inventory d;
     inv.schema_version = j.value("schema_version", d.schema_version);
@@ -193,7 +186,7 @@ void from_json(const nlohmann::json& j, Inventory& inv) {
     if (auto bracket = what.find("] "); what.rfind("[json.exception.", 0) == 0 && bracket != std::string::npos)
       what = what.substr(bracket + 2);
     std::string field = mistyped_field(j, inventory_model(), "");
-    throw InputError(on_one_line("malformed inventory document: " + (field.empty() ? "" : field + ": ") + what));
+    throw InputError(on_one_line(terminal_safe("malformed inventory document: " + (field.empty() ? "" : field + ": ") + what)));
   }
 }
 

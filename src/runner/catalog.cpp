@@ -30,22 +30,12 @@ bool is_probe_id(const std::string& id) {
   return words >= 2;
 }
 
-namespace {
-// Outside text inside an error message, on one line (the CLI prints an InputError as one line):
-// terminal_safe keeps newlines, so newline and CR are shown as \n and \r.
-std::string on_one_line(const std::string& s) {
-  std::string out;
-  for (char c : terminal_safe(s)) out += c == '\n' ? std::string("\\n") : c == '\r' ? std::string("\\r") : std::string(1, c);
-  return out;
-}
-}  // namespace
-
 ProbeSpec parse_manifest(const nlohmann::json& j, const std::string& file, const std::string& probe_dir) {
   try {
     ProbeSpec p;
     p.id = j.at("id").get<std::string>();
     if (!is_probe_id(p.id))
-      throw InputError("id '" + on_one_line(p.id) + "' is not a probe id (words of a-z, 0-9 and _ joined by dots)");
+      throw InputError("id '" + on_one_line(terminal_safe(p.id)) + "' is not a probe id (words of a-z, 0-9 and _ joined by dots)");
     p.title = j.at("title").get<std::string>();
     p.description = j.value("description", "");
     p.levels = j.at("levels").get<std::vector<std::string>>();
@@ -67,9 +57,9 @@ ProbeSpec parse_manifest(const nlohmann::json& j, const std::string& file, const
     p.executable = probe_dir + "/" + p.id;
     return p;
   } catch (const nlohmann::json::exception& e) {
-    throw InputError(on_one_line("probe manifest " + file + ": " + e.what()));
+    throw InputError(on_one_line(terminal_safe("probe manifest " + file + ": " + e.what())));
   } catch (const InputError& e) {
-    throw InputError(on_one_line("probe manifest " + file + ": " + e.what()));
+    throw InputError(on_one_line(terminal_safe("probe manifest " + file + ": " + e.what())));
   }
 }
 

@@ -28,17 +28,7 @@ nlohmann::json ThresholdConfig::to_json() const {
 namespace {
 
 // The CLI prints an InputError as one line: a key (or a file name) holding a newline must not break it
-// (without this the `thresholds` fuzz target aborts on {"x\ny": 1}).
-std::string on_one_line(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '\n') out += "\\n";
-    else if (c == '\r') out += "\\r";
-    else out += c;
-  }
-  return out;
-}
-
+// (without on_one_line the `thresholds` fuzz target aborts on {"x\ny": 1}).
 [[noreturn]] void bad_config(const std::string& origin, const std::string& what) {
   throw InputError(on_one_line("thresholds config " + origin + ": " + what));
 }
