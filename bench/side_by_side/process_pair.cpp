@@ -15,31 +15,9 @@
 #include <filesystem>
 #include <thread>
 
-extern char** environ;
+#include "core/process_environment.h"
 
 namespace gpucheck::bench {
-
-namespace {
-
-std::vector<std::string> environment_with(const std::map<std::string, std::string>& set) {
-  std::vector<std::string> out;
-  for (char** e = environ; *e; ++e) {
-    std::string kv = *e;
-    std::string key = kv.substr(0, kv.find('='));
-    if (!set.count(key)) out.push_back(kv);
-  }
-  for (const auto& [k, v] : set) out.push_back(k + "=" + v);
-  return out;
-}
-
-std::vector<char*> c_strings(std::vector<std::string>& v) {
-  std::vector<char*> out;
-  for (auto& s : v) out.push_back(s.data());
-  out.push_back(nullptr);
-  return out;
-}
-
-}  // namespace
 
 ProcessRun run_process(const Command& c, double timeout_s) {
   ProcessRun r;
@@ -52,8 +30,8 @@ ProcessRun run_process(const Command& c, double timeout_s) {
     set[c.fresh_dir_env] = fresh;
   }
   std::vector<std::string> argv_copy = c.argv, env_copy = environment_with(set);
-  auto argv = c_strings(argv_copy);
-  auto envp = c_strings(env_copy);
+  auto argv = null_terminated(argv_copy);
+  auto envp = null_terminated(env_copy);
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);

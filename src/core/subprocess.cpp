@@ -17,8 +17,7 @@
 #include <sstream>
 
 #include "core/interrupt.h"
-
-extern char** environ;
+#include "core/process_environment.h"
 
 namespace gpucheck {
 
@@ -66,26 +65,6 @@ struct Capture {
     }
   }
 };
-
-std::vector<std::string> build_environment(const SubprocessOptions& o) {
-  std::vector<std::string> env;
-  for (char** e = environ; e && *e; ++e) {
-    std::string entry(*e);
-    std::string key = entry.substr(0, entry.find('='));
-    bool drop = o.set_env.count(key) > 0;
-    for (auto& u : o.unset_env) drop = drop || u == key;
-    if (!drop) env.push_back(entry);
-  }
-  for (auto& [k, v] : o.set_env) env.push_back(k + "=" + v);
-  return env;
-}
-
-std::vector<char*> c_strings(std::vector<std::string>& v) {
-  std::vector<char*> out;
-  for (auto& s : v) out.push_back(s.data());
-  out.push_back(nullptr);
-  return out;
-}
 
 }  // namespace
 
@@ -175,9 +154,9 @@ SubprocessResult run_subprocess(const std::vector<std::string>& argv_in, const S
   posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP);
 
   std::vector<std::string> argv_copy = argv_in;
-  std::vector<std::string> env_copy = build_environment(o);
-  auto argv = c_strings(argv_copy);
-  auto envp = c_strings(env_copy);
+  std::vector<std::string> env_copy = environment_with(o.set_env, o.unset_env);
+  auto argv = null_terminated(argv_copy);
+  auto envp = null_terminated(env_copy);
   std::string exe = argv_in[0].find('/') == std::string::npos ? find_in_path(argv_in[0]) : argv_in[0];
   if (exe.empty()) exe = argv_in[0];
 
