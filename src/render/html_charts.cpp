@@ -9,20 +9,11 @@
 #include "core/measurement_details.h"
 #include "core/text.h"
 #include "render/compare_rows.h"
+#include "render/report_fields.h"
 #include "render/svg_chart.h"
 
 namespace gpucheck::render::html {
 namespace {
-
-double number_at(const nlohmann::json& j, const char* key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_number() ? it->get<double>() : NAN;
-}
-
-std::string string_at(const nlohmann::json& j, const char* key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : "";
-}
 
 const nlohmann::json* rows_of(const Finding& f) {
   if (!f.details.is_object()) return nullptr;
@@ -52,7 +43,7 @@ void collectives_busbw(const report::Report& r, std::vector<Chart>& out) {
     std::map<std::string, std::vector<svg::Series>> series_of_chart;
     for (const auto& row : *rows) {
       if (!row.is_object() || (row.contains("exercised") && row["exercised"] == false)) continue;
-      const std::string key = string_at(row, "key");
+      const std::string key = text_at(row, "key");
       if (key.rfind("sweep.", 0) != 0) continue;
       const double y = number_at(row, bus ? "busbw_gbps" : "algbw_gbps");
       const double x = number_at(row, "bytes");

@@ -5,6 +5,7 @@
 #include "checks/doctor/fix_commands.h"
 #include "core/text.h"
 #include "render/compare_rows.h"
+#include "render/report_fields.h"
 
 namespace gpucheck::render {
 namespace {
@@ -168,8 +169,8 @@ std::string verdict_line(const report::Report& r) {
     return fmt::format("EXPLAINED: {} cause(s), root cause [{}]", causes->findings.size(), root->id);
   }
   if (c == "diff") {
-    const int matter = r.details.is_object() ? r.details.value("that_matter", 0) : 0;
-    const int all = r.details.is_object() ? r.details.value("differences", 0) : 0;
+    const int matter = r.details.is_object() ? count_at(r.details, "that_matter") : 0;
+    const int all = r.details.is_object() ? count_at(r.details, "differences") : 0;
     return fmt::format("{}: {} difference(s), {} that matter", matter ? "DIFFERENT" : all ? "MINOR DIFFERENCES" : "SAME", all, matter);
   }
   if (c == "compare") {

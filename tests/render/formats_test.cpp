@@ -141,4 +141,22 @@ TEST(Formats, NamesParse) {
 }
 
 }  // namespace
+// A report read back from another node may carry any number where gpucheck writes a small whole one: a float
+// such as 6.7e77 converted to int is undefined behaviour (UBSan in the sanitizer lane, fuzz.report). The
+// stack facts show what they can and leave out what is no count.
+TEST(Formats, NumbersOutOfRangeInAReadBackInventoryAreLeftOut) {
+  report::Report r = sample_report();
+  r.inventory["driver"]["cuda_version"] = 6.7e77;
+  r.inventory["gpus"][0]["cc_major"] = -4;
+  r.inventory["gpus"][1]["cc_minor"] = 1e300;
+  for (Format f : {Format::kMarkdown, Format::kPrometheus, Format::kHtml}) {  // the formats with stack facts
+    std::ostringstream out;
+    render(r, f, out, RenderOptions{});
+    EXPECT_EQ(out.str().find("sm_-"), std::string::npos) << out.str();
+    EXPECT_EQ(out.str().find("CUDA (driver)"), std::string::npos) << out.str();
+    EXPECT_NE(out.str().find("NVIDIA H200 (sm_00)"), std::string::npos) << out.str();
+    EXPECT_NE(out.str().find("NVIDIA H200 (sm_90)"), std::string::npos) << out.str();
+  }
+}
+
 }  // namespace gpucheck::render
