@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cstdlib>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -9,6 +10,7 @@
 #include "core/cuda_version.h"
 #include "core/paths.h"
 #include "core/subprocess.h"
+#include "platform/root_fs.h"
 
 namespace gpucheck::inventory {
 
@@ -97,8 +99,19 @@ std::map<std::string, VersionReading> read_versions_in_child(const std::vector<V
   for (const auto& r : requests) argv.push_back(r.name + "=" + r.path);
   SubprocessOptions o;
   o.timeout = std::chrono::seconds(20);
-  // Keep the child from finding the caller's CUDA libraries in place of the file it was asked about.
+  // Keep the child from finding the caller's CUDA libraries in place of the file it was asked about: no
+  // preload, and the files' own directory first on LD_LIBRARY_PATH, so what they open by SONAME is their own
+  // release (cuDNN 9's cudnnGetVersion answers from the libcudnn_graph it opened: with another release first
+  // on LD_LIBRARY_PATH it named that one's number, issue 13).
   o.unset_env = {"LD_PRELOAD"};
+  std::string own_dirs;
+  for (const auto& r : requests) {
+    const std::string dir = parent_dir(r.path);
+    if (!dir.empty() && (":" + own_dirs + ":").find(":" + dir + ":") == std::string::npos)
+      own_dirs += (own_dirs.empty() ? "" : ":") + dir;
+  }
+  const char* inherited = std::getenv("LD_LIBRARY_PATH");
+  o.set_env["LD_LIBRARY_PATH"] = own_dirs + (inherited && *inherited ? std::string(":") + inherited : "");
   // Huge pages for the libraries' .bss (thp_audit.c): the same load, a third faster for libcublasLt.
   if (std::string audit = version_helper_audit_path(); !audit.empty()) o.set_env["LD_AUDIT"] = audit;
   else o.unset_env.push_back("LD_AUDIT");

@@ -104,6 +104,13 @@ o["mapped_libraries"] = maps()
 # already: RTLD_NOLOAD never loads a file, so nothing runs that import torch did not run, and the inventory
 # spares a dlopen child per directory (libcublasLt alone: ~0.1 s of CPU). The kinds and calls are those of
 # gpucheck-libversion (inventory/libversion_helper); the numbers are decoded by the inventory.
+# cuDNN 9's libcudnn.so.9 is a shim: cudnnGetVersion answers from the libcudnn_graph it dlopened by SONAME, so
+# with another release's sub-libraries first on LD_LIBRARY_PATH it gives that release's number (issue 13:
+# 91900 for a wheel of 9.1.0). Such a reading is not the file's: it is left to the helper (library_version).
+def cudnn_mixed(path, paths):
+    here = os.path.dirname(os.path.realpath(path))
+    return any(os.path.basename(p).startswith("libcudnn_") and os.path.dirname(os.path.realpath(p)) != here
+               for p in paths)
 def loaded_versions(paths):
     import ctypes
     kinds = (("libcudart.so", "cudart"), ("libcublasLt.so", "cublasLt"), ("libcublas.so", "cublas"),
@@ -113,6 +120,7 @@ def loaded_versions(paths):
         kind = [k for pre, k in kinds if os.path.basename(path).startswith(pre)]
         if not kind: continue
         kind = kind[0]
+        if kind == "cudnn" and cudnn_mixed(path, paths): continue
         try:
             h = ctypes.CDLL(path, mode=os.RTLD_NOLOAD | os.RTLD_LAZY)
             a, b, c = ctypes.c_int(0), ctypes.c_int(0), ctypes.c_int(0)

@@ -12,6 +12,8 @@
 #include <fstream>
 #include <set>
 
+#include <unistd.h>
+
 #include <nlohmann/json.hpp>
 
 #include "core/subprocess.h"
@@ -137,4 +139,88 @@ TEST(DoctorEnvRepro, Torch21VenvWithNumpy2TwoNcclWheelsAndUnmetRequirements) {
           for (const auto& c : fx.value("commands", nlohmann::json::array()))
             if (!llp.empty()) EXPECT_NE(c.get<std::string>(), "export LD_LIBRARY_PATH=" + llp);
   }
+}
+
+// The case issue 13 found: torch 2.5.1 from PyPI ships cuDNN 9.1.0 (nvidia-cudnn-cu12 9.1.0.70, RUNPATH
+// $ORIGIN); with the toolkit's directory first on LD_LIBRARY_PATH its libcudnn.so.9 opens the toolkit's
+// libcudnn_graph.so.9 (another release) and torch.backends.cudnn.version() names that release. doctor must
+// say so with both releases, read the venv file's own version (not the mixed process's, not from a cache
+// filled by it), and its fix, run in a shell, must bring back the venv's own cuDNN.
+TEST(DoctorEnvRepro, Torch25CudnnWithAnotherReleasesSubLibrariesFirstOnLdLibraryPath) {
+  if (std::string(std::getenv("GPUCHECK_TEST_REPRO") ? std::getenv("GPUCHECK_TEST_REPRO") : "") != "1")
+    GTEST_SKIP() << "set GPUCHECK_TEST_REPRO=1 (downloads about 2.8 GB from PyPI once)";
+  const std::string toolkit_lib = "/usr/local/cuda/lib64";
+  if (!fs::exists(toolkit_lib + "/libcudnn_graph.so.9"))
+    GTEST_SKIP() << toolkit_lib << " has no cuDNN 9 (libcudnn_graph.so.9): nothing can shadow the venv's";
+  const fs::path dir = fs::path(gpucheck::testing::kept_venv_root()) / "torch251-cu124";
+  SubprocessOptions build;
+  build.timeout = std::chrono::minutes(30);
+  const std::string py = (dir / "bin/python").string();
+  if (auto why = gpucheck::testing::keep_venv(dir, {{py, "-m", "pip", "install", "-q", "torch==2.5.1", "numpy<2"}},
+                                              build, "torch 2.5.1 (cuDNN 9.1.0.70)");
+      !why.empty())
+    GTEST_SKIP() << "could not build the venv: " << why;
+
+  // The version cache of these runs only (a real one may hold readings of other runs).
+  const fs::path cache = fs::temp_directory_path() / ("gpucheck-cudnn-cache-" + std::to_string(::getpid()));
+  fs::remove_all(cache);
+  fs::create_directories(cache);
+  auto env_with = [&](const std::string& llp) {
+    SubprocessOptions o;
+    o.timeout = std::chrono::minutes(5);
+    o.set_env = {{"PATH", dir.string() + "/bin:/usr/bin:/bin"}, {"XDG_CACHE_HOME", cache.string()}};
+    if (llp.empty()) o.unset_env = {"LD_LIBRARY_PATH"};
+    else o.set_env["LD_LIBRARY_PATH"] = llp;
+    return o;
+  };
+  const std::string cudnn = "import torch; print(torch.backends.cudnn.version())";
+  auto own = run_subprocess({py, "-c", cudnn}, env_with(""));
+  auto mixed = run_subprocess({py, "-c", cudnn}, env_with(toolkit_lib));
+  ASSERT_TRUE(own.ok() && mixed.ok()) << own.err << mixed.err;
+  ASSERT_EQ(trim(own.out), "90100");
+  ASSERT_NE(trim(mixed.out), trim(own.out)) << "the toolkit's cuDNN is this release too: no shadowing to find";
+  const int mixed_code = std::stoi(trim(mixed.out));
+  const std::string mixed_release = std::to_string(mixed_code / 10000) + "." + std::to_string(mixed_code % 10000 / 100);
+
+  for (int pass = 0; pass < 2; ++pass) {  // the second from the version cache the first filled
+    SCOPED_TRACE(pass ? "cached" : "cold cache");
+    auto o = env_with(toolkit_lib);
+    auto r = run_subprocess({kBin, "doctor", "--python", py, "--json"}, o);
+    ASSERT_TRUE(r.exited) << r.describe() << r.err;
+    auto doc = nlohmann::json::parse(r.out);
+    auto sub = findings_with(doc, "libs.shadowed_cudnn_sublibrary");
+    ASSERT_EQ(sub.size(), 1u) << r.out.substr(0, 4000);
+    EXPECT_EQ(sub[0]["status"], "fail");
+    EXPECT_EQ(sub[0]["details"]["shipped"], "9.1.0.70");
+    EXPECT_EQ(sub[0]["details"]["elsewhere_release"].get<std::string>().rfind(mixed_release + ".", 0), 0u)
+        << sub[0].dump(1);  // the toolkit's release (dist-info or its libcudnn.so.9), not the SONAME's "9"
+    EXPECT_NE(sub[0]["title"].get<std::string>().find("9.1.0.70 would load libcudnn_"), std::string::npos);
+    EXPECT_TRUE(findings_with(doc, "libs.shadowed_cudnn").empty());  // libcudnn.so.9 itself is the venv's
+
+    // The venv's file is 9.1.0 whatever the judged process mixed.
+    bool seen = false;
+    for (const auto& lib : doc["inventory"]["libraries"])
+      if (lib["path"].get<std::string>().rfind(dir.string(), 0) == 0 && lib["name"] == "cudnn") {
+        EXPECT_EQ(lib["version"], "9.1.0") << lib.dump();
+        seen = true;
+      }
+    EXPECT_TRUE(seen);
+
+    // Fix 1, pasted into a shell that has this LD_LIBRARY_PATH, then the same question to torch.
+    const auto& fixes = sub[0]["fixes"];
+    ASSERT_FALSE(fixes.empty());
+    std::string script;
+    for (const auto& c : fixes[0]["commands"]) script += c.get<std::string>() + "\n";
+    script += "exec python -c '" + cudnn + "'\n";
+    auto fixed = run_subprocess({"/bin/bash", "-c", script}, o);
+    EXPECT_TRUE(fixed.ok()) << script << fixed.err;
+    EXPECT_EQ(trim(fixed.out), "90100") << script;
+  }
+
+  auto clean = run_subprocess({kBin, "doctor", "--python", py, "--json"}, env_with(""));
+  auto doc = nlohmann::json::parse(clean.out);
+  for (const auto& s : doc.at("sections"))
+    for (const auto& f : s.at("findings"))
+      EXPECT_NE(f.at("id").get<std::string>().rfind("libs.shadowed_", 0), 0u) << f.dump(1);
+  fs::remove_all(cache);
 }

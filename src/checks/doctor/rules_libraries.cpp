@@ -141,6 +141,18 @@ std::string version_of_file(const DoctorContext& ctx, const std::string& path) {
   return pos == std::string::npos ? "" : name.substr(pos + 4);
 }
 
+/// A cuDNN sub-library has no version function and only the SONAME's number in its name: the release of the
+/// libcudnn.so beside it (one directory holds one release), as the inventory read it; else version_of_file.
+std::string cudnn_sublibrary_release(const DoctorContext& ctx, const std::string& path) {
+  const std::string dir = real_path(inventory::parent_dir(path));
+  for (const auto& lib : ctx.inv.libraries)
+    if (lib.name == "cudnn" && real_path(inventory::parent_dir(lib.path)) == dir) {
+      const std::string v = !lib.package_version.empty() ? lib.package_version : lib.version;
+      if (!v.empty()) return v;
+    }
+  return version_of_file(ctx, path);
+}
+
 bool is_mapped(const inventory::PythonEnv& py, const std::string& path) {
   const std::string real = real_path(path);
   for (const auto& m : py.mapped_libraries)
@@ -239,16 +251,18 @@ void check_cudnn_sublibraries(const DoctorContext& ctx, std::vector<Finding>& ou
     }
     if (foreign.empty()) continue;
     const std::string shipped = !lib.package_version.empty() ? lib.package_version : lib.version;
-    const std::string other = version_of_file(ctx, foreign.front());
+    const std::string other = cudnn_sublibrary_release(ctx, foreign.front());
     Finding f;
     f.id = "libs.shadowed_cudnn_sublibrary";
     f.status = Status::kFail;
     f.title = lib.soname + " of " + (lib.package.empty() ? dir : lib.package) + " " + shipped + " would load " +
               inventory::base_name(foreign.front()) + (other.empty() ? "" : " " + other) + " from " +
               inventory::parent_dir(foreign.front());
-    for (const auto& m : foreign)
-      f.evidence.push_back({inventory::base_name(m), m + (version_of_file(ctx, m).empty() ? "" : " (" + version_of_file(ctx, m) + ")"),
+    for (const auto& m : foreign) {
+      const std::string release = cudnn_sublibrary_release(ctx, m);
+      f.evidence.push_back({inventory::base_name(m), m + (release.empty() ? "" : " (" + release + ")"),
                             "dlopen from " + lib.path + ": LD_LIBRARY_PATH before its RUNPATH"});
+    }
     f.evidence.push_back({"LD_LIBRARY_PATH", ctx.env("LD_LIBRARY_PATH"), "environment"});
     f.explanation = "cuDNN 9 opens its sub-libraries by SONAME at run time; LD_LIBRARY_PATH is searched before "
                     "libcudnn.so.9's RUNPATH ($ORIGIN), so one process mixes two cuDNN releases and "
@@ -258,7 +272,7 @@ void check_cudnn_sublibraries(const DoctorContext& ctx, std::vector<Finding>& ou
       for (const auto& fx : f.fixes) dup |= fx.summary.find(inventory::parent_dir(m) + " ") != std::string::npos;
       if (!dup) add_ld_path_fix(ctx, inventory::parent_dir(m), f);
     }
-    f.details = {{"library", lib.path}, {"shipped", shipped}, {"sublibraries_elsewhere", foreign}};
+    f.details = {{"library", lib.path}, {"shipped", shipped}, {"sublibraries_elsewhere", foreign}, {"elsewhere_release", other}};
     out.push_back(std::move(f));
   }
 }
