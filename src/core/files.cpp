@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "core/json_input.h"
 #include "core/errors.h"
 
 namespace gpucheck {
@@ -68,14 +69,7 @@ std::string read_proc_text(const std::string& path) {
 }
 
 nlohmann::json read_json_file(const std::string& path) {
-  std::string text = read_file(path);
-  try {
-    return nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw InputError(path + " is not valid JSON (byte " + std::to_string(e.byte) + ")");
-  } catch (const nlohmann::json::exception&) {  // out_of_range.406: a number no C++ type holds
-    throw InputError(path + " is not valid JSON (a number out of range)");
-  }
+  return parse_json_input(read_file(path), path);
 }
 
 long long json_int(const nlohmann::json& j, const std::string& key, long long fallback, long long lo, long long hi) {

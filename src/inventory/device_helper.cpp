@@ -4,6 +4,7 @@
 
 #include <sstream>
 
+#include "core/json_input.h"
 #include "core/paths.h"
 #include "core/subprocess.h"
 
@@ -30,7 +31,7 @@ DeviceHelperReply ask_device_helper(const std::vector<std::string>& what) {
   std::istringstream in(res.out);
   std::string line;
   while (std::getline(in, line)) {
-    auto j = nlohmann::json::parse(line, nullptr, false);
+    auto j = parse_json_or_discarded(line);
     if (!j.is_discarded() && j.is_object()) reply.lines.push_back(std::move(j));
   }
   if (!res.ok()) reply.failure = "gpucheck-gpuinfo " + res.describe();

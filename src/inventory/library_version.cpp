@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/json_input.h"
 #include "core/cuda_version.h"
 #include "core/paths.h"
 #include "core/subprocess.h"
@@ -66,7 +67,7 @@ std::map<std::string, VersionReading> parse_version_helper_output(const std::str
   std::istringstream in(text);
   std::string line;
   while (std::getline(in, line)) {
-    auto j = nlohmann::json::parse(line, nullptr, false);
+    auto j = parse_json_or_discarded(line);
     if (j.is_discarded() || !j.is_object()) continue;
     try {  // value() throws on a field of another type: such a line is not the helper's
       std::string path = j.value("path", ""), name = j.value("name", "");

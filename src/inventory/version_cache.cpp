@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/json_input.h"
 #include "core/errors.h"
 #include "core/files.h"
 #include "core/text.h"
@@ -34,7 +35,7 @@ VersionCache::VersionCache(std::string file) : file_(std::move(file)) {
   } catch (const InputError&) {
     return;  // unreadable or oversized: start afresh, and the next save replaces it
   }
-  auto j = nlohmann::json::parse(text, nullptr, false);
+  auto j = parse_json_or_discarded(text);
   if (j.is_discarded() || !j.is_object() || !j.contains("format") || j.at("format") != kFormat || !j.contains("entries"))
     return;
   try {

@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "core/json_input.h"
 #include "core/subprocess.h"
 #include "core/text.h"
 
@@ -79,7 +80,7 @@ std::optional<bool> PythonFacts::flag(const std::string& key) const {
 
 PythonFacts parse_python_answer(const std::string& text) {
   PythonFacts f;
-  auto j = nlohmann::json::parse(text, nullptr, false);
+  auto j = parse_json_or_discarded(text);
   if (j.is_discarded() || !j.is_object()) {
     f.error = "printed no valid JSON";
     return f;

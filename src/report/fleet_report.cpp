@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "core/json_input.h"
 #include "core/errors.h"
 #include "core/files.h"
 #include "core/text.h"
@@ -142,7 +143,7 @@ Report fleet_report(Report rep, const std::vector<std::string>& inputs, const Fl
     Node n;
     n.file = file;
     try {
-      nlohmann::json doc = nlohmann::json::parse(read_file(file), nullptr, /*allow_exceptions=*/false);
+      nlohmann::json doc = parse_json_or_discarded(read_file(file));
       if (is_probe_result(doc)) {
         Finding f;
         try {

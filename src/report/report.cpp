@@ -1,5 +1,6 @@
 #include "report/report.h"
 
+#include "core/json_input.h"
 #include "core/errors.h"
 #include "core/files.h"
 
@@ -127,8 +128,8 @@ std::string write_report_file(const std::string& dir, const std::string& host, c
 }
 
 Report read_report_file(const std::string& path) {
-  nlohmann::json doc = nlohmann::json::parse(read_file(path), nullptr, /*allow_exceptions=*/false);
-  if (doc.is_discarded()) throw InputError(path + ": not JSON (a gpucheck report is the JSON of --json or reports/)");
+  nlohmann::json doc = parse_json_or_discarded(read_file(path));
+  if (doc.is_discarded()) throw InputError(path + ": not JSON, or nested too deep (a gpucheck report is the JSON of --json or reports/)");
   try {
     return report_from_json(doc);
   } catch (const InputError& e) {

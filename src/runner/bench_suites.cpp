@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <set>
 
+#include "core/json_input.h"
 #include "core/errors.h"
 #include "core/files.h"
 #include "core/paths.h"
@@ -96,9 +97,9 @@ SuiteRun run_one(const BenchSuite& s, const BenchOptions& o) {
     return r;
   }
   try {
-    r.document = nlohmann::json::parse(p.out);
-  } catch (const nlohmann::json::exception& e) {
-    r.reason = std::string("its output is not JSON: ") + e.what();
+    r.document = parse_json_input(p.out, "its output");
+  } catch (const InputError& e) {
+    r.reason = e.what();
     return r;
   }
   if (!r.document.is_object() || !r.document.contains("benchmarks") || !r.document["benchmarks"].is_array()) {

@@ -8,6 +8,7 @@
 
 #include <sstream>
 
+#include "core/json_input.h"
 #include "core/text.h"
 
 namespace gpucheck::runner {
@@ -65,7 +66,7 @@ Finding classify_probe_outcome(const ProbeSpec& spec, const SubprocessResult& o,
   if (o.result_truncated) return error_result(spec, o, "probe result exceeds the size limit");
   Finding r;
   try {
-    from_json(nlohmann::json::parse(payload), r);
+    from_json(parse_json_input(payload, "the result"), r);
   } catch (const std::exception& e) {
     Finding bad = error_result(spec, o, std::string("unparsable probe result: ") + e.what());
     bad.evidence["result_head"] = payload.substr(0, 200);

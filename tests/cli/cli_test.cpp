@@ -165,6 +165,27 @@ TEST(Cli, SpecialFilesAsInputEndAtOnceWithOneLine) {
   fs::remove_all(dir);
 }
 
+TEST(Cli, DeeplyNestedDocumentsAreOneLineErrorsNotACrash) {
+  // 100,000 nested arrays in a 200 KB file: nlohmann parses them, but copying, comparing or printing the
+  // value recursed once per level and overflowed the stack (SIGSEGV) for every command reading a document.
+  auto dir = fresh_temp_dir("deep");
+  const std::string nest = std::string(100000, '[') + std::string(100000, ']');
+  std::ofstream(dir / "report.json") << (R"({"kind":"gpucheck.report","schema":1,"sections":)" + nest + "}");
+  std::ofstream(dir / "inventory.json") << (R"({"kind":"gpucheck.inventory","gpus":)" + nest + "}");
+  std::ofstream(dir / "thresholds.json") << (R"({"probes":)" + nest + "}");
+  for (std::vector<std::string> args : {std::vector<std::string>{"report", (dir / "report.json").string()},
+                                        {"doctor", "--from", (dir / "inventory.json").string()},
+                                        {"diff", (dir / "inventory.json").string(), (dir / "inventory.json").string()},
+                                        {"run", "--only", "host.info", "--no-report", "--thresholds",
+                                         (dir / "thresholds.json").string()}}) {
+    auto r = gpucheck(args);
+    EXPECT_EQ(r.exit_code, 2) << join(args, " ") << "\n" << r.err;
+    EXPECT_NE(r.err.find("nested"), std::string::npos) << join(args, " ") << "\n" << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << join(args, " ") << "\n" << r.err;
+  }
+  fs::remove_all(dir);
+}
+
 TEST(Cli, EveryProbeIdTheKnowledgeBaseNamesExists) {
   // Fix lines in data/ say "gpucheck run --only ID[,ID]": each ID must be a probe this build has.
   auto l = gpucheck({"list", "--json"});

@@ -61,7 +61,7 @@ TEST_F(BenchSuites, EveryOutcomeIsClassified) {
   EXPECT_NE(runs[1].reason.find("exit 1"), std::string::npos) << runs[1].reason;
   EXPECT_NE(runs[1].reason.find("cannot open libfoo.so"), std::string::npos) << runs[1].reason;
   EXPECT_EQ(runs[2].outcome, O::kFailed);
-  EXPECT_NE(runs[2].reason.find("not JSON"), std::string::npos) << runs[2].reason;
+  EXPECT_NE(runs[2].reason.find("is not valid JSON"), std::string::npos) << runs[2].reason;
   EXPECT_EQ(runs[3].outcome, O::kNoMatch);
   EXPECT_NE(runs[3].reason.find("Failed to match"), std::string::npos);
   EXPECT_EQ(runs[4].outcome, O::kFailed);

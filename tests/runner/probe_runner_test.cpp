@@ -102,6 +102,14 @@ TEST(ProbeRunner, GarbageOutputIsAnError) {
   EXPECT_NE(r.evidence.at("result_head").find("not json"), std::string::npos);
 }
 
+TEST(ProbeRunner, DeeplyNestedResultIsAnErrorNotACrash) {
+  // Copying the parsed evidence recursed once per level and overflowed the stack (SIGSEGV: the runner, the
+  // whole suite and its report lost).
+  Finding r = run_mode("deep_json");
+  EXPECT_EQ(r.status, Status::kError);
+  EXPECT_NE(r.summary.find("nested deeper than 256 levels"), std::string::npos) << r.summary;
+}
+
 TEST(ProbeRunner, UnknownStatusIsAnError) {
   Finding r = run_mode("wrong_status");
   EXPECT_EQ(r.status, Status::kError);

@@ -83,6 +83,11 @@ int main(int argc, char** argv) {
     write_fd3(std::string(R"({"id":")") + g_id + R"(","status":"pass","summary":"byte \xff here"})");
     return 0;
   }
+  if (mode == "deep_json") {  // a valid result whose evidence nests 100,000 arrays (200 KB): copying it recursed
+    write_fd3(R"({"id":")" + g_id + R"(","status":"pass","summary":"deep","evidence":{"k":)" + std::string(100000, '[') +
+              std::string(100000, ']') + "}}");
+    return 0;
+  }
   if (mode == "garbage") {
     write_fd3("this is {not json at all\n");
     return 0;
