@@ -1,24 +1,22 @@
 #include "inventory/compilers.h"
 
 #include <future>
-#include <regex>
 
 #include "core/subprocess.h"
 #include "core/text.h"
+#include "knowledge/text_pattern.h"
 #include "platform/environment.h"
 
 namespace gpucheck::inventory {
 
 std::string parse_compiler_version(const std::string& output) {
   std::string first = output.substr(0, output.find('\n'));
-  static const std::regex clang(R"(version\s+([0-9]+\.[0-9]+(?:\.[0-9]+)?))");
-  static const std::regex any(R"(([0-9]+\.[0-9]+(?:\.[0-9]+)?))");
-  std::smatch m;
-  if (std::regex_search(first, m, clang)) return m[1].str();
+  static const TextPattern clang(R"(version[\t\n\v\f\r ]+([0-9]+\.[0-9]+(?:\.[0-9]+)?))");
+  static const TextPattern any(R"(([0-9]+\.[0-9]+(?:\.[0-9]+)?))");
+  if (auto m = clang.search(first)) return m->str(1);
   // gcc prints the version last on the line; take the last dotted number.
-  std::string last;
-  for (std::sregex_iterator it(first.begin(), first.end(), any), end; it != end; ++it) last = (*it)[1].str();
-  return last;
+  auto all = any.search_all(first);
+  return all.empty() ? "" : all.back().str(1);
 }
 
 CompilerScan scan_compilers(const RootFs& fs, const EnvMap& env) {
@@ -64,10 +62,9 @@ CompilerScan scan_compilers(const RootFs& fs, const EnvMap& env) {
         c.version = parse_compiler_version(r.out);
         if (c.version.empty()) c.source += " (no version: " + r.describe() + ")";
       } else {
-        static const std::regex suffix(R"(-([0-9]+(?:\.[0-9]+)*)$)");
-        std::smatch m;
+        static const TextPattern suffix(R"(-([0-9]+(?:\.[0-9]+)*)$)");
         std::string real = base_name(fs.resolve(w.path));
-        if (std::regex_search(real, m, suffix)) c.version = m[1].str(), c.source = "file name " + real;
+        if (auto m = suffix.search(real)) c.version = m->str(1), c.source = "file name " + real;
         else c.source = "files only (--root): not run";
       }
       return c;

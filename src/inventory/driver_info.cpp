@@ -1,9 +1,9 @@
 #include "inventory/driver_info.h"
 
 #include <algorithm>
-#include <regex>
 
 #include "core/text.h"
+#include "knowledge/text_pattern.h"
 #include "inventory/device_helper.h"
 #include "inventory/library_scan.h"
 
@@ -14,9 +14,10 @@ std::string parse_proc_driver_version(const std::string& text) {
   // Without the literal nothing can match: no pattern is compiled (2 M instructions, a tenth of
   // `gpucheck abi` on a machine without the driver; issue 21).
   if (text.find("Kernel Module") == std::string::npos) return "";
-  static const std::regex re(R"(Kernel Module(?:\s+for\s+\S+)?\s+([0-9]+\.[0-9]+(?:\.[0-9]+)?))");
-  std::smatch m;
-  return std::regex_search(text, m, re) ? m[1].str() : "";
+  static const TextPattern re(
+      R"(Kernel Module(?:[\t\n\v\f\r ]+for[\t\n\v\f\r ]+[^\t\n\v\f\r ]+)?[\t\n\v\f\r ]+([0-9]+\.[0-9]+(?:\.[0-9]+)?))");
+  auto m = re.search(text);
+  return m ? m->str(1) : "";
 }
 
 namespace {

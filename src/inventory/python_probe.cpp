@@ -1,7 +1,6 @@
 #include "inventory/python_probe.h"
 
 #include <algorithm>
-#include <regex>
 #include <set>
 
 #include "core/text.h"
@@ -9,6 +8,7 @@
 #include "platform/python_query.h"
 #include "platform/environment.h"
 #include "inventory/library_version.h"
+#include "knowledge/text_pattern.h"
 
 namespace gpucheck::inventory {
 
@@ -322,13 +322,13 @@ PythonEnv describe_python_from_files(const RootFs& fs, const std::string& site_p
     p.torch_installed = true;
     p.torch_path = torch_dir;
     std::string vpy = fs.read(path_join(torch_dir, "version.py"), 1u << 16);
-    static const std::regex ver_re(R"(__version__\s*=\s*'([^']*)')");
-    static const std::regex cuda_re(R"(\ncuda(?:\s*:\s*[^=]+)?\s*=\s*'([^']*)')");
-    static const std::regex git_re(R"(git_version\s*=\s*'([^']*)')");
-    std::smatch m;
-    if (std::regex_search(vpy, m, ver_re)) p.torch_version = m[1].str();
-    if (std::regex_search(vpy, m, cuda_re)) p.torch_cuda = m[1].str();
-    if (std::regex_search(vpy, m, git_re)) p.torch_git_version = m[1].str();
+    static const TextPattern ver_re(R"(__version__[\t\n\v\f\r ]*=[\t\n\v\f\r ]*'([^']*)')");
+    static const TextPattern cuda_re(
+        R"(\ncuda(?:[\t\n\v\f\r ]*:[\t\n\v\f\r ]*[^=]+)?[\t\n\v\f\r ]*=[\t\n\v\f\r ]*'([^']*)')");
+    static const TextPattern git_re(R"(git_version[\t\n\v\f\r ]*=[\t\n\v\f\r ]*'([^']*)')");
+    if (auto m = ver_re.search(vpy)) p.torch_version = m->str(1);
+    if (auto m = cuda_re.search(vpy)) p.torch_cuda = m->str(1);
+    if (auto m = git_re.search(vpy)) p.torch_git_version = m->str(1);
     if (p.torch_version.empty() && p.packages.count("torch")) p.torch_version = p.packages["torch"];
   }
   return p;

@@ -1,15 +1,16 @@
 #include "inventory/toolkit_scan.h"
 
 #include <algorithm>
-#include <regex>
 
 #include <nlohmann/json.hpp>
 
+#include "core/json_input.h"
 #include "core/cuda_version.h"
 #include "core/subprocess.h"
 #include "core/text.h"
 #include "platform/dist_info.h"
 #include "inventory/host_compiler_range.h"
+#include "knowledge/text_pattern.h"
 #include "platform/environment.h"
 
 namespace gpucheck::inventory {
@@ -65,13 +66,13 @@ std::string pip_site_packages_of(const std::string& root) {
 }  // namespace
 
 std::string parse_version_txt(const std::string& text) {
-  static const std::regex re(R"(CUDA Version\s+([0-9][0-9.]*))");
-  std::smatch m;
-  return std::regex_search(text, m, re) ? m[1].str() : "";
+  static const TextPattern re(R"(CUDA Version[\t\n\v\f\r ]+([0-9][0-9.]*))");
+  auto m = re.search(text);
+  return m ? m->str(1) : "";
 }
 
 std::string parse_version_json(const std::string& text) {
-  auto j = nlohmann::json::parse(text, nullptr, false);
+  auto j = parse_json_or_discarded(text);
   if (j.is_discarded() || !j.is_object()) return "";
   if (j.contains("cuda") && j["cuda"].is_object() && j["cuda"].contains("version") && j["cuda"]["version"].is_string())
     return j["cuda"]["version"].get<std::string>();
@@ -79,18 +80,18 @@ std::string parse_version_json(const std::string& text) {
 }
 
 std::string parse_cuda_h_version(const std::string& text) {
-  static const std::regex re(R"(#define\s+CUDA_VERSION\s+([0-9]+))");
-  std::smatch m;
-  if (!std::regex_search(text, m, re)) return "";
-  return cuda_int_to_string(std::stoi(m[1].str()));
+  // At most 9 digits: a longer number is no CUDA version (and would not fit an int).
+  static const TextPattern re(R"(#define[\t\n\v\f\r ]+CUDA_VERSION[\t\n\v\f\r ]+([0-9]{1,9})(?:[^0-9]|$))");
+  auto m = re.search(text);
+  if (!m) return "";
+  return cuda_int_to_string(std::stoi(m->str(1)));
 }
 
 std::string parse_nvcc_version(const std::string& text) {
-  static const std::regex full(R"(release\s+[0-9.]+,\s+V([0-9][0-9.]*))");
-  static const std::regex rel(R"(release\s+([0-9][0-9.]*))");
-  std::smatch m;
-  if (std::regex_search(text, m, full)) return m[1].str();
-  if (std::regex_search(text, m, rel)) return m[1].str();
+  static const TextPattern full(R"(release[\t\n\v\f\r ]+[0-9.]+,[\t\n\v\f\r ]+V([0-9][0-9.]*))");
+  static const TextPattern rel(R"(release[\t\n\v\f\r ]+([0-9][0-9.]*))");
+  if (auto m = full.search(text)) return m->str(1);
+  if (auto m = rel.search(text)) return m->str(1);
   return "";
 }
 

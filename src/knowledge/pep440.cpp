@@ -5,13 +5,17 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
-#include <regex>
 
 #include "core/text.h"
+#include "knowledge/text_pattern.h"
 #include "platform/dist_info.h"
 
 namespace gpucheck::pep440 {
 namespace {
+
+// The grammar's patterns are TextPatterns (RE2: linear, no recursion; std::regex overflowed the stack on a
+// 100 KB specifier). Whitespace is written out as the class trim() and libstdc++'s \s know (RE2's \s has
+// no \v); "[^\r\n]" stands for std::regex's ECMAScript `.`, which stopped at both.
 
 std::string lower(std::string s) {
   for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -61,10 +65,9 @@ std::vector<std::string> version_split(const std::string& version) {
   std::vector<std::string> out;
   auto bang = version.rfind('!');
   out.push_back(bang == std::string::npos || bang == 0 ? "0" : version.substr(0, bang));
-  static const std::regex pre_suffix(R"(^([0-9]+)((?:a|b|c|rc)[0-9]+)$)");
+  static const TextPattern pre_suffix(R"(([0-9]+)((?:a|b|c|rc)[0-9]+))");
   for (const auto& item : split(bang == std::string::npos ? version : version.substr(bang + 1), '.')) {
-    std::smatch m;
-    if (std::regex_match(item, m, pre_suffix)) out.push_back(m[1]), out.push_back(m[2]);
+    if (auto m = pre_suffix.match(item)) out.push_back(m->str(1)), out.push_back(m->str(2));
     else out.push_back(item);
   }
   return out;
@@ -119,44 +122,43 @@ std::string normalize_name(const std::string& name) { return inventory::normaliz
 
 std::optional<Version> Version::parse(const std::string& text) {
   // packaging.version.VERSION_PATTERN, case-insensitive, surrounding whitespace allowed
-  static const std::regex re(
-      R"(^v?(?:([0-9]+)!)?([0-9]+(?:\.[0-9]+)*))"
+  static const TextPattern re(
+      R"(v?(?:([0-9]+)!)?([0-9]+(?:\.[0-9]+)*))"
       R"(([-_\.]?(alpha|a|beta|b|preview|pre|c|rc)[-_\.]?([0-9]+)?)?)"
       R"(((?:-([0-9]+))|(?:[-_\.]?(post|rev|r)[-_\.]?([0-9]+)?))?)"
       R"(([-_\.]?(dev)[-_\.]?([0-9]+)?)?)"
-      R"((?:\+([a-z0-9]+(?:[-_\.][a-z0-9]+)*))?$)",
-      std::regex::optimize);
+      R"((?:\+([a-z0-9]+(?:[-_\.][a-z0-9]+)*))?)");
   std::string t = lower(trim(text));
-  std::smatch m;
-  if (t.empty() || t.size() > 256 || !std::regex_match(t, m, re)) return std::nullopt;
+  std::optional<PatternMatch> m;
+  if (t.empty() || t.size() > 256 || !(m = re.match(t))) return std::nullopt;
   Version v;
-  auto n = number(m[1].str());
+  auto n = number(m->str(1));
   if (!n || *n > 1000000000) return std::nullopt;
   v.epoch = static_cast<int>(*n);
-  for (const auto& part : split(m[2].str(), '.')) {
+  for (const auto& part : split(m->str(2), '.')) {
     auto x = number(part);
     if (!x) return std::nullopt;
     v.release.push_back(*x);
   }
-  if (m[3].matched) {
-    std::string l = m[4].str();
+  if (m->matched(3)) {
+    std::string l = m->str(4);
     v.pre_kind = (l == "alpha" || l == "a") ? "a" : (l == "beta" || l == "b") ? "b" : "rc";  // c, pre, preview
-    auto x = number(m[5].str());
+    auto x = number(m->str(5));
     if (!x) return std::nullopt;
     v.pre = *x;
   }
-  if (m[6].matched) {
-    auto x = number(m[7].matched ? m[7].str() : m[9].str());
+  if (m->matched(6)) {
+    auto x = number(m->matched(7) ? m->str(7) : m->str(9));
     if (!x) return std::nullopt;
     v.post = *x;
   }
-  if (m[10].matched) {
-    auto x = number(m[12].str());
+  if (m->matched(10)) {
+    auto x = number(m->str(12));
     if (!x) return std::nullopt;
     v.dev = *x;
   }
-  if (m[13].matched) {
-    v.local = m[13].str();
+  if (m->matched(13)) {
+    v.local = m->str(13);
     std::replace(v.local.begin(), v.local.end(), '-', '.');
     std::replace(v.local.begin(), v.local.end(), '_', '.');
   }
@@ -209,11 +211,11 @@ int compare(const Version& a, const Version& b) { return a.compare(b); }
 
 Specifier Specifier::parse(const std::string& raw) {
   // The version may not start with an operator character: ">>0.2" is a bad operator, not a bad version.
-  static const std::regex clause(R"(^(===|~=|==|!=|<=|>=|<|>)\s*([^\s<>=!~]\S*)$)");
+  static const TextPattern clause(R"((===|~=|==|!=|<=|>=|<|>)[\t\n\v\f\r ]*([^\t\n\v\f\r <>=!~][^\t\n\v\f\r ]*))");
   std::string text = trim(raw);
-  std::smatch m;
-  if (!std::regex_match(text, m, clause)) fail("'" + text + "' is not a version specifier (like >=1.10 or ==2.0.*)");
-  Specifier s{m[1].str(), m[2].str(), false};
+  auto m = clause.match(text);
+  if (!m) fail("'" + text + "' is not a version specifier (like >=1.10 or ==2.0.*)");
+  Specifier s{m->str(1), m->str(2), false};
   if (s.op == "===") {
     if (s.version.find_first_of(";)") != std::string::npos) fail("'" + text + "' is not a version specifier");
     return s;
@@ -346,6 +348,7 @@ struct MarkerParser {
   const std::string& text;
   const MarkerEnv& env;
   std::size_t pos = 0;
+  int depth = 0;  // parentheses open: each one is a level of recursion, so they are bounded
 
   [[noreturn]] void bad(const std::string& why) const { fail("marker '" + text + "': " + why); }
   void skip() {
@@ -445,8 +448,10 @@ struct MarkerParser {
   bool atom() {
     skip();
     if (pos < text.size() && text[pos] == '(') {
+      if (++depth > 64) bad("parentheses nested deeper than 64 levels");
       ++pos;
       bool v = any();
+      --depth;
       skip();
       if (pos >= text.size() || text[pos] != ')') bad("')' is missing");
       ++pos;
@@ -483,16 +488,17 @@ Requirement Requirement::parse(const std::string& raw) {
   std::string text = raw;
   if (auto hash = text.find(" #"); hash != std::string::npos) text = text.substr(0, hash);
   text = trim(text);
-  static const std::regex head(R"(^([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*(?:\[([^\]]*)\])?\s*(.*)$)");
-  std::smatch m;
-  if (text.empty() || text.size() > 4096 || !std::regex_match(text, m, head))
+  static const TextPattern head(
+      R"(([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)[\t\n\v\f\r ]*(?:\[([^\]]*)\])?[\t\n\v\f\r ]*([^\r\n]*))");
+  std::optional<PatternMatch> m;
+  if (text.empty() || text.size() > 4096 || !(m = head.match(text)))
     fail("'" + trim(raw) + "' is not a requirement (like bmtrain>=0.2.1 or torch==2.5.1)");
   Requirement r;
-  r.written_name = m[1].str();
+  r.written_name = m->str(1);
   r.name = normalize_name(r.written_name);
-  for (const auto& e : split(m[2].str(), ','))
+  for (const auto& e : split(m->str(2), ','))
     if (!trim(e).empty()) r.extras.push_back(normalize_name(trim(e)));
-  std::string rest = trim(m[3].str());
+  std::string rest = trim(m->str(3));
   if (!rest.empty() && rest.front() == '@') {
     // "name @ url ; marker": the marker needs a space before ';' (a URL may contain ';').
     auto semi = rest.find(" ;");

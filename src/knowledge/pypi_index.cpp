@@ -1,7 +1,6 @@
 #include "knowledge/pypi_index.h"
 
 #include <algorithm>
-#include <regex>
 
 #include <nlohmann/json.hpp>
 
@@ -9,6 +8,7 @@
 #include "core/files.h"
 #include "core/text.h"
 #include "knowledge/pep440.h"
+#include "knowledge/text_pattern.h"
 
 namespace gpucheck::compat {
 
@@ -21,10 +21,10 @@ bool PypiRelease::has_wheel_for(const std::string& python_mm) const {
     if (tag == cp || tag == "py" + std::to_string(major) || tag == "py" + std::to_string(major) + std::to_string(minor))
       return true;
     // cp38-abi3 / py39 (as xformers tags its abi3 wheels): that minor and every newer one of the major.
-    std::smatch m;
-    static const std::regex stable(R"(^(?:cp|py)(\d)(\d+)(-abi3)?$)");
-    if (std::regex_match(tag, m, stable) && (m[3].matched || tag.rfind("py", 0) == 0) &&
-        std::stol(m[1]) == major && std::stol(m[2]) <= minor)
+    static const TextPattern stable(R"((?:cp|py)(\d)(\d{1,9})(-abi3)?)");
+    auto m = stable.match(tag);
+    if (m && (m->matched(3) || tag.rfind("py", 0) == 0) && std::stol(m->str(1)) == major &&
+        std::stol(m->str(2)) <= minor)
       return true;
   }
   return false;
@@ -109,12 +109,14 @@ const PypiPackage* PypiIndex::package(const std::string& name) const {
 }
 
 std::string cuda_of_requires_dist(const std::vector<std::string>& requires_dist) {
-  static const std::regex runtime(R"(^nvidia-cuda-runtime(?:-cu\d+)?\s*\(?\s*==\s*(\d+)\.(\d+))");
-  static const std::regex toolkit(R"(^cuda-toolkit\[[^\]]*\]\s*==\s*(\d+)\.(\d+))");
+  static const TextPattern runtime(
+      R"(^nvidia-cuda-runtime(?:-cu\d+)?[\t\n\v\f\r ]*\(?[\t\n\v\f\r ]*==[\t\n\v\f\r ]*(\d+)\.(\d+))");
+  static const TextPattern toolkit(R"(^cuda-toolkit\[[^\]]*\][\t\n\v\f\r ]*==[\t\n\v\f\r ]*(\d+)\.(\d+))");
   for (const auto& line : requires_dist) {
-    std::smatch m;
     std::string l = trim(line);
-    if (std::regex_search(l, m, runtime) || std::regex_search(l, m, toolkit)) return m[1].str() + "." + m[2].str();
+    auto m = runtime.search(l);
+    if (!m) m = toolkit.search(l);
+    if (m) return m->str(1) + "." + m->str(2);
   }
   return "";
 }

@@ -160,3 +160,30 @@ TEST(Pep508Marker, EvaluatesForTheInterpreterAndTheExtras) {
   EXPECT_THROW(evaluate_marker("python_version >", env), ParseError);
   EXPECT_THROW(evaluate_marker("python_version > '3' junk", env), ParseError);
 }
+
+namespace {
+// Long texts from outside (a Requires-Dist line, a requirements file, --for): std::regex overflowed the
+// stack on a 100 KB specifier (SIGSEGV); the grammar now runs on RE2.
+TEST(Pep440Robustness, MegabyteTextsAreRejectedNotACrash) {
+  const std::string huge(1u << 20, 'a');
+  EXPECT_FALSE(SpecifierSet::try_parse(">=1" + huge));
+  EXPECT_THROW(SpecifierSet::parse(">=1" + huge), ParseError);
+  EXPECT_FALSE(Version::parse("1." + std::string(1u << 20, '1')));
+  EXPECT_FALSE(Requirement::try_parse("torch>=1" + huge));
+  auto spaced = Requirement::try_parse("torch" + std::string(4000, ' ') + ">=1.0");
+  ASSERT_TRUE(spaced);
+  EXPECT_EQ(spaced->str(), "torch>=1.0");
+  EXPECT_FALSE(evaluate_marker("python_version == '" + huge + "'", MarkerEnv::linux_cpython("3.11.7")));
+  // Each parenthesis is a level of the marker reader's recursion: bounded, a ParseError past 64.
+  const auto env = MarkerEnv::linux_cpython("3.11.7");
+  EXPECT_TRUE(evaluate_marker(std::string(64, '(') + "python_version >= '3'" + std::string(64, ')'), env));
+  EXPECT_THROW(evaluate_marker(std::string(100000, '(') + "python_version >= '3'" + std::string(100000, ')'), env),
+               ParseError);
+}
+
+TEST(Pep440Robustness, WhitespaceIsTheOneTrimAndStdRegexKnew) {
+  // \v separated an operator from its version for std::regex's \s; RE2's \s lacks it, so the class is spelt out.
+  EXPECT_EQ(SpecifierSet::parse(">=\v1.0").str(), ">=1.0");
+  EXPECT_FALSE(Requirement::try_parse("torch >=1.0\nnumpy"));  // two lines are not one requirement
+}
+}  // namespace

@@ -43,6 +43,20 @@ TEST(InvToolkitVersionFiles, VersionTxtJsonCudaHNvcc) {
   EXPECT_EQ(parse_nvcc_version("Cuda compilation tools, release 12.1, V12.1.105\n"), "12.1.105");
 }
 
+// A toolkit's version files and tools' banners are outside text: megabyte lines are read without
+// recursion (std::regex overflowed the stack at about 32,000 characters: SIGSEGV) and without an
+// out-of-range number reaching std::stoi.
+TEST(InvToolkitVersionFiles, MegabyteLinesAreNoCrash) {
+  const std::string digits(1u << 20, '1');
+  EXPECT_EQ(parse_version_txt("CUDA Version " + digits), digits);
+  EXPECT_EQ(parse_cuda_h_version("#define CUDA_VERSION " + digits + "\n"), "");
+  EXPECT_EQ(parse_cuda_h_version("#define CUDA_VERSION 12040\n"), "12.4");
+  EXPECT_EQ(parse_nvcc_version("Cuda compilation tools, release 12.4, V" + digits), digits);
+  EXPECT_EQ(parse_compiler_version("gcc " + std::string(1u << 20, ' ') + "12.2.0"), "12.2.0");
+  EXPECT_EQ(parse_proc_driver_version("NVRM version: NVIDIA UNIX Kernel Module" + std::string(1u << 20, ' ') + "550.54.15"),
+            "550.54.15");
+}
+
 TEST(InvToolkitVersionFiles, RealCudaHeaderAndNvccAgree) {
   // The same toolkit read two independent ways: the header on disk and the compiler's own banner.
   std::string from_header = parse_cuda_h_version(read_file("/usr/local/cuda/include/cuda.h"));

@@ -211,6 +211,19 @@ TEST(InvPythonFiles, DescribedFromFilesOnly) {
   EXPECT_EQ(p.packages.at("torch"), "2.1.2+cu118");
 }
 
+TEST(InvPythonFiles, ALongVersionLineIsReadNotACrash) {
+  // 60,000 characters inside the quotes (the file is read up to 64 KiB): std::regex's [^']* recursed once
+  // per character and overflowed the stack (SIGSEGV) from about 32,000.
+  TempDir tmp;
+  std::string site = "/usr/lib/python3.10/site-packages";
+  const std::string junk(60000, 'x');
+  write_file(tmp / (site + "/torch/version.py"), "__version__ = '" + junk + "'\ncuda = '" + junk + "'\n");
+  auto p = describe_python_from_files(RootFs(tmp.path()), site);
+  EXPECT_TRUE(p.torch_installed);
+  EXPECT_EQ(p.torch_version, junk);
+  EXPECT_EQ(p.torch_cuda, "");  // the file ends inside the second quote: no closing quote was read
+}
+
 }  // namespace
 }  // namespace gpucheck::inventory
 

@@ -7,11 +7,11 @@
 #include <filesystem>
 #include <fnmatch.h>
 
-#include <regex>
 
 #include "core/errors.h"
 #include "core/files.h"
 #include "core/text.h"
+#include "knowledge/text_pattern.h"
 #include "checks/abi/targets.h"
 
 namespace gpucheck::abi {
@@ -35,10 +35,10 @@ std::string text_of(const std::string& path) {
 
 // `NAME = True` / `NAME = False` at the start of a line of torch/_utils_internal.py; `fallback` when absent.
 bool flag_in(const std::string& text, const std::string& name, bool fallback) {
-  std::smatch m;
-  std::regex re("(^|\\n)" + name + "\\s*(:\\s*bool\\s*)?=\\s*(True|False)");
-  if (!std::regex_search(text, m, re)) return fallback;
-  return m[3] == "True";
+  const TextPattern re("(^|\\n)" + name + "[\\t\\n\\v\\f\\r ]*(:[\\t\\n\\v\\f\\r ]*bool[\\t\\n\\v\\f\\r ]*)?=[\\t\\n\\v\\f\\r ]*(True|False)");
+  auto m = re.search(text);
+  if (!m) return fallback;
+  return m->str(3) == "True";
 }
 
 std::string extension_c(const std::string& torch_dir) {
@@ -59,8 +59,9 @@ std::vector<std::pair<std::string, std::string>> preload_list(const std::string&
   if (begin == std::string::npos) return out;
   auto end = init.find("_preload_cuda_", init.find('\n', begin));
   std::string block = init.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
-  std::regex pair_re("[(]?\\s*[\"'](\\w+)[\"']\\s*[,:]\\s*[\"'](lib[^\"']+)[\"']");
-  for (std::sregex_iterator it(block.begin(), block.end(), pair_re), e; it != e; ++it) out.push_back({(*it)[1], (*it)[2]});
+  static const TextPattern pair_re(
+      R"([(]?[\t\n\v\f\r ]*["'](\w+)["'][\t\n\v\f\r ]*[,:][\t\n\v\f\r ]*["'](lib[^"']+)["'])");
+  for (const auto& m : pair_re.search_all(block)) out.push_back({m.str(1), m.str(2)});
   // The optional libnvToolsExt preload that follows the list.
   if (init.find("_preload_cuda_lib(\"nvtx\"") != std::string::npos) out.push_back({"nvtx", "libnvToolsExt.so.*[0-9]"});
   return out;
@@ -85,10 +86,10 @@ std::string find_preload(const std::string& site, const std::string& folder, con
 
 // torch.version.cuda's major, read from torch/version.py ("" for a CPU build).
 std::string cuda_major_of(const std::string& torch_dir) {
-  std::smatch m;
   std::string v = text_of(torch_dir + "/version.py");
-  std::regex re("(^|\\n)cuda[^=\\n]*=\\s*['\"](\\d+)\\.");
-  return std::regex_search(v, m, re) ? std::string(m[2]) : "";
+  static const TextPattern re(R"((^|\n)cuda[^=\n]*=[\t\n\v\f\r ]*['"](\d+)\.)");
+  auto m = re.search(v);
+  return m ? m->str(2) : "";
 }
 
 
