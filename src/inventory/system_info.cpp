@@ -7,18 +7,15 @@
 #include <set>
 #include <sstream>
 
+#include "core/regular_file.h"
 #include "core/text.h"
 #include "platform/environment.h"
 
 namespace gpucheck::inventory {
 
 namespace {
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+// Regular files only (a device or FIFO where os-release should be, under --root, is never opened).
+std::string slurp(const std::string& path) { return read_regular_file(path, std::size_t{16} << 20); }
 
 std::string unquote(std::string v) {
   if (v.size() >= 2 && (v.front() == '"' || v.front() == '\'') && v.back() == v.front())

@@ -3,11 +3,13 @@
 #include <openssl/evp.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cctype>
 #include <fstream>
 #include <memory>
 #include <sstream>
 
+#include "core/regular_file.h"
 #include "core/text.h"
 
 namespace gpucheck::inventory {
@@ -176,16 +178,19 @@ std::vector<RecordEntry> read_record(const RootFs& fs, const std::string& dist_i
 }
 
 std::string record_hash_of_file(const RootFs& fs, const std::string& guest_path) {
-  std::ifstream in(fs.host(guest_path), std::ios::binary);
-  if (!in) return "";
+  // A path RECORD names may be a link to a device or a FIFO in a venv another user writes: never opened.
+  const UniqueFd fd(open_regular_file(fs.host(guest_path)));
+  if (!fd.valid()) return "";
   std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
   if (!ctx || EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr) != 1) return "";
   std::vector<char> buf(1u << 20);
-  while (in) {
-    in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
-    if (in.gcount() > 0 && EVP_DigestUpdate(ctx.get(), buf.data(), static_cast<std::size_t>(in.gcount())) != 1) return "";
+  for (;;) {
+    ssize_t n = ::read(fd.get(), buf.data(), buf.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return "";
+    if (n == 0) break;
+    if (EVP_DigestUpdate(ctx.get(), buf.data(), static_cast<std::size_t>(n)) != 1) return "";
   }
-  if (in.bad()) return "";
   unsigned char md[EVP_MAX_MD_SIZE];
   unsigned int len = 0;
   if (EVP_DigestFinal_ex(ctx.get(), md, &len) != 1) return "";

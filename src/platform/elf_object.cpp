@@ -11,6 +11,8 @@
 #include <cstring>
 #include <mutex>
 
+#include "core/regular_file.h"
+
 namespace gpucheck::abi {
 namespace {
 
@@ -74,7 +76,7 @@ Elf_Scn* find_section(Elf* elf, std::uint32_t type, GElf_Shdr* out) {
 }  // namespace
 
 bool ElfObject::is_elf_file(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  int fd = open_regular_file(path);  // never a device or FIFO
   if (fd < 0) return false;
   bool elf = has_elf_magic(fd);
   ::close(fd);
@@ -82,8 +84,8 @@ bool ElfObject::is_elf_file(const std::string& path) {
 }
 
 std::string ElfObject::not_elf_reason(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return std::strerror(errno);
+  int fd = open_regular_file(path);  // never a device or FIFO
+  if (fd < 0) return errno == EINVAL ? "not a regular file" : std::strerror(errno);
   unsigned char magic[SELFMAG];
   ssize_t n = pread(fd, magic, sizeof magic, 0);
   int e = errno;
@@ -93,15 +95,15 @@ std::string ElfObject::not_elf_reason(const std::string& path) {
 }
 
 std::string ElfObject::loadable_mismatch(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return std::strerror(errno);
+  int fd = open_regular_file(path);  // never a device or FIFO
+  if (fd < 0) return errno == EINVAL ? "not a regular file" : std::strerror(errno);
   std::string why = ident_mismatch(fd);
   ::close(fd);
   return why;
 }
 
 std::string ElfObject::read_soname(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  int fd = open_regular_file(path);  // never a device or FIFO
   if (fd < 0) return "";
   std::string soname;
   if (has_elf_magic(fd)) {
@@ -131,8 +133,8 @@ std::unique_ptr<ElfObject> ElfObject::open(const std::string& path) {
   init_libelf();
   std::unique_ptr<ElfObject> o(new ElfObject());
   o->path_ = path;
-  o->fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (o->fd_ < 0) throw ElfError(path + ": " + std::strerror(errno));
+  o->fd_ = open_regular_file(path);  // a device or FIFO is never opened
+  if (o->fd_ < 0) throw ElfError(path + ": " + (errno == EINVAL ? "not a regular file" : std::strerror(errno)));
   struct stat st {};
   if (fstat(o->fd_, &st) != 0 || !S_ISREG(st.st_mode)) throw ElfError(path + ": not a regular file");
   o->file_size_ = static_cast<std::uint64_t>(st.st_size);

@@ -1,11 +1,14 @@
 #include "platform/ld_cache.h"
 
+#include <sys/stat.h>
+
 #include <cstring>
 #include <fstream>
 #include <sstream>
 
 #include "core/bytes.h"
 #include "core/errors.h"
+#include "core/regular_file.h"
 
 namespace gpucheck::abi {
 namespace {
@@ -100,11 +103,11 @@ LdCache LdCache::parse(std::string_view b, const std::string& origin) {
 }
 
 LdCache LdCache::load(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return empty(path + " (absent)");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return parse(ss.str(), path);
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return empty(path + " (absent)");
+  // A device or FIFO is never opened (open_regular_file): as root, opening one can have effects.
+  if (!S_ISREG(st.st_mode)) throw InputError(path + ": not a regular file (an ld.so cache is one)");
+  return parse(read_regular_file(path, std::size_t{64} << 20), path);
 }
 
 std::optional<std::string> LdCache::lookup(std::string_view soname) const {

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <fstream>
 
+#include "core/regular_file.h"
 #include "core/text.h"
 
 namespace gpucheck::inventory {
@@ -124,16 +125,8 @@ std::string RootFs::link_target(const std::string& guest) const {
 std::string RootFs::read(const std::string& guest, std::size_t limit) const {
   std::string r = resolve(guest);
   if (r.empty()) return "";
-  std::ifstream in(host(r), std::ios::binary);
-  if (!in) return "";
-  // Size the buffer by the file (the limit is a cap, not an allocation: ld.so.cache gets a 64 MiB cap).
-  struct stat st {};
-  if (stat(host(r).c_str(), &st) == 0 && S_ISREG(st.st_mode) && static_cast<std::size_t>(st.st_size) < limit)
-    limit = static_cast<std::size_t>(st.st_size);
-  std::string out(limit, '\0');
-  in.read(out.data(), static_cast<std::streamsize>(limit));
-  out.resize(static_cast<std::size_t>(in.gcount()));
-  return out;
+  // Regular files only: a device or FIFO planted in a tree another user writes is never opened.
+  return read_regular_file(host(r), limit);
 }
 
 std::vector<std::string> RootFs::list(const std::string& guest) const {

@@ -26,7 +26,8 @@ class RootFs {
   bool is_symlink(const std::string& guest) const;
   /// Target of a symlink as written ("" if not a symlink).
   std::string link_target(const std::string& guest) const;
-  /// Whole file, or "" when unreadable. `limit` caps the bytes read (headers of huge libraries).
+  /// Whole file, or "" when unreadable or not a regular file (a device or FIFO is never opened: `open_regular_file`).
+  /// `limit` caps the bytes read (headers of huge libraries).
   std::string read(const std::string& guest, std::size_t limit = 1u << 22) const;
   /// Names in a directory (not paths), sorted; empty when not a directory.
   std::vector<std::string> list(const std::string& guest) const;

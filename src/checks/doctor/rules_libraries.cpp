@@ -6,6 +6,8 @@
 // those are resolved with the loader model (checks/abi/loader.h) on the files when they are present.
 // The reference version is what the package ships (its files and dist-info), never what torch reports
 // from a process that may itself be shadowed.
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -14,6 +16,7 @@
 #include "checks/abi/loader.h"
 #include "checks/doctor/fix_commands.h"
 #include "checks/doctor/rules.h"
+#include "core/regular_file.h"
 #include "core/text.h"
 #include "inventory/library_version.h"
 #include "knowledge/version.h"
@@ -60,17 +63,16 @@ std::string soname_major(const std::string& soname) {
 // A cuDNN sub-library found elsewhere that is byte for byte the wheel's own is the same release: the
 // toolkit here was installed from the same wheel, and nothing is mixed.
 bool same_bytes(const std::string& a, const std::string& b) {
-  std::error_code ec1, ec2;
-  if (!std::filesystem::is_regular_file(a, ec1) || !std::filesystem::is_regular_file(b, ec2)) return false;
-  if (std::filesystem::file_size(a, ec1) != std::filesystem::file_size(b, ec2) || ec1 || ec2) return false;
-  std::ifstream fa(a, std::ios::binary), fb(b, std::ios::binary);
+  const UniqueFd fa(open_regular_file(a)), fb(open_regular_file(b));  // never a device or FIFO
+  struct stat sa {}, sb {};
+  if (!fa.valid() || !fb.valid() || fstat(fa.get(), &sa) != 0 || fstat(fb.get(), &sb) != 0 || sa.st_size != sb.st_size)
+    return false;
   std::vector<char> ba(1 << 20), bb(1 << 20);
-  while (fa && fb) {
-    fa.read(ba.data(), static_cast<std::streamsize>(ba.size()));
-    fb.read(bb.data(), static_cast<std::streamsize>(bb.size()));
-    if (fa.gcount() != fb.gcount() || !std::equal(ba.begin(), ba.begin() + fa.gcount(), bb.begin())) return false;
+  for (;;) {
+    ssize_t na = read_fully(fa.get(), ba.data(), ba.size()), nb = read_fully(fb.get(), bb.data(), bb.size());
+    if (na < 0 || na != nb || !std::equal(ba.begin(), ba.begin() + na, bb.begin())) return false;
+    if (na == 0) return true;
   }
-  return fa.eof() && fb.eof();
 }
 
 bool under(const std::string& path, const std::vector<std::string>& dirs) {
