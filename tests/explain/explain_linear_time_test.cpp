@@ -59,8 +59,10 @@ void expect_linear(bool all_literals_per_line, double bound_1mb_s) {
   std::printf("adversarial (%s): 1 MiB %.3f s, 8 MiB %.3f s, ratio %.2f\n",
               all_literals_per_line ? "every literal on each line" : "one literal per line", t1, t8, t8 / t1);
   EXPECT_LT(t1, bound_1mb_s) << "1 MiB of adversarial lines";
-  // Linear: 8x the input costs about 8x (10x allowed for noise, plus a few ms for a fast 1 MiB run).
-  EXPECT_LT(t8, 10 * t1 + 0.02) << "1 MiB " << t1 << " s, 8 MiB " << t8 << " s";
+  // Linear: 8x the input costs about 8x; quadratic would cost 64x. 16x is allowed: the 8 MiB log leaves the
+  // caches the 1 MiB one fits in (8.9x on an idle core here), and CPU time inflates further when other
+  // processes share them (9-10x beside two fuzzers, which failed the former 10x bound).
+  EXPECT_LT(t8, 16 * t1 + 0.02) << "1 MiB " << t1 << " s, 8 MiB " << t8 << " s";
 }
 
 }  // namespace

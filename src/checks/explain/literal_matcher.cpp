@@ -1,5 +1,6 @@
 #include "checks/explain/literal_matcher.h"
 
+#include <algorithm>
 #include <cctype>
 #include <deque>
 #include <mutex>
@@ -80,17 +81,19 @@ void LiteralMatcher::build() {
   // The chain walk in scan() starts at the state itself, so a state's own outputs are visited first.
 }
 
-std::shared_ptr<const LiteralMatcher> LiteralMatcher::shared(const std::vector<std::string>& literals) {
-  // A process uses one signature set, at most a few (tests): the last four are kept.
+std::shared_ptr<const LiteralMatcher> LiteralMatcher::shared(const std::vector<std::string_view>& literals) {
+  // A process uses one signature set, at most a few (tests): the last four are kept, each by its own
+  // literals (the matcher's copies).
   static std::mutex mutex;
-  static std::deque<std::pair<std::vector<std::string>, std::shared_ptr<const LiteralMatcher>>> cache;
+  static std::deque<std::shared_ptr<const LiteralMatcher>> cache;
   std::lock_guard<std::mutex> lock(mutex);
-  for (const auto& [key, matcher] : cache)
-    if (key == literals) return matcher;
+  for (const auto& matcher : cache)
+    if (std::equal(literals.begin(), literals.end(), matcher->literals_.begin(), matcher->literals_.end()))
+      return matcher;
   auto built = std::make_shared<LiteralMatcher>();
-  for (const auto& lit : literals) built->add(lit);
+  for (const auto& lit : literals) built->add(std::string(lit));
   built->build();
-  cache.emplace_back(literals, built);
+  cache.push_back(built);
   if (cache.size() > 4) cache.pop_front();
   return built;
 }

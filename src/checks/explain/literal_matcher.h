@@ -20,7 +20,8 @@ class LiteralMatcher {
   };
   /// The matcher of exactly these literals, built once per process and shared: building the automaton
   /// costs more than scanning a short log (the fuzz target and `run` explain many logs with one set).
-  static std::shared_ptr<const LiteralMatcher> shared(const std::vector<std::string>& literals);
+  /// Views, so that finding the built one copies no string (a scanner is made per log).
+  static std::shared_ptr<const LiteralMatcher> shared(const std::vector<std::string_view>& literals);
 
   /// Adds a literal and returns its index (0, 1, ...). Empty literals are an error (std::invalid_argument).
   std::size_t add(const std::string& literal);

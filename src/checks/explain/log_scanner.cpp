@@ -37,7 +37,7 @@ std::string shorten(const std::string& s, std::size_t focus = 0) {
 
 LogScanner::LogScanner(const std::vector<Signature>& signatures, ScanOptions options)
     : signatures_(signatures), options_(options), hits_(signatures.size()) {
-  std::vector<std::string> literals;
+  std::vector<std::string_view> literals;  // views: the matcher is found without copying a string
   for (std::size_t si = 0; si < signatures_.size(); ++si) {
     pattern_offset_.push_back(pattern_pending_.size());
     hits_[si].patterns_matched.assign(signatures_[si].patterns.size(), false);
@@ -47,7 +47,7 @@ LogScanner::LogScanner(const std::vector<Signature>& signatures, ScanOptions opt
       pattern_pending_.push_back(0);
       for (const auto& lit : p.literals) {
         literals.push_back(lit);
-        literal_patterns_.push_back({{si, pi}});
+        literal_patterns_.push_back({si, pi});
       }
     }
   }
@@ -150,12 +150,11 @@ void LogScanner::process_front() {
         error_like = true;
         return;
       }
-      for (const auto& ref : literal_patterns_[lit]) {
-        auto flat = pattern_offset_[ref.signature] + ref.pattern;
-        if (!pattern_pending_[flat]) {
-          pattern_pending_[flat] = 1;
-          todo.emplace_back(ref.signature, ref.pattern);
-        }
+      const auto& ref = literal_patterns_[lit];
+      auto flat = pattern_offset_[ref.signature] + ref.pattern;
+      if (!pattern_pending_[flat]) {
+        pattern_pending_[flat] = 1;
+        todo.emplace_back(ref.signature, ref.pattern);
       }
     });
   } else {

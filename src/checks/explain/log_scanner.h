@@ -88,7 +88,7 @@ class LogScanner {
   ScanOptions options_;
   std::shared_ptr<const LiteralMatcher> literals_;  // shared by every scanner of these signatures
   LiteralMatcher::Scratch scan_scratch_;
-  std::vector<std::vector<PatternRef>> literal_patterns_;  // literal index -> patterns using it
+  std::vector<PatternRef> literal_patterns_;  // literal index -> the pattern it belongs to (each its own)
   std::size_t first_error_literal_ = 0;                    // literals from here on mark error-looking lines
   std::size_t max_window_ = 1;
   std::vector<SignatureHits> hits_;
