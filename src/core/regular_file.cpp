@@ -53,10 +53,9 @@ std::string read_regular_file(const std::string& path, std::size_t limit) {
   std::string out;
   char buf[1 << 16];
   while (out.size() < limit) {
-    ssize_t n = ::read(fd.get(), buf, std::min(sizeof buf, limit - out.size()));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    out.append(buf, static_cast<std::size_t>(n));
+    ssize_t n = read_fully(fd.get(), buf, std::min(sizeof buf, limit - out.size()));
+    if (n > 0) out.append(buf, static_cast<std::size_t>(n));
+    if (n < static_cast<ssize_t>(sizeof buf)) break;  // the end, an error, or the limit reached
   }
   return out;
 }

@@ -3,7 +3,6 @@
 #include <openssl/evp.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cctype>
 #include <fstream>
 #include <memory>
@@ -185,8 +184,7 @@ std::string record_hash_of_file(const RootFs& fs, const std::string& guest_path)
   if (!ctx || EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr) != 1) return "";
   std::vector<char> buf(1u << 20);
   for (;;) {
-    ssize_t n = ::read(fd.get(), buf.data(), buf.size());
-    if (n < 0 && errno == EINTR) continue;
+    ssize_t n = read_fully(fd.get(), buf.data(), buf.size());
     if (n < 0) return "";
     if (n == 0) break;
     if (EVP_DigestUpdate(ctx.get(), buf.data(), static_cast<std::size_t>(n)) != 1) return "";
