@@ -11,7 +11,7 @@ namespace gpucheck::inventory {
 
 std::string parse_compiler_version(const std::string& output) {
   std::string first = output.substr(0, output.find('\n'));
-  static const TextPattern clang(R"(version[\t\n\v\f\r ]+([0-9]+\.[0-9]+(?:\.[0-9]+)?))");
+  static const TextPattern clang(R"(version[[:space:]]+([0-9]+\.[0-9]+(?:\.[0-9]+)?))");
   static const TextPattern any(R"(([0-9]+\.[0-9]+(?:\.[0-9]+)?))");
   if (auto m = clang.search(first)) return m->str(1);
   // gcc prints the version last on the line; take the last dotted number.

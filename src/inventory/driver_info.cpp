@@ -15,7 +15,7 @@ std::string parse_proc_driver_version(const std::string& text) {
   // `gpucheck abi` on a machine without the driver; issue 21).
   if (text.find("Kernel Module") == std::string::npos) return "";
   static const TextPattern re(
-      R"(Kernel Module(?:[\t\n\v\f\r ]+for[\t\n\v\f\r ]+[^\t\n\v\f\r ]+)?[\t\n\v\f\r ]+([0-9]+\.[0-9]+(?:\.[0-9]+)?))");
+      R"(Kernel Module(?:[[:space:]]+for[[:space:]]+[^[:space:]]+)?[[:space:]]+([0-9]+\.[0-9]+(?:\.[0-9]+)?))");
   auto m = re.search(text);
   return m ? m->str(1) : "";
 }

@@ -322,10 +322,10 @@ PythonEnv describe_python_from_files(const RootFs& fs, const std::string& site_p
     p.torch_installed = true;
     p.torch_path = torch_dir;
     std::string vpy = fs.read(path_join(torch_dir, "version.py"), 1u << 16);
-    static const TextPattern ver_re(R"(__version__[\t\n\v\f\r ]*=[\t\n\v\f\r ]*'([^']*)')");
+    static const TextPattern ver_re(R"(__version__[[:space:]]*=[[:space:]]*'([^']*)')");
     static const TextPattern cuda_re(
-        R"(\ncuda(?:[\t\n\v\f\r ]*:[\t\n\v\f\r ]*[^=]+)?[\t\n\v\f\r ]*=[\t\n\v\f\r ]*'([^']*)')");
-    static const TextPattern git_re(R"(git_version[\t\n\v\f\r ]*=[\t\n\v\f\r ]*'([^']*)')");
+        R"(\ncuda(?:[[:space:]]*:[[:space:]]*[^=]+)?[[:space:]]*=[[:space:]]*'([^']*)')");
+    static const TextPattern git_re(R"(git_version[[:space:]]*=[[:space:]]*'([^']*)')");
     if (auto m = ver_re.search(vpy)) p.torch_version = m->str(1);
     if (auto m = cuda_re.search(vpy)) p.torch_cuda = m->str(1);
     if (auto m = git_re.search(vpy)) p.torch_git_version = m->str(1);

@@ -66,7 +66,7 @@ std::string pip_site_packages_of(const std::string& root) {
 }  // namespace
 
 std::string parse_version_txt(const std::string& text) {
-  static const TextPattern re(R"(CUDA Version[\t\n\v\f\r ]+([0-9][0-9.]*))");
+  static const TextPattern re(R"(CUDA Version[[:space:]]+([0-9][0-9.]*))");
   auto m = re.search(text);
   return m ? m->str(1) : "";
 }
@@ -81,15 +81,15 @@ std::string parse_version_json(const std::string& text) {
 
 std::string parse_cuda_h_version(const std::string& text) {
   // At most 9 digits: a longer number is no CUDA version (and would not fit an int).
-  static const TextPattern re(R"(#define[\t\n\v\f\r ]+CUDA_VERSION[\t\n\v\f\r ]+([0-9]{1,9})(?:[^0-9]|$))");
+  static const TextPattern re(R"(#define[[:space:]]+CUDA_VERSION[[:space:]]+([0-9]{1,9})(?:[^0-9]|$))");
   auto m = re.search(text);
   if (!m) return "";
   return cuda_int_to_string(std::stoi(m->str(1)));
 }
 
 std::string parse_nvcc_version(const std::string& text) {
-  static const TextPattern full(R"(release[\t\n\v\f\r ]+[0-9.]+,[\t\n\v\f\r ]+V([0-9][0-9.]*))");
-  static const TextPattern rel(R"(release[\t\n\v\f\r ]+([0-9][0-9.]*))");
+  static const TextPattern full(R"(release[[:space:]]+[0-9.]+,[[:space:]]+V([0-9][0-9.]*))");
+  static const TextPattern rel(R"(release[[:space:]]+([0-9][0-9.]*))");
   if (auto m = full.search(text)) return m->str(1);
   if (auto m = rel.search(text)) return m->str(1);
   return "";

@@ -14,8 +14,8 @@ namespace gpucheck::pep440 {
 namespace {
 
 // The grammar's patterns are TextPatterns (RE2: linear, no recursion; std::regex overflowed the stack on a
-// 100 KB specifier). Whitespace is written out as the class trim() and libstdc++'s \s know (RE2's \s has
-// no \v); "[^\r\n]" stands for std::regex's ECMAScript `.`, which stopped at both.
+// 100 KB specifier). Whitespace is [[:space:]], the class libstdc++'s \s knew ([\t\n\v\f\r ]; RE2's \s
+// has no \v); "[^\r\n]" stands for std::regex's ECMAScript `.`, which stopped at both.
 
 std::string lower(std::string s) {
   for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -211,7 +211,7 @@ int compare(const Version& a, const Version& b) { return a.compare(b); }
 
 Specifier Specifier::parse(const std::string& raw) {
   // The version may not start with an operator character: ">>0.2" is a bad operator, not a bad version.
-  static const TextPattern clause(R"((===|~=|==|!=|<=|>=|<|>)[\t\n\v\f\r ]*([^\t\n\v\f\r <>=!~][^\t\n\v\f\r ]*))");
+  static const TextPattern clause(R"((===|~=|==|!=|<=|>=|<|>)[[:space:]]*([^[:space:]<>=!~][^[:space:]]*))");
   std::string text = trim(raw);
   auto m = clause.match(text);
   if (!m) fail("'" + text + "' is not a version specifier (like >=1.10 or ==2.0.*)");
@@ -489,7 +489,7 @@ Requirement Requirement::parse(const std::string& raw) {
   if (auto hash = text.find(" #"); hash != std::string::npos) text = text.substr(0, hash);
   text = trim(text);
   static const TextPattern head(
-      R"(([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)[\t\n\v\f\r ]*(?:\[([^\]]*)\])?[\t\n\v\f\r ]*([^\r\n]*))");
+      R"(([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)[[:space:]]*(?:\[([^\]]*)\])?[[:space:]]*([^\r\n]*))");
   std::optional<PatternMatch> m;
   if (text.empty() || text.size() > 4096 || !(m = head.match(text)))
     fail("'" + trim(raw) + "' is not a requirement (like bmtrain>=0.2.1 or torch==2.5.1)");

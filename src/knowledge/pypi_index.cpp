@@ -110,8 +110,8 @@ const PypiPackage* PypiIndex::package(const std::string& name) const {
 
 std::string cuda_of_requires_dist(const std::vector<std::string>& requires_dist) {
   static const TextPattern runtime(
-      R"(^nvidia-cuda-runtime(?:-cu\d+)?[\t\n\v\f\r ]*\(?[\t\n\v\f\r ]*==[\t\n\v\f\r ]*(\d+)\.(\d+))");
-  static const TextPattern toolkit(R"(^cuda-toolkit\[[^\]]*\][\t\n\v\f\r ]*==[\t\n\v\f\r ]*(\d+)\.(\d+))");
+      R"(^nvidia-cuda-runtime(?:-cu\d+)?[[:space:]]*\(?[[:space:]]*==[[:space:]]*(\d+)\.(\d+))");
+  static const TextPattern toolkit(R"(^cuda-toolkit\[[^\]]*\][[:space:]]*==[[:space:]]*(\d+)\.(\d+))");
   for (const auto& line : requires_dist) {
     std::string l = trim(line);
     auto m = runtime.search(l);

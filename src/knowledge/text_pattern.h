@@ -9,7 +9,8 @@
 //   if (auto m = re.search(text)) version = m->str(1);
 //
 // Grammar: RE2's (https://github.com/google/re2/wiki/Syntax), bytes as Latin-1 (invalid UTF-8 is just bytes).
-// Note RE2's \s is [\t\n\f\r ] (no \v) and `.` matches \r but not \n.
+// Note RE2's \s is [\t\n\f\r ] (no \v): write [[:space:]] for the whitespace std::regex's \s meant
+// ([\t\n\v\f\r ]). `.` matches \r but not \n.
 #include <memory>
 #include <optional>
 #include <string>

@@ -39,6 +39,9 @@ TEST(TextPattern, BytesAreBytesAndDotStopsAtNewline) {
   EXPECT_TRUE(any.match("a\xff" "c"));  // invalid UTF-8: one byte, as std::regex<char> saw it
   EXPECT_FALSE(any.match("a\nc"));
   EXPECT_THROW(TextPattern("(unclosed"), std::logic_error);
+  // [[:space:]] is the whitespace std::regex's \s meant, \v included (RE2's own \s lacks it).
+  EXPECT_TRUE(TextPattern("a[[:space:]]b").match("a\vb"));
+  EXPECT_FALSE(TextPattern(R"(a\sb)").match("a\vb"));
 }
 
 TEST(TextPattern, TenMegabyteRunsNeitherRecurseNorStall) {

@@ -35,7 +35,7 @@ std::string text_of(const std::string& path) {
 
 // `NAME = True` / `NAME = False` at the start of a line of torch/_utils_internal.py; `fallback` when absent.
 bool flag_in(const std::string& text, const std::string& name, bool fallback) {
-  const TextPattern re("(^|\\n)" + name + "[\\t\\n\\v\\f\\r ]*(:[\\t\\n\\v\\f\\r ]*bool[\\t\\n\\v\\f\\r ]*)?=[\\t\\n\\v\\f\\r ]*(True|False)");
+  const TextPattern re("(^|\\n)" + name + "[[:space:]]*(:[[:space:]]*bool[[:space:]]*)?=[[:space:]]*(True|False)");
   auto m = re.search(text);
   if (!m) return fallback;
   return m->str(3) == "True";
@@ -60,7 +60,7 @@ std::vector<std::pair<std::string, std::string>> preload_list(const std::string&
   auto end = init.find("_preload_cuda_", init.find('\n', begin));
   std::string block = init.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
   static const TextPattern pair_re(
-      R"([(]?[\t\n\v\f\r ]*["'](\w+)["'][\t\n\v\f\r ]*[,:][\t\n\v\f\r ]*["'](lib[^"']+)["'])");
+      R"([(]?[[:space:]]*["'](\w+)["'][[:space:]]*[,:][[:space:]]*["'](lib[^"']+)["'])");
   for (const auto& m : pair_re.search_all(block)) out.push_back({m.str(1), m.str(2)});
   // The optional libnvToolsExt preload that follows the list.
   if (init.find("_preload_cuda_lib(\"nvtx\"") != std::string::npos) out.push_back({"nvtx", "libnvToolsExt.so.*[0-9]"});
@@ -87,7 +87,7 @@ std::string find_preload(const std::string& site, const std::string& folder, con
 // torch.version.cuda's major, read from torch/version.py ("" for a CPU build).
 std::string cuda_major_of(const std::string& torch_dir) {
   std::string v = text_of(torch_dir + "/version.py");
-  static const TextPattern re(R"((^|\n)cuda[^=\n]*=[\t\n\v\f\r ]*['"](\d+)\.)");
+  static const TextPattern re(R"((^|\n)cuda[^=\n]*=[[:space:]]*['"](\d+)\.)");
   auto m = re.search(v);
   return m ? m->str(2) : "";
 }
