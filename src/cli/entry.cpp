@@ -62,7 +62,7 @@ int run_command_line(int argc, char** argv, Stage until) {
   global.argv.assign(argv, argv + argc);
 
   CLI::App app{"gpucheck: does this GPU stack really work, and if not, what exactly fixes it?", "gpucheck"};
-  app.footer(kFooter);
+  app.footer(gpucheck::render::join_prose_lines(kFooter));
   app.require_subcommand(1);
   app.set_version_flag("-V,--version", gpucheck::build::kVersion);
   app.add_flag("--json", global.json, "The JSON document (reports/schema/report.schema.json); same as --format json");
@@ -86,6 +86,7 @@ int run_command_line(int argc, char** argv, Stage until) {
     CLI::App* sub = app.add_subcommand(c.name, c.description);
     sub->fallthrough();  // global options are accepted after the subcommand name too
     auto runner = c.setup(*sub, global);
+    sub->footer(gpucheck::render::join_prose_lines(sub->get_footer()));  // footers are broken by hand in the source
     sub->callback([&selected, runner] { selected = runner; });
   }
 

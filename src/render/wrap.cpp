@@ -1,6 +1,7 @@
 #include "render/wrap.h"
 
 #include <algorithm>
+#include <string_view>
 #include <vector>
 
 namespace gpucheck::render {
@@ -152,6 +153,23 @@ std::string wrap_lines(const std::string& text, int width) {
     out += wrap_line(line, w);
     if (nl == std::string::npos) break;
     out += '\n';
+    start = nl + 1;
+  }
+  return out;
+}
+
+std::string join_prose_lines(const std::string& text) {
+  std::string out;
+  bool joinable = false;  // the previous line is prose at column 0 that a next line may continue
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t nl = text.find('\n', start);
+    if (nl == std::string::npos) nl = text.size();
+    const std::string_view line(text.data() + start, nl - start);
+    const bool prose = !line.empty() && line.front() != ' ' && line.front() != '\t';
+    if (start > 0) out += joinable && prose ? ' ' : '\n';
+    out += line;
+    joinable = prose && line.back() != ':';
     start = nl + 1;
   }
   return out;

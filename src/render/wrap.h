@@ -16,4 +16,9 @@ std::size_t display_width(const std::string& s);
 /// with "$ " (a command to copy) are kept whole.
 std::string wrap_lines(const std::string& text, int width);
 
+/// `text` with the lines of each paragraph written at column 0 joined by a space, so that wrap_lines
+/// breaks prose at the reader's width rather than where the source broke it. Indented lines (examples,
+/// tables), blank lines and a line after one ending in ':' (a heading such as "Examples:") stay as they are.
+std::string join_prose_lines(const std::string& text);
+
 }  // namespace gpucheck::render

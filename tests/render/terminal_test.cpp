@@ -65,6 +65,31 @@ TEST(Wrap, BreaksAtSpacesUnderTheTextAndNeverCutsATokenOrACommand) {
   EXPECT_EQ(wrap_lines("\033[31mERROR\033[0m aaaa bbbb cccc dddd", 20), "\033[31mERROR\033[0m aaaa bbbb cccc\n  dddd");
 }
 
+TEST(Wrap, ProseBrokenInTheSourceIsJoinedSoItWrapsAtTheReadersWidth) {
+  const std::string footer =
+      "Each finding has an id and a fix plan of\n"
+      "exact commands.\n"
+      "\n"
+      "Examples:\n"
+      "  gpucheck doctor\n"
+      "  gpucheck doctor --for torch\n"
+      "Exit codes: 0 ok, 2 bad input.\n";
+  EXPECT_EQ(join_prose_lines(footer),
+            "Each finding has an id and a fix plan of exact commands.\n"
+            "\n"
+            "Examples:\n"
+            "  gpucheck doctor\n"
+            "  gpucheck doctor --for torch\n"
+            "Exit codes: 0 ok, 2 bad input.\n")
+      << "a heading and indented lines stay; a column-0 line after an indented one starts anew";
+  EXPECT_EQ(join_prose_lines(""), "");
+  EXPECT_EQ(join_prose_lines("one\ntwo"), "one two");
+  // Joined, then wrapped: lines fill the width instead of alternating long and short.
+  const std::string source = "aaaa bbbb cccc dddd eeee\nffff gggg";
+  EXPECT_EQ(wrap_lines(source, 20), "aaaa bbbb cccc dddd\n  eeee\nffff gggg") << "what --help showed before";
+  EXPECT_EQ(wrap_lines(join_prose_lines(source), 20), "aaaa bbbb cccc dddd\n  eeee ffff gggg");
+}
+
 TEST(Wrap, TerminalWidthIsColumnsWhenValidElseEighty) {
   const char* saved = std::getenv("COLUMNS");
   std::string keep = saved ? saved : "";
