@@ -158,6 +158,13 @@ std::vector<std::string> validate_compat_document(const nlohmann::json& doc, con
         check_fields(nested[k], table.nested_required, nwhere, errors);
         // Nested rows inherit the parent's source only when the parent is itself a fact.
         if (!table.facts && nested[k].is_object()) check_source(nested[k], nwhere, errors);
+        // A fact inside a release row carries its own fields and source.
+        if (file_name == "extensions.json" && nested[k].is_object() && nested[k].contains("import_needs_rtld_global")) {
+          const auto& g = nested[k]["import_needs_rtld_global"];
+          std::string gwhere = nwhere + ".import_needs_rtld_global";
+          check_fields(g, {{"torch", Type::kString}, {"why", Type::kString}}, gwhere, errors);
+          if (g.is_object()) check_source(g, gwhere, errors);
+        }
       }
     }
   }

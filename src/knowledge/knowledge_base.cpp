@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "knowledge/kb_schema.h"
+#include "knowledge/pep440.h"
 #include "knowledge/version.h"
 #include "core/errors.h"
 #include "core/files.h"
@@ -137,6 +138,15 @@ KnowledgeBase KnowledgeBase::load(const std::string& dir_in) {
         r.install = strings(f, "install");
         r.note = f.value("note", "");
         r.source = f["source"];
+        if (f.contains("import_needs_rtld_global")) {  // a fact of its own: each field, its source included, required
+          const json& g = f["import_needs_rtld_global"];
+          r.rtld_global_torch = g.at("torch");
+          r.rtld_global_why = g.at("why");
+          r.rtld_global_source = g.at("source");
+          if (!pep440::SpecifierSet::try_parse(r.rtld_global_torch))
+            throw InputError("knowledge base " + kb.dir_ + ": extensions.json: " + info.name +
+                             " import_needs_rtld_global.torch is no specifier: " + r.rtld_global_torch);
+        }
         info.releases.push_back(std::move(r));
       }
       kb.extensions_.push_back(std::move(info));

@@ -101,6 +101,9 @@ struct ExtensionRelease {
   std::string wheel_pattern, note, source;
   std::string recommended;           // the release of this row to pin when recommending it ("0.2.3.post2")
   std::vector<std::string> install;  // how to install when not `pip install NAME` (apex: from its git tree)
+  // With these torch releases the built package imports only when torch is loaded RTLD_GLOBAL (one of its
+  // modules calls a library torch loads RTLD_LOCAL without linking it): "" = never. Why, and its source.
+  std::string rtld_global_torch, rtld_global_why, rtld_global_source;
 };
 
 struct ExtensionInfo {

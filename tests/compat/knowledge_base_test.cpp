@@ -49,6 +49,18 @@ TEST(KnowledgeBaseSchema, RejectsANonUrlSourceAndANestedReleaseWithoutSource) {
   EXPECT_NE(errors[0].find("is not a URL"), std::string::npos);
 }
 
+TEST(KnowledgeBaseSchema, AFactInsideAReleaseRowNeedsItsOwnFieldsAndSource) {
+  auto doc = load_doc("extensions.json");
+  auto& fact = doc["packages"][0]["releases"][0]["import_needs_rtld_global"];
+  ASSERT_TRUE(fact.is_object()) << "bmtrain <=0.2.2 carries the fact";
+  fact["source"] = "the forum";
+  fact.erase("why");
+  auto errors = validate_compat_document(doc, "extensions.json");
+  ASSERT_EQ(errors.size(), 2u);
+  EXPECT_NE(errors[0].find("releases[0].import_needs_rtld_global: missing field 'why'"), std::string::npos) << errors[0];
+  EXPECT_NE(errors[1].find("import_needs_rtld_global: source 'the forum' is not a URL"), std::string::npos) << errors[1];
+}
+
 TEST(KnowledgeBaseSchema, RejectsWrongTypesAndMissingFields) {
   auto doc = load_doc("host_compilers.json");
   doc["nvcc_host_compilers"][0]["gcc_max"] = "11";

@@ -299,6 +299,36 @@ TEST(Planner, RebuildKeepsTheEnvironmentsArchList) {
   EXPECT_NE(all.find("export TORCH_CUDA_ARCH_LIST='8.0 8.6+PTX'"), std::string::npos) << all;
 }
 
+TEST(Planner, Bmtrain022WithTorch2ImportsOnlyWhenTorchIsLoadedGlobally) {
+  // torch >= 2.0 keeps NCCL in its own libnccl.so.2, loaded RTLD_LOCAL; bmtrain 0.2.2's nccl/_C calls it
+  // without linking it (extensions.json, BMTrain #102; the real build: docs/install-paths.md).
+  auto m = machine("3.11.7", "13.0", {"9.0"}, "13.0");
+  auto r = plan_for(m, {"bmtrain==0.2.2"});
+  ASSERT_FALSE(r.plans.empty());
+  for (const auto& p : r.plans) {
+    ASSERT_EQ(p.torch.version.substr(0, 2), "2.") << p.summary;
+    EXPECT_EQ(p.commands.back(), "export TORCH_USE_RTLD_GLOBAL=1") << join(p.commands, "\n");
+    EXPECT_NE(p.cost.find("bmtrain imports only with TORCH_USE_RTLD_GLOBAL=1 set, in every shell"), std::string::npos)
+        << p.cost;
+    EXPECT_NE(join(p.notes, "\n").find("https://github.com/OpenBMB/BMTrain/issues/102"), std::string::npos)
+        << join(p.notes, "\n");
+  }
+  // torch 1.13 links NCCL into libtorch_cuda.so, which the module links: nothing to add.
+  auto old = machine("3.10.13", "11.7", {"8.0"}, "11.7");
+  old.gcc = "11.4.0";
+  auto r2 = plan_for(old, {"bmtrain==0.2.2", "torch<2.0.0,>=1.10"});
+  ASSERT_FALSE(r2.plans.empty()) << (r2.conflicts.empty() ? "" : join(r2.conflicts[0].reasons, "; "));
+  for (const auto& p : r2.plans) {
+    EXPECT_EQ(p.torch.version.substr(0, 2), "1.") << p.summary;
+    EXPECT_EQ(join(p.commands, "\n").find("TORCH_USE_RTLD_GLOBAL"), std::string::npos) << join(p.commands, "\n");
+    EXPECT_EQ(p.cost.find("RTLD_GLOBAL"), std::string::npos) << p.cost;
+  }
+  // A wheel release (bmtrain 1.0.1 links what it calls) has no such need.
+  auto r3 = plan_for(m, {"bmtrain"});
+  ASSERT_FALSE(r3.plans.empty());
+  EXPECT_EQ(join(r3.plans[0].commands, "\n").find("TORCH_USE_RTLD_GLOBAL"), std::string::npos);
+}
+
 TEST(Planner, EveryPackageGetsAPlanOrNamedConflict) {
   for (const auto& m : {machine("3.11.7", "12.4", {"8.0"}, "12.4"), machine("3.10.12", "13.0", {"9.0"}, "13.0"),
                         machine("3.12.3", "12.1", {"7.0"}, "12.1"), machine("", "", {})}) {

@@ -183,6 +183,15 @@ InstallPlan plan_install(const DoctorContext& ctx, const PackageRequest& req) {
         ext.name + " " + rel->versions + " needs torch " + rel->torch + "; installed is " + py->torch_version,
         {asked, torch_ev}, "Build or import fails against an unsupported torch.");
   }
+  if (torch && !rel->rtld_global_torch.empty() && satisfies(py->torch_version, rel->rtld_global_torch) &&
+      ctx.env("TORCH_USE_RTLD_GLOBAL").empty()) {  // torch takes any non-empty value
+    add("install.import_needs_rtld_global", Status::kWarn,
+        ext.name + " " + rel->versions + " installs with torch " + py->torch_version +
+            " but imports only with TORCH_USE_RTLD_GLOBAL=1",
+        {asked, torch_ev, {"imports need RTLD_GLOBAL with torch", rel->rtld_global_torch, rel->rtld_global_source}},
+        rel->rtld_global_why);
+    plan.findings.back().references.push_back(rel->rtld_global_source);
+  }
   std::vector<std::string> seen_cc;
   for (const auto& g : ctx.inv.gpus) {
     std::string cc = std::to_string(g.cc_major) + "." + std::to_string(g.cc_minor);

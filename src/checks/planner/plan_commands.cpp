@@ -76,6 +76,15 @@ void render_plan(Plan& plan, const Machine& m) {
                    (p.reinstall ? "--no-cache-dir --force-reinstall --no-deps " + pin(p.name, p.version)
                                 : pin(p.name, p.version) + keep_torch));
   }
+  // Installed is not importable: a package that needs torch loaded RTLD_GLOBAL gets the variable, and the
+  // cost says that every later shell needs it too.
+  std::vector<std::string> global_imports;
+  for (const auto& p : plan.packages)
+    if (!p.rtld_global_why.empty()) {
+      global_imports.push_back(p.name);
+      plan.notes.push_back(p.name + " " + p.version + " imports only with TORCH_USE_RTLD_GLOBAL=1: " + p.rtld_global_why);
+    }
+  if (!global_imports.empty()) cmds.push_back("export TORCH_USE_RTLD_GLOBAL=1");
   std::vector<std::string> parts;
   if (!t.version.empty()) parts.push_back((t.installed ? "keep " : "") + t.describe());
   for (const auto& p : plan.packages)
@@ -88,6 +97,8 @@ void render_plan(Plan& plan, const Machine& m) {
                    (m.installed_torch.empty() || m.externally_managed ? "" : "; replaces torch " + m.installed_torch +
                                                          ": extensions built against it must be rebuilt"));
   if (!built.empty()) cost.push_back("compiles " + join(built, ", ") + " (minutes to hours)");
+  if (!global_imports.empty())
+    cost.push_back(join(global_imports, ", ") + " imports only with TORCH_USE_RTLD_GLOBAL=1 set, in every shell");
   if (m.externally_managed) cost.push_back("a new venv (.venv): the system Python is externally managed (PEP 668)");
   if (cost.empty()) cost.push_back("no torch change; prebuilt wheels only");
   plan.cost = join(cost, "; ");

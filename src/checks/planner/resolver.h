@@ -52,6 +52,8 @@ struct PlannedPackage {
                                     // (else pip says "already satisfied", or reuses its cached wheel)
   std::string source;               // where its contracts came from
   std::string note;                 // "sdist: compiles with nvcc 13.0"
+  std::string rtld_global_why;      // with the planned torch it imports only when torch is loaded RTLD_GLOBAL:
+                                    // why, with its source ("" = no such need)
 };
 
 struct Plan {
