@@ -106,9 +106,13 @@ TEST(ExplainRuntimeSignatures, LoaderAndAbiLookAlikesGetTheirOwnCause) {
                     "symbol cublasLtGetStatusString version libcublasLt.so.11 not defined in file libcublasLt.so.11 "
                     "with link time reference\n"),
             "system-libs-shadow");
-  // bmcook-23 (an older fixture): an extension not linked to NCCL is a link error, not a shadowed library
+  // bmcook-23 (an older fixture): an extension that calls NCCL without linking it, not a shadowed library;
+  // the fix is torch loaded globally, not "link the library" (a pip user has no link line to change)
   EXPECT_EQ(root_id("ImportError: /x/bmtrain/nccl/_C.cpython-310-x86_64-linux-gnu.so: undefined symbol: ncclBroadcast\n"),
-            "undefined-symbol-link");
+            "extension-nccl-not-linked");
+  // torch's own libtorch_cuda missing an NCCL symbol is another NCCL loaded first (nccl-1180), not this
+  EXPECT_EQ(root_id("ImportError: /x/torch/lib/libtorch_cuda.so: undefined symbol: ncclCommRegister\n"),
+            "system-libs-shadow");
 }
 
 // Each runtime cause renders at least one fix without any inventory, and none of its fix alternatives asks
