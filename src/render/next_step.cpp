@@ -80,10 +80,9 @@ std::string run_step(const report::Report& r, const std::string& prog) {
 std::string doctor_step(const report::Report& r, const std::string& prog) {
   // A saved inventory or pasted report describes another machine: the fix and the check happen there.
   const bool elsewhere = !option_value(r, "--from").empty() || !option_value(r, "--from-text").empty();
-  const std::string again = elsewhere ? "gpucheck doctor (on that machine)"
-                                      : prog + " doctor" + source_options(r, {"--root", "--python"});
+  const std::string again = elsewhere ? "gpucheck doctor" : prog + " doctor" + source_options(r, {"--root", "--python"});
   if (const Finding* f = first_problem(r); f && f->status != Status::kWarn)
-    return act_on(*f) + ", then check again: " + again;
+    return act_on(*f) + (elsewhere ? ", then check again on that machine: " : ", then check again: ") + again;
   if (const report::Section* plan = r.find_section("plan"); plan && !plan->findings.empty()) {
     const Finding& itself = plan->findings.front();
     if (!itself.fixes.empty()) return "run the commands of install path 1 above";
@@ -137,6 +136,16 @@ std::string next_step(const report::Report& r, const RenderOptions& o) {
   }
   if (c == "env") return "judge these facts: " + prog + " doctor" + source_options(r, {"--from", "--root", "--python"});
   return generic_step(r, prog);
+}
+
+std::pair<std::string, std::string> next_step_parts(const report::Report& r, const RenderOptions& o) {
+  std::string step = next_step(r, o);
+  const std::string prog = o.program.empty() ? "gpucheck" : shell_quote(o.program);
+  for (const std::string& p : {prog, std::string("gpucheck")}) {
+    const std::size_t at = step.find(": " + p + " ");
+    if (at != std::string::npos) return {step.substr(0, at + 1), step.substr(at + 2)};
+  }
+  return {step, ""};
 }
 
 std::string verdict_line(const report::Report& r) {

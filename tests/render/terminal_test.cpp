@@ -90,6 +90,40 @@ TEST(Wrap, ProseBrokenInTheSourceIsJoinedSoItWrapsAtTheReadersWidth) {
   EXPECT_EQ(wrap_lines(join_prose_lines(source), 20), "aaaa bbbb cccc dddd\n  eeee ffff gggg");
 }
 
+// A next step that names a command prints it on a "$ " line of its own: at 80 columns a long --python path
+// used to wrap the command across two lines, and pasting those ran `gpucheck doctor --python` without it.
+TEST(NextStep, ACommandGetsALineOfItsOwnThatWrappingNeverBreaks) {
+  const std::string venv = "/root/.cache/gpucheck/test-venvs/bmtrain-full/bin/python";
+  report::Report r;
+  r.meta.command = "doctor";
+  r.meta.command_line = {"/opt/gpucheck/bin/gpucheck", "doctor", "--python", venv};
+  Finding f;
+  f.id = "install.arch_unbuildable";
+  f.status = Status::kFail;
+  f.title = "bmtrain would compile architectures that nvcc 13.0 cannot build";
+  r.section("findings").findings.push_back(f);
+  RenderOptions o;
+  o.program = "/opt/gpucheck/bin/gpucheck";
+  std::ostringstream out;
+  render_text(r, out, o);
+  const std::string text = out.str();
+  EXPECT_NE(text.find("Next step: read what [install.arch_unbuildable] found above, then check again:\n"
+                      "  $ /opt/gpucheck/bin/gpucheck doctor --python " + venv + "\n"),
+            std::string::npos)
+      << text;
+  // A report judged elsewhere: the command is run there, still on its own line.
+  r.meta.command_line = {"gpucheck", "doctor", "--from", "node7.json"};
+  std::ostringstream there;
+  render_text(r, there, o);
+  EXPECT_NE(there.str().find("that machine:\n  $ gpucheck doctor\n"), std::string::npos) << there.str();
+  // A step without a command stays one line.
+  r.meta.command = "diff";
+  r.sections.clear();
+  std::ostringstream plain;
+  render_text(r, plain, o);
+  EXPECT_EQ(plain.str().find("  $ "), std::string::npos) << plain.str();
+}
+
 TEST(Wrap, TerminalWidthIsColumnsWhenValidElseEighty) {
   const char* saved = std::getenv("COLUMNS");
   std::string keep = saved ? saved : "";
