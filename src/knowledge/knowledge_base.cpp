@@ -55,6 +55,10 @@ bool TorchRelease::supports_python(const std::string& python_version) const {
   return compare_versions(mm, python_min) >= 0 && compare_versions(mm, python_max) <= 0;
 }
 
+bool ExtensionRelease::needs_rtld_global(const std::string& torch_version) const {
+  return !rtld_global_torch.empty() && !torch_version.empty() && satisfies(torch_version, rtld_global_torch);
+}
+
 const ExtensionRelease* ExtensionInfo::release_for(const std::string& version) const {
   for (const auto& r : releases)
     if (satisfies(version, r.versions)) return &r;

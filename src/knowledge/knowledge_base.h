@@ -104,6 +104,8 @@ struct ExtensionRelease {
   // With these torch releases the built package imports only when torch is loaded RTLD_GLOBAL (one of its
   // modules calls a library torch loads RTLD_LOCAL without linking it): "" = never. Why, and its source.
   std::string rtld_global_torch, rtld_global_why, rtld_global_source;
+  /// Whether, built against torch `torch_version`, it imports only with torch loaded RTLD_GLOBAL.
+  bool needs_rtld_global(const std::string& torch_version) const;
 };
 
 struct ExtensionInfo {

@@ -183,7 +183,7 @@ InstallPlan plan_install(const DoctorContext& ctx, const PackageRequest& req) {
         ext.name + " " + rel->versions + " needs torch " + rel->torch + "; installed is " + py->torch_version,
         {asked, torch_ev}, "Build or import fails against an unsupported torch.");
   }
-  if (torch && !rel->rtld_global_torch.empty() && satisfies(py->torch_version, rel->rtld_global_torch) &&
+  if (torch && rel->needs_rtld_global(py->torch_version) &&
       ctx.env("TORCH_USE_RTLD_GLOBAL").empty()) {  // torch takes any non-empty value
     add("install.import_needs_rtld_global", Status::kWarn,
         ext.name + " " + rel->versions + " installs with torch " + py->torch_version +

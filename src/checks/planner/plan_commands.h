@@ -8,7 +8,8 @@
 
 namespace gpucheck::planner {
 
-/// Fills plan.commands, plan.summary and plan.cost.
+/// Fills plan.commands, plan.summary and plan.cost; adds a note for each package that imports only with torch
+/// loaded RTLD_GLOBAL (its commands then end with that export).
 void render_plan(Plan& plan, const Machine& m);
 
 /// Single-quotes for POSIX shells when `s` holds anything but [A-Za-z0-9_./:@%+=,-].

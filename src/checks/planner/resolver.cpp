@@ -305,7 +305,7 @@ std::optional<PackageFit> fit_package(const compat::KnowledgeBase& kb, const Mac
     fit.planned.arch_list = arch_list;
     fit.planned.toolkit_root = toolkit_root;
     if (!toolkit_root.empty()) fit.planned.note += "; built with the toolkit at " + toolkit_root;
-    if (row && !row->rtld_global_torch.empty() && !t.version.empty() && compat::satisfies(t.version, row->rtld_global_torch))
+    if (row && row->needs_rtld_global(t.version))
       fit.planned.rtld_global_why = row->rtld_global_why + " (" + row->rtld_global_source + ")";
     if (build)
       fit.planned.note = from_source ? "built from its source tree" : "no wheel for Python " + py + ": pip builds the sdist" +
