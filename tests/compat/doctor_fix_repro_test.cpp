@@ -8,9 +8,12 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 
 #include <nlohmann/json.hpp>
 
@@ -345,4 +348,69 @@ TEST(DoctorFixRepro, TheSameCudnnReleaseOnLdLibraryPathIsNoShadowing) {
   for (const auto& s : doc.at("sections"))
     for (const auto& f : s.value("findings", nlohmann::json::array()))
       EXPECT_NE(f.at("id").get<std::string>().rfind("libs.shadowed_", 0), 0u) << f.dump(1);
+}
+
+// bmtrain 0.2.2's whole sdist, built with the CUDA 13 toolkit here by doctor's plan 1 pasted verbatim into a
+// venv with PyPI's torch 2.11.0 (CUDA 13.0) and wheel: its four extensions compile with the plan's
+// TORCH_CUDA_ARCH_LIST, and the shell that ran the plan imports bmtrain because the plan ends with
+// `export TORCH_USE_RTLD_GLOBAL=1` (nccl/_C links no libnccl; torch loads its own RTLD_LOCAL). Without the
+// variable the import stops at an NCCL symbol; doctor names it, and passes once the variable is set.
+// 408 s here (torch from pip's cache, nvcc for two architectures beside a fuzzer; 22 min when starved by two):
+// too long for every CI run, so only with GPUCHECK_TEST_LONG=1 as well.
+TEST(DoctorFixRepro, Bmtrain022FromSourceWithCuda13BuildsAndImportsAsThePlanIsPasted) {
+  if (!repro_enabled()) GTEST_SKIP() << "set GPUCHECK_TEST_REPRO=1";
+  const char* long_run = std::getenv("GPUCHECK_TEST_LONG");
+  if (!long_run || std::string(long_run) != "1")
+    GTEST_SKIP() << "set GPUCHECK_TEST_LONG=1 as well: it compiles bmtrain 0.2.2's CUDA sources (7-25 min on 2 cores)";
+  if (!fs::exists("/usr/local/cuda/bin/nvcc")) GTEST_SKIP() << "no CUDA toolkit at /usr/local/cuda";
+  gpucheck::testing::Venv v = gpucheck::testing::fresh_venv("fixrepro_bmtrain_full");
+  auto t = run_subprocess({v.python, "-m", "pip", "install", "-q", "torch==2.11.0", "wheel==0.48.0"}, clean_env(30));
+  if ((t.out + t.err).find("Failed to establish a new connection") != std::string::npos) GTEST_SKIP() << "PyPI unreachable";
+  ASSERT_TRUE(t.ok()) << last_lines(t.out + t.err, 20);
+
+  auto planned = run_subprocess({kBin, "doctor", "--python", v.python, "--for", "bmtrain==0.2.2", "--json"}, clean_env(5));
+  auto plan_doc = nlohmann::json::parse(planned.out);
+  nlohmann::json top;
+  std::vector<std::string> plan_ids;
+  for (const auto& s : plan_doc.at("sections"))
+    if (s.at("name") == "plan") {
+      top = s.at("findings").at(0).at("fixes").at(0);
+      for (const auto& f : s.at("findings")) plan_ids.push_back(f.at("id"));
+    }
+  ASSERT_FALSE(top.is_null()) << planned.out.substr(0, 3000);
+  EXPECT_EQ(top.at("summary").get<std::string>().rfind("keep torch 2.11.0", 0), 0u) << top.dump(1);
+  EXPECT_NE(std::find(plan_ids.begin(), plan_ids.end(), "install.import_needs_rtld_global"), plan_ids.end())
+      << join(plan_ids, ", ");
+  EXPECT_EQ(top.at("commands").back(), "export TORCH_USE_RTLD_GLOBAL=1") << top.dump(1);
+
+  // The commands as printed, in one shell; pip's wheel cache off, so a wheel an earlier build left there
+  // cannot stand in for the compile this checks.
+  std::string text;
+  for (const auto& c : top.at("commands")) text += c.get<std::string>() + "\n";
+  auto o = clean_env(90);
+  o.set_env["PIP_NO_CACHE_DIR"] = "1";
+  const auto start = std::chrono::steady_clock::now();
+  auto built = run_subprocess({"/bin/sh", "-c", text + v.python + " -c 'import bmtrain.nccl, bmtrain.optim._cuda, "
+                                                       "bmtrain.optim._cpu, bmtrain.loss._cuda; print(\"imported\")'\n"},
+                              o);
+  const auto minutes = std::chrono::duration_cast<std::chrono::minutes>(std::chrono::steady_clock::now() - start);
+  ASSERT_TRUE(built.ok()) << "after " << minutes.count() << " min:\n" << last_lines(built.out + built.err, 40);
+  EXPECT_NE(built.out.find("Building wheel for bmtrain (setup.py)"), std::string::npos) << last_lines(built.out, 10);
+  EXPECT_NE(built.out.find("Successfully installed bmtrain-0.2.2"), std::string::npos) << last_lines(built.out, 10);
+  EXPECT_NE(built.out.find("imported"), std::string::npos) << last_lines(built.out + built.err, 10);
+  std::cout << "plan 1 built and imported bmtrain 0.2.2 in " << minutes.count() << " min\n";
+
+  // A new shell without the variable: the import fails on NCCL, doctor says why; with it, no error.
+  auto plain = run_subprocess({v.python, "-c", "import bmtrain"}, clean_env(3));
+  EXPECT_FALSE(plain.ok());
+  EXPECT_NE(plain.err.find("undefined symbol: nccl"), std::string::npos) << last_lines(plain.err, 3);
+  EXPECT_EQ(findings_with(doctor(v.python), "ext.symbol_not_visible").size(), 1u);
+  auto with_var = clean_env(5);
+  with_var.unset_env.erase(std::remove(with_var.unset_env.begin(), with_var.unset_env.end(), "TORCH_USE_RTLD_GLOBAL"),
+                           with_var.unset_env.end());
+  with_var.set_env["TORCH_USE_RTLD_GLOBAL"] = "1";
+  auto again = run_subprocess({kBin, "doctor", "--python", v.python, "--json"}, with_var);
+  EXPECT_EQ(again.exit_code, 0) << again.out.substr(0, 3000);
+  EXPECT_TRUE(findings_with(nlohmann::json::parse(again.out), "ext.symbol_not_visible").empty());
+  fs::remove_all(v.dir);
 }
