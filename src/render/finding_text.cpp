@@ -73,10 +73,10 @@ void closing(const report::Report& r, std::ostream& out, const RenderOptions& o)
     if (o.color && colon != std::string::npos) verdict = paint + verdict.substr(0, colon) + "\033[0m" + verdict.substr(colon);
     out << verdict << "\n";
   }
-  const auto [step, command] = next_step_parts(r, o);
-  if (step.empty()) return;
-  out << (o.color ? "\033[1mNext step:\033[0m " : "Next step: ") << step << "\n";
-  if (!command.empty()) out << "  $ " << command << "\n";
+  const NextStep step = next_step(r, o);
+  if (step.advice.empty()) return;
+  out << (o.color ? "\033[1mNext step:\033[0m " : "Next step: ") << step.advice << "\n";
+  if (!step.command.empty()) out << "  $ " << step.command << "\n";
 }
 
 void findings(const report::Report& r, std::ostream& out, const RenderOptions& o) {

@@ -58,59 +58,57 @@ const Finding* first_problem(const report::Report& r) {
   return nullptr;
 }
 
-std::string run_step(const report::Report& r, const std::string& prog) {
+NextStep run_step(const report::Report& r, const std::string& prog) {
   const report::Summary s = report::summarize(r);
   const std::string python = source_options(r, {"--python"});
   auto failed = with_status(r, Status::kFail), errored = with_status(r, Status::kError);
-  if (!failed.empty())
-    return act_on(*failed.front()) + ", then check again: " + prog + " run --only " + ids(failed) + python;
+  if (!failed.empty()) return {act_on(*failed.front()) + ", then check again:", prog + " run --only " + ids(failed) + python};
   if (!errored.empty()) {
     std::vector<const Finding*> probes;
     for (const auto* f : errored)
       if (f->id != "run.incomplete") probes.push_back(f);
-    if (probes.empty()) return "run the probes that did not run (the fix above)";
-    return "see why it gave no verdict: " + prog + " run -v --only " + ids(probes) + python;
+    if (probes.empty()) return {"run the probes that did not run (the fix above)", ""};
+    return {"see why it gave no verdict:", prog + " run -v --only " + ids(probes) + python};
   }
-  if (s.verdict == "NO GPU TESTED" || s.exit_code != 0)
-    return "find out why the GPU probes skipped: " + prog + " doctor" + python;
-  if (r.meta.level != "long") return "none needed; to test more: " + prog + " run --level long" + python;
-  return "none: every selected probe passed";
+  if (s.verdict == "NO GPU TESTED" || s.exit_code != 0) return {"find out why the GPU probes skipped:", prog + " doctor" + python};
+  if (r.meta.level != "long") return {"none needed; to test more:", prog + " run --level long" + python};
+  return {"none: every selected probe passed", ""};
 }
 
-std::string doctor_step(const report::Report& r, const std::string& prog) {
+NextStep doctor_step(const report::Report& r, const std::string& prog) {
   // A saved inventory or pasted report describes another machine: the fix and the check happen there.
   const bool elsewhere = !option_value(r, "--from").empty() || !option_value(r, "--from-text").empty();
   const std::string again = elsewhere ? "gpucheck doctor" : prog + " doctor" + source_options(r, {"--root", "--python"});
   if (const Finding* f = first_problem(r); f && f->status != Status::kWarn)
-    return act_on(*f) + (elsewhere ? ", then check again on that machine: " : ", then check again: ") + again;
+    return {act_on(*f) + (elsewhere ? ", then check again on that machine:" : ", then check again:"), again};
   if (const report::Section* plan = r.find_section("plan"); plan && !plan->findings.empty()) {
     const Finding& itself = plan->findings.front();
-    if (!itself.fixes.empty()) return "run the commands of install path 1 above";
-    return "change the pins that conflict (above), then plan again";
+    if (!itself.fixes.empty()) return {"run the commands of install path 1 above", ""};
+    return {"change the pins that conflict (above), then plan again", ""};
   }
-  if (const Finding* f = first_problem(r)) return act_on(*f) + " (a warning), or go on: " + prog + " run --level quick";
-  if (elsewhere || !option_value(r, "--root").empty()) return "none: nothing wrong in that stack";
-  return "test the GPUs themselves: " + prog + " run --level quick" + source_options(r, {"--python"});
+  if (const Finding* f = first_problem(r)) return {act_on(*f) + " (a warning), or go on:", prog + " run --level quick"};
+  if (elsewhere || !option_value(r, "--root").empty()) return {"none: nothing wrong in that stack", ""};
+  return {"test the GPUs themselves:", prog + " run --level quick" + source_options(r, {"--python"})};
 }
 
-std::string explain_step(const report::Report& r, const std::string& prog) {
+NextStep explain_step(const report::Report& r, const std::string& prog) {
   const report::Section* causes = r.find_section("causes");
   if (!causes || causes->findings.empty() || causes->findings.front().status == Status::kFail)
-    return "check the installed stack itself: " + prog + " doctor";
+    return {"check the installed stack itself:", prog + " doctor"};
   const Finding* root = &causes->findings.front();
   for (const auto& c : causes->findings)
     if (c.details.is_object() && c.details.value("root", false)) root = &c;
-  return (root->fixes.empty() ? "read cause [" + root->id + "] above" : "apply the fix of [" + root->id + "] above") +
-         ", then retry what failed";
+  return {(root->fixes.empty() ? "read cause [" + root->id + "] above" : "apply the fix of [" + root->id + "] above") +
+              ", then retry what failed",
+          ""};
 }
 
-std::string generic_step(const report::Report& r, const std::string& prog) {
+NextStep generic_step(const report::Report& r) {
   const Finding* f = first_problem(r);
-  if (!f) return "none: nothing needs attention";
+  if (!f) return {"none: nothing needs attention", ""};
   if (r.meta.command == "fleet" && r.find_section("actions") && !r.find_section("actions")->findings.empty())
-    return "drain the rejected nodes with the command above, after reading why";
-  (void)prog;
-  return act_on(*f);
+    return {"drain the rejected nodes with the command above, after reading why", ""};
+  return {act_on(*f), ""};
 }
 
 }  // namespace
@@ -120,8 +118,8 @@ bool has_verdict(const report::Report& r) {
   return !(c == "list" || c == "version" || c == "use-cuda" || c == "modulefiles" || c == "completion" || c == "man");
 }
 
-std::string next_step(const report::Report& r, const RenderOptions& o) {
-  if (!has_verdict(r)) return "";
+NextStep next_step(const report::Report& r, const RenderOptions& o) {
+  if (!has_verdict(r)) return {};
   const std::string prog = o.program.empty() ? "gpucheck" : shell_quote(o.program);
   const std::string& c = r.meta.command;
   if (c == "run") return run_step(r, prog);
@@ -131,21 +129,11 @@ std::string next_step(const report::Report& r, const RenderOptions& o) {
     const report::Section* d = r.find_section("differences");
     for (const auto& f : d ? d->findings : std::vector<Finding>{})
       if (f.status == Status::kFail)
-        return "make [" + f.id + "] the same on both sides (the first difference that matters), then diff again";
-    return "none: nothing that matters differs";
+        return {"make [" + f.id + "] the same on both sides (the first difference that matters), then diff again", ""};
+    return {"none: nothing that matters differs", ""};
   }
-  if (c == "env") return "judge these facts: " + prog + " doctor" + source_options(r, {"--from", "--root", "--python"});
-  return generic_step(r, prog);
-}
-
-std::pair<std::string, std::string> next_step_parts(const report::Report& r, const RenderOptions& o) {
-  std::string step = next_step(r, o);
-  const std::string prog = o.program.empty() ? "gpucheck" : shell_quote(o.program);
-  for (const std::string& p : {prog, std::string("gpucheck")}) {
-    const std::size_t at = step.find(": " + p + " ");
-    if (at != std::string::npos) return {step.substr(0, at + 1), step.substr(at + 2)};
-  }
-  return {step, ""};
+  if (c == "env") return {"judge these facts:", prog + " doctor" + source_options(r, {"--from", "--root", "--python"})};
+  return generic_step(r);
 }
 
 std::string verdict_line(const report::Report& r) {

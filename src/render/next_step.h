@@ -5,20 +5,22 @@
 // interpreter options the report was made with; anything else is a plain instruction pointing at a fix
 // shown above it, never a made-up command.
 #include <string>
-#include <utility>
 
 #include "render/render.h"
 
 namespace gpucheck::render {
 
-/// The text after "Next step: " for `r`; "" for a command that reports data, not a verdict (list,
-/// version, use-cuda, modulefiles, completion, man).
-std::string next_step(const report::Report& r, const RenderOptions& o);
+/// What to do after reading a verdict: the advice, and the gpucheck command it ends with ("" when it names
+/// none). The text renderer prints the command on a "$ " line of its own, which wrapping never breaks, so
+/// it copies whole.
+struct NextStep {
+  std::string advice;   // "apply fix 1 of [id] above, then check again:"; "" for a command without a verdict
+  std::string command;  // "gpucheck doctor --python P"
+};
 
-/// next_step() cut before the gpucheck command it ends with, if any: {"..., then check again:", "gpucheck
-/// doctor --python P"}; {step, ""} when it names none. The text renderer prints the command on a line of
-/// its own, as a "$ " line that wrapping never breaks, so it copies whole.
-std::pair<std::string, std::string> next_step_parts(const report::Report& r, const RenderOptions& o);
+/// The next step for `r`; empty for a command that reports data, not a verdict (list, version, use-cuda,
+/// modulefiles, completion, man).
+NextStep next_step(const report::Report& r, const RenderOptions& o);
 
 /// The report's closing verdict line without colour: run's counts ("FAIL: 1 pass, ..."), doctor's
 /// "2 error(s), 1 warning(s)", explain's cause count; "" for a command without a verdict.
