@@ -85,10 +85,10 @@ std::vector<nlohmann::json> findings_with(const nlohmann::json& doc, const std::
 }
 
 /// The fix's commands as the user pastes them: one text, run by /bin/sh -c, nothing added or changed.
-SubprocessResult paste(const nlohmann::json& fix, const std::string& then = "") {
+SubprocessResult paste(const nlohmann::json& fix, const std::string& then = "", const SubprocessOptions& o = clean_env(20)) {
   std::string text;
   for (const auto& c : fix.at("commands")) text += c.get<std::string>() + "\n";
-  return run_subprocess({"/bin/sh", "-c", text + then}, clean_env(20));
+  return run_subprocess({"/bin/sh", "-c", text + then}, o);
 }
 
 /// Loads one extension module file after `import torch`, as `import bmtrain...` would.
@@ -355,8 +355,8 @@ TEST(DoctorFixRepro, TheSameCudnnReleaseOnLdLibraryPathIsNoShadowing) {
 // TORCH_CUDA_ARCH_LIST, and the shell that ran the plan imports bmtrain because the plan ends with
 // `export TORCH_USE_RTLD_GLOBAL=1` (nccl/_C links no libnccl; torch loads its own RTLD_LOCAL). Without the
 // variable the import stops at an NCCL symbol; doctor names it, and passes once the variable is set.
-// 408 s here (torch from pip's cache, nvcc for two architectures beside a fuzzer; 22 min when starved by two):
-// too long for every CI run, so only with GPUCHECK_TEST_LONG=1 as well.
+// 283 s here on an idle machine, 408 s beside a fuzzer, 22 min starved by two (torch from pip's cache, nvcc
+// for two architectures): too long for every CI run, so only with GPUCHECK_TEST_LONG=1 as well.
 TEST(DoctorFixRepro, Bmtrain022FromSourceWithCuda13BuildsAndImportsAsThePlanIsPasted) {
   if (!repro_enabled()) GTEST_SKIP() << "set GPUCHECK_TEST_REPRO=1";
   const char* long_run = std::getenv("GPUCHECK_TEST_LONG");
@@ -385,14 +385,12 @@ TEST(DoctorFixRepro, Bmtrain022FromSourceWithCuda13BuildsAndImportsAsThePlanIsPa
 
   // The commands as printed, in one shell; pip's wheel cache off, so a wheel an earlier build left there
   // cannot stand in for the compile this checks.
-  std::string text;
-  for (const auto& c : top.at("commands")) text += c.get<std::string>() + "\n";
   auto o = clean_env(90);
   o.set_env["PIP_NO_CACHE_DIR"] = "1";
   const auto start = std::chrono::steady_clock::now();
-  auto built = run_subprocess({"/bin/sh", "-c", text + v.python + " -c 'import bmtrain.nccl, bmtrain.optim._cuda, "
-                                                       "bmtrain.optim._cpu, bmtrain.loss._cuda; print(\"imported\")'\n"},
-                              o);
+  auto built = paste(top, v.python + " -c 'import bmtrain.nccl, bmtrain.optim._cuda, bmtrain.optim._cpu, "
+                                     "bmtrain.loss._cuda; print(\"imported\")'\n",
+                     o);
   const auto minutes = std::chrono::duration_cast<std::chrono::minutes>(std::chrono::steady_clock::now() - start);
   ASSERT_TRUE(built.ok()) << "after " << minutes.count() << " min:\n" << last_lines(built.out + built.err, 40);
   EXPECT_NE(built.out.find("Building wheel for bmtrain (setup.py)"), std::string::npos) << last_lines(built.out, 10);
