@@ -106,7 +106,9 @@ TEST(BmtrainInstallPaths, NoBuildIsolationAfterTorchHitsExactlyWhatDoctorPredict
   bool predicted_major_mismatch = false;
   for (const auto& f : own) predicted_major_mismatch |= f.id == "install.nvcc_torch_major_mismatch";
 
-  auto b = pip(v, {"install", "-v", "--no-build-isolation", "--no-deps", "bmtrain==0.2.2"},
+  // --no-cache-dir as doctor's plans: a 0.2.2 wheel built earlier on this machine against another torch sits
+  // in pip's wheel cache (it did here, and pip installed it in place of this build).
+  auto b = pip(v, {"install", "-v", "--no-build-isolation", "--no-cache-dir", "--no-deps", "bmtrain==0.2.2"},
                {{"CUDA_HOME", "/usr/local/cuda"}, {"MAX_JOBS", "2"}});
   std::string log = b.out + b.err;
   write_file_atomic((v.dir / "bmtrain-0.2.2-build.log").string(), log);

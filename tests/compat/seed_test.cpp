@@ -84,7 +84,7 @@ TEST(Seed, SecondAttemptInstallPathsAreRankedWithExactCommands) {
   EXPECT_EQ(paths[0].commands,
             (std::vector<std::string>{py + " -m pip install torch==2.4.1", py + " -m pip install wheel==0.48.0 torch==2.4.1",
                                       "export TORCH_CUDA_ARCH_LIST=8.0", "export CUDA_HOME=/usr/local/cuda-12.1",
-                                      py + " -m pip install --no-build-isolation bmtrain==0.2.2 torch==2.4.1",
+                                      py + " -m pip install --no-build-isolation --no-cache-dir bmtrain==0.2.2 torch==2.4.1",
                                       "export TORCH_USE_RTLD_GLOBAL=1"}));
   EXPECT_NE(paths[0].cost.find("replaces torch 2.0.1+cu118"), std::string::npos) << paths[0].cost;
   // bmtrain 0.2.2's nccl/_C links no libnccl, which torch >= 2.0 loads RTLD_LOCAL (BMTrain #102, on torch 2.0.1).
@@ -92,7 +92,7 @@ TEST(Seed, SecondAttemptInstallPathsAreRankedWithExactCommands) {
   EXPECT_EQ(find(own, "install.import_needs_rtld_global").status, Status::kWarn);
   // torch 2.3.1 predates numpy 2.0.0: its plan pins numpy below 2.
   EXPECT_EQ(paths[1].commands.front(), py + " -m pip install torch==2.3.1 numpy==1.26.4");
-  EXPECT_EQ(paths[1].commands.at(paths[1].commands.size() - 2), py + " -m pip install --no-build-isolation bmtrain==0.2.2 torch==2.3.1");
+  EXPECT_EQ(paths[1].commands.at(paths[1].commands.size() - 2), py + " -m pip install --no-build-isolation --no-cache-dir bmtrain==0.2.2 torch==2.3.1");
 }
 
 TEST(Seed, WithAnInstalled118ToolkitThePathPointsCudaHomeAtIt) {
@@ -107,7 +107,7 @@ TEST(Seed, WithAnInstalled118ToolkitThePathPointsCudaHomeAtIt) {
             (std::vector<std::string>{py + " -m pip install torch==2.0.1 numpy==1.26.4",
                                       py + " -m pip install wheel==0.48.0 torch==2.0.1", "export TORCH_CUDA_ARCH_LIST=8.0",
                                       "export CUDA_HOME=/usr/local/cuda-11.8", "export PATH=/usr/local/cuda-11.8/bin:\"$PATH\"",
-                                      py + " -m pip install --no-build-isolation bmtrain==0.2.2 torch==2.0.1",
+                                      py + " -m pip install --no-build-isolation --no-cache-dir bmtrain==0.2.2 torch==2.0.1",
                                       "export TORCH_USE_RTLD_GLOBAL=1"}));
 }
 
@@ -123,7 +123,7 @@ TEST(Seed, FirstAttemptWithoutTorchPredictsTheMetadataFailure) {
   EXPECT_EQ(install_plan(rep)->fixes[0].commands,
             (std::vector<std::string>{py + " -m pip install torch==2.4.1", py + " -m pip install wheel==0.48.0 torch==2.4.1",
                                       "export TORCH_CUDA_ARCH_LIST=8.0", "export CUDA_HOME=/usr/local/cuda-12.1",
-                                      py + " -m pip install --no-build-isolation bmtrain==0.2.2 torch==2.4.1",
+                                      py + " -m pip install --no-build-isolation --no-cache-dir bmtrain==0.2.2 torch==2.4.1",
                                       "export TORCH_USE_RTLD_GLOBAL=1"}));
   EXPECT_EQ(report::exit_code(rep), 1);
 }
@@ -136,7 +136,7 @@ TEST(Seed, TheFixedMachineIsClean) {
   const auto& cmds = install_plan(rep)->fixes.front().commands;
   ASSERT_GE(cmds.size(), 2u);
   EXPECT_EQ(cmds.at(cmds.size() - 2),
-            "/root/anaconda3/envs/CPM-Bee/bin/python -m pip install --no-build-isolation bmtrain==0.2.2 torch==2.0.1");
+            "/root/anaconda3/envs/CPM-Bee/bin/python -m pip install --no-build-isolation --no-cache-dir bmtrain==0.2.2 torch==2.0.1");
   // What the seed's user met next: the build installs, `import bmtrain` stops at ncclBroadcast (torch 2.0.1).
   EXPECT_EQ(cmds.back(), "export TORCH_USE_RTLD_GLOBAL=1");
   EXPECT_EQ(find(plan_findings(rep), "install.import_needs_rtld_global").status, Status::kWarn);
@@ -153,7 +153,7 @@ TEST(Seed, TextRenderingShowsEvidenceAndCommands) {
   EXPECT_NE(text.find("ERROR Extension builds would use nvcc 12.1 but torch 2.0.1+cu118 was built with CUDA 11.8"),
             std::string::npos)
       << text;
-  EXPECT_NE(text.find("$ /root/anaconda3/envs/CPM-Bee/bin/python -m pip install --no-build-isolation bmtrain==0.2.2 torch==2.4.1"),
+  EXPECT_NE(text.find("$ /root/anaconda3/envs/CPM-Bee/bin/python -m pip install --no-build-isolation --no-cache-dir bmtrain==0.2.2 torch==2.4.1"),
             std::string::npos) << text;
   EXPECT_NE(text.find("2 error(s), 2 warning(s)"), std::string::npos) << text;
   EXPECT_EQ(text.find("\033["), std::string::npos);  // no colour when not asked

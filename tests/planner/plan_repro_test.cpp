@@ -123,7 +123,8 @@ TEST(PlanRepro, TransformersWithATooOldTorchKeepsItAndImports) {
   ASSERT_EQ(py(v, "import importlib.util; print(importlib.util.find_spec('wheel') is None)"), "True");
   SubprocessOptions b = o;
   b.timeout = std::chrono::minutes(10);
-  auto nbi = run_subprocess({v.python, "-m", "pip", "install", "--no-build-isolation", "bmtrain==0.2.2"}, b);
+  // --no-cache-dir as the plans: pip's wheel cache may hold a 0.2.2 wheel built earlier against another torch.
+  auto nbi = run_subprocess({v.python, "-m", "pip", "install", "--no-build-isolation", "--no-cache-dir", "bmtrain==0.2.2"}, b);
   EXPECT_FALSE(nbi.ok());
   EXPECT_NE((nbi.out + nbi.err).find("invalid command 'bdist_wheel'"), std::string::npos)
       << last_lines(nbi.out + nbi.err, 20);

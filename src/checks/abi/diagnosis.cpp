@@ -285,8 +285,9 @@ std::vector<SymbolGroup> diagnose(const LoadGraph& g, const SymbolCheck& check, 
                          "loaded first (audit with --with-torch) or was built against another torch"
                        : "not defined by the torch being loaded (" + torch_libs.front()->path +
                              "): built against another torch version";
-        s->remedy = {remedy("reinstall the extension built for this torch (pip install --no-build-isolation --force-reinstall "
-                            "<pkg>), or install the torch it was built against")};
+        s->remedy = {remedy("rebuild the extension for this torch (pip install --no-build-isolation --no-cache-dir "
+                            "--force-reinstall --no-deps <pkg>: the cache may hold the old build, and without "
+                            "--no-deps torch is reinstalled too), or install the torch it was built against")};
       }
     } else if (!ms.version.empty() && (ms.version.rfind("GLIBCXX_", 0) == 0 || ms.version.rfind("CXXABI_", 0) == 0)) {
       s = &group("libstdcxx", "libstdcxx");

@@ -71,9 +71,14 @@ void render_plan(Plan& plan, const Machine& m) {
       }
       continue;
     }
+    // A build against the installed torch, and any rebuild, skips pip's wheel cache: its key is the sdist, not
+    // the torch, so a wheel built earlier against another torch (another venv, an older torch) would be
+    // installed instead (seen here: a 0.2.2 wheel built for torch 2.11 installed into a torch 2.1 venv).
     // A forced rebuild takes nothing else: --no-deps, and no torch pin (it would reinstall torch too).
-    cmds.push_back(py + " -m pip install " + std::string(p.no_build_isolation ? "--no-build-isolation " : "") +
-                   (p.reinstall ? "--no-cache-dir --force-reinstall --no-deps " + pin(p.name, p.version)
+    std::string flags = p.no_build_isolation ? "--no-build-isolation " : "";
+    if (p.no_build_isolation || p.reinstall) flags += "--no-cache-dir ";
+    cmds.push_back(py + " -m pip install " + flags +
+                   (p.reinstall ? "--force-reinstall --no-deps " + pin(p.name, p.version)
                                 : pin(p.name, p.version) + keep_torch));
   }
   // Installed is not importable: a package that needs torch loaded RTLD_GLOBAL gets the variable, and the

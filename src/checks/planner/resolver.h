@@ -44,7 +44,8 @@ struct TorchOption {
 struct PlannedPackage {
   std::string name, version;
   bool build = false;               // compiled here (sdist or source tree)
-  bool no_build_isolation = false;  // its setup imports torch
+  bool no_build_isolation = false;  // its setup imports torch: built without isolation and without pip's
+                                    // wheel cache (keyed by the sdist, not the torch it built against)
   std::vector<std::string> install; // the knowledge base's own install steps (apex's git tree); empty: pip
   std::string arch_list;            // TORCH_CUDA_ARCH_LIST the build compiles ("" leaves the package's own)
   std::string toolkit_root;         // another installed toolkit the build must use (CUDA_HOME, PATH); "" the default
