@@ -16,13 +16,17 @@ struct Field {
 
 struct Table {
   Table(const char* k, std::vector<Field> req, bool is_facts = true, const char* nested_key = nullptr,
-        std::vector<Field> nested_req = {})
-      : key(k), required(std::move(req)), facts(is_facts), nested(nested_key), nested_required(std::move(nested_req)) {}
+        std::vector<Field> nested_req = {}, const char* nested_fact_key = nullptr, std::vector<Field> nested_fact_req = {})
+      : key(k), required(std::move(req)), facts(is_facts), nested(nested_key), nested_required(std::move(nested_req)),
+        nested_fact(nested_fact_key), nested_fact_required(std::move(nested_fact_req)) {}
   const char* key;               // top-level key of the fact array
   std::vector<Field> required;
   bool facts;                    // each element is a fact and needs its own source
   const char* nested;            // key of a nested fact array (packages[].releases)
   std::vector<Field> nested_required;
+  const char* nested_fact;       // an optional object in a nested row that is a fact of its own, with its own
+                                 // source (releases[].import_needs_rtld_global)
+  std::vector<Field> nested_fact_required;
 };
 
 struct Schema {
@@ -63,7 +67,8 @@ const std::vector<Schema>& schemas() {
       {"extensions.json", "gpucheck.compat.extensions/1",
        {{"packages", {{"name", T::kString}, {"releases", T::kArray}}, false, "releases",
          {{"versions", T::kString}, {"distribution", T::kString}, {"setup_imports_torch", T::kBool},
-          {"build", T::kString}, {"needs_nvcc", T::kBool}, {"torch_abi_coupled", T::kBool}}}}},
+          {"build", T::kString}, {"needs_nvcc", T::kBool}, {"torch_abi_coupled", T::kBool}},
+         "import_needs_rtld_global", {{"torch", T::kString}, {"why", T::kString}}}}},
       // Written by scripts/gen-compat-pypi; every release row carries the file its metadata came from.
       {"pypi.json", "gpucheck.compat.pypi/1",
        {{"packages", {{"name", T::kString}, {"versions", T::kArray}}, false, "versions",
@@ -158,13 +163,11 @@ std::vector<std::string> validate_compat_document(const nlohmann::json& doc, con
         check_fields(nested[k], table.nested_required, nwhere, errors);
         // Nested rows inherit the parent's source only when the parent is itself a fact.
         if (!table.facts && nested[k].is_object()) check_source(nested[k], nwhere, errors);
-        // A fact inside a release row carries its own fields and source.
-        if (file_name == "extensions.json" && nested[k].is_object() && nested[k].contains("import_needs_rtld_global")) {
-          const auto& g = nested[k]["import_needs_rtld_global"];
-          std::string gwhere = nwhere + ".import_needs_rtld_global";
-          check_fields(g, {{"torch", Type::kString}, {"why", Type::kString}}, gwhere, errors);
-          if (g.is_object()) check_source(g, gwhere, errors);
-        }
+        if (!table.nested_fact || !nested[k].is_object() || !nested[k].contains(table.nested_fact)) continue;
+        const auto& inner = nested[k][table.nested_fact];
+        std::string iwhere = nwhere + "." + table.nested_fact;
+        check_fields(inner, table.nested_fact_required, iwhere, errors);
+        if (inner.is_object()) check_source(inner, iwhere, errors);
       }
     }
   }
