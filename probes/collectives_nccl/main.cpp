@@ -7,14 +7,21 @@
 #include <iostream>
 #include <thread>
 
-extern char** environ;
+#include <unistd.h>  // environ (g++ defines _GNU_SOURCE)
+
+#include <fmt/format.h>
 
 #include "collectives/harness.h"
+#include "collectives/known_bugs.h"
 #include "collectives/merge.h"
 #include "collectives/options.h"
 #include "collectives/pairs.h"
 #include "collectives/plan.h"
 #include "core/errors.h"
+#include "core/json_input.h"
+#include "core/paths.h"
+#include "core/regular_file.h"
+#include "core/text.h"
 #include "probe/probe.h"
 
 #ifdef GPUCHECK_COLL_HAVE_MPI
@@ -102,6 +109,31 @@ void record_nccl_environment(Finding& r) {
   }
 }
 
+// Wrong data whose pattern is a known NCCL bug of the loaded version: the failure stays (the data is wrong
+// for whatever calls NCCL this way, torch included) and names the bug and its fixed release first.
+void name_known_bug(int world, Finding& r) {
+  nlohmann::json catalog;
+  try {
+    catalog = parse_json_input(read_regular_file(data_path("collectives/known_bugs.json"), 1 << 20),
+                               "collectives/known_bugs.json");
+  } catch (const std::exception& e) {
+    std::cerr << probe::kId << ": known NCCL bugs not consulted: " << e.what() << "\n";
+    return;
+  }
+  const std::string version = r.evidence.count("nccl_version") ? r.evidence.at("nccl_version") : std::string();
+  auto bug = match_known_bug(catalog, r.details.value("rows", nlohmann::json::array()), world, version);
+  if (!bug) return;
+  r.summary += fmt::format("; known NCCL bug {} ({}), fixed in NCCL {}", bug->id, bug->sources.front(), bug->fixed_in);
+  r.evidence["known_bug"] = bug->title + ": " + bug->why;
+  r.evidence["known_bug_sources"] = join(bug->sources, " ");
+  Fix f;
+  f.summary = fmt::format("NCCL {} has {}: use NCCL {} or newer (for torch's NCCL, the nvidia-nccl wheel of "
+                          "that version in the environment that runs the job), or avoid the pattern (on one "
+                          "rank: reduce with sum, then divide)", version, bug->title, bug->fixed_in);
+  r.fixes.insert(r.fixes.begin(), f);
+  for (std::size_t i = 0; i < r.fixes.size(); ++i) r.fixes[i].rank = static_cast<int>(i + 1);
+}
+
 void execute(const Options& o, JobState& job, Finding& r) {
   auto t = make_transport(o, job, r);
   if (!t) return;
@@ -133,6 +165,7 @@ void execute(const Options& o, JobState& job, Finding& r) {
   for (auto& s : gathered)
     for (auto& j : nlohmann::json::parse(s)) all.push_back(rank_report_from_json(j));
   merge_into_result(all, plan, o, t->name(), t->world(), r);
+  if (r.status == Status::kFail && t->name() == "nccl") name_known_bug(t->world(), r);
   if (o.print_table) std::cerr << r.details["table"].get<std::string>();
 }
 

@@ -155,10 +155,19 @@ TEST(Thresholds, GpusAreFoundByBusIdWhateverTheDomainWidth) {
 }
 
 TEST(Thresholds, SustainedTflopsUseTheDtypeTheProbeNames) {
-  auto in = node("stress.gemm", "tflops_sustained", {500});
+  auto in = node("stress.gemm", "tflops_sustained", {480});
   EXPECT_EQ(judge_thresholds(in)[0].status, Status::kInfo);  // no dtype: no reference
   in.findings[0].devices[0].evidence["dtype"] = "bf16";
-  EXPECT_EQ(judge_thresholds(in)[0].status, Status::kFail);  // 500 < 0.6 x 989.4
+  EXPECT_EQ(judge_thresholds(in)[0].status, Status::kFail);  // 480 < 0.5 x 989.4
+}
+
+TEST(Thresholds, SustainedTflopsOfAHealthyH200Pass) {
+  // The first GPU run: stress.gemm's 20 s bf16 at 588.4 TFLOP/s, which the 0.6 default (593.6) failed.
+  auto in = node("stress.gemm", "tflops_sustained", {588.4});
+  in.findings[0].devices[0].evidence["dtype"] = "bf16";
+  EXPECT_NE(judge_thresholds(in)[0].status, Status::kFail);
+  EXPECT_EQ(ThresholdConfig{}.share_for("tflops_sustained"), 0.5);
+  EXPECT_EQ(ThresholdConfig{}.share_for("tflops_bf16"), 0.6);  // a burst keeps the default
 }
 
 TEST(Thresholds, ProbesWithoutContractMetricsGetNoFinding) {

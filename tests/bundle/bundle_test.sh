@@ -3,7 +3,8 @@
 # under 64 MiB, every file needs at most GLIBC_2.34 / GLIBCXX_3.4.29 (re-read here with readelf, not taken
 # from the bundle's word), every probe manifest has its executable, nothing but the node's libcudart/libnccl
 # is left for the loader to find outside the bundle, and gpu-check runs every step, exits 0 and reports
-# each GPU step as a skip or "did not run" with its exact reason.
+# each GPU step as a skip or "did not run" with its exact reason; it leaves at most 8 files (the tarball, the
+# summary, the steps), keeps to --deadline, and a TERM stops it at once with what finished packed.
 # usage: bundle_test.sh SOURCE_DIR
 set -euo pipefail
 src="$1"
@@ -45,14 +46,22 @@ rc=0
 "$b/gpu-check" "$work/out" >"$work/gc.out" 2>"$work/gc.err" || rc=$?
 cat "$work/gc.out"
 [ "$rc" = 0 ] || { cat "$work/gc.err"; fail "gpu-check exit $rc"; }
-for s in env env-inventory run-quick run-standard collectives stress-gemm bench-kernels torch-baseline; do
-  grep -q "^$s	" "$work/out/steps.tsv" || fail "step $s not recorded"
+# What comes back from a node: at most 8 files, the tarball among them, nothing half-written.
+files="$(find "$work/out" -mindepth 1 | sort)"
+[ "$(wc -l <<<"$files")" -le 8 ] || fail "gpu-check left more than 8 files: $files"
+for f in gpu-check.tar.gz summary.txt steps.tsv gpu-check.log; do [ -f "$work/out/$f" ] || fail "no $f in OUTDIR"; done
+! grep -q '\.part$' <<<"$files" || fail "a temporary file was left: $files"
+mkdir "$work/x" && tar -C "$work/x" -xzf "$work/out/gpu-check.tar.gz" || fail "gpu-check.tar.gz does not unpack"
+cmp -s "$work/x/gpu-check/steps.tsv" "$work/out/steps.tsv" || fail "the tarball's steps.tsv is not the one beside it"
+res="$work/x/gpu-check"
+for s in env persistence-mode env-inventory run-quick run-standard collectives stress-gemm bench-kernels torch-baseline; do
+  grep -q "^$s	" "$res/steps.tsv" || fail "step $s not recorded"
 done
-[ "$(grep -c '^sanitizer-' "$work/out/steps.tsv")" = 4 ] || fail "sanitizer steps not recorded"
+[ "$(grep -c '^sanitizer-' "$res/steps.tsv")" -ge 4 ] || fail "sanitizer steps not recorded"
 if ! nvidia-smi -L >/dev/null 2>&1; then
   # No GPU: every GPU step is a skip or did-not-run with the exact reason, never a number.
   awk -F'\t' '$2 == "skip" && $6 == "" {exit 1}' "$work/out/steps.tsv" || fail "a skip without a reason"
-  python3 - "$work/out" <<'PY' || fail "a GPU step without the exact CUDA error"
+  python3 - "$res" <<'PY' || fail "a GPU step without the exact CUDA error"
 import json, sys
 out = sys.argv[1]
 bench = json.load(open(f"{out}/bench-kernels.out"))["benchmarks"]
@@ -69,9 +78,28 @@ assert [r["id"] for r in found] == ["stress.gemm"], found
 assert found[0]["status"] == "skip" and "cudaGetDeviceCount failed: cudaError" in found[0]["summary"], found[0]
 assert not found[0]["devices"], "a stress figure without a GPU"
 PY
-  grep -q '^  no GPU was measured$' "$work/out/summary.txt" || fail "the hardware table claims a GPU row without a GPU"
-  grep -q 'did not run: cudaGetDeviceCount' "$work/out/summary.txt" || fail "the summary does not say why benchmarks did not run"
+  grep -q '^  no GPU was measured$' "$res/summary.txt" || fail "the hardware table claims a GPU row without a GPU"
+  grep -q 'did not run: cudaGetDeviceCount' "$res/summary.txt" || fail "the summary does not say why benchmarks did not run"
 fi
-for l in quick standard; do grep -q "^probes at $l: " "$work/out/summary.txt" || fail "no $l probe table"; done
-grep -q '^hardware per GPU ' "$work/out/summary.txt" || fail "no hardware table"
+for l in quick standard; do grep -q "^probes at $l: " "$res/summary.txt" || fail "no $l probe table"; done
+grep -q '^hardware per GPU ' "$res/summary.txt" || fail "no hardware table"
+
+# The overall deadline: with 60 s, the steps that no longer fit are skipped with a line, and it ends in time.
+t0=$(date +%s)
+"$b/gpu-check" "$work/short" --deadline 60 >/dev/null 2>"$work/short.err" || true
+t=$(( $(date +%s) - t0 ))
+[ "$t" -le 75 ] || fail "gpu-check --deadline 60 took $t s"
+grep -qE '^run-standard	skip	-	0	-	deadline: -?[0-9]+ s of 60 s left' "$work/short/steps.tsv" || fail "run-standard was not skipped at the deadline: $(cat "$work/short/steps.tsv")"
+# A TERM stops the running step at once, skips the rest, and still leaves the tarball and the steps so far.
+"$b/gpu-check" "$work/term" >/dev/null 2>"$work/term.err" &
+pid=$!
+for _ in $(seq 50); do grep -q '^env	' "$work/term/steps.tsv" 2>/dev/null && break; sleep 0.2; done
+t0=$(date +%s)
+kill -TERM "$pid"
+rc=0; wait "$pid" || rc=$?
+t=$(( $(date +%s) - t0 ))
+[ "$rc" = 130 ] || fail "gpu-check after TERM exited $rc, not 130"
+[ "$t" -le 15 ] || fail "gpu-check took $t s to stop after TERM"
+tar -tzf "$work/term/gpu-check.tar.gz" | grep -q 'gpu-check/env.out' || fail "no tarball with the finished steps after TERM"
+grep -q 'not started: gpu-check received SIGTERM' "$work/term/steps.tsv" || fail "the steps after TERM are not recorded as skipped"
 echo "bundle_test: $((bytes / 1024)) KiB, $n ELF files, gpu-check passed"

@@ -21,7 +21,10 @@
 namespace gpucheck::acceptance {
 
 struct ThresholdConfig {
-  std::map<std::string, double> reference_share{{"default", 0.6}};  // by metric name, "default" for the rest
+  // By metric name, "default" for the rest. Sustained GEMM is held to less of the datasheet than a burst:
+  // a healthy H200 ran stress.gemm (bf16 8192^3 with its bit-for-bit compare, 20 s) at 588 TFLOP/s = 0.59x
+  // its 989.5 where cublas.gemm's bf16 burst reached 771 = 0.78x (gpu-check, 2026-12-04).
+  std::map<std::string, double> reference_share{{"default", 0.6}, {"tflops_sustained", 0.5}};
   PeerRule peer;  // the config file's "outlier" {z, min_relative, min_peers}
   double baseline_share = 0.9;
   std::string origin = "built-in defaults";
