@@ -6,14 +6,20 @@
 # Rank of each layer folder; equal ranks are siblings that must not include each other.
 set(GPUCHECK_LAYER_RANKS
   core=0
-  platform=1 probe=1 collectives=1
+  platform=1 probe=1 collectives=1 model=1
   knowledge=2
   inventory=3
   checks=4
   runner=5 envtools=5
   report=6
-  render=7
+  render=7 commands=7
   cli=8)
+
+# Layers that may include only the layers named here (and their own), whatever their rank: render shows a
+# report and reads nothing but the model (and the inventory's own types, knowledge's version type), so
+# `render -> checks`, `render -> report` (the builders) or `render -> runner` stops the configure.
+set(GPUCHECK_LAYER_ONLY
+  "render=core,model,inventory,knowledge")
 
 function(_gpucheck_layer_rank layer out)
   set(rank "")
@@ -26,6 +32,19 @@ function(_gpucheck_layer_rank layer out)
     endif()
   endforeach()
   set(${out} "${rank}" PARENT_SCOPE)
+endfunction()
+
+function(_gpucheck_layer_only layer out)
+  set(only "")
+  foreach(pair ${GPUCHECK_LAYER_ONLY})
+    string(REPLACE "=" ";" kv ${pair})
+    list(GET kv 0 k)
+    list(GET kv 1 v)
+    if(k STREQUAL layer)
+      string(REPLACE "," ";" only "${v}")
+    endif()
+  endforeach()
+  set(${out} "${only}" PARENT_SCOPE)
 endfunction()
 
 function(gpucheck_check_layers src_dir)
@@ -53,8 +72,12 @@ function(gpucheck_check_layers src_dir)
       if(target_rank STREQUAL "" OR target STREQUAL layer)
         continue()  # not a layer header (a kernel's own folder), or the file's own layer
       endif()
+      _gpucheck_layer_only(${layer} only)
+      list(FIND only ${target} allowed)
       if(NOT target_rank LESS rank)
         list(APPEND violations "${rel} includes \"${inc}\": layer '${layer}' may not depend on '${target}'")
+      elseif(only AND allowed EQUAL -1)
+        list(APPEND violations "${rel} includes \"${inc}\": layer '${layer}' may depend only on ${only}")
       endif()
     endforeach()
   endforeach()

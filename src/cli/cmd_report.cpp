@@ -3,7 +3,7 @@
 
 #include "cli/command.h"
 #include "core/errors.h"
-#include "report/report.h"
+#include "model/report.h"
 
 namespace gpucheck::cli {
 namespace {

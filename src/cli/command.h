@@ -13,7 +13,7 @@
 
 #include "render/render.h"
 #include "report/inventory_source.h"
-#include "report/report.h"
+#include "model/report.h"
 
 namespace gpucheck::cli {
 

@@ -29,13 +29,9 @@ std::string mark(const std::string& verdict) {
 }  // namespace
 
 void text::markdown_compare(const report::Report& r, std::ostream& out) {
-  const report::Summary sum = report::summarize(r);
-  out << "### gpucheck compare: " << sum.verdict << "\n\n";
-  out << escape(compare::counts_line(r));
-  if (r.details.is_object())
-    out << fmt::format(" (threshold {:.1f}%, alpha {:g}", 100 * r.details.value("threshold", 0.05), r.details.value("alpha", 0.01))
-        << (r.details.value("key", "").empty() ? "" : ", key `" + escape(r.details.value("key", "")) + "`") << ")";
-  out << "\n\n";
+  // The heading, the verdict line (counts, threshold, alpha) and the next step are render_markdown()'s.
+  if (r.details.is_object() && !r.details.value("key", "").empty())
+    out << "key `" << escape(r.details.value("key", "")) << "`\n\n";
   if (const auto* s = r.find_section("benchmarks"))
     for (const auto& f : s->findings)
       if (f.id.rfind("compare.", 0) == 0) {

@@ -41,20 +41,4 @@ std::vector<Row> rows(const report::Report& r) {
   return out;
 }
 
-std::string counts_line(const report::Report& r) {
-  const nlohmann::json counts = r.details.is_object() && r.details.contains("counts") ? r.details["counts"] : nlohmann::json::object();
-  std::string s;
-  auto add = [&](const char* key, const char* one, const char* many) {
-    int n = counts.is_object() ? counts.value(key, 0) : 0;
-    if (n == 0) return;
-    s += (s.empty() ? "" : ", ") + std::to_string(n) + " " + (n == 1 ? one : many);
-  };
-  add("regression", "regression", "regressions");
-  add("improvement", "improvement", "improvements");
-  add("unchanged", "unchanged", "unchanged");
-  add("undecidable", "undecidable (too few repetitions)", "undecidable (too few repetitions)");
-  add("skipped", "skipped", "skipped");
-  return s.empty() ? "no benchmark compared" : s;
-}
-
 }  // namespace gpucheck::render::compare

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "report/report.h"
+#include "model/report.h"
 
 namespace gpucheck::render::compare {
 
@@ -18,7 +18,5 @@ struct Row {
 std::vector<Row> rows(const report::Report& r);
 /// 3 significant digits in ns, us, ms or s.
 std::string format_time(double ns);
-/// "2 regressions, 1 improvement, 30 unchanged, 4 skipped".
-std::string counts_line(const report::Report& r);
 
 }  // namespace gpucheck::render::compare

@@ -2,7 +2,7 @@
 #include <sstream>
 
 #include "core/text.h"
-#include "render/next_step.h"
+#include "model/verdict.h"
 #include "render/text_blocks.h"
 
 namespace gpucheck::render::text {
@@ -64,16 +64,15 @@ void finding_block(const Finding& f, std::ostream& out, const RenderOptions& o) 
 }
 
 void closing(const report::Report& r, std::ostream& out, const RenderOptions& o) {
-  std::string verdict = verdict_line(r);
+  const model::Verdict v = model::verdict(r, o.program);
+  std::string verdict = v.line;
   if (!verdict.empty()) {
     const std::size_t colon = verdict.find(':');
-    const report::Summary s = report::summarize(r);
-    const char* paint = s.exit_code != 0 ? "\033[31;1m" : verdict.rfind("PASS", 0) == 0 || verdict.rfind("EXPLAINED", 0) == 0
-                                                              ? "\033[32;1m" : "\033[33;1m";
+    const char* paint = v.tone == "fail" ? "\033[31;1m" : v.tone == "pass" ? "\033[32;1m" : "\033[33;1m";
     if (o.color && colon != std::string::npos) verdict = paint + verdict.substr(0, colon) + "\033[0m" + verdict.substr(colon);
     out << verdict << "\n";
   }
-  const NextStep step = next_step(r, o);
+  const model::NextStep& step = v.next;
   if (step.advice.empty()) return;
   out << (o.color ? "\033[1mNext step:\033[0m " : "Next step: ") << step.advice << "\n";
   if (!step.command.empty()) out << "  $ " << step.command << "\n";

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "core/text.h"
+#include "model/verdict.h"
 #include "render/html_charts.h"
 #include "render/html_escape.h"
 #include "render/html_scope.h"
@@ -19,16 +20,6 @@ namespace gpucheck::render {
 namespace {
 
 using html::escape;
-
-// A warning, failure or error; or an informational finding that asks for a command to be run (fleet's
-// drain line): the reader must not have to unfold a table row to find it.
-bool needs_attention(const Finding& f) {
-  if (f.status == Status::kWarn || f.status == Status::kFail || f.status == Status::kError) return true;
-  if (f.status != Status::kInfo) return false;
-  for (auto& fix : f.fixes)
-    if (!fix.commands.empty()) return true;
-  return false;
-}
 
 std::string pill(Status s) { return fmt::format("<span class=\"pill {0}\">{0}</span>", to_string(s)); }
 
@@ -103,9 +94,8 @@ void finding_body(const Finding& f, std::string& out, bool with_summary = true) 
       out += "<pre class=\"plain\">" + escape(t->get<std::string>()) + "</pre>\n";
 }
 
-void banner(const report::Report& r, std::string& out) {
-  const html::Scope scope = html::tested_scope(r);
-  const report::Summary s = report::summarize(r);
+void banner(const report::Report& r, const model::Verdict& v, std::string& out) {
+  const html::Scope scope = html::tested_scope(r, v);
   std::string command_line;
   for (std::size_t i = 0; i < r.meta.command_line.size(); ++i)  // never the install path (argv[0])
     command_line += (i ? " " : "") + (i == 0 ? std::string("gpucheck") : r.meta.command_line[i]);
@@ -113,12 +103,13 @@ void banner(const report::Report& r, std::string& out) {
                      scope.tone, escape(scope.verdict));
   out += fmt::format("<h1>gpucheck {} on {}</h1>\n", escape(r.meta.command), escape(r.meta.hostname));
   for (auto& line : scope.lines) out += "<p class=\"scope\">" + escape(line) + "</p>\n";
-  out += "<p class=\"counts\">";
-  for (Status st : {Status::kFail, Status::kError, Status::kWarn, Status::kSkip, Status::kInfo, Status::kPass})
-    if (int n = s.counts.at(to_string(st))) out += fmt::format("<span>{} {}</span>", n, to_string(st));
-  out += "</p>\n";
+  out += "<p class=\"counts\">" + escape(v.line) + "</p>\n";
+  if (!v.next.advice.empty()) {
+    out += "<p class=\"next\"><strong>Next step:</strong> " + escape(v.next.advice) + "</p>\n";
+    if (!v.next.command.empty()) out += "<pre class=\"next\"><code>" + escape(v.next.command) + "</code></pre>\n";
+  }
   out += fmt::format("<p class=\"meta\"><code>{}</code> · exit {} · gpucheck {} · {}</p>\n", escape(command_line),
-                     s.exit_code, escape(r.meta.tool_version), escape(r.meta.started_at));
+                     v.exit_code, escape(r.meta.tool_version), escape(r.meta.started_at));
   out += "</div></div></header>\n";
 }
 
@@ -133,8 +124,7 @@ void stack_section(const report::Report& r, std::string& out) {
 void attention_section(const report::Report& r, std::string& out) {
   std::string body;
   int n = 0;
-  for (const auto* f : r.findings()) {
-    if (!needs_attention(*f)) continue;
+  for (const auto* f : model::attention(r)) {
     ++n;
     body += fmt::format("<article class=\"finding {}\">\n<h3>{} {} <code>{}</code></h3>\n", to_string(f->status),
                         pill(f->status), escape(f->title.empty() ? f->summary : f->title), escape(f->id));
@@ -160,7 +150,15 @@ void checks_section(const report::Report& r, std::string& out) {
     if (s.findings.empty()) continue;
     out += "<h3>" + escape(s.name) + "</h3>\n<div class=\"scroll\"><table class=\"checks\"><thead><tr><th>status</th>"
            "<th>check</th><th>result</th><th>metrics</th><th>time</th></tr></thead><tbody>\n";
-    for (auto& f : s.findings) {
+    for (const auto& row : model::check_rows(s.findings)) {
+      if (row.findings.size() > 1) {  // skips that share one reason: one row, the reason once
+        std::string ids;
+        for (const auto* f : row.findings) ids += (ids.empty() ? "" : ", ") + ("<code>" + escape(f->id) + "</code>");
+        out += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"metrics\"></td><td class=\"num\"></td></tr>\n",
+                           pill(row.status), ids, escape(row.reason()));
+        continue;
+      }
+      const Finding& f = *row.findings.front();
       std::string more;
       finding_body(f, more, false);  // the summary is the row's own cell
       out += fmt::format("<tr><td>{}</td><td><code>{}</code>{}</td><td>{}{}</td><td class=\"metrics\">{}</td><td class=\"num\">{}</td></tr>\n",
@@ -182,16 +180,16 @@ void notes_section(const report::Report& r, std::string& out) {
 
 }  // namespace
 
-void render_html(const report::Report& r, std::ostream& os, const RenderOptions&) {
-  const report::Summary s = report::summarize(r);
+void render_html(const report::Report& r, std::ostream& os, const RenderOptions& o) {
+  const model::Verdict v = model::verdict(r, o.program);
   std::string out;
   out += "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
          // Nothing may load: no script, no connection, no image or font from elsewhere.
          "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\"/>\n";
-  out += fmt::format("<title>{}: gpucheck {} on {}</title>\n", escape(s.verdict), escape(r.meta.command), escape(r.meta.hostname));
+  out += fmt::format("<title>{}: gpucheck {} on {}</title>\n", escape(v.word), escape(r.meta.command), escape(r.meta.hostname));
   out += "<style>" + std::string(html::stylesheet()) + "</style>\n</head>\n<body>\n";
-  banner(r, out);
+  banner(r, v, out);
   // The body's sections, then a menu of only those present (a link to a missing section is a dead end).
   std::string body;
   std::string nav = "<a href=\"#verdict\">verdict</a>";

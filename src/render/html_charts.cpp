@@ -4,8 +4,7 @@
 #include <cmath>
 #include <map>
 
-#include "checks/acceptance/thresholds.h"
-#include "checks/regression/comparison.h"
+#include "model/finding_details.h"
 #include "core/measurement_details.h"
 #include "core/text.h"
 #include "render/compare_rows.h"
@@ -117,7 +116,7 @@ void kernel_share(const report::Report& r, std::vector<Chart>& out) {
   c.target = 1.0;
   c.target_label = "a device-to-device copy of the same bytes";
   for (const auto* f : r.findings()) {
-    auto ratio = regression::new_counter(*f, "ratio_to_copy");
+    auto ratio = model::benchmark_new_counter(*f, "ratio_to_copy");
     if (!ratio) continue;
     const std::string tone = f->status == Status::kFail || f->status == Status::kError ? "bad" : "neutral";
     c.bars.push_back({f->title.empty() ? f->id : f->title, *ratio, std::nullopt, tone});
@@ -145,7 +144,7 @@ void gemm_tflops(const report::Report& r, std::vector<Chart>& out) {
     for (const auto& d : f->devices)
       for (const auto& m : d.metrics) {
         if (m.unit != "TFLOP/s") continue;
-        std::optional<double> peak = judged ? acceptance::reference_in(*judged, d.device, m.name) : std::nullopt;
+        std::optional<double> peak = judged ? model::threshold_reference(*judged, d.device, m.name) : std::nullopt;
         const std::string tone = d.status == Status::kFail ? "bad" : d.status == Status::kWarn ? "warn" : "neutral";
         c.bars.push_back({"GPU " + d.device + " · " + m.name, m.value, peak, tone});
       }

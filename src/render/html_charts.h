@@ -6,15 +6,15 @@
 //   copy bandwidth per GPU and direction: device.copy's details as the probe writes them (read with
 //     core/measurement_details.h), marked with each link's theoretical rate;
 //   kernels as a share of the bandwidth ceiling: NEW's "ratio_to_copy" counter of each benchmark of a
-//     compare report (regression::new_counter; 1 = as fast as a device-to-device copy of the same bytes);
+//     compare report (model::benchmark_new_counter; 1 = as fast as a device-to-device copy of the same bytes);
 //   GEMM TFLOP/s per GPU against the datasheet: device metrics in "TFLOP/s", marked with the reference the
-//     run's thresholds.<probe id> finding held each against (acceptance::reference_in);
+//     run's thresholds.<probe id> finding held each against (model::threshold_reference);
 //   cuBLAS TFLOP/s against size: cublas.gemm's details.devices[].throughput[] (core/measurement_details.h);
 //   compare deltas: the median-time change of every compared benchmark (the "benchmarks" section).
 #include <string>
 #include <vector>
 
-#include "report/report.h"
+#include "model/report.h"
 
 namespace gpucheck::render::html {
 

@@ -70,11 +70,10 @@ void compare_scope(const report::Report& r, Scope& s) {
 
 }  // namespace
 
-Scope tested_scope(const report::Report& r) {
-  const report::Summary sum = report::summarize(r);
+Scope tested_scope(const report::Report& r, const model::Verdict& v) {
   Scope s;
-  s.verdict = sum.verdict;
-  s.tone = sum.verdict == "PASS" ? "pass" : sum.verdict == "FAIL" ? "fail" : "warn";
+  s.verdict = v.word;
+  s.tone = v.tone;
   const std::string& c = r.meta.command;
   if (c == "run") run_scope(r, s);
   else if (c == "fleet") fleet_scope(r, s);

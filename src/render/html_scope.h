@@ -4,16 +4,16 @@
 #include <string>
 #include <vector>
 
-#include "report/report.h"
+#include "model/verdict.h"
 
 namespace gpucheck::render::html {
 
 struct Scope {
-  std::string verdict;             // summarize()'s: PASS, FAIL, NO VERDICT, NO GPU TESTED
-  std::string tone;                // pass, fail, warn (no verdict, nothing on a GPU): the banner's colour
+  std::string verdict;             // the report's one verdict (model::Verdict::word)
+  std::string tone;                // pass, fail, warn, info: the banner's colour (model::Verdict::tone)
   std::vector<std::string> lines;  // "GPU tested: 4 of 5 GPU probes ran (...)", "Not tested: ..."
 };
 
-Scope tested_scope(const report::Report& r);
+Scope tested_scope(const report::Report& r, const model::Verdict& v);
 
 }  // namespace gpucheck::render::html

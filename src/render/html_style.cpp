@@ -11,7 +11,7 @@ body { margin: 0; font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, 
   color: #1d1d1f; background: #f6f6f4; }
 main, .banner-inner, footer { max-width: 1180px; margin: 0 auto; padding: 0 20px; }
 .banner { color: #fff; padding: 22px 0 18px; }
-.banner.pass { background: var(--pass); } .banner.fail { background: var(--fail); } .banner.warn { background: var(--warn); }
+.banner.pass { background: var(--pass); } .banner.fail { background: var(--fail); } .banner.warn { background: var(--warn); } .banner.info { background: var(--info); }
 .banner-inner { display: flex; gap: 24px; align-items: flex-start; flex-wrap: wrap; }
 .verdict { font-size: 40px; font-weight: 800; letter-spacing: 0.02em; line-height: 1.1; white-space: nowrap; }
 .banner h1 { font-size: 20px; margin: 2px 0 6px; font-weight: 600; }

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/text.h"
+#include "model/verdict.h"
 #include "render/render.h"
 #include "render/terminal_safe.h"
 
@@ -40,15 +41,16 @@ std::string body(const std::string& summary, const EvidenceList& evidence, const
   return out;
 }
 
-void outcome(Status s, const std::string& summary, const std::string& text, std::ostream& out) {
+// `message` is what a CI page lists beside a failure: the finding's title (its summary when it has none).
+void outcome(Status s, const std::string& message, const std::string& text, std::ostream& out) {
   switch (s) {
     case Status::kFail:
-      out << fmt::format("      <failure message=\"{}\" type=\"fail\">{}</failure>\n", xml(summary), xml(text));
+      out << fmt::format("      <failure message=\"{}\" type=\"fail\">{}</failure>\n", xml(message), xml(text));
       break;
     case Status::kError:
-      out << fmt::format("      <error message=\"{}\" type=\"error\">{}</error>\n", xml(summary), xml(text));
+      out << fmt::format("      <error message=\"{}\" type=\"error\">{}</error>\n", xml(message), xml(text));
       break;
-    case Status::kSkip: out << fmt::format("      <skipped message=\"{}\"/>\n", xml(summary)); break;
+    case Status::kSkip: out << fmt::format("      <skipped message=\"{}\"/>\n", xml(message)); break;
     default: break;  // pass, info and warn are passing testcases; a warning's text is in system-out
   }
 }
@@ -70,11 +72,14 @@ std::string junit_time(const std::string& iso) {
 
 }  // namespace
 
-void render_junit(const report::Report& unsafe, std::ostream& out, const RenderOptions&) {
+void render_junit(const report::Report& unsafe, std::ostream& out, const RenderOptions& o) {
   const report::Report r = terminal_safe_copy(unsafe);
+  const model::Verdict v = model::verdict(r, o.program);
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n";
   int id = 0;
-  for (auto& section : r.sections) {
+  // A report without sections still carries its verdict: one empty testsuite holds its properties.
+  const std::vector<report::Section> sections = r.sections.empty() ? std::vector<report::Section>{{"report", {}}} : r.sections;
+  for (auto& section : sections) {
     Counts n;
     double seconds = 0;
     std::string cases, warnings;
@@ -84,7 +89,7 @@ void render_junit(const report::Report& unsafe, std::ostream& out, const RenderO
       seconds += f.duration_s;
       c << fmt::format("    <testcase name=\"{}\" classname=\"gpucheck.{}\" time=\"{:.3f}\">\n", xml(f.id),
                        xml(section.name), f.duration_s);
-      outcome(f.status, f.summary, body(f.summary, f.evidence, f.fixes), c);
+      outcome(f.status, f.title.empty() ? f.summary : f.title, body(f.summary, f.evidence, f.fixes), c);
       c << "    </testcase>\n";
       for (auto& d : f.devices) {
         n.add(d.status);
@@ -93,7 +98,9 @@ void render_junit(const report::Report& unsafe, std::ostream& out, const RenderO
         outcome(d.status, d.summary, body(d.summary, d.evidence, {}), c);
         c << "    </testcase>\n";
       }
-      if (f.status == Status::kWarn) warnings += "warn " + f.id + ": " + f.summary + "\n";
+      // A passing testcase that needs attention (a warning, an explained cause with its fix): its text here.
+      if (model::needs_attention(f) && f.status != Status::kFail && f.status != Status::kError)
+        warnings += std::string(to_string(f.status)) + " " + f.id + ": " + body(f.summary, f.evidence, f.fixes);
       cases += c.str();
     }
     out << fmt::format(
@@ -106,6 +113,13 @@ void render_junit(const report::Report& unsafe, std::ostream& out, const RenderO
     out << fmt::format("      <property name=\"gpucheck.version\" value=\"{}\"/>\n", xml(r.meta.tool_version));
     if (!r.meta.level.empty())
       out << fmt::format("      <property name=\"gpucheck.level\" value=\"{}\"/>\n", xml(r.meta.level));
+    out << fmt::format("      <property name=\"gpucheck.verdict\" value=\"{}\"/>\n", xml(v.word));
+    out << fmt::format("      <property name=\"gpucheck.verdict_line\" value=\"{}\"/>\n", xml(v.line));
+    out << fmt::format("      <property name=\"gpucheck.exit_code\" value=\"{}\"/>\n", v.exit_code);
+    if (!v.next.advice.empty())
+      out << fmt::format("      <property name=\"gpucheck.next_step\" value=\"{}\"/>\n", xml(v.next.advice));
+    if (!v.next.command.empty())
+      out << fmt::format("      <property name=\"gpucheck.next_command\" value=\"{}\"/>\n", xml(v.next.command));
     out << "    </properties>\n" << cases;
     out << fmt::format("    <system-out>{}</system-out>\n    <system-err></system-err>\n", xml(warnings));
     out << "  </testsuite>\n";

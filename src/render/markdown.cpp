@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/text.h"
+#include "model/verdict.h"
 #include "render/render.h"
 #include "render/stack_facts.h"
 #include "render/terminal_safe.h"
@@ -32,13 +33,11 @@ std::string code(const std::string& s) {
   return fence + (s.empty() || s.front() == '`' || s.back() == '`' ? " " + s + " " : s) + fence;
 }
 
-bool needs_attention(Status s) { return s == Status::kWarn || s == Status::kFail || s == Status::kError; }
-
 void attention_block(const Finding& f, std::ostream& out) {
   std::string status = to_string(f.status);
   for (auto& c : status) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   out << fmt::format("**{}** {}: {}\n\n", status, code(f.id), f.title.empty() ? f.summary : f.title);
-  if (!f.title.empty() && !f.summary.empty()) out << f.summary << "\n\n";
+  if (!f.title.empty() && !f.summary.empty() && f.summary != f.title) out << f.summary << "\n\n";
   for (auto& e : f.evidence) {
     auto lines = split(e.value, '\n');
     if (lines.size() <= 1) out << fmt::format("- {}: {}\n", e.what, code(e.value));
@@ -67,16 +66,20 @@ void attention_block(const Finding& f, std::ostream& out) {
 
 }  // namespace
 
-void render_markdown(const report::Report& unsafe, std::ostream& out, const RenderOptions&) {
+void render_markdown(const report::Report& unsafe, std::ostream& out, const RenderOptions& o) {
   const report::Report r = terminal_safe_copy(unsafe);
-  if (r.meta.command == "compare") return text::markdown_compare(r, out);  // a table of benchmarks
-  const report::Summary s = report::summarize(r);
-  out << fmt::format("### gpucheck {} on {}: {}\n\n", r.meta.command, r.meta.hostname, s.verdict);
+  const model::Verdict v = model::verdict(r, o.program);
+  out << fmt::format("### gpucheck {} on {}: {}\n\n", r.meta.command, r.meta.hostname, v.word);
   std::string command_line;
   for (std::size_t i = 0; i < r.meta.command_line.size(); ++i)
     command_line += (i ? " " : "") + (i == 0 ? std::string("gpucheck") : r.meta.command_line[i]);
   out << fmt::format("{} · gpucheck {} · {} · exit {}\n\n", code(command_line), r.meta.tool_version,
-                     r.meta.started_at, s.exit_code);
+                     r.meta.started_at, v.exit_code);
+  out << fmt::format("**{}**\n\n", v.line);
+  if (!v.next.advice.empty()) {
+    out << "Next step: " << v.next.advice << "\n\n";
+    if (!v.next.command.empty()) out << "```sh\n" << v.next.command << "\n```\n\n";
+  }
 
   auto facts = stack_facts(r);
   if (!facts.empty()) {
@@ -85,22 +88,21 @@ void render_markdown(const report::Report& unsafe, std::ostream& out, const Rend
     out << "\n";
   }
 
-  bool any = false;
-  for (const auto* f : r.findings())
-    if (needs_attention(f->status)) {
-      if (!any) out << "#### Needs attention\n\n";
-      any = true;
-      attention_block(*f, out);
-    }
+  const auto attention = model::attention(r);
+  if (!attention.empty()) out << "#### Needs attention\n\n";
+  for (const auto* f : attention) attention_block(*f, out);
 
+  if (r.meta.command == "compare") return text::markdown_compare(r, out);  // a table of benchmarks
   if (!r.findings().empty()) {
     out << "| status | check | result |\n|---|---|---|\n";
-    for (const auto* f : r.findings())
-      out << fmt::format("| {} | {} | {} |\n", to_string(f->status), code(f->id), cell(f->summary));
+    for (const auto& s : r.sections)
+      for (const auto& row : model::check_rows(s.findings)) {
+        std::string ids;
+        for (const auto* f : row.findings) ids += (ids.empty() ? "" : ", ") + code(f->id);
+        out << fmt::format("| {} | {} | {} |\n", to_string(row.status), ids, cell(row.reason()));
+      }
     out << "\n";
   }
-  out << fmt::format("{} pass, {} warn, {} skip, {} fail, {} error\n", s.counts.at("pass"), s.counts.at("warn"),
-                     s.counts.at("skip"), s.counts.at("fail"), s.counts.at("error"));
 }
 
 }  // namespace gpucheck::render

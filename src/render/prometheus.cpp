@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "model/verdict.h"
 #include "render/render.h"
 #include "render/stack_facts.h"
 #include "render/terminal_safe.h"
@@ -54,20 +55,40 @@ int rank(Status s) { return static_cast<int>(s); }
 
 }  // namespace
 
-void render_prometheus(const report::Report& unsafe, std::ostream& out, const RenderOptions&) {
+void render_prometheus(const report::Report& unsafe, std::ostream& out, const RenderOptions& o) {
   const report::Report r = terminal_safe_copy(unsafe);
-  const report::Summary s = report::summarize(r);
+  const model::Verdict s = model::verdict(r, o.program);
 
   out << "# HELP gpucheck_info The tool and the stack the last report was made on (value always 1).\n"
          "# TYPE gpucheck_info gauge\n";
   std::string labels = fmt::format("command=\"{}\",version=\"{}\",hostname=\"{}\",verdict=\"{}\"", label(r.meta.command),
-                                   label(r.meta.tool_version), label(r.meta.hostname), label(s.verdict));
+                                   label(r.meta.tool_version), label(r.meta.hostname), label(s.word));
   for (auto& [name, value] : stack_facts(r)) labels += fmt::format(",{}=\"{}\"", label_name(name), label(value));
   out << "gpucheck_info{" << labels << "} 1\n";
 
   out << "# HELP gpucheck_exit_code The exit code of the command (0 ok, 1 failed, 3 no verdict).\n"
          "# TYPE gpucheck_exit_code gauge\n"
       << fmt::format("gpucheck_exit_code{{command=\"{}\"}} {}\n", label(r.meta.command), s.exit_code);
+  out << "# HELP gpucheck_verdict_info The report's verdict with its counts, and the next step (value always 1).\n"
+         "# TYPE gpucheck_verdict_info gauge\n"
+      << fmt::format("gpucheck_verdict_info{{command=\"{}\",verdict=\"{}\",line=\"{}\",next_step=\"{}\",next_command=\"{}\"}} 1\n",
+                     label(r.meta.command), label(s.word), label(s.line), label(s.next.advice), label(s.next.command));
+  out << "# HELP gpucheck_findings How many findings have each status.\n"
+         "# TYPE gpucheck_findings gauge\n";
+  for (Status st : all_statuses())
+    out << fmt::format("gpucheck_findings{{command=\"{}\",status=\"{}\"}} {}\n", label(r.meta.command), to_string(st),
+                       s.counts.count(to_string(st)) ? s.counts.at(to_string(st)) : 0);
+  out << "# HELP gpucheck_fix_info A fix of a finding that needs attention, one series per command of it (value always 1).\n"
+         "# TYPE gpucheck_fix_info gauge\n";
+  for (const auto* f : model::attention(r))
+    for (const auto& fix : f->fixes) {
+      if (fix.commands.empty())
+        out << fmt::format("gpucheck_fix_info{{check=\"{}\",rank=\"{}\",fix=\"{}\",step=\"0\",command=\"\"}} 1\n",
+                           label(f->id), fix.rank, label(fix.summary));
+      for (std::size_t i = 0; i < fix.commands.size(); ++i)
+        out << fmt::format("gpucheck_fix_info{{check=\"{}\",rank=\"{}\",fix=\"{}\",step=\"{}\",command=\"{}\"}} 1\n",
+                           label(f->id), fix.rank, label(fix.summary), i + 1, label(fix.commands[i]));
+    }
   if (auto t = epoch_seconds(r.meta.finished_at.empty() ? r.meta.started_at : r.meta.finished_at))
     out << "# HELP gpucheck_report_timestamp_seconds When the report was finished (Unix time).\n"
            "# TYPE gpucheck_report_timestamp_seconds gauge\n"

@@ -4,7 +4,7 @@
 #include <ostream>
 #include <string>
 
-#include "report/report.h"
+#include "model/report.h"
 
 namespace gpucheck::render {
 

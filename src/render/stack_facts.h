@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "report/report.h"
+#include "model/report.h"
 
 namespace gpucheck::render {
 

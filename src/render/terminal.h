@@ -4,7 +4,7 @@
 #include <string>
 
 #include "core/finding.h"
-#include "report/report.h"
+#include "model/report.h"
 
 namespace gpucheck::render {
 

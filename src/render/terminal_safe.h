@@ -2,7 +2,7 @@
 // Text read from outside (ELF strings, probe output, logs, environment values) reaches the terminal only
 // through these copies, whose every string went through gpucheck::terminal_safe (core/text.h).
 #include "core/finding.h"
-#include "report/report.h"
+#include "model/report.h"
 
 namespace gpucheck::render {
 

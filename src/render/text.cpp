@@ -1,6 +1,6 @@
 #include <sstream>
 
-#include "render/next_step.h"
+#include "model/verdict.h"
 #include "render/terminal_safe.h"
 #include "render/text_blocks.h"
 #include "render/wrap.h"
@@ -38,9 +38,9 @@ void render_text(const report::Report& unsafe, std::ostream& out, const RenderOp
   }
   std::ostringstream text;
   // --quiet: nothing when all is well, else only the verdict and the next step.
-  const bool quiet_here = o.quiet && has_verdict(r);
+  const bool quiet_here = o.quiet && model::judges(r);
   if (!quiet_here) render_part(r, text, o);
-  if (has_verdict(r) && !(quiet_here && report::exit_code(r) == 0)) text::closing(r, text, o);
+  if (model::judges(r) && !(quiet_here && report::exit_code(r) == 0)) text::closing(r, text, o);
   out << wrap_lines(text.str(), o.width);
 }
 

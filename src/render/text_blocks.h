@@ -34,7 +34,7 @@ void finding_block(const Finding& f, std::ostream& out, const RenderOptions& o);
 void evidence_lines(const Finding& f, const std::string& indent, std::ostream& out);
 /// "why: ...", "fix, best first:" with each fix_block(), and (verbose) "source: ..." lines.
 void advice_lines(const Finding& f, const std::string& indent, bool verbose, std::ostream& out);
-/// The end of every verdict: the verdict line (render/next_step.h) and "Next step: ...".
+/// The end of every verdict: the verdict line (model/verdict.h) and "Next step: ...".
 void closing(const report::Report& r, std::ostream& out, const RenderOptions& o);
 /// One ranked fix, indented by `indent`.
 void fix_block(const Fix& fix, const std::string& indent, std::ostream& out);

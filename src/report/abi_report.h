@@ -3,7 +3,7 @@
 // (checks/abi/findings.h), the audit's notes, and its cost in details {seconds, objects_parsed}.
 #include "checks/abi/request.h"
 #include "report/inventory_source.h"
-#include "report/report.h"
+#include "model/report.h"
 
 namespace gpucheck::report {
 

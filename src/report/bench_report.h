@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "report/report.h"
+#include "model/report.h"
 #include "runner/bench_suites.h"
 
 namespace gpucheck::report {

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "checks/regression/comparison.h"
-#include "report/report.h"
+#include "model/report.h"
 
 namespace gpucheck::report {
 

@@ -2,7 +2,7 @@
 // `gpucheck diff A.json B.json`: what differs between two saved inventories, as a Report.
 #include <string>
 
-#include "report/report.h"
+#include "model/report.h"
 
 namespace gpucheck::report {
 

@@ -11,7 +11,7 @@
 #include "inventory/model.h"
 #include "knowledge/knowledge_base.h"
 #include "report/inventory_source.h"
-#include "report/report.h"
+#include "model/report.h"
 
 namespace gpucheck::report {
 

@@ -3,7 +3,7 @@
 // host compiler nvcc would use, per toolkit).
 #include "knowledge/knowledge_base.h"
 #include "report/inventory_source.h"
-#include "report/report.h"
+#include "model/report.h"
 
 namespace gpucheck::report {
 

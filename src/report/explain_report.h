@@ -4,7 +4,7 @@
 #include <string>
 
 #include "report/inventory_source.h"
-#include "report/report.h"
+#include "model/report.h"
 
 namespace gpucheck::report {
 

@@ -8,7 +8,7 @@
 
 #include "core/peer_outlier.h"
 
-#include "report/report.h"
+#include "model/report.h"
 
 namespace gpucheck::report {
 

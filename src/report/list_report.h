@@ -2,7 +2,7 @@
 // `gpucheck list`: the probes this installation has, as a Report.
 #include <vector>
 
-#include "report/report.h"
+#include "model/report.h"
 #include "runner/catalog.h"
 
 namespace gpucheck::report {

@@ -5,7 +5,7 @@
 #include "core/errors.h"
 #include "core/paths.h"
 #include "inventory/gpu_info.h"
-#include "report/report.h"
+#include "model/report.h"
 
 namespace gpucheck::report {
 namespace {

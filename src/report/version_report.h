@@ -1,6 +1,6 @@
 #pragma once
 // `gpucheck version`: this build's version and configuration, as a Report.
-#include "report/report.h"
+#include "model/report.h"
 
 namespace gpucheck::report {
 

@@ -14,6 +14,9 @@
 
 #include "cli_support.h"
 #include "core/files.h"
+#include "model/verdict.h"
+#include "render/html_escape.h"
+#include "render/render.h"
 
 namespace gpucheck::test {
 namespace {
@@ -291,6 +294,152 @@ TEST_F(EveryCommand, ColorAlwaysColoursAPipeNeverAndNoColorDoNot) {
     EXPECT_NE(always.out.find("\033["), std::string::npos) << "--color always colours into a pipe:\n" << always.out;
     EXPECT_EQ(gpucheck(argv_of(c, {"--color", "never"})).out.find('\033'), std::string::npos);
     EXPECT_EQ(gpucheck(argv_of(c, {}), no_color).out.find('\033'), std::string::npos);
+  }
+}
+
+// How each format writes a string it shows (render/junit.cpp, render/prometheus.cpp, render/html_escape.h).
+std::string xml_text(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      case '\n': out += "&#10;"; break;
+      case '\t': out += "&#9;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string prom_label(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '\\') out += "\\\\";
+    else if (c == '"') out += "\\\"";
+    else if (c == '\n') out += "\\n";
+    else out += c;
+  }
+  return out;
+}
+
+std::string shown_as(render::Format f, const std::string& s) {
+  if (f == render::Format::kHtml) return render::html::escape(s);
+  if (f == render::Format::kJunit) return xml_text(s);
+  if (f == render::Format::kPrometheus) return prom_label(s);
+  return s;
+}
+
+const char* name_of(render::Format f) {
+  switch (f) {
+    case render::Format::kText: return "text";
+    case render::Format::kJson: return "json";
+    case render::Format::kMarkdown: return "markdown";
+    case render::Format::kJunit: return "junit";
+    case render::Format::kPrometheus: return "prometheus";
+    case render::Format::kHtml: return "html";
+  }
+  return "?";
+}
+
+// The report of a real run here, as `--json` printed it.
+report::Report report_of(const Case& c, nlohmann::json* doc = nullptr) {
+  auto shown = gpucheck(argv_of(c, {"--json"}));
+  EXPECT_TRUE(shown.exited && shown.exit_code <= 1) << shown.describe() << shown.err;
+  nlohmann::json j = nlohmann::json::parse(shown.out);
+  if (doc) *doc = j;
+  return report::report_from_json(j);
+}
+
+const std::vector<render::Format> kFormats = {render::Format::kText,  render::Format::kJson,
+                                              render::Format::kMarkdown, render::Format::kJunit,
+                                              render::Format::kPrometheus, render::Format::kHtml};
+
+std::string rendered(const report::Report& r, render::Format f) {
+  std::ostringstream out;
+  render::RenderOptions o;
+  o.width = 1000;  // the lines compared whole
+  render::render(r, f, out, o);
+  return out.str();
+}
+
+// Every format of `r` shows the model's one verdict (its word and its line with the counts), the next step
+// and every fix command of what needs attention; JSON and Prometheus carry the counts as numbers too.
+void expect_one_verdict_everywhere(const report::Report& r) {
+  const model::Verdict v = model::verdict(r);
+  std::vector<std::string> commands;
+  for (const auto* f : model::attention(r))
+    for (const auto& fix : f->fixes) commands.insert(commands.end(), fix.commands.begin(), fix.commands.end());
+  for (auto format : kFormats) {
+    SCOPED_TRACE(name_of(format));
+    const std::string out = rendered(r, format);
+    if (format == render::Format::kJson) {
+      auto j = nlohmann::json::parse(out);
+      EXPECT_EQ(j["summary"]["verdict"], v.word);
+      EXPECT_EQ(j["summary"]["verdict_line"], v.line);
+      EXPECT_EQ(j["summary"]["counts"], nlohmann::json(v.counts));
+      EXPECT_EQ(j["summary"]["exit_code"], v.exit_code);
+      EXPECT_EQ(j["summary"]["next_step"]["advice"], v.next.advice);
+      EXPECT_EQ(j["summary"]["next_step"]["command"], v.next.command);
+      for (const auto& c : commands) EXPECT_NE(j["sections"].dump().find(nlohmann::json(c).dump()), std::string::npos) << c;
+      continue;
+    }
+    // The listings' text is the data asked for (a script, shell lines, a table): no verdict line.
+    const bool text_without_verdict = format == render::Format::kText && !model::judges(r);
+    if (!text_without_verdict) EXPECT_NE(out.find(shown_as(format, v.line)), std::string::npos) << v.line << "\n" << out;
+    if (format != render::Format::kText) EXPECT_NE(out.find(shown_as(format, v.word)), std::string::npos) << v.word;
+    if (!v.next.advice.empty()) EXPECT_NE(out.find(shown_as(format, v.next.advice)), std::string::npos) << v.next.advice << "\n" << out;
+    if (!v.next.command.empty()) EXPECT_NE(out.find(shown_as(format, v.next.command)), std::string::npos) << v.next.command;
+    for (const auto& c : commands) EXPECT_NE(out.find(shown_as(format, c)), std::string::npos) << c << "\n" << out;
+    if (format == render::Format::kPrometheus)
+      for (const auto& [status, n] : v.counts)
+        EXPECT_NE(out.find("gpucheck_findings{command=\"" + r.meta.command + "\",status=\"" + status + "\"} " + std::to_string(n)),
+                  std::string::npos) << status;
+    if (format == render::Format::kJunit) {
+      EXPECT_EQ(out.find("<failure message=\"\""), std::string::npos) << "a failure without a message:\n" << out;
+      EXPECT_EQ(out.find("<error message=\"\""), std::string::npos) << "an error without a message:\n" << out;
+    }
+    // A verdict other than the report's never appears as one (env's markdown said PASS).
+    if (v.kind != model::VerdictKind::kPass && format != render::Format::kText) {
+      EXPECT_EQ(out.find(": PASS"), std::string::npos) << out;
+    }
+  }
+}
+
+TEST_F(EveryCommand, EveryFormatShowsTheOneVerdictCountsNextStepAndFixCommands) {
+  ASSERT_FALSE(shared_object.empty());
+  for (const auto& c : cases()) {
+    SCOPED_TRACE("gpucheck " + c.command);
+    expect_one_verdict_everywhere(report_of(c));
+  }
+}
+
+// The failed `pip install bmtrain==0.2.2` of the seed report (tests/data/logs, a real pip log): explain says
+// EXPLAINED with its root cause and the fix's commands in every format, not PASS and prose.
+TEST_F(EveryCommand, ExplainOfTheFailedBmtrainInstallIsExplainedInEveryFormat) {
+  const Case c{"explain", {"--no-env", std::string(GPUCHECK_TEST_DATA) + "/logs/bmtrain-0.2.2-no-torch.log"}};
+  nlohmann::json doc;
+  const report::Report r = report_of(c, &doc);
+  const model::Verdict v = model::verdict(r);
+  EXPECT_EQ(v.word, "EXPLAINED");
+  const Finding* root = model::root_cause(r);
+  ASSERT_NE(root, nullptr);
+  EXPECT_EQ(root->id, "build-isolation-missing-torch");
+  ASSERT_FALSE(root->fixes.empty());
+  ASSERT_FALSE(root->fixes.front().commands.empty()) << "the fix's commands are its `commands`, not in its prose";
+  for (const auto& fix : root->fixes)
+    for (const auto& cmd : fix.commands) EXPECT_EQ(fix.summary.find(cmd), std::string::npos) << fix.summary;
+  EXPECT_FALSE(doc["sections"][0]["findings"][0]["fixes"][0]["commands"].empty()) << doc.dump(1);
+  expect_one_verdict_everywhere(r);
+  for (auto format : {render::Format::kMarkdown, render::Format::kJunit, render::Format::kPrometheus, render::Format::kHtml}) {
+    SCOPED_TRACE(name_of(format));
+    const std::string out = rendered(r, format);
+    EXPECT_NE(out.find(root->id), std::string::npos) << "the root cause";
+    EXPECT_EQ(out.find("PASS"), std::string::npos) << out;
+    for (const auto& cmd : root->fixes.front().commands) EXPECT_NE(out.find(shown_as(format, cmd)), std::string::npos) << cmd;
   }
 }
 

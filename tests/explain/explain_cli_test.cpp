@@ -148,7 +148,8 @@ TEST(ExplainCli, FixUsesTheToolkitFoundInTheInventory) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto fix = causes_of(nlohmann::json::parse(r.out))[0]["fixes"];
   ASSERT_FALSE(fix.empty());
-  EXPECT_EQ(fix[0]["summary"], "toolkit 11.8 found at /usr/local/cuda-11.8: run `eval \"$(gpucheck use-cuda 11.8)\"` and retry the install");
+  EXPECT_EQ(fix[0]["summary"], "toolkit 11.8 found at /usr/local/cuda-11.8: run the command below and retry the install");
+  EXPECT_EQ(fix[0]["commands"], nlohmann::json::array({"eval \"$(gpucheck use-cuda 11.8)\""}));  // never inside the prose
 }
 
 TEST(ExplainCli, NoDriverInTheInventoryTurnsErrorThirtyFiveIntoNoDriver) {

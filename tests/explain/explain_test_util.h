@@ -68,10 +68,14 @@ inline std::map<std::string, std::string> captures(const Finding& c) {
 
 inline bool is_root(const Finding& c) { return c.details.at("root").get<bool>(); }
 
-/// The fix steps in rank order, as the text shows them.
+/// The fix steps in rank order, each as one line: its summary, then its commands in backticks.
 inline std::vector<std::string> fix_lines(const Finding& c) {
   std::vector<std::string> out;
-  for (const auto& f : c.fixes) out.push_back(f.summary);
+  for (const auto& f : c.fixes) {
+    std::string line = f.summary;
+    for (std::size_t i = 0; i < f.commands.size(); ++i) line += (i ? " then `" : ": `") + f.commands[i] + "`";
+    out.push_back(line);
+  }
   return out;
 }
 

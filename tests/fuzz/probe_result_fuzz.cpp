@@ -8,7 +8,7 @@
 #include <string>
 
 #include "core/text.h"
-#include "report/report.h"
+#include "model/report.h"
 #include "runner/probe_runner.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -13,7 +13,7 @@
 #include "core/text.h"
 #include "fuzz_check.h"
 #include "render/render.h"
-#include "report/report.h"
+#include "model/report.h"
 
 namespace {
 

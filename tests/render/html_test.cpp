@@ -14,6 +14,7 @@
 #include "checks/regression/comparison.h"
 #include "core/measurement_details.h"
 #include "core/subprocess.h"
+#include "model/finding_details.h"
 #include "render/html_charts.h"
 #include "render/html_escape.h"
 #include "render/render.h"
@@ -306,8 +307,8 @@ TEST(HtmlPage, ChartsDrawTheDetailsTheProbesWrite) {
                                                std::string(GPUCHECK_SOURCE_DIR) + "/data/links/pcie.json");
   auto judged = acceptance::judge_thresholds(in);
   ASSERT_EQ(judged.size(), 1u);
-  ASSERT_TRUE(acceptance::reference_in(judged[0], "0", "tflops_fp16")) << judged[0].details.dump(1);
-  const double peak = *acceptance::reference_in(judged[0], "0", "tflops_fp16");
+  ASSERT_TRUE(model::threshold_reference(judged[0], "0", "tflops_fp16")) << judged[0].details.dump(1);
+  const double peak = *model::threshold_reference(judged[0], "0", "tflops_fp16");
   r.section("probes").findings = {copy, gemm};
   r.section("thresholds").findings = judged;
   const std::string p = page(r);

@@ -7,7 +7,7 @@
 
 #include "core/errors.h"
 #include "platform/environment.h"
-#include "report/report.h"
+#include "model/report.h"
 
 namespace gpucheck::report {
 namespace {

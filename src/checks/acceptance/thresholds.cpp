@@ -337,17 +337,4 @@ std::vector<Finding> judge_thresholds(const ThresholdInput& in) {
   return out;
 }
 
-std::optional<double> reference_in(const Finding& thresholds, const std::string& device, const std::string& metric) {
-  const auto& d = thresholds.details;
-  if (!d.is_object() || !d.contains("verdicts") || !d["verdicts"].is_array()) return std::nullopt;
-  auto is = [](const nlohmann::json& v, const char* key, const std::string& want) {
-    return v.contains(key) && v[key].is_string() && v[key].get<std::string>() == want;
-  };
-  for (const auto& v : d["verdicts"])
-    if (v.is_object() && is(v, "rule", "reference_share") && is(v, "device", device) && is(v, "metric", metric) &&
-        v.contains("reference") && v["reference"].is_number())
-      return v["reference"].get<double>();
-  return std::nullopt;
-}
-
 }  // namespace gpucheck::acceptance

@@ -60,9 +60,6 @@ struct ThresholdInput {
 /// info when no rule could be applied) and details.verdicts[] for every rule evaluated.
 std::vector<Finding> judge_thresholds(const ThresholdInput& in);
 
-/// The reference figure rule 1 held `metric` of GPU `device` against, read from a `thresholds.<probe id>`
-/// Finding's details.verdicts[] as judge_thresholds writes it (the HTML report's GEMM chart marks it);
-/// nullopt when that rule did not apply.
-std::optional<double> reference_in(const Finding& thresholds, const std::string& device, const std::string& metric);
+// The reader of details.verdicts[] (the reference each GPU was held against) is model::threshold_reference.
 
 }  // namespace gpucheck::acceptance

@@ -6,23 +6,6 @@
 
 namespace gpucheck::compat {
 
-std::string shell_quote(const std::string& s) {
-  bool plain = !s.empty();
-  for (char c : s) {
-    if (std::isalnum(static_cast<unsigned char>(c))) continue;
-    if (std::string("_./:@%+=,-").find(c) != std::string::npos) continue;
-    plain = false;
-    break;
-  }
-  if (plain) return s;
-  std::string out = "'";
-  for (char c : s) {
-    if (c == '\'') out += "'\\''";
-    else out += c;
-  }
-  return out + "'";
-}
-
 Fix use_toolkit_step(const inventory::Toolkit& t, int rank) {
   Fix f;
   f.rank = rank;

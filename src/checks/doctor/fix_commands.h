@@ -5,13 +5,13 @@
 
 #include "checks/planner/resolver.h"
 #include "core/finding.h"
+#include "core/shell_quote.h"
 #include "knowledge/knowledge_base.h"
 #include "inventory/model.h"
 
 namespace gpucheck::compat {
 
-/// Single-quotes `s` for POSIX shells when it holds anything but [A-Za-z0-9_./:@%+=,-].
-std::string shell_quote(const std::string& s);
+using gpucheck::shell_quote;  // core/shell_quote.h
 
 /// Point builds at an installed toolkit: CUDA_HOME, PATH, LD_LIBRARY_PATH exports for this shell.
 Fix use_toolkit_step(const inventory::Toolkit& toolkit, int rank);

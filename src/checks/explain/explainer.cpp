@@ -11,6 +11,7 @@
 
 #include "checks/explain/cause_score.h"
 #include "core/errors.h"
+#include "model/fix_text.h"
 
 namespace gpucheck::explain {
 namespace {
@@ -73,7 +74,10 @@ Finding cause_finding(const Match& m, const std::string& source) {
   f.title = m.title;
   f.summary = m.title;
   f.explanation = m.explanation;
-  for (const auto& line : m.fix) f.add_fix(line);
+  for (const auto& line : m.fix) {  // the shell lines of a fix sentence are its commands (model/fix_text.h)
+    Fix fix = model::fix_from_text(line);
+    f.add_fix(fix.summary, fix.commands);
+  }
   f.references = m.sources;
   f.details = {{"confidence", round2(m.confidence)},
                {"root", m.root},

@@ -164,15 +164,6 @@ nlohmann::json counters_details(const std::map<std::string, double>& base, const
   return {{"base", base}, {"new", current}};
 }
 
-std::optional<double> new_counter(const Finding& benchmark, const std::string& name) {
-  const auto& d = benchmark.details;
-  if (!d.is_object() || !d.contains("counters") || !d["counters"].is_object()) return std::nullopt;
-  const auto& c = d["counters"];
-  if (!c.contains("new") || !c["new"].is_object() || !c["new"].contains(name) || !c["new"][name].is_number())
-    return std::nullopt;
-  return c["new"][name].get<double>();
-}
-
 Comparison compare_history(const std::vector<BenchmarkDocument>& history, const BenchmarkDocument& current,
                            const CompareOptions& o) {
   if (history.empty()) throw std::invalid_argument("compare_history: no history");

@@ -43,10 +43,9 @@ struct Comparison {
 /// exact, ties, threshold, alpha, counters {base, new}: the user counters of each run's first repetition}.
 Comparison compare_documents(const BenchmarkDocument& base, const BenchmarkDocument& current, const CompareOptions& o);
 
-/// details.counters as compare_documents writes it, and the one reader of it (the HTML report's
-/// kernel-share chart reads NEW's ratio_to_copy so): NEW's counter `name`, nullopt when absent.
+/// details.counters as compare_documents writes it; its one reader is model::benchmark_new_counter (the HTML
+/// report's kernel-share chart reads NEW's ratio_to_copy so).
 nlohmann::json counters_details(const std::map<std::string, double>& base, const std::map<std::string, double>& current);
-std::optional<double> new_counter(const Finding& benchmark, const std::string& name);
 
 /// NEW against a history (oldest first; documents with NEW's key, picked by the caller): per benchmark,
 /// the step change over history + NEW (history.h). The Finding is as above, judged on the step, with

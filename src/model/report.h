@@ -42,9 +42,9 @@ struct Section {
 };
 
 struct Summary {
-  std::map<std::string, int> counts;  // status name -> count (every status present)
+  std::map<std::string, int> counts;  // status name -> count of counted findings (every status present)
   int exit_code = 0;
-  std::string verdict;                // "PASS", "FAIL", "NO VERDICT", "NO GPU TESTED"
+  std::string verdict;                // "PASS", "FAIL", "NO VERDICT", "NO GPU TESTED" (model::verdict() says more)
 };
 
 struct Report {
@@ -71,7 +71,9 @@ Summary summarize(const Report& r);
 /// The exit code of the contract for this report; every subcommand returns it.
 int exit_code(const Report& r);
 
+/// The document of reports/schema/report.schema.json; its summary is model::verdict(r, program)'s.
 nlohmann::json to_json(const Report& r);
+nlohmann::json to_json(const Report& r, const std::string& program);
 /// Reads schema 2 and schema 1 (`results` becomes the "probes" section). Throws InputError for a
 /// document that is not a gpucheck report.
 Report report_from_json(const nlohmann::json& j);

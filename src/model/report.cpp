@@ -1,6 +1,7 @@
-#include "report/report.h"
+#include "model/report.h"
 
 #include "core/json_input.h"
+#include "model/verdict.h"
 #include "core/errors.h"
 #include "core/files.h"
 
@@ -55,13 +56,18 @@ Summary summarize(const Report& r) {
           any_ran = true;
     if (!any_ran) s.verdict = "NO GPU TESTED";
   }
+  // What is shown is counted once, here: a finding that sums up others is not one more.
+  for (auto& f : all)
+    if (!model::counted(f)) s.counts[to_string(f.status)]--;
   return s;
 }
 
 int exit_code(const Report& r) { return summarize(r).exit_code; }
 
-nlohmann::json to_json(const Report& r) {
-  Summary s = summarize(r);
+nlohmann::json to_json(const Report& r) { return to_json(r, "gpucheck"); }
+
+nlohmann::json to_json(const Report& r, const std::string& program) {
+  const model::Verdict v = model::verdict(r, program);
   nlohmann::json j;
   j["schema_version"] = kReportSchemaVersion;
   j["kind"] = "gpucheck.report";
@@ -77,7 +83,11 @@ nlohmann::json to_json(const Report& r) {
   if (r.meta.exit.error_fails) j["error_fails"] = true;
   if (r.meta.exit.informational) j["informational"] = true;
   j["environment"] = r.meta.environment;
-  j["summary"] = {{"counts", s.counts}, {"exit_code", s.exit_code}, {"verdict", s.verdict}};
+  j["summary"] = {{"counts", v.counts},
+                  {"exit_code", v.exit_code},
+                  {"verdict", v.word},
+                  {"verdict_line", v.line},
+                  {"next_step", {{"advice", v.next.advice}, {"command", v.next.command}}}};
   j["sections"] = nlohmann::json::array();
   for (auto& sec : r.sections) j["sections"].push_back({{"name", sec.name}, {"findings", sec.findings}});
   j["notes"] = r.notes;
