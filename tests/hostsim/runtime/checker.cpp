@@ -147,6 +147,11 @@ void access_range(Region& r, std::uintptr_t a, std::size_t n, bool write, bool a
   const SimThread& t = me();
   const std::uint32_t epoch = g_launch->block_run->epoch;
   const std::uintptr_t off = a - r.base;
+  if ((off & 3) == 0 && (n & 3) == 0) {  // whole words: the common case
+    for (std::uintptr_t w = off / 4; w < (off + n) / 4; ++w)
+      access_word(r, r.shadow[w], r.base + w * 4, 0xf, write, atomic, t, epoch);
+    return;
+  }
   for (std::uintptr_t w = off / 4; w <= (off + n - 1) / 4; ++w) {
     const std::uintptr_t lo = w * 4 > off ? w * 4 : off, hi = w * 4 + 4 < off + n ? w * 4 + 4 : off + n;
     std::uint8_t mask = 0;
@@ -167,8 +172,10 @@ void out_of_bounds(const char* space, std::uintptr_t a, std::size_t n, bool writ
          thread_at(me().global_id));
 }
 
+bool g_check_enabled = false;  // options().check, read once per launch
+
 inline void check(const void* p, std::size_t n, bool write, bool atomic = false) {
-  if (!detail::t_current || !g_launch || !options().check || n == 0) return;
+  if (!detail::t_current || !g_check_enabled || n == 0) return;
   const auto a = reinterpret_cast<std::uintptr_t>(p);
   if (a - g_global.base < g_global.bytes) {
     if (!allocation_of(a, n)) {
@@ -196,6 +203,7 @@ inline void check(const void* p, std::size_t n, bool write, bool atomic = false)
 
 void checker_begin_launch() {
   init_regions();
+  g_check_enabled = options().check;
   ++g_global.gen;
   g_seen.clear();
 }
@@ -213,7 +221,7 @@ void checker_begin_block(std::uint8_t poison) {
 void* dynamic_shared_base() { return g_dynamic_storage; }
 
 std::uint32_t allocation_of(std::uintptr_t a, std::size_t n) {
-  const DeviceHeap& h = heap();
+  static const DeviceHeap& h = heap();
   if (a < h.base || a - h.base >= h.reserved) return 0;
   const std::size_t g = (a - h.base) / kGranule;
   if (g >= h.granule_owner.size()) return 0;

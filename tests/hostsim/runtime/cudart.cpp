@@ -16,9 +16,9 @@ namespace gpucheck::hostsim {
 
 std::size_t device_bytes() {
   static const std::size_t bytes = [] {
-    std::size_t mib = 128;
+    std::size_t mib = 64;
     if (const char* s = std::getenv("HOSTSIM_DEVICE_MIB")) mib = std::strtoull(s, nullptr, 10);
-    return (mib ? mib : 128) << 20;
+    return (mib ? mib : 64) << 20;
   }();
   return bytes;
 }

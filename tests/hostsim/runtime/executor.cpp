@@ -98,10 +98,7 @@ std::string hex(unsigned v) {
 }
 
 void release_barrier_if_complete(BlockRun& b) {
-  if (b.at_barrier == 0) return;
-  unsigned live = 0;
-  for (const SimThread& t : b.threads) live += t.state != ThreadState::kDone;
-  if (b.at_barrier < live) return;
+  if (b.at_barrier == 0 || b.at_barrier < b.live) return;
   int result = 0;
   switch (b.barrier_op) {
     case detail::BarrierOp::kSync: result = 0; break;
@@ -118,6 +115,8 @@ void release_barrier_if_complete(BlockRun& b) {
 void thread_exited(SimThread& t) {
   BlockRun& b = *g_launch->block_run;
   t.state = ThreadState::kDone;
+  --b.live;
+  b.warps[t.warp].exited |= 1u << t.lane;
   if (b.at_barrier > 0)
     report("divergent barrier in kernel " + std::string(g_launch->kernel) + ": " + thread_name(t) + " exited while " +
            std::to_string(b.at_barrier) + " threads wait at " + barrier_name(b.barrier_op) +
@@ -275,7 +274,8 @@ void run_schedule(LaunchRun& run, void* ctx, void (*body)(void*)) {
     b.at_barrier = 0;
     b.epoch = 0;
     b.aborted = false;
-    for (SimWarp& w : b.warps) w.pending.clear(), w.epoch = 0;
+    b.live = run.threads_per_block;
+    for (SimWarp& w : b.warps) w.pending.clear(), w.epoch = 0, w.exited = 0;
     for (unsigned i = 0; i < run.threads_per_block; ++i) {
       SimThread& t = b.threads[i];
       t = SimThread{};
@@ -427,29 +427,32 @@ std::uint64_t warp_collective(WarpOp op, unsigned mask, std::uint64_t value, uns
   BlockRun& b = *g_launch->block_run;
   SimWarp& w = b.warps[t.warp];
   const unsigned bit = 1u << t.lane;
-  const std::string where = "in kernel " + std::string(g_launch->kernel) + ": " + thread_name(t) + " (warp " +
-                            std::to_string(t.warp) + " lane " + std::to_string(t.lane) + ") ";
-  if (!(mask & bit)) abort_block(where + "calls " + op_name(op) + " with mask " + hex(mask) + ", which excludes itself");
+  const auto where = [&] {  // built only for a finding
+    return "in kernel " + std::string(g_launch->kernel) + ": " + thread_name(t) + " (warp " + std::to_string(t.warp) +
+           " lane " + std::to_string(t.lane) + ") ";
+  };
+  if (!(mask & bit)) abort_block(where() + "calls " + op_name(op) + " with mask " + hex(mask) + ", which excludes itself");
   const bool shuffle = op == WarpOp::kShfl || op == WarpOp::kShflUp || op == WarpOp::kShflDown || op == WarpOp::kShflXor;
   if (shuffle && (width < 1 || width > 32 || (width & (width - 1)) != 0))
-    abort_block(where + "calls " + op_name(op) + " with width " + std::to_string(width) + " (a power of 2 up to 32)");
+    abort_block(where() + "calls " + op_name(op) + " with width " + std::to_string(width) + " (a power of 2 up to 32)");
   const unsigned exist = w.size == 32 ? 0xffffffffu : ((1u << w.size) - 1);
   if (mask & ~exist)
-    abort_block(where + "calls " + op_name(op) + " with mask " + hex(mask) + ", naming lanes that do not exist (warp " +
+    abort_block(where() + "calls " + op_name(op) + " with mask " + hex(mask) + ", naming lanes that do not exist (warp " +
                 std::to_string(t.warp) + " has " + std::to_string(w.size) + " threads)");
-  for (unsigned l = 0; l < 32; ++l)
-    if ((mask >> l & 1u) && b.threads[t.warp * 32 + l].state == ThreadState::kDone)
-      abort_block(where + "calls " + op_name(op) + " with mask " + hex(mask) + ", but lane " + std::to_string(l) +
+  if (mask & w.exited)
+    for (unsigned l = 0; l < 32; ++l)
+      if (mask & w.exited & (1u << l))
+        abort_block(where() + "calls " + op_name(op) + " with mask " + hex(mask) + ", but lane " + std::to_string(l) +
                   " has exited");
   PendingWarpOp* pending = nullptr;
   for (PendingWarpOp& p : w.pending) {
     if (p.mask == mask) {
       if (p.op != op || p.width != width)
-        abort_block(where + "calls " + op_name(op) + " while lanes " + hex(p.arrived) + " of the same mask wait at " +
+        abort_block(where() + "calls " + op_name(op) + " while lanes " + hex(p.arrived) + " of the same mask wait at " +
                     op_name(p.op) + (p.op == op ? " with another width" : ""));
       pending = &p;
     } else if (p.mask & mask) {
-      abort_block(where + "calls " + op_name(op) + " with mask " + hex(mask) + " while lanes " + hex(p.arrived) +
+      abort_block(where() + "calls " + op_name(op) + " with mask " + hex(mask) + " while lanes " + hex(p.arrived) +
                   " wait at " + op_name(p.op) + " with the overlapping mask " + hex(p.mask));
     }
   }
@@ -486,7 +489,7 @@ std::uint64_t warp_collective(WarpOp op, unsigned mask, std::uint64_t value, uns
         case WarpOp::kSyncwarp: x.warp_result = 0, x.warp_epoch = epoch; break;
         default:
           if (src != l && !(mask >> src & 1u)) {
-            report(where + op_name(op) + " with mask " + hex(mask) + ": lane " + std::to_string(l) + " reads lane " +
+            report(where() + op_name(op) + " with mask " + hex(mask) + ": lane " + std::to_string(l) + " reads lane " +
                    std::to_string(src) + ", which is not in the mask (undefined value on a GPU)");
             x.warp_result = 0;
           } else {

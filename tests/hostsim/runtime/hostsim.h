@@ -43,7 +43,7 @@ const std::vector<std::string>& findings();
 /// Forgets the findings and clears the sticky launch error (tests that expect a failure use it).
 void reset();
 
-/// Size of the simulated device memory (HOSTSIM_DEVICE_MIB, default 128).
+/// Size of the simulated device memory (HOSTSIM_DEVICE_MIB, default 64).
 std::size_t device_bytes();
 
 // ---- launch -------------------------------------------------------------------------------------------

@@ -38,6 +38,7 @@ struct SimWarp {
   unsigned size = 32;  // lanes that exist (the last warp of a block may be partial)
   std::vector<PendingWarpOp> pending;
   std::uint8_t epoch = 0;
+  unsigned exited = 0;  // lanes that have exited
 };
 
 struct BlockRun {
@@ -46,6 +47,7 @@ struct BlockRun {
   std::vector<SimThread> threads;
   std::vector<SimWarp> warps;
   unsigned at_barrier = 0;
+  unsigned live = 0;  // threads not yet exited
   detail::BarrierOp barrier_op = detail::BarrierOp::kSync;
   int barrier_acc = 0;
   std::uint32_t epoch = 0;  // completed __syncthreads of this block (checker ordering)
