@@ -20,10 +20,9 @@
 #include "sim_state.h"
 
 extern "C" {
-// Linker-made bounds of the section holding every static __shared__ variable (cuda_glue.h); weak, so a
-// program without shared memory links.
-extern char __start_hostsim_shared[] __attribute__((weak));
-extern char __stop_hostsim_shared[] __attribute__((weak));
+// The executable's writable static data (.data and .bss): where static __shared__ variables live.
+extern char __data_start[];
+extern char _end[];
 }
 
 namespace gpucheck::hostsim::internal {
@@ -37,6 +36,7 @@ struct Shadow {
   std::uint8_t w_wepoch, r_wepoch;
   std::uint8_t w_mask, r_mask;  // bytes of the word (bits 0-3)
   std::uint8_t w_atomic, r_atomic, r_multi;
+  std::uint8_t written;  // bytes written since the region's generation began (uninitialized reads)
 };
 
 struct Region {
@@ -45,6 +45,7 @@ struct Region {
   Shadow* shadow = nullptr;
   std::uint32_t gen = 0;
   const char* name = "";
+  bool shared = false;  // per block: a read of a byte no thread of the block wrote is reported
 };
 
 Region g_global;   // the device heap
@@ -66,12 +67,11 @@ void init_regions() {
   done = true;
   DeviceHeap& h = heap();
   g_global = Region{h.base, h.reserved, map_shadow(h.reserved / 4), 0, "global"};
-  if (+__start_hostsim_shared && +__stop_hostsim_shared > +__start_hostsim_shared) {
-    const std::size_t n = static_cast<std::size_t>(__stop_hostsim_shared - __start_hostsim_shared);
-    g_static = Region{reinterpret_cast<std::uintptr_t>(__start_hostsim_shared), n, map_shadow(n / 4 + 2), 0, "shared"};
-  }
+  const auto lo = reinterpret_cast<std::uintptr_t>(__data_start) & ~std::uintptr_t{3};
+  const std::size_t n = reinterpret_cast<std::uintptr_t>(_end) - lo;
+  g_static = Region{lo, n, map_shadow(n / 4 + 2), 0, "shared", true};
   g_dynamic = Region{reinterpret_cast<std::uintptr_t>(g_dynamic_storage), sizeof g_dynamic_storage,
-                     map_shadow(sizeof g_dynamic_storage / 4), 0, "dynamic shared"};
+                     map_shadow(sizeof g_dynamic_storage / 4), 0, "dynamic shared", true};
 }
 
 std::string thread_at(std::uint32_t tid) {
@@ -101,6 +101,17 @@ void race(const char* kind, const Region& r, std::uintptr_t a, std::uint32_t fir
          second_did + " with no barrier between them");
 }
 
+void uninitialized(const Region& r, std::uintptr_t a, std::uint32_t tid) {
+  std::string key = std::string("uninit|") + r.name;
+  for (const std::string& s : g_seen)
+    if (s == key) return;
+  g_seen.push_back(key);
+  char off[48];
+  std::snprintf(off, sizeof off, " (offset %zu)", static_cast<std::size_t>(a - r.base));
+  report(std::string("read of uninitialized ") + r.name + " memory" + off + " in kernel " + g_launch->kernel + " by " +
+         thread_at(tid) + ": no thread of the block wrote it (shared memory holds garbage when a block starts)");
+}
+
 inline bool ordered(std::uint32_t ptid, std::uint32_t pepoch, std::uint8_t pwepoch, const SimThread& t,
                     std::uint32_t epoch, bool same_thread_counts) {
   if (same_thread_counts && ptid == t.global_id) return true;
@@ -120,6 +131,7 @@ void access_word(Region& r, Shadow& e, std::uintptr_t word_addr, std::uint8_t ma
   const std::uint32_t tid = t.global_id;
   const std::uint8_t aw = atomic ? 1 : 0;
   if (!write) {
+    if (r.shared && (e.written & mask) != mask) uninitialized(r, word_addr, tid);
     if ((e.w_mask & mask) && !(atomic && e.w_atomic) && !ordered(e.w_tid, e.w_epoch, e.w_wepoch, t, epoch, true))
       race("read-after-write", r, word_addr, e.w_tid, "wrote", tid, "read");
     if (!e.r_mask || ordered(e.r_tid, e.r_epoch, e.r_wepoch, t, epoch, false)) {  // earlier reads happened before
@@ -139,6 +151,7 @@ void access_word(Region& r, Shadow& e, std::uintptr_t word_addr, std::uint8_t ma
   if ((e.w_mask & mask) && !(atomic && e.w_atomic) && !ordered(e.w_tid, e.w_epoch, e.w_wepoch, t, epoch, true))
     race("write-after-write", r, word_addr, e.w_tid, "wrote", tid, "wrote");
   e.w_tid = tid, e.w_epoch = epoch, e.w_wepoch = t.warp_epoch, e.w_mask = mask, e.w_atomic = aw;
+  e.written |= mask;
   e.r_mask &= static_cast<std::uint8_t>(~mask);
   if (!e.r_mask) e.r_multi = 0;
 }
@@ -183,9 +196,6 @@ inline void check(const void* p, std::size_t n, bool write, bool atomic = false)
       return;
     }
     access_range(g_global, a, n, write, atomic);
-  } else if (a - g_static.base < g_static.bytes) {
-    maybe_preempt();
-    access_range(g_static, a, n, write, atomic);
   } else if (a - g_dynamic.base < g_dynamic.bytes) {
     if (a + n > g_dynamic.base + g_launch->dynamic_shared) {
       char s[96];
@@ -196,6 +206,9 @@ inline void check(const void* p, std::size_t n, bool write, bool atomic = false)
     }
     maybe_preempt();
     access_range(g_dynamic, a, n, write, atomic);
+  } else if (a - g_static.base < g_static.bytes) {
+    maybe_preempt();
+    access_range(g_static, a, n, write, atomic);
   }
 }
 
@@ -214,7 +227,6 @@ void checker_begin_block(std::uint8_t poison) {
   ++g_dynamic.gen;
   // Shared memory holds garbage when a block starts; a schedule-dependent pattern makes a read of it differ
   // between schedules.
-  if (g_static.bytes) std::memset(reinterpret_cast<void*>(g_static.base), poison, g_static.bytes);
   std::memset(g_dynamic_storage, poison, sizeof g_dynamic_storage);
 }
 

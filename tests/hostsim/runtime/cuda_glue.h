@@ -16,9 +16,10 @@
 #define __constant__
 #define __managed__
 #define __grid_constant__
-// Static shared memory: one copy per kernel, reused by each block in turn (blocks run one at a time); the
-// section lets the checker find every static shared variable (__start_/__stop_hostsim_shared).
-#define __shared__ __attribute__((section("hostsim_shared"), aligned(16))) static
+// Static shared memory: one static variable per kernel, reused by each block in turn (blocks run one at a
+// time). The checker treats the program's writable static data as shared memory (device code has no other
+// writable statics); GCC 12 drops a section attribute on statics of templates, or that would mark them.
+#define __shared__ static __attribute__((aligned(16)))
 
 #include <cuda_runtime_api.h>
 #include <vector_functions.h>

@@ -290,7 +290,7 @@ void run_schedule(LaunchRun& run, void* ctx, void (*body)(void*)) {
     }
     checker_begin_block(poison);
     run_block(b);
-    if (b.aborted) break;  // the launch has failed; its other blocks would only add noise
+    if (b.aborted || g_launch_findings > 0) break;  // the launch has failed; other blocks would add only noise
   }
   run.block_run = nullptr;
 }
