@@ -1,6 +1,7 @@
 // Fused Adam kernels. Each thread of a grid-stride loop (64-bit chunk indices, grid capped so huge tensors
 // reuse resident blocks) updates one chunk of adam_chunk.h: 8 elements moved with 16-byte accesses when
 // the buffers allow it, one element otherwise. The per-chunk code is shared with the host tests.
+#include "common/cuda_launch.h"
 #include "adam/adam_chunk.h"
 #include "adam/adam_cuda.h"
 
@@ -20,7 +21,7 @@ template <class V>
 cudaError_t launch(std::size_t n, const AdamBuffers<V>& b, const AdamHyper& h, cudaStream_t stream) {
   if (n == 0) return cudaSuccess;
   const AdamChunkPlan plan = adam_chunk_plan(n, b);
-  adam_kernel<V><<<adam_grid_blocks(adam_chunk_count(plan)), kAdamBlock, 0, stream>>>(plan, b, h);
+  GK_LAUNCH(adam_kernel<V>, adam_grid_blocks(adam_chunk_count(plan)), kAdamBlock, 0, stream)(plan, b, h);
   return cudaGetLastError();
 }
 

@@ -1,3 +1,4 @@
+#include "common/cuda_launch.h"
 #include "cross_entropy/ce_cuda.h"
 
 #include <cmath>
@@ -121,9 +122,9 @@ cudaError_t forward(std::size_t rows, std::size_t vocab, const void* x, void* sm
   std::size_t chunks = chunks_of<S>(vocab);
   auto* stats = static_cast<float2*>(ws);
   auto* x_target = reinterpret_cast<float*>(stats + rows * chunks);
-  ce_chunk_stats<S><<<grid_of<S>(rows, vocab), kBlock, 0, stream>>>(rows, vocab, chunks, static_cast<const T*>(x), target,
+  GK_LAUNCH(ce_chunk_stats<S>, grid_of<S>(rows, vocab), kBlock, 0, stream)(rows, vocab, chunks, static_cast<const T*>(x), target,
                                                                   stats, x_target);
-  ce_chunk_softmax<S><<<grid_of<S>(rows, vocab), kBlock, 0, stream>>>(rows, vocab, chunks, static_cast<const T*>(x),
+  GK_LAUNCH(ce_chunk_softmax<S>, grid_of<S>(rows, vocab), kBlock, 0, stream)(rows, vocab, chunks, static_cast<const T*>(x),
                                                                     static_cast<T*>(sm), stats, x_target, target,
                                                                     ignore, loss);
   return cudaGetLastError();
@@ -154,13 +155,13 @@ cudaError_t launch_ce_backward_inplace(Dtype dtype, std::size_t rows, std::size_
   if (rows == 0 || vocab == 0) return cudaSuccess;
   switch (dtype) {
     case Dtype::kFp16:
-      ce_backward<Fp16Storage><<<grid_of<Fp16Storage>(rows, vocab), kBlock, 0, stream>>>(rows, vocab, static_cast<std::uint16_t*>(softmax_grad), target, grad_output);
+      GK_LAUNCH(ce_backward<Fp16Storage>, grid_of<Fp16Storage>(rows, vocab), kBlock, 0, stream)(rows, vocab, static_cast<std::uint16_t*>(softmax_grad), target, grad_output);
       break;
     case Dtype::kBf16:
-      ce_backward<Bf16Storage><<<grid_of<Bf16Storage>(rows, vocab), kBlock, 0, stream>>>(rows, vocab, static_cast<std::uint16_t*>(softmax_grad), target, grad_output);
+      GK_LAUNCH(ce_backward<Bf16Storage>, grid_of<Bf16Storage>(rows, vocab), kBlock, 0, stream)(rows, vocab, static_cast<std::uint16_t*>(softmax_grad), target, grad_output);
       break;
     case Dtype::kFp32:
-      ce_backward<Fp32Storage><<<grid_of<Fp32Storage>(rows, vocab), kBlock, 0, stream>>>(rows, vocab, static_cast<float*>(softmax_grad), target, grad_output);
+      GK_LAUNCH(ce_backward<Fp32Storage>, grid_of<Fp32Storage>(rows, vocab), kBlock, 0, stream)(rows, vocab, static_cast<float*>(softmax_grad), target, grad_output);
       break;
   }
   return cudaGetLastError();

@@ -1,3 +1,4 @@
+#include "common/cuda_launch.h"
 #include "inf_nan/inf_nan_cuda.h"
 
 #include "common/half_bits.h"
@@ -35,8 +36,8 @@ cudaError_t launch_has_inf_nan(bool bf16, std::size_t n, const std::uint16_t* da
   if (n == 0) return cudaSuccess;
   std::size_t blocks = (n / 8 + kBlock) / kBlock;
   unsigned grid = static_cast<unsigned>(blocks < 8192 ? (blocks ? blocks : 1) : 8192);
-  if (bf16) has_inf_nan_kernel<true><<<grid, kBlock, 0, stream>>>(n, data, flag);
-  else has_inf_nan_kernel<false><<<grid, kBlock, 0, stream>>>(n, data, flag);
+  if (bf16) GK_LAUNCH(has_inf_nan_kernel<true>, grid, kBlock, 0, stream)(n, data, flag);
+  else GK_LAUNCH(has_inf_nan_kernel<false>, grid, kBlock, 0, stream)(n, data, flag);
   return cudaGetLastError();
 }
 

@@ -1,3 +1,4 @@
+#include "common/cuda_launch.h"
 #include "memtest/memtest_cuda.h"
 
 namespace gpucheck::kernels {
@@ -32,14 +33,14 @@ __global__ void verify_kernel(PatternSpec p, const std::uint64_t* words, std::si
 }  // namespace
 
 cudaError_t launch_pattern_fill(const PatternSpec& p, std::uint64_t* words, std::size_t n, cudaStream_t s) {
-  fill_kernel<<<blocks_for(n), kThreads, 0, s>>>(p, words, n);
+  GK_LAUNCH(fill_kernel, blocks_for(n), kThreads, 0, s)(p, words, n);
   return cudaGetLastError();
 }
 
 cudaError_t launch_pattern_verify(const PatternSpec& p, const std::uint64_t* words, std::size_t n,
                                   unsigned long long* bad_count, BadWord* bad_first, unsigned keep,
                                   cudaStream_t s) {
-  verify_kernel<<<blocks_for(n), kThreads, 0, s>>>(p, words, n, bad_count, bad_first, keep);
+  GK_LAUNCH(verify_kernel, blocks_for(n), kThreads, 0, s)(p, words, n, bad_count, bad_first, keep);
   return cudaGetLastError();
 }
 
