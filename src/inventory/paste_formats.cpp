@@ -284,6 +284,32 @@ std::optional<PastedFacts> read_nvidia_smi(std::string_view text) {
   return f;
 }
 
+std::map<std::string, std::string> read_import_warnings(std::string_view text) {
+  std::map<std::string, std::string> out;
+  for (const auto& t : lines_of(text)) {
+    // vLLM: "WARNING 11-14 02:19:07 _custom_ops.py:20] Failed to import from vllm._C with ModuleNotFoundError(...)"
+    auto at = t.find("Failed to import from vllm._C with ");
+    if (at != std::string::npos && !out.count("vllm")) out["vllm"] = t.substr(at);
+  }
+  return out;
+}
+
+// A conda list row without its header: "name  version  build  channel" with a conda build string
+// ("pypi_0", "h2bbff1b_0", "py310h06a4308_0") or a known channel in the last column.
+bool conda_row(const std::vector<std::string>& w) {
+  if (w.size() != 3 && w.size() != 4) return false;
+  if (!is_version(w[1])) return false;
+  static const char* const channels[] = {"pypi", "conda-forge", "anaconda", "defaults", "pytorch", "nvidia"};
+  if (w.size() == 4)
+    for (const char* c : channels)
+      if (w[3] == c) return true;
+  const std::string& b = w[2];
+  auto us = b.rfind('_');
+  return us != std::string::npos && us + 1 < b.size() &&
+         std::all_of(b.begin() + us + 1, b.end(), [](unsigned char c) { return std::isdigit(c); }) &&
+         std::all_of(b.begin(), b.begin() + us, [](unsigned char c) { return std::isalnum(c) || c == '_' || c == '.'; });
+}
+
 std::optional<PastedFacts> read_package_list(std::string_view text) {
   PastedFacts f;
   int rows = 0;
@@ -293,7 +319,15 @@ std::optional<PastedFacts> read_package_list(std::string_view text) {
     return !n.empty() && std::isalnum(static_cast<unsigned char>(n[0])) &&
            std::all_of(n.begin(), n.end(), [](unsigned char c) { return std::isalnum(c) || c == '-' || c == '_' || c == '.'; });
   };
-  for (const auto& t : lines_of(text)) {
+  const auto lines = lines_of(text);
+  int bare_conda_rows = 0;  // conda list rows pasted without the "# Name Version Build Channel" header
+  for (const auto& t : lines) {
+    auto words = split(t, ' ');
+    words.erase(std::remove(words.begin(), words.end(), std::string()), words.end());
+    bare_conda_rows += conda_row(words);
+  }
+  if (bare_conda_rows >= 3) conda = true;
+  for (const auto& t : lines) {
     if (starts_with(t, "# packages in environment at") || (starts_with(t, "# Name") && t.find("Build") != std::string::npos)) {
       conda = true;
       continue;

@@ -46,6 +46,10 @@ std::optional<PastedFacts> read_nvidia_smi(std::string_view text);
 /// nvidia-cuda-runtime wheel PyPI's torch requires).
 std::optional<PastedFacts> read_package_list(std::string_view text);
 
+/// What a package says about its own compiled part in a paste ("Failed to import from vllm._C with
+/// ImportError(...)"): module -> the failure. Read only beside a recognised format, never alone.
+std::map<std::string, std::string> read_import_warnings(std::string_view text);
+
 /// "2.1.0+cu121" -> "12.1", "1.13.1+cu117" -> "11.7", "2.1.0+cpu" -> "", other -> unset.
 std::optional<std::string> torch_cuda_from_local_tag(const std::string& torch_version);
 

@@ -133,6 +133,7 @@ std::optional<PastedEnvironment> read_pasted_environment(std::string_view text, 
     states_nvcc |= f.states_nvcc;
   }
   Inventory& inv = out.inventory;
+  for (const auto& [module, error] : read_import_warnings(text)) inv.pythons.front().import_errors.emplace(module, error);
   std::vector<compat::GpuModel> models;
   for (auto& g : inv.gpus) {
     if (compat_dir.empty() || g.cc_major != 0 || g.name.empty()) continue;
