@@ -41,7 +41,8 @@ Runner setup_doctor(CLI::App& sub, GlobalOptions& g) {
   auto a = std::make_shared<DoctorArgs>();
   add_inventory_source(sub, a->source);
   sub.add_option("--from-text", a->from_text,
-                 "Judge a pasted environment report: `python -m torch.utils.collect_env` or vLLM's collect_env.py output")
+                 "Judge a pasted environment report: torch's, vLLM's or detectron2's collect_env, `python -m xformers.info`, "
+                 "`python -m bitsandbytes`, nvidia-smi, pip list/freeze or conda list (several in one file are merged)")
       ->type_name("FILE")
       ->excludes(sub.get_option("--from"))
       ->excludes(sub.get_option("--root"));
@@ -74,6 +75,7 @@ Examples:
   gpucheck doctor --for 'bmtrain>=0.2.1' 'torch<2.0.0,>=1.10'
   gpucheck doctor -r requirements.txt -c constraints.txt --constraints-out pins.txt
   gpucheck doctor --from-text collect_env.txt     # from an issue's "Your current environment"
+  gpucheck doctor --from-text xformers-info.txt   # `python -m xformers.info` + `pip list` pasted in an issue
   gpucheck doctor --from env.json --for torch torchvision --json)");
   return [a, &g] { return doctor_command(*a, g); };
 }

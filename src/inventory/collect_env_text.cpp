@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/text.h"
+#include "inventory/paste_formats.h"
 
 namespace gpucheck::inventory {
 namespace {
@@ -90,7 +91,7 @@ void add_cudnn(Inventory& inv, const Parsed& p) {
   if (it == p.values.end() || unknown_value(it->second)) return;
   Library lib;
   lib.name = "cudnn";
-  lib.version_source = "collect_env: cuDNN version";
+  lib.version_source = "pasted collect_env: cuDNN version";
   if (!starts_with(it->second, "Probably")) {
     auto at = it->second.find("libcudnn.so.");
     if (at != std::string::npos) {
@@ -132,12 +133,21 @@ std::optional<Inventory> inventory_from_collect_env(std::string_view text, const
                       "): what it prints, without paths, compute capabilities or loader state");
 
   PythonEnv py;
-  py.interpreter = "python (collect_env report)";
+  py.interpreter = "python";  // the reporter's own: fixes print `python -m pip ...` for that environment
   py.found_via = {"collect_env"};
   py.version = first_word(get("Python version"));
   py.torch_version = get("PyTorch version");
   py.torch_installed = !py.torch_version.empty();
   py.torch_cuda = get("CUDA used to build PyTorch");
+  // "None" is torch.version.cuda of a CPU build; "Could not collect" says nothing, and a torch whose CUDA is
+  // not stated is not judged as CPU-only: its local tag decides, else its CUDA stays unknown (not installed
+  // for the rules, listed among the packages).
+  if (auto built = p.values.find("CUDA used to build PyTorch");
+      py.torch_installed && py.torch_cuda.empty() && (built == p.values.end() || built->second != "None")) {
+    auto tagged = torch_cuda_from_local_tag(py.torch_version);
+    if (tagged) py.torch_cuda = *tagged;
+    else py.torch_installed = false;
+  }
   if (auto avail = get("Is CUDA available"); !avail.empty()) py.cuda_available = yes(avail);
   if (p.blocks.count("Versions of relevant libraries"))
     for (const auto& l : p.blocks.at("Versions of relevant libraries")) {
@@ -157,15 +167,15 @@ std::optional<Inventory> inventory_from_collect_env(std::string_view text, const
       if (!pkg.empty() && !version.empty() && pkg != "could" && !py.packages.count(pkg)) py.packages[pkg] = version;
     }
   if (auto v = get("vLLM Version"); !v.empty()) py.packages.emplace("vllm", first_word(v));
-  if (py.packages.count("torch") == 0 && py.torch_installed) py.packages["torch"] = py.torch_version;
+  if (py.packages.count("torch") == 0 && !py.torch_version.empty()) py.packages["torch"] = py.torch_version;
   inv.pythons.push_back(py);
 
   if (auto d = get("Nvidia driver version"); !d.empty()) {
     inv.driver.present = true;
     inv.driver.version = first_word(d);
-    inv.driver.source = "collect_env: Nvidia driver version";
+    inv.driver.source = "pasted collect_env: Nvidia driver version";
   } else if (p.values.count("Nvidia driver version")) {
-    inv.driver.error = "collect_env: Nvidia driver version: " + p.values["Nvidia driver version"] + " (nvidia-smi gave nothing)";
+    inv.driver.error = "pasted collect_env: Nvidia driver version: " + p.values["Nvidia driver version"] + " (nvidia-smi gave nothing)";
   }
 
   std::vector<std::string> gpu_lines;
@@ -183,7 +193,7 @@ std::optional<Inventory> inventory_from_collect_env(std::string_view text, const
     Gpu gpu;
     gpu.index = gpu.nvml_index = index++;
     gpu.name = gname;
-    gpu.source = "collect_env: GPU models and configuration";
+    gpu.source = "pasted collect_env: GPU models and configuration";
     inv.gpus.push_back(gpu);
   }
 
@@ -191,7 +201,7 @@ std::optional<Inventory> inventory_from_collect_env(std::string_view text, const
   if (auto nvcc = get("CUDA runtime version"); !nvcc.empty() && std::isdigit(static_cast<unsigned char>(nvcc[0]))) {
     Toolkit t;
     t.version = first_word(nvcc);
-    t.version_source = "collect_env: CUDA runtime version (nvcc --version)";
+    t.version_source = "pasted collect_env: CUDA runtime version (nvcc --version)";
     // The report has no path: the root names what is known, so no rule can quote it as a directory.
     t.root = kCollectEnvToolkitRoot;
     t.nvcc = "nvcc";
@@ -202,9 +212,9 @@ std::optional<Inventory> inventory_from_collect_env(std::string_view text, const
   }
 
   if (auto gcc = compiler_version(get("GCC version")); !gcc.empty())
-    inv.compilers.push_back({"gcc", "gcc", gcc, "collect_env: GCC version"});
+    inv.compilers.push_back({"gcc", "gcc", gcc, "pasted collect_env: GCC version"});
   if (auto clang = first_word(get("Clang version")); !clang.empty() && std::isdigit(static_cast<unsigned char>(clang[0])))
-    inv.compilers.push_back({"clang", "clang", clang, "collect_env: Clang version"});
+    inv.compilers.push_back({"clang", "clang", clang, "pasted collect_env: Clang version"});
 
   inv.system.os_pretty = get("OS");
   if (auto libc = get("Libc version"); starts_with(libc, "glibc-")) inv.system.glibc = libc.substr(6);

@@ -3,7 +3,9 @@
 #include <algorithm>
 
 #include "core/files.h"
+#include "core/paths.h"
 #include "inventory/collect_env_text.h"
+#include "inventory/pasted_report.h"
 
 #include "checks/doctor/doctor.h"
 #include "checks/doctor/install_plan.h"
@@ -175,15 +177,34 @@ void drop_path_steps(Report& r) {
     r.notes.push_back(std::to_string(dropped) + " finding(s) or fix step(s) about toolkit paths left out: the report has no paths");
 }
 
+// A paste that does not state the driver, or whether nvcc exists, says nothing about their absence: the
+// verdicts that rest on it (driver.missing, cuda.no_toolkit) are left out, and a note says so.
+void drop_unstated(Report& r, const inventory::Inventory& inv) {
+  auto noted = [&](const char* n) { return std::find(inv.notes.begin(), inv.notes.end(), n) != inv.notes.end(); };
+  std::vector<std::string> ids;
+  if (noted(inventory::kPasteLacksDriver)) ids.push_back("driver.missing");
+  if (noted(inventory::kPasteLacksToolkit)) ids.push_back("cuda.no_toolkit");
+  std::size_t dropped = 0;
+  for (auto& s : r.sections) {
+    auto before = s.findings.size();
+    s.findings.erase(std::remove_if(s.findings.begin(), s.findings.end(),
+                                    [&](const Finding& f) { return std::find(ids.begin(), ids.end(), f.id) != ids.end(); }),
+                     s.findings.end());
+    dropped += before - s.findings.size();
+  }
+  if (dropped > 0)
+    r.notes.push_back(std::to_string(dropped) + " finding(s) left out: they rest on the absence of a driver or a toolkit, "
+                      "which the pasted report does not state");
+}
+
 }  // namespace
 
 Report doctor_report_from_text(Report base, const std::string& path, const PlanRequest& request) {
   std::string text = read_file(path);  // type checks and size limit: a FIFO or /dev/zero is bad input
-  auto inv = inventory::inventory_from_collect_env(text, path);
-  if (!inv)
-    throw InputError(path + ": not an environment report (expected the output of `python -m torch.utils.collect_env` "
-                            "or vLLM's collect_env.py)");
-  return doctor_report_pasted(std::move(base), *inv, request, "--from-text " + path);
+  auto pasted = inventory::read_pasted_environment(text, path, data_path("compat"));
+  if (!pasted)
+    throw InputError(path + ": not an environment report (expected the output of " + inventory::pasted_formats_help() + ")");
+  return doctor_report_pasted(std::move(base), pasted->inventory, request, "--from-text " + path);
 }
 
 Report doctor_report_pasted(Report base, const inventory::Inventory& inv, const PlanRequest& request,
@@ -191,6 +212,7 @@ Report doctor_report_pasted(Report base, const inventory::Inventory& inv, const 
   auto kb = compat::KnowledgeBase::load();
   Report r = doctor_report(std::move(base), inv, kb, request, inventory_source);
   drop_path_steps(r);
+  drop_unstated(r, inv);
   return r;
 }
 

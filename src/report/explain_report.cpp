@@ -13,7 +13,7 @@
 #include "checks/explain/knowledge_facts.h"
 #include "checks/explain/similar_reports.h"
 #include "core/text.h"
-#include "inventory/collect_env_text.h"
+#include "inventory/pasted_report.h"
 #include "report/doctor_report.h"
 #include "core/errors.h"
 #include "core/files.h"
@@ -116,12 +116,18 @@ Report explain_report(const ExplainRequest& req, Report rep) {
   const std::string head = read_head(in);
   if (in.bad()) throw InputError("cannot read " + req.log + ": " + (errno ? std::strerror(errno) : "read error"));
   std::optional<inventory::Inventory> pasted;
-  if (inventory::looks_like_collect_env(head)) pasted = inventory::inventory_from_collect_env(head, req.log);
+  std::string pasted_kind;  // "collect_env", "xformers.info+pip list", ...
+  if (inventory::looks_like_environment_report(head)) {
+    if (auto p = inventory::read_pasted_environment(head, req.log, data_path("compat"))) {
+      pasted = std::move(p->inventory);
+      pasted_kind = join(p->formats, "+");
+    }
+  }
 
   std::vector<std::string> notes;
   LazyInventory inv(req.source, names_an_inventory(req.source) || !req.no_env);
   if (!req.source.from.empty()) inv.set(load_inventory(req.source), req.source.from);
-  else if (pasted && req.source.root.empty()) inv.set(*pasted, "the collect_env report in " + req.log);
+  else if (pasted && req.source.root.empty()) inv.set(*pasted, "the " + pasted_kind + " report in " + req.log);
   std::string kb_note;
   auto knowledge = explain::load_knowledge_facts(kb_note);
   if (!kb_note.empty()) notes.push_back(kb_note);
@@ -161,14 +167,14 @@ Report explain_report(const ExplainRequest& req, Report rep) {
   rep.details = {{"input", input_json(ex.input)}};
   if (pasted) {
     // The pasted environment judged by the doctor's rules: its errors count for the exit code (1).
-    Report doc = doctor_report_pasted(Report{}, *pasted, PlanRequest{}, "collect_env report in " + req.log);
+    Report doc = doctor_report_pasted(Report{}, *pasted, PlanRequest{}, pasted_kind + " report in " + req.log);
     for (const auto& s : doc.sections) {
       auto& env = rep.section("environment").findings;
       env.insert(env.end(), s.findings.begin(), s.findings.end());
     }
     for (const auto& n : doc.notes) notes.push_back(n);
     rep.meta.exit.error_fails = true;
-    rep.details["environment_report"] = {{"kind", "collect_env"}, {"inventory", *pasted}};
+    rep.details["environment_report"] = {{"kind", pasted_kind}, {"inventory", *pasted}};
   }
   rep.notes = ex.notes;
   if (auto n = inv.note(); !n.empty()) notes.push_back(n);

@@ -89,3 +89,41 @@ TEST(ExplainLazyInventory, TheLogAloneDecidesAndNoMachineFactIsGatheredUnasked) 
   auto ndoc = nlohmann::json::parse(n.out);
   EXPECT_TRUE(ndoc["inventory"].is_null()) << ndoc["notes"].dump();
 }
+
+TEST(ExplainEnvReport, AnXformersWarningInsideALogIsJudgedByTheDoctor) {
+  std::string paste = gpucheck::read_file(kData + "/pasted_env/facebookresearch-xformers-971.txt") + "\n" +
+                      gpucheck::read_file(kData + "/logs/vllm-1060.log");
+  auto r = gpucheck_run({"explain", "-", "--json", "--no-env"}, paste);
+  EXPECT_EQ(r.exit_code, 1) << "the environment has an error finding";
+  auto doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(doc["details"]["environment_report"]["kind"], "xformers.info");
+  bool import_failed = false;
+  for (const auto& f : findings(doc, "environment"))
+    import_failed |= f["id"] == "python.import_failed" && f["status"] == "fail";
+  EXPECT_TRUE(import_failed) << r.out;
+  EXPECT_EQ(doc["details"]["environment_report"]["inventory"]["pythons"][0]["torch_version"], "2.1.0+cpu");
+}
+
+TEST(DoctorFromText, APipFreezeWithTwoCudaMajorsOfCudnnWarnsAndKeepsTorchs) {
+  // pip freeze lines as pip prints them; torch 2.1.0+cu121 needs the cu12 cuDNN wheel.
+  const std::string path = testing::TempDir() + "/freeze-two-cudnn.txt";
+  gpucheck::write_file_atomic(path, "numpy==1.26.0\ntorch==2.1.0+cu121\nnvidia-cudnn-cu11==8.5.0.96\n"
+                                    "nvidia-cudnn-cu12==8.9.2.26\nnvidia-nccl-cu12==2.18.1\n");
+  auto r = gpucheck_run({"doctor", "--from-text", path, "--json"});
+  ASSERT_NE(r.exit_code, 2) << r.err;
+  auto doc = nlohmann::json::parse(r.out);
+  bool warned = false;
+  for (const auto& f : findings(doc, "findings"))
+    if (f["id"] == "python.cuda_wheels_two_majors") {
+      warned = f["status"] == "warn";
+      std::string cmds = f["fixes"].dump();
+      EXPECT_NE(cmds.find("pip uninstall -y nvidia-cudnn-cu11"), std::string::npos) << cmds;
+      EXPECT_NE(cmds.find("nvidia-cudnn-cu12==8.9.2.26"), std::string::npos) << cmds;
+    }
+  EXPECT_TRUE(warned) << r.out;
+  // A CUDA build of torch stated by its tag, and no driver or toolkit in the paste: nothing claims their absence.
+  for (const auto& f : findings(doc, "findings")) {
+    EXPECT_NE(f["id"], "driver.missing");
+    EXPECT_NE(f["id"], "cuda.no_toolkit");
+  }
+}

@@ -1,0 +1,386 @@
+#include "inventory/paste_formats.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "core/text.h"
+
+namespace gpucheck::inventory {
+namespace {
+
+// A pasted line without quoting: markdown quote marks, code-fence backticks, CR, surrounding blanks.
+std::string clean(std::string_view raw) {
+  std::string s(raw);
+  if (!s.empty() && s.back() == '\r') s.pop_back();
+  std::size_t b = 0;
+  while (b < s.size() && (s[b] == '>' || s[b] == '`' || std::isspace(static_cast<unsigned char>(s[b])))) ++b;
+  std::size_t e = s.size();
+  while (e > b && (s[e - 1] == '`' || std::isspace(static_cast<unsigned char>(s[e - 1])))) --e;
+  return s.substr(b, e - b);
+}
+
+std::vector<std::string> lines_of(std::string_view text) {
+  std::vector<std::string> out;
+  for (const auto& l : split(std::string(text), '\n')) out.push_back(clean(l));
+  return out;
+}
+
+std::string first_word(const std::string& s) {
+  auto b = s.find_first_not_of(" \t");
+  if (b == std::string::npos) return "";
+  return s.substr(b, s.find_first_of(" \t,()", b) - b);
+}
+
+bool is_version(const std::string& s) { return !s.empty() && std::isdigit(static_cast<unsigned char>(s[0])); }
+
+// A small non-negative number written in digits only (no sign, at most 6 digits); false otherwise, so odd
+// pasted text never reaches std::stoi's exceptions.
+bool small_number(const std::string& s, int& out) {
+  if (s.empty() || s.size() > 6 || !std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); }))
+    return false;
+  out = std::stoi(s);
+  return true;
+}
+
+// The text after `key` up to the next blank (or `stop`), "" when key is absent.
+std::string after(const std::string& line, const std::string& key) {
+  auto at = line.find(key);
+  if (at == std::string::npos) return "";
+  return first_word(line.substr(at + key.size()));
+}
+
+std::string normalized(std::string name) {
+  std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) {
+    return c == '_' || c == '.' ? '-' : static_cast<char>(std::tolower(c));
+  });
+  return name;
+}
+
+// "121" -> "12.1", "1201" -> "12.1" (xFormers' major*100+minor), "118" -> "11.8", "12.1" stays; "" otherwise.
+std::string cuda_from_digits(const std::string& s) {
+  if (s.find('.') != std::string::npos) {
+    auto parts = split(s, '.');
+    return parts.size() >= 2 ? parts[0] + "." + parts[1] : "";
+  }
+  if (s.empty() || !std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); })) return "";
+  if (s.size() == 4) return std::to_string(std::stoi(s.substr(0, 2))) + "." + std::to_string(std::stoi(s.substr(2)));  // digits only (checked above)
+  if (s.size() == 3) return s.substr(0, 2) + "." + s.substr(2);
+  if (s.size() == 2) return s.substr(0, 1) + "." + s.substr(1);
+  return "";
+}
+
+// "Cuda compilation tools, release 10.1, V10.1.243" / "CUDA 11.3" / "Build cuda_11.3.r11.3/..." -> "10.1".
+std::string nvcc_release(const std::string& v) {
+  if (auto r = after(v, "release "); is_version(r)) return r;
+  if (auto r = after(v, "CUDA "); is_version(r)) return r;
+  if (auto at = v.find("cuda_"); at != std::string::npos) {
+    std::string r = v.substr(at + 5);
+    r = r.substr(0, r.find(".r"));
+    if (is_version(r)) return r;
+  }
+  return "";
+}
+
+void add_ccs(PastedFacts& f, const std::string& list) {
+  // "['7.0', '7.0', '8.6']"
+  std::string cur;
+  for (char c : list + ",") {
+    if (std::isdigit(static_cast<unsigned char>(c)) || c == '.') cur += c;
+    else if (c == ',' || c == ']') {
+      if (is_version(cur)) f.gpus.push_back({"", cur});
+      cur.clear();
+    }
+  }
+}
+
+}  // namespace
+
+std::optional<std::string> torch_cuda_from_local_tag(const std::string& torch_version) {
+  auto plus = torch_version.find('+');
+  if (plus == std::string::npos) return std::nullopt;
+  std::string tag = torch_version.substr(plus + 1);
+  if (tag == "cpu" || starts_with(tag, "cpu.") || starts_with(tag, "cpu_")) return std::string();
+  if (starts_with(tag, "cu")) {
+    std::string digits = tag.substr(2);
+    if (auto c = cuda_from_digits(digits); !c.empty()) return c;
+  }
+  return std::nullopt;
+}
+
+std::optional<PastedFacts> read_xformers_info(std::string_view text) {
+  PastedFacts f;
+  f.format = "xformers.info";
+  bool seen = false, built_block = false;
+  for (const auto& t : lines_of(text)) {
+    if (t.find("xFormers was built for") != std::string::npos) seen = built_block = true;
+    if (t.find("xFormers wasn't build with CUDA support") != std::string::npos && !f.import_errors.count("xformers"))
+      f.import_errors["xformers"] = t.substr(t.find("xFormers wasn't"));
+    if (built_block && starts_with(t, "PyTorch ") && t.find("(you have ") != std::string::npos) {
+      std::string built = trim(t.substr(8, t.find("(you have ") - 8));
+      std::string have = t.substr(t.find("(you have ") + 10);
+      have = have.substr(0, have.find(')'));
+      if (f.torch_version.empty()) f.torch_version = have;
+      f.import_errors["xformers"] = "xFormers can't load C++/CUDA extensions: built for PyTorch " + built +
+                                    ", installed is " + have;
+      continue;
+    }
+    if (built_block && starts_with(t, "Python ") && t.find("(you have ") != std::string::npos) {
+      std::string have = t.substr(t.find("(you have ") + 10);
+      f.python_version = have.substr(0, have.find(')'));
+      built_block = false;
+      continue;
+    }
+    if (starts_with(t, "xFormers ") && is_version(first_word(t.substr(9)))) {
+      f.packages["xformers"] = first_word(t.substr(9));
+      seen = true;
+    }
+    auto colon = t.find(':');
+    if (colon == std::string::npos) continue;
+    std::string key = trim(t.substr(0, colon)), value = trim(t.substr(colon + 1));
+    if (key == "pytorch.version") {
+      seen = true;
+      if (is_version(value)) f.torch_version = first_word(value);
+    } else if (key == "pytorch.cuda") {
+      f.cuda_available = value == "available";
+    } else if (key == "gpu.compute_capability" && is_version(value)) {
+      if (f.gpus.empty()) f.gpus.push_back({"", ""});
+      f.gpus.front().cc = first_word(value);
+    } else if (key == "gpu.name" && !value.empty() && value != "None") {
+      if (f.gpus.empty()) f.gpus.push_back({"", ""});
+      f.gpus.front().name = value;
+    }
+  }
+  if (!seen) return std::nullopt;
+  return f;
+}
+
+std::optional<PastedFacts> read_bitsandbytes_report(std::string_view text) {
+  PastedFacts f;
+  f.format = "python -m bitsandbytes";
+  bool seen = false;
+  for (const auto& t : lines_of(text)) {
+    if (t.find("bitsandbytes v") != std::string::npos && t.find("===") != std::string::npos) {
+      seen = true;
+      if (auto v = after(t, "bitsandbytes v"); is_version(v)) f.packages["bitsandbytes"] = v;
+    }
+    if (starts_with(t, "CUDA SETUP:") || starts_with(t, "COMPILED_WITH_CUDA") || starts_with(t, "CUDA specs:") ||
+        starts_with(t, "PyTorch settings found:"))
+      seen = true;
+    if (auto at = t.find("/bitsandbytes-"); at != std::string::npos && !f.packages.count("bitsandbytes")) {
+      std::string v = t.substr(at + 14);
+      v = v.substr(0, v.find("-py"));
+      if (is_version(v)) f.packages["bitsandbytes"] = v;
+    }
+    if (auto cc = after(t, "Highest compute capability among GPUs detected: "); is_version(cc) && f.gpus.empty())
+      f.gpus.push_back({"", cc});
+    if (auto at = t.find("COMPUTE_CAPABILITIES_PER_GPU = "); at != std::string::npos) {
+      f.gpus.clear();
+      add_ccs(f, t.substr(at + 31));
+    }
+    if (auto at = t.find("highest_compute_capability=("); at != std::string::npos && f.gpus.empty()) {
+      std::string rest = t.substr(at + 28);
+      std::string major = first_word(rest), minor = first_word(rest.substr(rest.find(',') + 1));
+      if (is_version(major) && is_version(minor)) f.gpus.push_back({"", major + "." + minor});
+    }
+    if (auto v = after(t, "PyTorch settings found: CUDA_VERSION="); !v.empty())
+      if (auto c = cuda_from_digits(v); !c.empty()) f.torch_cuda = c;
+    if (starts_with(t, "PyTorch: ") && is_version(first_word(t.substr(9)))) f.torch_version = first_word(t.substr(9));
+    if (auto g = after(t, "libc: glibc-"); is_version(g)) f.glibc = g;
+    if (starts_with(t, "torch.cuda.is_available(): ")) f.cuda_available = t.find("True") != std::string::npos;
+    for (const char* bad : {"CUDA Setup failed despite GPU being available", "CUDA detection failed",
+                            "Required library version not found", "compiled without GPU support"})
+      if (t.find(bad) != std::string::npos && !f.import_errors.count("bitsandbytes")) f.import_errors["bitsandbytes"] = t;
+  }
+  if (!seen) return std::nullopt;
+  return f;
+}
+
+std::optional<PastedFacts> read_detectron2_env(std::string_view text) {
+  PastedFacts f;
+  f.format = "detectron2 collect_env";
+  bool seen = false, built_with = false;
+  for (const auto& t : lines_of(text)) {
+    if (starts_with(t, "PyTorch built with:")) {
+      built_with = seen;
+      continue;
+    }
+    if (built_with) {
+      if (starts_with(t, "- CUDA Runtime ")) f.torch_cuda = first_word(t.substr(15));
+      if (!starts_with(t, "-")) built_with = false;
+      continue;
+    }
+    auto gap = t.find("  ");
+    if (gap == std::string::npos) continue;
+    std::string key = trim(t.substr(0, gap)), value = trim(t.substr(gap));
+    if (key == "sys.platform") seen = true;
+    if (!seen || key.empty() || key.find('-') == 0) continue;
+    if (key == "Python") f.python_version = first_word(value);
+    else if (key == "PyTorch" && is_version(value)) f.torch_version = first_word(value);
+    else if (key == "GPU available" || key == "CUDA available") f.cuda_available = value == "True" || value == "Yes";
+    else if (key == "Driver version" && is_version(value)) f.driver_version = first_word(value);
+    else if ((key == "CUDA compiler" || key == "NVCC") && f.nvcc_version.empty()) {
+      f.states_nvcc = true;
+      f.nvcc_version = nvcc_release(value);
+    }
+    else if (key == "detectron2._C" && (value.find("fail") != std::string::npos || value.find("not built") != std::string::npos))
+      f.import_errors["detectron2"] = "detectron2._C " + value;
+    else if ((key == "detectron2" || key == "torchvision" || key == "fvcore" || key == "numpy") && is_version(value))
+      f.packages[key] = first_word(value);
+    else if (starts_with(key, "GPU ") && std::isdigit(static_cast<unsigned char>(key[4]))) {
+      // "GPU 0", "GPU 0,1,2,3": value "NVIDIA GeForce RTX 3090 (arch=8.6)"
+      std::size_t count = std::min<std::size_t>(std::count(key.begin(), key.end(), ',') + 1, 256);
+      std::string name = value, cc;
+      if (auto at = value.find(" (arch="); at != std::string::npos) {
+        name = value.substr(0, at);
+        cc = value.substr(at + 7);
+        cc = cc.substr(0, cc.find(')'));
+      }
+      for (std::size_t i = 0; i < count; ++i) f.gpus.push_back({name, cc});
+    }
+  }
+  if (!seen || f.torch_version.empty()) return std::nullopt;
+  return f;
+}
+
+std::optional<PastedFacts> read_nvidia_smi(std::string_view text) {
+  PastedFacts f;
+  f.format = "nvidia-smi";
+  bool seen = false;
+  for (const auto& t : lines_of(text)) {
+    if (t.find("NVIDIA-SMI") != std::string::npos && t.find("Driver Version:") != std::string::npos) {
+      seen = true;
+      f.driver_version = after(t, "Driver Version: ");
+      if (auto c = after(t, "CUDA Version: "); is_version(c)) {
+        auto parts = split(c, '.');
+        int major = 0, minor = 0;
+        if (parts.size() >= 2 && small_number(parts[0], major) && small_number(parts[1], minor) && major < 100 && minor < 100)
+          f.driver_cuda = major * 1000 + minor * 10;
+      }
+      continue;
+    }
+    if (starts_with(t, "GPU ") && t.find("(UUID: ") != std::string::npos && t.find(": ") != std::string::npos) {
+      seen = true;
+      std::string name = t.substr(t.find(": ") + 2);
+      f.gpus.push_back({trim(name.substr(0, name.find(" (UUID"))), ""});
+      continue;
+    }
+    // "|   0  NVIDIA GeForce RTX 3090        Off | 00000000:01:00.0 Off |                  N/A |"
+    if (!seen || t.empty() || t[0] != '|') continue;
+    auto bar = t.find('|', 1);
+    if (bar == std::string::npos) continue;
+    std::string cell = trim(t.substr(1, bar - 1)), next = t.substr(bar + 1);
+    if (next.find("0000") == std::string::npos || next.find(':') == std::string::npos) continue;
+    std::string index = first_word(cell);
+    if (index.empty() || !std::all_of(index.begin(), index.end(), [](unsigned char c) { return std::isdigit(c); })) continue;
+    std::string name = trim(cell.substr(index.size()));
+    auto last = name.rfind(' ');
+    if (last != std::string::npos) {
+      std::string word = name.substr(last + 1);
+      if (word == "Off" || word == "On" || word == "WDDM" || word == "TCC") name = trim(name.substr(0, last));
+    }
+    if (!name.empty()) f.gpus.push_back({name, ""});
+  }
+  if (!seen) return std::nullopt;
+  return f;
+}
+
+std::map<std::string, std::string> read_import_warnings(std::string_view text) {
+  std::map<std::string, std::string> out;
+  for (const auto& t : lines_of(text)) {
+    // vLLM: "WARNING 11-14 02:19:07 _custom_ops.py:20] Failed to import from vllm._C with ModuleNotFoundError(...)"
+    auto at = t.find("Failed to import from vllm._C with ");
+    if (at != std::string::npos && !out.count("vllm")) out["vllm"] = t.substr(at);
+  }
+  return out;
+}
+
+// A conda list row without its header: "name  version  build  channel" with a conda build string
+// ("pypi_0", "h2bbff1b_0", "py310h06a4308_0") or a known channel in the last column.
+bool conda_row(const std::vector<std::string>& w) {
+  if (w.size() != 3 && w.size() != 4) return false;
+  if (!is_version(w[1])) return false;
+  static const char* const channels[] = {"pypi", "conda-forge", "anaconda", "defaults", "pytorch", "nvidia"};
+  if (w.size() == 4)
+    for (const char* c : channels)
+      if (w[3] == c) return true;
+  const std::string& b = w[2];
+  auto us = b.rfind('_');
+  return us != std::string::npos && us + 1 < b.size() &&
+         std::all_of(b.begin() + us + 1, b.end(), [](unsigned char c) { return std::isdigit(c); }) &&
+         std::all_of(b.begin(), b.begin() + us, [](unsigned char c) { return std::isalnum(c) || c == '_' || c == '.'; });
+}
+
+std::optional<PastedFacts> read_package_list(std::string_view text) {
+  PastedFacts f;
+  int rows = 0;
+  bool pip_table = false, conda = false;
+  std::string pytorch_build, runtime_wheel;
+  auto valid_name = [](const std::string& n) {
+    return !n.empty() && std::isalnum(static_cast<unsigned char>(n[0])) &&
+           std::all_of(n.begin(), n.end(), [](unsigned char c) { return std::isalnum(c) || c == '-' || c == '_' || c == '.'; });
+  };
+  const auto lines = lines_of(text);
+  int bare_conda_rows = 0;  // conda list rows pasted without the "# Name Version Build Channel" header
+  for (const auto& t : lines) {
+    auto words = split(t, ' ');
+    words.erase(std::remove(words.begin(), words.end(), std::string()), words.end());
+    bare_conda_rows += conda_row(words);
+  }
+  if (bare_conda_rows >= 3) conda = true;
+  for (const auto& t : lines) {
+    if (starts_with(t, "# packages in environment at") || (starts_with(t, "# Name") && t.find("Build") != std::string::npos)) {
+      conda = true;
+      continue;
+    }
+    if (starts_with(t, "Package") && t.find("Version") != std::string::npos) {
+      pip_table = true;
+      continue;
+    }
+    if (t.empty() || t[0] == '#' || starts_with(t, "---")) continue;
+    std::string name, version;
+    if (auto eq = t.find("=="); eq != std::string::npos && t.find(' ') == std::string::npos) {
+      name = t.substr(0, eq);
+      version = t.substr(eq + 2);
+    } else if (pip_table || conda) {
+      auto words = split(t, ' ');
+      words.erase(std::remove(words.begin(), words.end(), std::string()), words.end());
+      if (words.size() < 2 || (pip_table && words.size() > 3 && !conda) || (conda && words.size() > 4)) continue;
+      name = words[0];
+      version = words[1];
+      if (conda && words.size() >= 3 && (name == "pytorch" || name == "torch")) pytorch_build = words[2];
+    }
+    if (!valid_name(name) || !is_version(version)) continue;
+    std::string key = normalized(name);
+    if (key == "pytorch") key = "torch";
+    if (!f.packages.count(key)) f.packages[key] = version;
+    ++rows;
+    if (key == "nvidia-cuda-runtime-cu12" || key == "nvidia-cuda-runtime-cu11") runtime_wheel = version;
+  }
+  if (rows < 3) return std::nullopt;
+  f.format = conda ? "conda list" : pip_table ? "pip list" : "pip freeze";
+  if (f.packages.count("torch")) {
+    f.torch_version = f.packages["torch"];
+    if (auto c = torch_cuda_from_local_tag(f.torch_version)) {
+      f.torch_cuda = *c;
+    } else if (conda && f.packages.count("cpuonly")) {
+      f.torch_cuda = std::string();
+    } else if (conda && !pytorch_build.empty()) {
+      // pytorch's conda build string: "py3.10_cuda11.8_cudnn8.7.0_0", "cuda118_py310h...", "py3.9_cpu_0".
+      if (pytorch_build.find("cpu") != std::string::npos) f.torch_cuda = std::string();
+      else if (auto at = pytorch_build.find("cuda"); at != std::string::npos) {
+        std::string digits;
+        for (std::size_t i = at + 4; i < pytorch_build.size() && (std::isdigit(static_cast<unsigned char>(pytorch_build[i])) || pytorch_build[i] == '.'); ++i)
+          digits += pytorch_build[i];
+        if (auto c = cuda_from_digits(digits); !c.empty()) f.torch_cuda = c;
+      }
+    } else if (conda && f.packages.count("pytorch-cuda")) {
+      f.torch_cuda = cuda_from_digits(f.packages["pytorch-cuda"]);
+    } else if (!conda && !runtime_wheel.empty()) {
+      // PyPI's torch >= 2.0 for Linux requires the nvidia-cuda-runtime wheel of the CUDA it was built with.
+      f.torch_cuda = cuda_from_digits(runtime_wheel.substr(0, runtime_wheel.find('.', runtime_wheel.find('.') + 1)));
+    }
+  }
+  return f;
+}
+
+}  // namespace gpucheck::inventory

@@ -1,0 +1,56 @@
+#pragma once
+// The environment reports users paste besides collect_env (collect_env_text.h): `python -m xformers.info`,
+// `python -m bitsandbytes`, detectron2's collect_env table, `nvidia-smi` (and -L), `pip list`, `pip freeze`
+// and `conda list`. Each reader returns only what its text states, as partial facts; pasted_report.h merges
+// them (one paste often holds several) into one inventory. Nothing is guessed here: a torch whose CUDA the
+// text does not state keeps `torch_cuda` unset, a GPU without a compute capability keeps cc "".
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace gpucheck::inventory {
+
+struct PastedGpu {
+  std::string name;  // as printed ("NVIDIA GeForce RTX 3090", "" when only a compute capability is given)
+  std::string cc;    // "8.6" when the text states it
+};
+
+struct PastedFacts {
+  std::string format;                     // "xformers.info", "pip list", ... (names the provenance)
+  std::string torch_version;              // as printed, local tag included
+  std::optional<std::string> torch_cuda;  // "12.1"; "" = stated CPU-only; unset = not stated
+  std::optional<bool> cuda_available;
+  std::string python_version;
+  std::map<std::string, std::string> packages;       // PEP 503 name -> version
+  std::map<std::string, std::string> import_errors;  // module -> what the report says failed
+  std::string driver_version;
+  int driver_cuda = 0;  // nvidia-smi's "CUDA Version: 12.2" as 12020
+  std::vector<PastedGpu> gpus;
+  std::string nvcc_version;  // "11.8"
+  bool states_nvcc = false;  // the format says whether nvcc exists ("CUDA compiler  not available" counts)
+  std::string glibc;         // "2.35"
+};
+
+/// `python -m xformers.info`, or xFormers' warning "xFormers was built for: PyTorch X ... (you have Y)".
+std::optional<PastedFacts> read_xformers_info(std::string_view text);
+/// `python -m bitsandbytes` (0.37 "CUDA SETUP:" lines through 0.43+ "CUDA specs").
+std::optional<PastedFacts> read_bitsandbytes_report(std::string_view text);
+/// detectron2's `python -m detectron2.utils.collect_env` (also mmcv-era copies of it): "key  value" rows.
+std::optional<PastedFacts> read_detectron2_env(std::string_view text);
+/// `nvidia-smi` (its header and GPU rows) or `nvidia-smi -L`.
+std::optional<PastedFacts> read_nvidia_smi(std::string_view text);
+/// `pip list`, `pip freeze` and `conda list` (torch's CUDA from its local tag, conda build string, or the
+/// nvidia-cuda-runtime wheel PyPI's torch requires).
+std::optional<PastedFacts> read_package_list(std::string_view text);
+
+/// What a package says about its own compiled part in a paste ("Failed to import from vllm._C with
+/// ImportError(...)"): module -> the failure. Read only beside a recognised format, never alone.
+std::map<std::string, std::string> read_import_warnings(std::string_view text);
+
+/// "2.1.0+cu121" -> "12.1", "1.13.1+cu117" -> "11.7", "2.1.0+cpu" -> "", other -> unset.
+std::optional<std::string> torch_cuda_from_local_tag(const std::string& torch_version);
+
+}  // namespace gpucheck::inventory

@@ -1,0 +1,152 @@
+#include "inventory/pasted_report.h"
+
+#include <cctype>
+
+#include "core/text.h"
+#include "inventory/collect_env_text.h"
+#include "inventory/paste_formats.h"
+#include "knowledge/gpu_models.h"
+
+namespace gpucheck::inventory {
+namespace {
+
+std::vector<PastedFacts> read_formats(std::string_view text) {
+  std::vector<PastedFacts> out;
+  for (auto reader : {read_detectron2_env, read_xformers_info, read_bitsandbytes_report, read_nvidia_smi, read_package_list})
+    if (auto f = reader(text)) out.push_back(std::move(*f));
+  return out;
+}
+
+bool parse_cc(const std::string& cc, int& major, int& minor) {
+  auto dot = cc.find('.');
+  if (dot == std::string::npos || dot == 0 || dot > 3 || dot + 1 >= cc.size() || cc.size() - dot > 4) return false;
+  for (std::size_t i = 0; i < cc.size(); ++i)
+    if (i != dot && !std::isdigit(static_cast<unsigned char>(cc[i]))) return false;
+  major = std::stoi(cc.substr(0, dot));
+  minor = std::stoi(cc.substr(dot + 1));
+  return true;
+}
+
+// "12.1", "515.65.01": digits and dots only, starting with a digit (what the rules may compare as versions).
+bool dotted_number(const std::string& v) {
+  return !v.empty() && v.size() <= 24 && std::isdigit(static_cast<unsigned char>(v[0])) &&
+         v.find_first_not_of("0123456789.") == std::string::npos;
+}
+
+// One format's facts into the inventory: what the inventory already states is kept.
+void merge(Inventory& inv, const PastedFacts& f) {
+  const std::string src = "pasted " + f.format;
+  PythonEnv& py = inv.pythons.front();
+  if (py.version.empty()) py.version = f.python_version;
+  for (const auto& [k, v] : f.packages) py.packages.emplace(k, v);
+  for (const auto& [k, v] : f.import_errors) py.import_errors.emplace(k, v);
+  if (!py.cuda_available && f.cuda_available) py.cuda_available = f.cuda_available;
+  if (py.torch_version.empty() && !f.torch_version.empty()) py.torch_version = f.torch_version;
+  if (!py.torch_installed && !py.torch_version.empty()) {
+    // torch's CUDA must be stated (a local tag, a "built with" line, a conda build): a bare "2.1.0" could be
+    // any build, and judging it as CPU-only would be a guess.
+    std::optional<std::string> cuda = f.torch_cuda;
+    if (cuda && !cuda->empty() && !dotted_number(*cuda)) cuda.reset();
+    if (!cuda) cuda = torch_cuda_from_local_tag(py.torch_version);
+    if (cuda) {
+      py.torch_installed = true;
+      py.torch_cuda = *cuda;
+      py.packages.emplace("torch", py.torch_version);
+    }
+  }
+  if (!inv.driver.present && dotted_number(f.driver_version)) {
+    inv.driver.present = true;
+    inv.driver.version = f.driver_version;
+    inv.driver.cuda_version = f.driver_cuda;
+    inv.driver.source = src;
+    inv.driver.error.clear();
+  } else if (inv.driver.present && inv.driver.cuda_version == 0 && f.driver_cuda > 0 && inv.driver.version == f.driver_version) {
+    inv.driver.cuda_version = f.driver_cuda;
+  }
+  // GPUs: the first format that lists them decides how many; later ones may add the compute capability.
+  if (inv.gpus.empty()) {
+    int index = 0;
+    for (const auto& g : f.gpus) {
+      Gpu gpu;
+      gpu.index = gpu.nvml_index = index++;
+      gpu.name = g.name.empty() ? "GPU " + std::to_string(gpu.index) + " (name not in the report)" : g.name;
+      gpu.source = src;
+      parse_cc(g.cc, gpu.cc_major, gpu.cc_minor);
+      inv.gpus.push_back(gpu);
+    }
+  } else {
+    for (const auto& g : f.gpus) {
+      int major = 0, minor = 0;
+      if (!parse_cc(g.cc, major, minor)) continue;
+      for (auto& gpu : inv.gpus)
+        if (gpu.cc_major == 0 && (g.name.empty() || g.name == gpu.name)) {
+          gpu.cc_major = major;
+          gpu.cc_minor = minor;
+          if (g.name.empty()) break;
+        }
+    }
+  }
+  if (inv.toolkits.empty() && dotted_number(f.nvcc_version)) {
+    Toolkit t;
+    t.version = f.nvcc_version;
+    t.version_source = src + ": nvcc";
+    t.root = kCollectEnvToolkitRoot;
+    t.nvcc = "nvcc";
+    t.found_via = {"PATH"};
+    inv.toolkits.push_back(t);
+    inv.toolkit_choices.push_back({"path", t.root, t.version, "nvcc the pasted report ran"});
+    inv.toolkit_choices.push_back({"torch_cpp_extension", t.root, t.version, "nvcc the pasted report ran"});
+  }
+  if (inv.system.glibc.empty() && dotted_number(f.glibc)) inv.system.glibc = f.glibc;
+}
+
+}  // namespace
+
+const char* pasted_formats_help() {
+  return "`python -m torch.utils.collect_env`, vLLM's or detectron2's collect_env, `python -m xformers.info`, "
+         "`python -m bitsandbytes`, nvidia-smi, pip list / pip freeze, or conda list";
+}
+
+bool looks_like_environment_report(std::string_view text) {
+  return looks_like_collect_env(text) || !read_formats(text).empty();
+}
+
+std::optional<PastedEnvironment> read_pasted_environment(std::string_view text, const std::string& name,
+                                                         const std::string& compat_dir) {
+  PastedEnvironment out;
+  auto formats = read_formats(text);
+  if (auto ce = inventory_from_collect_env(text, name)) {
+    out.inventory = std::move(*ce);
+    out.formats.push_back("collect_env");
+  } else if (formats.empty()) {
+    return std::nullopt;
+  } else {
+    PythonEnv py;
+    py.interpreter = "python";  // the reporter's own: fixes print `python -m pip ...` for that environment
+    py.found_via = {"pasted"};
+    out.inventory.pythons.push_back(py);
+  }
+  bool states_nvcc = !out.formats.empty();  // collect_env runs nvcc: "Could not collect" means none
+  for (const auto& f : formats) {
+    merge(out.inventory, f);
+    out.formats.push_back(f.format);
+    states_nvcc |= f.states_nvcc;
+  }
+  Inventory& inv = out.inventory;
+  for (const auto& [module, error] : read_import_warnings(text)) inv.pythons.front().import_errors.emplace(module, error);
+  std::vector<compat::GpuModel> models;
+  for (auto& g : inv.gpus) {
+    if (compat_dir.empty() || g.cc_major != 0 || g.name.empty()) continue;
+    if (models.empty()) models = compat::load_gpu_models(compat_dir);
+    if (auto m = compat::gpu_model(models, g.name); m && parse_cc(m->cc, g.cc_major, g.cc_minor))
+      g.source += "; compute capability of " + m->name + " from data/compat/cuda_archs.json (" + m->source + ")";
+  }
+  std::string list;
+  for (const auto& f : out.formats) list += (list.empty() ? "" : ", ") + f;
+  inv.notes.push_back("pasted report (" + name + "): " + list + "; facts carry provenance \"pasted\"");
+  if (!inv.driver.present && inv.driver.error.empty()) inv.notes.push_back(kPasteLacksDriver);
+  if (inv.toolkits.empty() && !states_nvcc) inv.notes.push_back(kPasteLacksToolkit);
+  return out;
+}
+
+}  // namespace gpucheck::inventory

@@ -1,0 +1,161 @@
+// The paste formats besides collect_env, on real pastes from public threads (tests/data/pasted_env and
+// tests/data/paste_formats, each with its source): what each reader states, and how pasted_report merges
+// several formats into one inventory whose facts say "pasted".
+#include <gtest/gtest.h>
+
+#include "core/files.h"
+#include "inventory/paste_formats.h"
+#include "inventory/pasted_report.h"
+#include "knowledge/gpu_models.h"
+
+using namespace gpucheck::inventory;
+
+namespace {
+std::string paste(const std::string& rel) { return gpucheck::read_file(std::string(GPUCHECK_TEST_DATA) + "/" + rel); }
+const std::string kCompat = std::string(GPUCHECK_SOURCE_DIR) + "/data/compat";
+}  // namespace
+
+TEST(PasteFormats, XformersWarningIsAnImportFailureAndNamesTheInstalledTorch) {
+  auto f = read_xformers_info(paste("pasted_env/facebookresearch-xformers-971.txt"));
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->torch_version, "2.1.0+cpu");
+  EXPECT_EQ(f->python_version, "3.9.13");
+  EXPECT_EQ(f->packages.at("xformers"), "0.0.23.post1");
+  ASSERT_TRUE(f->import_errors.count("xformers"));
+  EXPECT_NE(f->import_errors.at("xformers").find("built for PyTorch 2.1.2+cu121 with CUDA 1201"), std::string::npos);
+  // The warning alone (no info table) is enough, with a torch that has no local tag.
+  auto w = read_xformers_info(paste("pasted_env/facebookresearch-xformers-874.txt"));
+  ASSERT_TRUE(w);
+  EXPECT_EQ(w->torch_version, "2.1.0+cu121");
+  // A healthy info table is read without an import failure.
+  auto ok = read_xformers_info(paste("pasted_env/facebookresearch-xformers-859.txt"));
+  ASSERT_TRUE(ok);
+  EXPECT_TRUE(ok->import_errors.empty());
+  EXPECT_EQ(ok->torch_version, "2.0.1+cu118");
+}
+
+TEST(PasteFormats, Detectron2TableGivesGpusWithTheirArchAndTheBuildToolkit) {
+  auto f = read_detectron2_env(paste("pasted_env/facebookresearch-detectron2-2913.txt"));
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->torch_version, "1.8.1+cu111");
+  EXPECT_EQ(f->nvcc_version, "10.1");
+  ASSERT_EQ(f->gpus.size(), 1u);
+  EXPECT_EQ(f->gpus[0].name, "GeForce GTX 1650 Ti with Max-Q Design");
+  EXPECT_EQ(f->gpus[0].cc, "7.5");
+  EXPECT_EQ(f->packages.at("detectron2"), "0.4");
+  auto many = read_detectron2_env(paste("pasted_env/facebookresearch-detectron2-722.txt"));
+  ASSERT_TRUE(many);
+  EXPECT_EQ(many->gpus.size(), 16u);  // "GPU 0,1,...,15  Tesla K80"
+  EXPECT_EQ(many->nvcc_version, "10.1");
+  EXPECT_TRUE(many->import_errors.count("detectron2"));
+  EXPECT_FALSE(many->torch_cuda.has_value()) << "PyTorch 1.4.0 without a local tag or a 'built with' line";
+}
+
+TEST(PasteFormats, NvidiaSmiTableGivesDriverTheDriversCudaAndGpuNames) {
+  auto f = read_nvidia_smi(paste("pasted_env/bitsandbytes-foundation-bitsandbytes-97.txt"));
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->driver_version, "515.65.01");
+  EXPECT_EQ(f->driver_cuda, 11070);
+  ASSERT_EQ(f->gpus.size(), 2u);
+  EXPECT_EQ(f->gpus[1].name, "Tesla P40");
+  auto wddm = read_nvidia_smi(paste("pasted_env/pytorch-pytorch-68611.txt"));
+  ASSERT_TRUE(wddm);
+  ASSERT_EQ(wddm->gpus.size(), 1u);
+  EXPECT_EQ(wddm->gpus[0].name, "GeForce GTX 105...");  // truncated by nvidia-smi; WDDM stripped
+}
+
+TEST(PasteFormats, BitsandbytesReportGivesCapabilitiesAndItsFailure) {
+  auto ok = read_bitsandbytes_report(paste("pasted_env/bitsandbytes-foundation-bitsandbytes-444.txt"));
+  ASSERT_TRUE(ok);
+  EXPECT_EQ(ok->gpus.size(), 8u);
+  EXPECT_EQ(ok->gpus[0].cc, "7.0");
+  EXPECT_TRUE(ok->import_errors.empty());
+  auto bad = read_bitsandbytes_report(paste("pasted_env/bitsandbytes-foundation-bitsandbytes-185.txt"));
+  ASSERT_TRUE(bad);
+  ASSERT_TRUE(bad->import_errors.count("bitsandbytes"));
+  EXPECT_NE(bad->import_errors.at("bitsandbytes").find("Required library version not found"), std::string::npos);
+}
+
+TEST(PasteFormats, PackageListsPipTableAndCondaList) {
+  auto pip = read_package_list(paste("paste_formats/vllm-3387-pip-list.txt"));
+  ASSERT_TRUE(pip);
+  EXPECT_EQ(pip->format, "pip list");
+  EXPECT_EQ(pip->packages.at("cupy-cuda12x"), "12.1.0");
+  EXPECT_EQ(pip->packages.at("brotli"), "1.0.9");
+  auto conda = read_package_list(paste("paste_formats/pytorch-180713-conda-list.txt"));
+  ASSERT_TRUE(conda);
+  EXPECT_EQ(conda->format, "conda list");
+  EXPECT_EQ(conda->packages.at("cuda-bindings"), "12.9.4");
+  // A log is not a package list.
+  EXPECT_FALSE(read_package_list(paste("logs/vllm-1060.log")));
+}
+
+TEST(PasteFormats, TorchCudaFromALocalTag) {
+  EXPECT_EQ(torch_cuda_from_local_tag("2.1.0+cu121"), std::optional<std::string>("12.1"));
+  EXPECT_EQ(torch_cuda_from_local_tag("1.13.1+cu117"), std::optional<std::string>("11.7"));
+  EXPECT_EQ(torch_cuda_from_local_tag("1.7.1+cu92"), std::optional<std::string>("9.2"));
+  EXPECT_EQ(torch_cuda_from_local_tag("2.8.0.dev20250528+cpu"), std::optional<std::string>(""));
+  EXPECT_FALSE(torch_cuda_from_local_tag("1.10.0"));
+  EXPECT_FALSE(torch_cuda_from_local_tag("2.7.0+rocm6.3"));
+}
+
+TEST(PastedReport, CollectEnvAndNvidiaSmiMergeIntoOneInventoryWithPastedProvenance) {
+  auto r = read_pasted_environment(paste("pasted_env/pytorch-pytorch-43058.txt"), "43058", kCompat);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->formats, (std::vector<std::string>{"collect_env", "nvidia-smi"}));
+  const auto& inv = r->inventory;
+  EXPECT_EQ(inv.driver.version, "418.67");
+  EXPECT_EQ(inv.driver.source, "pasted collect_env: Nvidia driver version");
+  EXPECT_EQ(inv.driver.cuda_version, 10010) << "the CUDA version nvidia-smi printed for the same driver";
+  ASSERT_EQ(inv.gpus.size(), 2u);
+  EXPECT_EQ(inv.gpus[0].cc_major, 7);  // "Tesla V100-PCIE-16GB" -> V100 -> 7.0 from data/compat/cuda_archs.json
+  EXPECT_NE(inv.gpus[0].source.find("V100"), std::string::npos);
+  ASSERT_EQ(inv.pythons.size(), 1u);
+  EXPECT_TRUE(inv.pythons[0].torch_installed);
+  EXPECT_EQ(inv.pythons[0].torch_cuda, "10.2");
+}
+
+TEST(PastedReport, XformersCpuTorchIsATorchWithoutCuda) {
+  auto r = read_pasted_environment(paste("pasted_env/facebookresearch-xformers-982.txt"), "982", kCompat);
+  ASSERT_TRUE(r);
+  const auto& py = r->inventory.pythons.at(0);
+  EXPECT_TRUE(py.torch_installed);
+  EXPECT_EQ(py.torch_version, "2.2.0+cpu");
+  EXPECT_EQ(py.torch_cuda, "");
+  EXPECT_TRUE(py.import_errors.count("xformers"));
+}
+
+TEST(PastedReport, AnUntaggedTorchIsNotJudgedAsCpuOnly) {
+  auto r = read_pasted_environment(paste("pasted_env/facebookresearch-detectron2-4928.txt"), "4928", kCompat);
+  ASSERT_TRUE(r);
+  const auto& py = r->inventory.pythons.at(0);
+  EXPECT_FALSE(py.torch_installed) << "torch 1.10.0 without its CUDA stated";
+  EXPECT_EQ(py.packages.count("torch"), 0u);
+  ASSERT_EQ(r->inventory.gpus.size(), 1u);
+  EXPECT_EQ(r->inventory.gpus[0].cc_major, 8);
+}
+
+TEST(PastedReport, GpuModelNamesResolveAsWholeWords) {
+  auto cc = [](const std::string& name) {
+    static const auto table = gpucheck::compat::load_gpu_models(kCompat);
+    auto m = gpucheck::compat::gpu_model(table, name);
+    return m ? m->cc : std::string("none");
+  };
+  EXPECT_EQ(cc("NVIDIA A10G"), "8.6");
+  EXPECT_EQ(cc("NVIDIA A100-SXM4-80GB"), "8.0");
+  EXPECT_EQ(cc("NVIDIA L40S"), "8.9");
+  EXPECT_EQ(cc("NVIDIA GeForce RTX 3090 Ti"), "8.6");
+  EXPECT_EQ(cc("NVIDIA RTX 5000 Ada Generation"), "8.9");
+  EXPECT_EQ(cc("Quadro RTX 5000"), "7.5");
+  EXPECT_EQ(cc("NVIDIA GeForce RTX 5090"), "12.0");
+  EXPECT_EQ(cc("NVIDIA GH200 480GB"), "9.0");
+  EXPECT_EQ(cc("Tesla K40m"), "3.5");
+  EXPECT_EQ(cc("GeForce RTX 208..."), "none");  // truncated by nvidia-smi
+  EXPECT_EQ(cc("NVIDIA H20"), "9.0");
+  EXPECT_EQ(cc("NVIDIA Quadro P4000"), "6.1");
+}
+
+TEST(PastedReport, ALogIsNotAnEnvironmentReport) {
+  EXPECT_FALSE(looks_like_environment_report(paste("logs/vllm-1060.log")));
+  EXPECT_FALSE(read_pasted_environment(paste("logs/vllm-1060.log"), "log", kCompat));
+}
