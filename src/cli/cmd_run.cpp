@@ -50,6 +50,8 @@ int run_command(const RunArgs& a, const GlobalOptions& g) {
 
   // Read before any probe runs: a bad config or baseline stops here (exit 2), not after the probes.
   auto thresholds = report::prepare_run_thresholds(a.thresholds, a.baseline);
+  // Likewise an unwritable --report-dir (read-only, not ours): found out before a long run, not after it.
+  if (!a.no_report) check_writable_dir(a.report_dir);
 
   report::Report rep = new_report("run", g);
   rep.meta.level = a.level;
@@ -150,7 +152,8 @@ Runner setup_run(CLI::App& sub, GlobalOptions& g) {
             return "";
           },
           "SECONDS"));
-  sub.add_option("--report-dir", a->report_dir, "Directory for the JSON report (default: reports)");
+  sub.add_option("--report-dir", a->report_dir, "Directory for the JSON report (default: reports)")
+      ->type_name("DIR");
   sub.add_flag("--no-report", a->no_report, "Do not write a report file");
   sub.add_option("--python", a->python,
                  "The interpreter the Python probes (bmtrain.installed, abi.extensions) and the inventory judge "
