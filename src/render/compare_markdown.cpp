@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "render/compare_rows.h"
+#include "render/markdown_escape.h"
 #include "render/render.h"
 #include "render/text_blocks.h"
 
@@ -10,15 +11,7 @@ namespace gpucheck::render {
 
 namespace {
 
-std::string escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '\n' || c == '\r') { out += ' '; continue; }
-    if (std::string("\\`*_[]<>|#!").find(c) != std::string::npos) out += '\\';
-    out += c;
-  }
-  return out;
-}
+std::string escape(const std::string& s) { return markdown::text(s); }
 
 std::string mark(const std::string& verdict) {
   if (verdict == "regression") return "**regression**";
@@ -34,7 +27,7 @@ void text::markdown_compare(const report::Report& r, std::ostream& out) {
   out << escape(compare::counts_line(r));
   if (r.details.is_object())
     out << fmt::format(" (threshold {:.1f}%, alpha {:g}", 100 * r.details.value("threshold", 0.05), r.details.value("alpha", 0.01))
-        << (r.details.value("key", "").empty() ? "" : ", key `" + escape(r.details.value("key", "")) + "`") << ")";
+        << (r.details.value("key", "").empty() ? "" : ", key " + markdown::code(r.details.value("key", ""))) << ")";
   out << "\n\n";
   if (const auto* s = r.find_section("benchmarks"))
     for (const auto& f : s->findings)
