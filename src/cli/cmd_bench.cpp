@@ -1,5 +1,6 @@
 // `gpucheck bench`: options only; report::bench_report runs the suites and writes the benchmark document.
 #include "cli/command.h"
+#include "core/interrupt.h"
 #include "core/errors.h"
 #include "report/bench_report.h"
 
@@ -43,6 +44,7 @@ Examples:
   return [req, &g] {
     if (req->options.test_slowdown < 1 || req->options.test_slowdown > 100)
       throw InputError("--test-slowdown must be between 1 and 100");
+    catch_interrupts();  // Ctrl-C, SIGTERM, SIGHUP: stop the suite's process group, write what finished
     report::Report rep = report::bench_report(*req, new_report("bench", g));
     return emit_report(rep, g);
   };

@@ -9,7 +9,9 @@ namespace {
 Runner setup_compare(CLI::App& sub, GlobalOptions& g) {
   auto req = std::make_shared<report::CompareRequest>();
   auto files = std::make_shared<std::vector<std::string>>();
-  sub.add_option("documents", *files, "BASE NEW (only NEW with --baseline-dir/--history)")->expected(1, 2);
+  sub.add_option("documents", *files, "BASE NEW (only NEW with --baseline-dir/--history)")
+      ->type_name("FILE")
+      ->expected(1, 2);
   auto* bd = sub.add_option("--baseline-dir", req->baseline_dir, "BASE = the newest document in DIR with NEW's key")
                  ->type_name("DIR");
   sub.add_option("--history", req->history_dir, "Every document in DIR with NEW's key: step change")

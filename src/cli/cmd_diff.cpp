@@ -8,6 +8,7 @@ namespace {
 Runner setup_diff(CLI::App& sub, GlobalOptions& g) {
   auto files = std::make_shared<std::vector<std::string>>();
   sub.add_option("FILES", *files, "A.json B.json: two inventories: `gpucheck env --json` output, a run report, or a bare inventory")
+      ->type_name("FILE")
       ->expected(2)
       ->required()
       ->type_name("FILE");

@@ -51,11 +51,14 @@ Runner setup_doctor(CLI::App& sub, GlobalOptions& g) {
                  "'torch<2.0.0,>=1.10' flash-attn==2.7.4.post1)")
       ->expected(1, -1);
   sub.add_option("-r,--requirement", a->plan.requirements, "Plan the requirements of a pip requirements file")
+      ->type_name("FILE")
       ->check(CLI::ExistingFile);
   sub.add_option("-c,--constraint", a->plan.constraints, "Limit the plan by a pip constraints file")
+      ->type_name("FILE")
       ->check(CLI::ExistingFile);
   sub.add_option("--constraints-out", a->constraints_out,
-                 "Write plan 1's pins to FILE, for `pip install -c FILE` or `uv pip install -c FILE`");
+                 "Write plan 1's pins to FILE, for `pip install -c FILE` or `uv pip install -c FILE`")
+      ->type_name("FILE");
   sub.footer(R"(Each finding has an id, a severity (error/warn/info), the evidence it rests on, an explanation
 and a ranked fix plan of exact commands. The Python judged is the first --python, else the active
 virtualenv ($VIRTUAL_ENV), else the active conda env ($CONDA_PREFIX), else python3 on PATH; the

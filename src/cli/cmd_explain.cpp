@@ -7,13 +7,14 @@ namespace {
 
 Runner setup_explain(CLI::App& sub, GlobalOptions& g) {
   auto req = std::make_shared<report::ExplainRequest>();
-  sub.add_option("log", req->log, "The log file, or - for stdin")->required();
+  sub.add_option("log", req->log, "The log file, or - for stdin")->type_name("LOG")->required();
   add_inventory_source(sub, req->source, /*python=*/true);
   sub.add_option("--env", req->source.from, "The same as --from (the older name)")
       ->type_name("FILE")
       ->excludes(sub.get_option("--from"));
   sub.add_flag("--no-env", req->no_env, "Do not inspect this machine; explain the log alone");
-  sub.add_option("--signatures", req->signatures_dir, "Signature directory (default: the installed data/signatures)");
+  sub.add_option("--signatures", req->signatures_dir, "Signature directory (default: the installed data/signatures)")
+      ->type_name("DIR");
   sub.footer(R"(Names each failure cause found in a pasted log (pip build output, import errors, CUDA runtime
 errors), shows the evidence lines with their numbers, explains it and gives the commands that fix it.
 Nothing in the log is executed. The fixes quote this machine's inventory unless --no-env, or the one

@@ -11,7 +11,9 @@ Runner setup_fleet(CLI::App& sub, GlobalOptions& g) {
   sub.require_subcommand(1);
   CLI::App* merge = sub.add_subcommand("merge", "Judge the run reports of many nodes together: accept, reject, incomplete");
   merge->fallthrough();
-  merge->add_option("REPORTS", *inputs, "Report files, or directories of them (*.json)")->required();
+  merge->add_option("REPORTS", *inputs, "Report files, or directories of them (*.json)")
+      ->type_name("FILE|DIR")
+      ->required();
   merge->add_option("--outlier-z", o->peer.outlier_z,
                     "Robust z-score (0.6745 (x - median) / MAD) beyond which a metric is an outlier (default 3.5)")
       ->check(CLI::Range(0.5, 100.0));

@@ -11,6 +11,7 @@ namespace {
 Runner setup_report(CLI::App& sub, GlobalOptions& g) {
   auto file = std::make_shared<std::string>();
   sub.add_option("FILE", *file, "A report written by gpucheck (reports/<host>-<time>.json, or any command's --json)")
+      ->type_name("FILE")
       ->required();
   sub.footer(R"(Examples:
   gpucheck report reports/node7-20261201T101500Z.json                 the terminal summary again

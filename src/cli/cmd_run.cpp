@@ -55,7 +55,8 @@ Runner setup_run(CLI::App& sub, GlobalOptions& g) {
             return "";
           },
           "SECONDS"));
-  sub.add_option("--report-dir", a->report_dir, "Directory for the JSON report (default: reports)");
+  sub.add_option("--report-dir", a->report_dir, "Directory for the JSON report (default: reports)")
+      ->type_name("DIR");
   sub.add_flag("--no-report", a->no_report, "Do not write a report file");
   sub.add_option("--python", a->python,
                  "The interpreter the Python probes (bmtrain.installed, abi.extensions) and the inventory judge "

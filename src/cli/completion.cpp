@@ -2,6 +2,7 @@
 
 #include <functional>
 
+#include "cli/path_option.h"
 #include "core/errors.h"
 #include "core/text.h"
 
@@ -23,7 +24,7 @@ void walk(const CommandModel& c, const std::string& prefix, std::vector<Entry>& 
 }
 
 bool is_dir(const OptionModel& o) { return o.value == "DIR"; }
-bool is_file(const OptionModel& o) { return o.value == "FILE" || o.value == "PATH"; }
+bool is_file(const OptionModel& o) { return o.value != "DIR" && is_path_type(o.value); }  // cli/path_option.h
 bool is_probe_ids(const OptionModel& o) { return o.value == "ID,..."; }
 
 std::string names_of(const std::vector<OptionModel>& options) {

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "cli/command.h"
+#include "cli/path_option.h"
 #include "core/errors.h"
 #include "core/text.h"
 #include "gpucheck/build_info.h"
@@ -89,6 +90,7 @@ int run_command_line(int argc, char** argv, Stage until) {
     sub->footer(gpucheck::render::join_prose_lines(sub->get_footer()));  // footers are broken by hand in the source
     sub->callback([&selected, runner] { selected = runner; });
   }
+  gpucheck::cli::validate_path_options(app);  // every FILE/DIR/PATH value: non-empty, one line, exit 2
 
   try {
     app.parse(argc, argv);

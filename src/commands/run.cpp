@@ -30,6 +30,8 @@ RunResult run(const RunRequest& a, report::Report rep, const RunHooks& hooks) {
 
   // Read before any probe runs: a bad config or baseline stops here (exit 2), not after the probes.
   auto thresholds = report::prepare_run_thresholds(a.thresholds, a.baseline);
+  // Likewise an unwritable --report-dir (read-only, not ours): found out before a long run, not after it.
+  if (!a.no_report) check_writable_dir(a.report_dir);
 
   rep.meta.level = a.level;
   rep.meta.exit.strict = a.strict;

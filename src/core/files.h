@@ -14,6 +14,11 @@ inline constexpr std::size_t kMaxDocumentBytes = std::size_t{256} << 20;
 /// a pipe (`<(cmd)`); a directory, device node (/dev/zero) or socket is refused with the reason.
 void check_input_file(const std::string& path);
 
+/// check_input_file, and also refuses a named FIFO (mkfifo), whose writer may never come: for inputs that
+/// are read to their end as a stream (explain's log). An anonymous pipe (`<(cmd)`, /dev/fd/N, /dev/stdin
+/// on a pipe) is accepted, since its writer exists. Never blocks: the name is opened with O_NONBLOCK.
+void check_stream_input(const std::string& path);
+
 /// Reads a whole file of at most `max_bytes`; throws InputError("cannot read FILE: reason") for what
 /// check_input_file refuses, a read error, or a larger file. Never waits for a FIFO's writer to appear.
 std::string read_file(const std::string& path, std::size_t max_bytes = kMaxDocumentBytes);
@@ -42,6 +47,11 @@ void write_file_atomic(const std::string& path, const std::string& content, bool
 /// Writes a new file STEM+EXT, or STEM-2+EXT, STEM-3+EXT, ... whichever name is free, claimed atomically so
 /// concurrent writers into one directory never collide or fail; returns the path written.
 std::string write_new_file(const std::string& stem, const std::string& extension, const std::string& content);
+
+/// Creates `dir` (and its parents) and proves it writable by creating and removing a file there, so a
+/// command that works for minutes (`run --level long`, `bench`) finds out before it starts, not after.
+/// Throws InputError("cannot write into DIR: reason") otherwise (read-only file system, permissions).
+void check_writable_dir(const std::string& dir);
 
 /// Creates the directory and its parents; throws InputError on failure.
 void make_dirs(const std::string& path);

@@ -174,6 +174,7 @@ SubprocessResult run_subprocess(const std::vector<std::string>& argv_in, const S
     return r;
   }
   r.started = true;
+  register_child_group(pid);  // a second stop signal SIGKILLs this group from the handler
 
   // Feed stdin without blocking: the child may not read it all.
   std::size_t stdin_off = 0;
@@ -224,6 +225,12 @@ SubprocessResult run_subprocess(const std::vector<std::string>& argv_in, const S
       kill(-pid, SIGTERM);
       kill_at = now + o.kill_grace;
     }
+    // Asked twice: no grace period left (the handler has already sent SIGKILL; this covers a signal that
+    // came between the spawn and the registration).
+    if (!reaped && interrupt_count() >= 2 && (!kill_at || *kill_at > now)) {
+      if (!r.interrupted) r.interrupted = interrupt_signal();
+      kill_at = now;
+    }
     if (kill_at && now >= *kill_at) {
       kill(-pid, SIGKILL);
       if (reaped) break;  // only orphaned descendants held the pipes
@@ -260,6 +267,7 @@ SubprocessResult run_subprocess(const std::vector<std::string>& argv_in, const S
     kill(-pid, SIGKILL);
     waitpid(pid, &wstatus, 0);
   }
+  unregister_child_group(pid);
   cap_err.finish();
   r.elapsed_s = std::chrono::duration<double>(Clock::now() - start).count();
   if (WIFEXITED(wstatus)) {

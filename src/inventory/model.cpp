@@ -180,6 +180,11 @@ void from_json(const nlohmann::json& j, Inventory& inv) {
     split_old_host_compiler(inv);
     inv.system = j.value("system", d.system);
     inv.notes = j.value("notes", d.notes);
+    // A version this gpucheck does not know (schema_version "999") is read as far as its fields match,
+    // and the judgement says so instead of passing in silence.
+    if (inv.schema_version != d.schema_version && inv.schema_version != "1")
+      inv.notes.push_back("inventory schema_version '" + on_one_line(terminal_safe(inv.schema_version)) +
+                          "' is unknown to this gpucheck (it reads 1 and 2): fields it does not know are ignored");
   } catch (const nlohmann::json::exception& e) {
     // nlohmann says what type it found, not where: name the field ("gpus[0].index: type must be ...").
     std::string what = e.what();

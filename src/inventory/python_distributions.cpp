@@ -46,9 +46,15 @@ void read_python_distributions(const RootFs& fs, PythonEnv& p) {
   std::vector<std::string> owner_names;
   std::unordered_map<std::string, std::size_t> owner_index;
   std::set<std::string> seen_sites;
+  // The environments' prefixes (site-packages/../../..: the venv, /usr): a RECORD path outside every one
+  // (../../../../etc/shadow, /etc/shadow) is never hashed, else RECORD made gpucheck, as root, confirm a
+  // guessed hash of any file on the machine (reliability-3 N13).
+  std::vector<std::string> prefixes;
   for (const auto& site : p.site_packages) {
     std::string real = fs.resolve(site);
     if (real.empty() || !seen_sites.insert(real).second) continue;
+    prefixes.push_back(std::filesystem::path(path_join(site, "../../..")).lexically_normal().string());
+    if (std::string r = fs.resolve(prefixes.back()); !r.empty() && r != prefixes.back()) prefixes.push_back(r);
     for (auto& d : read_distributions(fs, site)) {
       if (ends_with(d.dir, ".dist-info")) {
         auto [it, fresh] = owner_index.emplace(d.name, owner_names.size());
@@ -83,11 +89,20 @@ void read_python_distributions(const RootFs& fs, PythonEnv& p) {
     for (const auto& o : owners) f.owners.push_back(o.first);
     // Only owners whose RECORD size is the size on disk can own the bytes; the hash decides among them
     // (a file of the right size with other bytes is nobody's). Files no owner's size fits are not read.
+    // Both the path as written and where its links lead (a link in the venv to /etc/shadow) must be inside.
+    auto within = [&](const std::string& candidate) {
+      return std::any_of(prefixes.begin(), prefixes.end(), [&](const std::string& prefix) {
+        const std::string dir = prefix.empty() || prefix.back() == '/' ? prefix : prefix + "/";
+        return candidate.rfind(dir, 0) == 0;
+      });
+    };
+    const bool inside = within(path) && within(fs.resolve(path));
     std::error_code ec;
-    auto on_disk = std::filesystem::file_size(fs.host(path), ec);
+    auto on_disk = inside ? std::filesystem::file_size(fs.host(path), ec) : 0;  // outside: not even its size
     std::vector<std::string> by_size;
     for (const auto& [owner, rec] : owners)
-      if (!ec && (rec.second < 0 || static_cast<unsigned long long>(rec.second) == on_disk)) by_size.push_back(owner);
+      if (inside && !ec && (rec.second < 0 || static_cast<unsigned long long>(rec.second) == on_disk))
+        by_size.push_back(owner);
     if (!by_size.empty()) {
       std::string digest = record_hash_of_file(fs, path);
       for (const auto& owner : by_size)

@@ -11,10 +11,16 @@ namespace gpucheck::platform {
 namespace {
 
 // Name parts that mark a secret however they are spelled around: NCCL_IB_AUTH_TOKEN, AWS_SECRET_ACCESS_KEY.
-constexpr const char* kSecretWords[] = {"TOKEN", "SECRET", "PASSWORD", "PASSWD", "KEY", "CREDENTIAL"};
+// NCCL_* is recorded as a whole prefix, so a plugin's NCCL_COLLNET_PASSPHRASE or NCCL_CERT must be caught
+// here (reliability-3 N9).
+constexpr const char* kSecretWords[] = {"TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "KEY", "CREDENTIAL",
+                                        "CERT", "PRIVATE", "LOGIN", "AUTH", "COOKIE", "SIGNATURE"};
 // Short marks that count only as a whole `_`-separated part: NCCL_PASS, NCCL_IB_PSK, PYTORCH_HUB_PAT,
 // GPUCHECK_SESSION (PATH, which contains PAT, is not one).
-constexpr const char* kSecretParts[] = {"PASS", "PSK", "PAT", "SESSION", "AUTH", "COOKIE", "PIN", "OTP"};
+constexpr const char* kSecretParts[] = {"PASS", "PSK", "PAT", "SESSION", "PIN", "OTP", "SIG", "BEARER", "JWT"};
+// Authorization schemes whose next word is a credential: "Bearer eyJ...", "Basic dXNlcjpw..." (Basic only
+// before 8 or more base64 characters, so "basic usage" in a log stays).
+constexpr const char* kAuthSchemes[] = {"bearer", "basic"};
 // Prefixes of well-known token formats (GitHub, Hugging Face, OpenAI-style, Slack, AWS access keys).
 constexpr const char* kTokenPrefixes[] = {"ghp_", "gho_", "ghu_", "ghs_", "github_pat_", "hf_", "sk-", "xoxb-",
                                           "xoxp-", "AKIA", "glpat-"};
@@ -51,9 +57,14 @@ double entropy(const std::string& s) {
 
 // A run of token characters that looks generated: a known token prefix, or long, mixing upper case, lower
 // case and digits, with high entropy. Version strings, paths and hex build ids do not qualify.
-bool looks_generated(const std::string& run) {
+bool has_token_prefix(const std::string& run) {
   for (const char* prefix : kTokenPrefixes)
     if (run.size() >= std::strlen(prefix) + 16 && run.rfind(prefix, 0) == 0) return true;
+  return false;
+}
+
+bool looks_generated(const std::string& run) {
+  if (has_token_prefix(run)) return true;
   if (run.size() < 24) return false;
   // Device ids (GPU-8f3c1a2b-..., MIG-...) and other UUIDs and hex digests are identifiers, not secrets.
   std::size_t body = 0;
@@ -94,7 +105,31 @@ bool looks_secret(const std::string& name) {
   return false;
 }
 
-std::string redact_value(const std::string& value) {
+namespace {
+
+// `value` from `i` starts an authorization scheme word followed by blanks and a credential: the credential's
+// end, else npos.
+std::size_t auth_scheme_credential_end(const std::string& value, std::size_t i, std::size_t& credential_start) {
+  if (i > 0 && (std::isalnum(static_cast<unsigned char>(value[i - 1])) || value[i - 1] == '_')) return std::string::npos;
+  for (const char* scheme : kAuthSchemes) {
+    const std::size_t n = std::strlen(scheme);
+    if (value.size() < i + n + 2 || lower(value.substr(i, n)) != scheme) continue;
+    std::size_t j = i + n;
+    if (value[j] != ' ' && value[j] != '\t') continue;
+    while (j < value.size() && (value[j] == ' ' || value[j] == '\t')) ++j;
+    std::size_t end = j;
+    while (end < value.size() && (is_token_char(value[end]) || value[end] == '/' || value[end] == '~')) ++end;
+    if (end == j) continue;
+    if (scheme[1] == 'a' && (end - j < 8 || value.find_first_not_of(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=", j) < end))
+      continue;
+    credential_start = j;
+    return end;
+  }
+  return std::string::npos;
+}
+
+std::string redact(const std::string& value, bool generated_runs) {
   std::string out;
   out.reserve(value.size());
   std::size_t i = 0;
@@ -126,6 +161,13 @@ std::string redact_value(const std::string& value) {
         continue;
       }
     }
+    // Authorization: Bearer <token>, Basic <base64>, token <t>
+    std::size_t cred = 0;
+    if (std::size_t end = auth_scheme_credential_end(value, i, cred); end != std::string::npos) {
+      out += value.substr(i, cred - i) + "<redacted>";
+      i = end;
+      continue;
+    }
     if (is_token_char(value[i])) {
       std::size_t end = i;
       while (end < value.size() && is_token_char(value[end]) && value.compare(end, 3, "://") != 0 &&
@@ -133,7 +175,7 @@ std::string redact_value(const std::string& value) {
         ++end;
       if (end == i) end = i + 1;  // '=' handled above; keep it
       std::string run = value.substr(i, end - i);
-      out += looks_generated(run) ? "<redacted>" : run;
+      out += (generated_runs ? looks_generated(run) : has_token_prefix(run)) ? "<redacted>" : run;
       i = end;
       continue;
     }
@@ -141,6 +183,12 @@ std::string redact_value(const std::string& value) {
   }
   return out;
 }
+
+}  // namespace
+
+std::string redact_value(const std::string& value) { return redact(value, /*generated_runs=*/true); }
+
+std::string redact_credentials(const std::string& text) { return redact(text, /*generated_runs=*/false); }
 
 std::string recorded_value(const std::string& name, const std::string& value) {
   return looks_secret(name) ? "<redacted>" : redact_value(value);
@@ -184,8 +232,10 @@ std::string hostname() {
   char buf[256] = {0};
   if (gethostname(buf, sizeof buf - 1) != 0) return "unknown-host";
   std::string h(buf);
+  // Also every control byte: the name becomes a file name that `run` prints (an ESC would reach the
+  // terminal, a newline would forge a line).
   for (char& c : h)
-    if (c == '/' || c == ' ') c = '_';
+    if (c == '/' || c == ' ' || static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '_';
   return h.empty() ? "unknown-host" : h;
 }
 

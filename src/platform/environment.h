@@ -15,6 +15,10 @@ bool looks_secret(const std::string& name);
 /// (token=, key=, sig=, ...), known token formats (ghp_..., hf_...) and long high-entropy strings become
 /// "<redacted>"; the rest of the value (paths, versions) is kept.
 std::string redact_value(const std::string& value);
+/// For text read from logs (explain's evidence): URL credentials, credential parameters, `Bearer <token>`
+/// and known token formats are redacted, but not merely long mixed-case words, which in a log are C++
+/// symbol names and wheel tags that the evidence must keep.
+std::string redact_credentials(const std::string& text);
 /// What a report may record of variable `name`: "<redacted>" for a secret name, else redact_value(value).
 std::string recorded_value(const std::string& name, const std::string& value);
 
@@ -22,7 +26,7 @@ std::string recorded_value(const std::string& name, const std::string& value);
 /// one a test or --root gives), "" when unset.
 std::string env_value(const std::map<std::string, std::string>& env, const std::string& key);
 
-/// gethostname(), with '/' and ' ' replaced so it is usable in a file name; "unknown-host" when unset.
+/// gethostname(), with '/', ' ' and control bytes replaced so it is usable in a file name; "unknown-host" when unset.
 std::string hostname();
 
 }  // namespace gpucheck::platform

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "render/compare_rows.h"
+#include "render/markdown_escape.h"
 #include "render/render.h"
 #include "render/text_blocks.h"
 
@@ -10,15 +11,7 @@ namespace gpucheck::render {
 
 namespace {
 
-std::string escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '\n' || c == '\r') { out += ' '; continue; }
-    if (std::string("\\`*_[]<>|#!").find(c) != std::string::npos) out += '\\';
-    out += c;
-  }
-  return out;
-}
+std::string escape(const std::string& s) { return markdown::text(s); }
 
 std::string mark(const std::string& verdict) {
   if (verdict == "regression") return "**regression**";
@@ -31,7 +24,7 @@ std::string mark(const std::string& verdict) {
 void text::markdown_compare(const report::Report& r, std::ostream& out) {
   // The heading, the verdict line (counts, threshold, alpha) and the next step are render_markdown()'s.
   if (r.details.is_object() && !r.details.value("key", "").empty())
-    out << "key `" << escape(r.details.value("key", "")) << "`\n\n";
+    out << "key " << markdown::code(r.details.value("key", "")) << "\n\n";
   if (const auto* s = r.find_section("benchmarks"))
     for (const auto& f : s->findings)
       if (f.id.rfind("compare.", 0) == 0) {

@@ -2,6 +2,7 @@
 // drift that made nodes rejects, then the drain command (printed for the operator, never run).
 #include <fmt/format.h>
 
+#include "core/text.h"
 #include "render/text_blocks.h"
 
 namespace gpucheck::render::text {
@@ -28,6 +29,8 @@ void fleet(const report::Report& r, std::ostream& out, const RenderOptions& o) {
     out << "\n" << s.name << ":\n";
     for (const auto& f : s.findings) finding_block(f, out, o);
   }
+  if (!r.notes.empty()) out << "\n";
+  for (const auto& n : r.notes) out << "note: " << on_one_line(n) << "\n";  // e.g. two reports of one node
   out << "\n";
 }
 

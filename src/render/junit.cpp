@@ -8,12 +8,14 @@
 #include "model/verdict.h"
 #include "render/render.h"
 #include "render/terminal_safe.h"
+#include "render/xml_chars.h"
 
 namespace gpucheck::render {
 namespace {
 
 // Text and attribute values; terminal_safe already left only UTF-8 without control bytes (but \n, \t).
-std::string xml(const std::string& s) {
+std::string xml(const std::string& unchecked) {
+  const std::string s = xml_allowed_chars(unchecked);  // U+FFFE, U+FFFF: not XML 1.0 characters
   std::string out;
   for (char c : s) {
     switch (c) {

@@ -92,7 +92,7 @@ void text::run(const report::Report& r, std::ostream& out, const RenderOptions& 
       else out << result_line(*f, o.color) << "\n" << result_details(*f, o.verbose);
     out << skipped_lines(skipped, o.color, o.verbose);
   }
-  if (!o.report_path.empty()) out << "report: " << o.report_path << "\n";
+  if (!o.report_path.empty()) out << "report: " << on_one_line(terminal_safe(o.report_path)) << "\n";
 }
 
 }  // namespace gpucheck::render

@@ -33,6 +33,9 @@ void safe_evidence(EvidenceList& list) {
 Finding terminal_safe_copy(const Finding& in) {
   Finding f = in;
   for (std::string* s : {&f.id, &f.title, &f.summary, &f.explanation}) *s = terminal_safe(*s);
+  // One-line fields stay one line: a newline in a host name (a fleet node's title and id) forged a
+  // `PASS:` line under the real verdict (reliability-3 N8).
+  for (std::string* s : {&f.id, &f.title}) *s = on_one_line(*s);
   safe_evidence(f.evidence);
   for (auto& fix : f.fixes) {
     fix.summary = terminal_safe(fix.summary);
@@ -42,7 +45,7 @@ Finding terminal_safe_copy(const Finding& in) {
   for (auto& ref : f.references) ref = terminal_safe(ref);
   for (auto& m : f.metrics) m.name = terminal_safe(m.name), m.unit = terminal_safe(m.unit);
   for (auto& d : f.devices) {
-    d.device = terminal_safe(d.device);
+    d.device = on_one_line(terminal_safe(d.device));
     d.summary = terminal_safe(d.summary);
     safe_evidence(d.evidence);
   }
@@ -54,6 +57,9 @@ report::Report terminal_safe_copy(const report::Report& in) {
   report::Report r;
   r.meta = in.meta;
   for (auto& a : r.meta.command_line) a = terminal_safe(a);
+  for (std::string* s : {&r.meta.hostname, &r.meta.command, &r.meta.tool_version, &r.meta.started_at,
+                         &r.meta.finished_at, &r.meta.level})
+    *s = on_one_line(terminal_safe(*s));
   for (const auto& s : in.sections) {
     report::Section& out = r.section(terminal_safe(s.name));
     for (const auto& f : s.findings) out.findings.push_back(terminal_safe_copy(f));

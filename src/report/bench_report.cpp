@@ -1,5 +1,7 @@
 #include "report/bench_report.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <map>
@@ -7,6 +9,7 @@
 #include "checks/regression/bench_context.h"
 #include "core/errors.h"
 #include "core/files.h"
+#include "core/interrupt.h"
 #include "core/paths.h"
 #include "core/text.h"
 #include "gpucheck/build_info.h"
@@ -81,6 +84,16 @@ Report bench_report(const BenchRequest& req, Report rep) {
   std::vector<runner::BenchSuite> suites = runner::load_bench_suites(suites_file, runner::bench_dir());
   if (req.out.empty() && !std::filesystem::is_directory(req.dir))
     throw InputError("--dir " + req.dir + " is not a directory");
+  // Found out now, not after every suite has run: the directory the document goes to takes a file.
+  if (req.out.empty()) {
+    check_writable_dir(req.dir);
+  } else {
+    struct stat st {};
+    if (::stat(req.out.c_str(), &st) != 0 || S_ISREG(st.st_mode)) {
+      std::filesystem::path out(req.out);
+      check_writable_dir(out.has_parent_path() ? out.parent_path().string() : ".");
+    }
+  }
 
   inventory::CollectOptions collect;
   collect.python = !req.no_python;
@@ -109,6 +122,26 @@ Report bench_report(const BenchRequest& req, Report rep) {
   nlohmann::json skips = nlohmann::json::array();
   Section& s = rep.section("suites");
   for (const auto& r : runs) s.findings.push_back(suite_finding(r, benchmarks, skipped, skips));
+  if (int sig = interrupt_signal()) {
+    // Stopped: the document holds what finished; the run has no verdict (exit 3), never a pass.
+    std::vector<std::string> not_run;
+    for (const auto& suite : suites) {
+      if (!req.options.only.empty() &&
+          std::find(req.options.only.begin(), req.options.only.end(), suite.name) == req.options.only.end())
+        continue;
+      bool ran = false;
+      for (const auto& r : runs) ran = ran || r.suite.name == suite.name;
+      if (!ran) not_run.push_back(suite.name);
+    }
+    Finding stopped;
+    stopped.id = "bench.incomplete";
+    stopped.status = Status::kError;
+    stopped.title = "the benchmark run was stopped";
+    stopped.summary = "gpucheck received " + signal_name(sig) + " after " + std::to_string(runs.size()) + " suite(s)";
+    if (!not_run.empty()) stopped.evidence.add("not run", join(not_run, ", "));
+    s.findings.push_back(stopped);
+    rep.notes.push_back("incomplete: " + stopped.summary);
+  }
   rep.details = {{"document", written}, {"key", context.key}, {"context", regression::to_json(context)},
                  {"benchmarks", benchmarks}, {"skipped", skips}};
   rep.notes.push_back("benchmark document: " + written + " (key " + context.key + ")");

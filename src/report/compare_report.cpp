@@ -114,11 +114,13 @@ Report compare_report(const CompareRequest& req, Report rep) {
   }
 
   if (result.context.finding) s.findings.push_back(*result.context.finding);
+  std::optional<Finding> nothing = regression::nothing_measured(result, req.current);  // before the moves below
   std::map<std::string, int> counts;
   for (auto& f : result.benchmarks) {
     counts[f.details.value("verdict", "")]++;
     s.findings.push_back(std::move(f));
   }
+  if (nothing) s.findings.push_back(std::move(*nothing));
   list_note(rep, result.only_base, "the baseline");
   list_note(rep, result.only_current, req.current);
   details["counts"] = counts;

@@ -108,7 +108,7 @@ Report explain_report(const ExplainRequest& req, Report rep) {
   if (req.log != "-") {
     std::error_code ec;
     if (std::filesystem::is_directory(req.log, ec)) throw InputError(req.log + " is a directory, not a log file");
-    check_input_file(req.log);  // a device (/dev/zero) would never end
+    check_stream_input(req.log);  // a device (/dev/zero) would never end, a named FIFO's writer may never come
     file.open(req.log, std::ios::binary);
     if (!file) throw InputError("cannot read " + req.log + ": " + std::strerror(errno));
   }

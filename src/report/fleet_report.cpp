@@ -137,6 +137,8 @@ bool is_probe_result(const nlohmann::json& j) {
 
 Report fleet_report(Report rep, const std::vector<std::string>& inputs, const FleetOptions& o) {
   std::map<std::string, Node> by_host;
+  std::map<std::string, std::vector<std::string>> reports_of;  // host -> every file reporting it
+  std::map<std::string, std::string> newest_of;
   std::vector<Node> unreadable;
   std::vector<std::pair<std::string, Finding>> multi_node;  // file, probe result
   for (const auto& file : report_files(inputs)) {
@@ -165,9 +167,18 @@ Report fleet_report(Report rep, const std::vector<std::string>& inputs, const Fl
       continue;
     }
     auto it = by_host.find(n.name);
-    if (it == by_host.end() || it->second.report.meta.finished_at < n.report.meta.finished_at)
+    reports_of[n.name].push_back(file);
+    if (it == by_host.end() || it->second.report.meta.finished_at < n.report.meta.finished_at) {
+      newest_of[n.name] = file;
       by_host[n.name] = std::move(n);
+    }
   }
+  // Two reports of one node: the newer is judged, and the merge says so (a copied report with a later
+  // finished_at would otherwise replace the real one without a word).
+  for (const auto& [host, files] : reports_of)
+    if (files.size() > 1)
+      rep.notes.push_back(on_one_line(host + ": " + std::to_string(files.size()) + " reports (" + join(files, ", ") +
+                                      "); only the newest by finished_at is judged: " + newest_of[host]));
 
   std::vector<Node> nodes;
   for (auto& [host, n] : by_host) {

@@ -7,11 +7,13 @@
 #include <filesystem>
 #include <set>
 
+#include "core/interrupt.h"
 #include "core/json_input.h"
 #include "core/errors.h"
 #include "core/files.h"
 #include "core/paths.h"
 #include "core/text.h"
+#include "runner/containment.h"
 
 namespace gpucheck::runner {
 
@@ -124,9 +126,14 @@ std::vector<SuiteRun> run_bench_suites(const std::vector<BenchSuite>& suites, co
     if (!known) throw InputError("unknown benchmark suite '" + name + "' (suites: " + names + ")");
   }
   std::vector<SuiteRun> out;
+  become_subreaper();  // a suite's setsid() descendants become ours, so end_orphans() can end them
   for (const auto& s : suites) {
     if (!o.only.empty() && std::find(o.only.begin(), o.only.end(), s.name) == o.only.end()) continue;
+    if (interrupt_signal() != 0) break;  // asked to stop: what finished is the document
     out.push_back(run_one(s, o));
+    if (int n = end_orphans(); n > 0)
+      out.back().reason += (out.back().reason.empty() ? "" : "; ") + std::to_string(n) +
+                           " process(es) the suite left running (detached with setsid), killed";
   }
   return out;
 }

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include "checks/doctor/doctor.h"
 #include "inventory/python_distributions.h"
@@ -168,6 +169,36 @@ TEST_F(Site, TwoWheelsOneFileTheBytesOnDiskDecide) {
   ASSERT_EQ(inv.pythons[0].shared_files.size(), 1u);
   EXPECT_EQ(inv.pythons[0].shared_files[0].content_of, "nvidia-nccl-cu11");
   EXPECT_EQ(inv.pythons[0].shared_files[0].matched_by, "sha256");
+}
+
+// reliability-3 N13: two RECORDs naming /etc/shadow (or ../../../../etc/shadow) made `env --python`, as root,
+// hash it and say which guess was right. A path outside the environment's prefix is not read at all.
+TEST_F(Site, RecordPathsOutsideTheEnvironmentAreNotRead) {
+  const fs::path prefix = site_ / "venv", site = prefix / "lib" / "python3.11" / "site-packages";
+  fs::create_directories(site);
+  fs::create_directories(site_ / "outside");
+  std::ofstream(site_ / "outside" / "secret") << "abc";
+  std::ofstream(prefix / "inside") << "abc";
+  fs::create_symlink(site_ / "outside" / "secret", site / "link-out");  // inside by name, outside by its link
+  for (const std::string& d : {"guess_right-1.0.dist-info", "guess_wrong-1.0.dist-info"}) {
+    fs::create_directories(site / d);
+    std::ofstream(site / d / "METADATA") << "Name: " << d.substr(0, d.find('-')) << "\nVersion: 1.0\n";
+    const std::string hash = d[6] == 'r' ? kAbc : kEmpty;
+    std::ofstream(site / d / "RECORD") << "../../../../outside/secret," << hash << ",3\n"
+                                       << (site_ / "outside" / "secret").string() << "," << hash << ",3\n"
+                                       << "link-out," << hash << ",3\n"
+                                       << "../../../inside," << hash << ",3\n";
+  }
+  inventory::PythonEnv p;
+  p.interpreter = (prefix / "bin" / "python").string();
+  p.site_packages = {site.string()};
+  inventory::read_python_distributions(inventory::RootFs("/"), p);
+  std::map<std::string, std::string> content_of;
+  for (const auto& f : p.shared_files) content_of[fs::path(f.path).lexically_relative(site_).string()] = f.content_of;
+  ASSERT_EQ(content_of.size(), 3u);  // outside/secret (two spellings, one path), the link, inside
+  EXPECT_EQ(content_of["outside/secret"], "");
+  EXPECT_EQ(content_of["venv/lib/python3.11/site-packages/link-out"], "");
+  EXPECT_EQ(content_of["venv/inside"], "guess-right") << "inside the environment the bytes still decide";
 }
 
 TEST_F(Site, OneFileSpelledTwoWaysIsStillShared) {

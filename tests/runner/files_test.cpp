@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include <chrono>
@@ -172,6 +173,106 @@ TEST(Files, ReadErrorsAreInputErrors) {
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("not valid JSON"), std::string::npos);
   }
+  fs::remove_all(d);
+}
+
+// reliability-3 N2: a new file gets the caller's umask (it was forced to 0644); an existing file keeps its
+// mode and owner (a 0600 file of nobody's became root's 0644).
+TEST(Files, NewFilesFollowTheUmaskAndExistingFilesKeepModeAndOwner) {
+  auto d = temp_dir("mode");
+  const mode_t old = umask(077);
+  write_file_atomic((d / "new.json").string(), "x");
+  write_new_file((d / "claimed").string(), ".json", "x");
+  umask(old);
+  struct stat st {};
+  ASSERT_EQ(stat((d / "new.json").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
+  ASSERT_EQ(stat((d / "claimed.json").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
+  std::string kept = (d / "kept.json").string();
+  write_file_atomic(kept, "old");
+  ASSERT_EQ(chmod(kept.c_str(), 0640), 0);
+  const bool root = geteuid() == 0;
+  if (root) ASSERT_EQ(chown(kept.c_str(), 65534, 65534), 0);
+  write_file_atomic(kept, "new");
+  ASSERT_EQ(stat(kept.c_str(), &st), 0);
+  EXPECT_EQ(read_file(kept), "new");
+  EXPECT_EQ(st.st_mode & 07777, 0640u);
+  if (root) EXPECT_EQ(st.st_uid, 65534u);
+  fs::remove_all(d);
+}
+
+// reliability-3 N2: another user's link in a sticky or world-writable directory is never followed (the
+// kernel's fs.protected_symlinks rule, applied whatever the sysctl says); the caller's own link is written
+// through, as `>` writes, and kept, dangling or not.
+TEST(Files, PlantedLinksAreRefusedOwnLinksAreWrittenThroughAndKept) {
+  auto d = temp_dir("planted");
+  fs::path shared = d / "shared";
+  fs::create_directories(shared);
+  ASSERT_EQ(chmod(shared.c_str(), 01777), 0);
+  std::string victim = (d / "victim").string();
+  write_file_atomic(victim, "precious");
+  fs::path own = shared / "own.json";
+  fs::create_symlink(victim, own);
+  write_file_atomic(own.string(), "through my own link");
+  EXPECT_TRUE(fs::is_symlink(own));
+  EXPECT_EQ(read_file(victim), "through my own link");
+  fs::path dangling = shared / "dangling.json";
+  fs::create_symlink(d / "created-through-the-link", dangling);
+  write_file_atomic(dangling.string(), "new file");
+  EXPECT_TRUE(fs::is_symlink(dangling));
+  EXPECT_EQ(read_file((d / "created-through-the-link").string()), "new file");
+  if (geteuid() == 0) {
+    fs::path planted = shared / "planted.json";
+    fs::create_symlink(victim, planted);
+    ASSERT_EQ(lchown(planted.c_str(), 65534, 65534), 0);
+    EXPECT_THROW(write_file_atomic(planted.string(), "replaced"), InputError);
+    EXPECT_EQ(read_file(victim), "through my own link");
+    EXPECT_TRUE(fs::is_symlink(planted));
+  }
+  fs::remove_all(d);
+}
+
+// reliability-3 N4: a document over the cap was refused only after the cap had been read (533 MB RSS).
+// A regular file is refused from its size: under an address-space limit far below the cap, the refusal
+// still comes as an InputError, not an allocation failure.
+TEST(Files, OverSizeDocumentIsRefusedFromItsSizeBeforeReading) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "an address-space limit and ASan's shadow memory do not mix";
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+  GTEST_SKIP() << "an address-space limit and ASan's shadow memory do not mix";
+#endif
+#endif
+  auto d = temp_dir("oversize");
+  std::string big = (d / "big.json").string();
+  {
+    std::ofstream(big).put(' ');
+  }
+  fs::resize_file(big, kMaxDocumentBytes + 4096);  // sparse: no disk used
+  pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    struct rlimit lim {};
+    getrlimit(RLIMIT_AS, &lim);
+    // What the process uses now, plus 64 MiB: reading the cap (256 MiB) into memory cannot fit.
+    std::string status = read_proc_text("/proc/self/status");
+    auto at = status.find("VmSize:");
+    rlim_t now = at == std::string::npos ? 0 : std::strtoull(status.c_str() + at + 7, nullptr, 10) * 1024;
+    lim.rlim_cur = now + (64u << 20);
+    setrlimit(RLIMIT_AS, &lim);
+    try {
+      read_file(big);
+      _exit(1);
+    } catch (const InputError& e) {
+      _exit(std::string(e.what()).find("larger than 256 MiB") != std::string::npos ? 0 : 2);
+    } catch (...) {
+      _exit(3);  // bad_alloc: it was being read
+    }
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "status " << status;
   fs::remove_all(d);
 }
 

@@ -12,6 +12,7 @@
 #include "checks/explain/cause_score.h"
 #include "core/errors.h"
 #include "model/fix_text.h"
+#include "platform/environment.h"
 
 namespace gpucheck::explain {
 namespace {
@@ -56,6 +57,28 @@ void sort_by_line(std::vector<LineEvidence>& ev) {
 
 double round2(double v) { return std::round(v * 100.0) / 100.0; }
 
+void redact_json_strings(nlohmann::json& j) {
+  if (j.is_string()) j = platform::redact_credentials(j.get<std::string>());
+  else if (j.is_structured())
+    for (auto& v : j) redact_json_strings(v);
+}
+
+// Everything a finding took from the log (evidence lines, captures, text and fixes made from them) with
+// URL credentials, `Bearer` tokens, ?token= parameters and known token formats redacted: users paste logs
+// from authenticated pip indexes and attach the result to issues (reliability-3 N9).
+void redact_log_text(Finding& f) {
+  using platform::redact_credentials;
+  f.title = redact_credentials(f.title);
+  f.summary = redact_credentials(f.summary);
+  f.explanation = redact_credentials(f.explanation);
+  for (auto& e : f.evidence) e.value = redact_credentials(e.value);
+  for (auto& fix : f.fixes) {
+    fix.summary = redact_credentials(fix.summary);
+    for (auto& c : fix.commands) c = redact_credentials(c);
+  }
+  redact_json_strings(f.details);
+}
+
 // The lines as Evidence ("line N" = text, from `source`) and, for readers that need the numbers, as
 // details.lines (parallel to the evidence).
 void add_lines(Finding& f, const std::vector<LineEvidence>& ev, const std::string& source) {
@@ -87,6 +110,7 @@ Finding cause_finding(const Match& m, const std::string& source) {
                {"signal_weight", round2(m.score.signal_weight)},
                {"discriminators", m.score.held}};
   add_lines(f, m.evidence, source);
+  redact_log_text(f);
   return f;
 }
 
@@ -108,6 +132,7 @@ Finding unknown_finding(const std::vector<LineEvidence>& error_lines, const Inpu
     cands.push_back({{"id", c.id}, {"confidence", round2(c.confidence)}, {"first_line", c.first_line}, {"why_not", c.why_not}});
   f.details["candidates"] = cands;
   add_lines(f, error_lines, input.name);
+  redact_log_text(f);
   return f;
 }
 

@@ -28,6 +28,11 @@ double nanoseconds_per(const std::string& unit) {
 }
 
 const BenchmarkSamples* BenchmarkDocument::find(const std::string& n) const {
+  // By name: comparing two documents of 100,000 benchmarks by scanning took 211 s (reliability-3 N4).
+  if (index.size() == benchmarks.size()) {
+    auto it = index.find(n);
+    return it == index.end() ? nullptr : &benchmarks[it->second];
+  }
   for (const auto& b : benchmarks)
     if (b.name == n) return &b;
   return nullptr;
@@ -40,7 +45,7 @@ BenchmarkDocument parse_benchmark_document(const nlohmann::json& doc, const std:
   BenchmarkDocument d;
   d.name = name;
   d.context = doc.contains("context") && doc["context"].is_object() ? doc["context"] : nlohmann::json::object();
-  std::map<std::string, std::size_t> index;
+  std::unordered_map<std::string, std::size_t>& index = d.index;
   std::size_t row_number = 0;
   for (const auto& row : doc["benchmarks"]) {
     ++row_number;

@@ -3,6 +3,7 @@
 // repetitions of each benchmark. Only what the gate needs; the document itself is never modified.
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -21,6 +22,9 @@ struct BenchmarkDocument {
   std::string name;                 // the file it came from, for messages
   nlohmann::json context;           // the document's "context" (gpucheck's part under "gpucheck")
   std::vector<BenchmarkSamples> benchmarks;  // in the document's order, one entry per run_name
+  /// run_name -> position in `benchmarks`, filled by parse_benchmark_document; find() scans instead when it
+  /// does not cover every entry (a document built by hand).
+  std::unordered_map<std::string, std::size_t> index;
 
   const BenchmarkSamples* find(const std::string& name) const;
 };

@@ -160,6 +160,29 @@ Comparison compare_documents(const BenchmarkDocument& base, const BenchmarkDocum
   return out;
 }
 
+std::optional<Finding> nothing_measured(const Comparison& c, const std::string& current_name) {
+  if (c.context.refused) return std::nullopt;
+  std::size_t skipped_count = 0;
+  for (const auto& f : c.benchmarks) {
+    if (f.id != "bench.skipped") return std::nullopt;
+    ++skipped_count;
+  }
+  Finding f;
+  f.id = "compare.nothing_measured";
+  f.status = Status::kError;
+  f.title = "NEW measured none of the baseline's benchmarks";
+  f.summary = current_name + ": " +
+              (c.benchmarks.empty() && c.only_current.empty()
+                   ? std::string("no benchmark at all")
+                   : std::to_string(skipped_count) + " benchmark(s) in both runs, each errored or skipped; " +
+                         std::to_string(c.only_base.size()) + " only in the baseline") +
+              ". Nothing was compared, so there is no verdict (a bench run whose suites crashed or skipped "
+              "everything must not pass the gate).";
+  f.add_fix("Look at why the run measured nothing: its document's error_message rows, or the bench report");
+  f.details = {{"skipped", skipped_count}, {"only_base", c.only_base.size()}, {"only_new", c.only_current.size()}};
+  return f;
+}
+
 nlohmann::json counters_details(const std::map<std::string, double>& base, const std::map<std::string, double>& current) {
   return {{"base", base}, {"new", current}};
 }

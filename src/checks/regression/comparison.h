@@ -43,6 +43,11 @@ struct Comparison {
 /// exact, ties, threshold, alpha, counters {base, new}: the user counters of each run's first repetition}.
 Comparison compare_documents(const BenchmarkDocument& base, const BenchmarkDocument& current, const CompareOptions& o);
 
+/// `compare.nothing_measured` (error: no verdict, exit 3) when the comparison was not refused and not one
+/// benchmark was measured in both runs: NEW has no benchmark of BASE, or only ones that errored or skipped.
+/// A regression gate must not pass a bench run whose suites crashed or skipped everything.
+std::optional<Finding> nothing_measured(const Comparison& c, const std::string& current_name);
+
 /// details.counters as compare_documents writes it; its one reader is model::benchmark_new_counter (the HTML
 /// report's kernel-share chart reads NEW's ratio_to_copy so).
 nlohmann::json counters_details(const std::map<std::string, double>& base, const std::map<std::string, double>& current);

@@ -72,6 +72,32 @@ int main(int argc, char** argv) {
     }
     for (;;) pause();
   }
+  if (mode == "stubborn") {  // ignores TERM, as does its child; a setsid grandchild; each appends its pid to $STUBBORN_PIDS
+    signal(SIGTERM, SIG_IGN);
+    auto note_pid = [] {
+      if (const char* f = getenv("STUBBORN_PIDS")) {
+        if (FILE* out = std::fopen(f, "a")) {
+          std::fprintf(out, "%d\n", static_cast<int>(getpid()));
+          std::fclose(out);
+        }
+      }
+    };
+    note_pid();
+    if (fork() == 0) {  // in the probe's process group, TERM ignored too
+      note_pid();
+      for (;;) pause();
+    }
+    if (fork() == 0) {
+      setsid();  // out of the group: only the subreaper's end_orphans() reaches it
+      if (fork() == 0) {
+        for (int fd = 0; fd < 4; ++fd) close(fd);
+        note_pid();
+        for (;;) pause();
+      }
+      _exit(0);
+    }
+    for (;;) pause();
+  }
   if (mode == "hostile_text") {  // a valid result whose texts would clear the screen and retitle the terminal
     std::fputs("stderr \x1b[2J\x1b]0;pwned\x07 \xff\xfe end\n", stderr);
     write_fd3(R"({"id":")" + g_id + R"(","title":"t","status":"fail","summary":"\u001b[2J\u001b]0;pwned\u0007 cleared",)"

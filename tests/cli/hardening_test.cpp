@@ -1,0 +1,479 @@
+// The reproductions of the third adversarial pass (shared/research/reliability-3.md, issue 34), each run
+// against the real binary: a hole found there is a test here, so it cannot come back.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_support.h"
+#include "core/files.h"
+#include "core/text.h"
+
+namespace gpucheck::test {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+std::size_t lines_of(const std::string& s) { return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n')); }
+
+std::string joined(const std::vector<std::string>& args) {
+  std::string s;
+  for (const auto& a : args) s += "'" + a + "' ";
+  return s;
+}
+
+// A real run report of this machine (host.info only), to forge hostile variants of.
+nlohmann::json real_report(const fs::path& dir) {
+  auto r = gpucheck({"run", "--only", "host.info", "--no-inventory", "--report-dir", (dir / "real").string()});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  for (auto& e : fs::directory_iterator(dir / "real")) return nlohmann::json::parse(read_file(e.path().string()));
+  ADD_FAILURE() << "no report written";
+  return nlohmann::json::object();
+}
+
+void save(const fs::path& p, const nlohmann::json& j) { std::ofstream(p) << j.dump(2); }
+
+// N1, N12: an empty or odd value where a path belongs is a one-line usage error (exit 2), never "the
+// current directory", "/" or a live run. `modulefiles --dir ''` wrote /tcl/cuda/13.0 as root, exit 0.
+TEST(Hardening, EmptyOrOddPathValuesAreOneLineUsageErrors) {
+  const bool had_tcl = fs::exists("/tcl"), had_lua = fs::exists("/lua");
+  for (std::vector<std::string> args : {std::vector<std::string>{"modulefiles", "--dir", ""},
+                                        {"doctor", "--from", ""},
+                                        {"doctor", "--from-text", ""},
+                                        {"env", "--root", ""},
+                                        {"env", "--python", ""},
+                                        {"abi", "--cuobjdump", "/dev/zero", "/bin/true"},
+                                        {"abi", "--cuobjdump", "/", "/bin/true"},
+                                        {"abi", ""},
+                                        {"explain", ""},
+                                        {"explain", "--signatures", "", "-"},
+                                        {"report", ""},
+                                        {"diff", "", "x.json"},
+                                        {"compare", "", "x.json"},
+                                        {"compare", "--baseline-dir", "", "x.json"},
+                                        {"fleet", "merge", ""},
+                                        {"bench", "--dir", ""},
+                                        {"bench", "--out", ""},
+                                        {"run", "--report-dir", "", "--only", "host.info"},
+                                        {"run", "--python", "", "--no-report", "--only", "host.info"},
+                                        {"doctor", "--constraints-out", "", "--for", "torch"},
+                                        {"version", "--out", ""}}) {
+    auto r = gpucheck(args);
+    EXPECT_EQ(r.exit_code, 2) << joined(args) << r.out << r.err;
+    EXPECT_EQ(lines_of(r.err), 1u) << joined(args) << r.err;
+    EXPECT_EQ(r.out.find("wrote"), std::string::npos) << joined(args) << r.out;
+  }
+  EXPECT_EQ(fs::exists("/tcl"), had_tcl);
+  EXPECT_EQ(fs::exists("/lua"), had_lua);
+}
+
+// N2: as root, `--out /tmp/x` where another user planted a link to a root-owned file replaced that file,
+// because gpucheck resolved the link itself and renamed over the target. Now such a link is refused; a
+// link of the caller's own is written through (as `>` does) and kept.
+TEST(Hardening, OutThroughALinkPlantedInASharedDirectoryIsRefused) {
+  if (geteuid() != 0) GTEST_SKIP() << "needs root to own the victim and give the link to another user";
+  auto dir = fresh_temp_dir("planted");
+  fs::path sticky = dir / "sticky", victim = dir / "rootfile.conf", link = sticky / "report.json";
+  fs::create_directories(sticky);
+  ASSERT_EQ(chmod(sticky.c_str(), 01777), 0);
+  std::ofstream(victim) << "ROOT SECRET CONFIG\n";
+  fs::create_symlink(victim, link);
+  ASSERT_EQ(lchown(link.c_str(), 65534, 65534), 0);  // nobody's link, as if nobody had planted it
+  auto r = gpucheck({"--json", "--out", link.string(), "version"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(lines_of(r.err), 1u) << r.err;
+  EXPECT_NE(r.err.find("not followed"), std::string::npos) << r.err;
+  EXPECT_EQ(read_file(victim.string()), "ROOT SECRET CONFIG\n");
+  EXPECT_TRUE(fs::is_symlink(link));
+  // root's own link in the same directory: followed as `>` follows it, the link kept.
+  fs::path own = sticky / "own.json";
+  fs::create_symlink(victim, own);
+  r = gpucheck({"--json", "--out", own.string(), "version"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(fs::is_symlink(own));
+  EXPECT_NE(read_file(victim.string()).find("\"command\": \"version\""), std::string::npos);
+  fs::remove_all(dir);
+}
+
+// N10: `explain FIFO` waited forever for a writer; a socket or device must not be opened either.
+TEST(Hardening, ExplainOfAFifoSocketOrDeviceEndsAtOnceWithOneLine) {
+  auto dir = fresh_temp_dir("explain-special");
+  fs::path fifo = dir / "ff", sock = dir / "sock";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  int s = socket(AF_UNIX, SOCK_STREAM, 0);
+  ASSERT_GE(s, 0);
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  std::snprintf(addr.sun_path, sizeof addr.sun_path, "%s", sock.c_str());
+  ASSERT_EQ(bind(s, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+  for (const std::string& input : {fifo.string(), sock.string(), std::string("/dev/zero"), std::string("/dev/null")}) {
+    SubprocessOptions o;
+    o.timeout = std::chrono::seconds(15);
+    auto t0 = Clock::now();
+    auto r = gpucheck({"explain", "--no-env", input}, o);
+    EXPECT_FALSE(r.timed_out) << input;
+    EXPECT_LT(seconds_since(t0), 10.0) << input;
+    EXPECT_EQ(r.exit_code, 2) << input << r.out << r.err;
+    EXPECT_EQ(lines_of(r.err), 1u) << input << r.err;
+  }
+  close(s);
+  fs::remove_all(dir);
+}
+
+// N9: NCCL_* is recorded as a prefix, so names with PASSPHRASE, CERT, PRIVATE, LOGIN, SIG and a
+// `Bearer <token>` value reached JSON reports; explain copied https://user:password@host from a log.
+TEST(Hardening, SecretsByNameAndValueShapeNeverReachAReport) {
+  SubprocessOptions o;
+  const std::map<std::string, std::string> secrets = {
+      {"NCCL_COLLNET_PASSPHRASE", "SEKRIT21"}, {"NCCL_CERT", "SEKRIT22"},   {"NCCL_PRIVATE", "SEKRIT23"},
+      {"NCCL_LOGIN", "SEKRIT24"},              {"NCCL_SIG", "SEKRIT27"},    {"NCCL_BEARER", "Bearer SEKRIT28"},
+      {"NCCL_PLUGIN_HEADER", "Authorization: Bearer SEKRIT29"},           {"NCCL_AUTH_COOKIE", "SEKRIT30"},
+      {"NCCL_NET_URL", "https://user:SEKRIT31@host.example/x?token=SEKRIT32"}, {"NCCL_IB_CREDENTIAL", "SEKRIT33"},
+      {"NCCL_SOCKET_IFNAME", "eth0"}};
+  for (const auto& [k, v] : secrets) o.set_env[k] = v;
+  auto dir = fresh_temp_dir("secrets");
+  auto r = gpucheck({"--json", "version"}, o);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.find("SEKRIT"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("eth0"), std::string::npos) << "a harmless NCCL variable is still recorded";
+  // explain: the evidence line keeps the error, not the credentials (text, JSON and HTML alike).
+  std::ofstream(dir / "pip.log")
+      << "Looking in indexes: https://user:SEKRIT42@pypi.internal.example/simple\n"
+      << "ERROR: Could not find a version that satisfies the requirement torch==9.9 (from versions: none)\n"
+      << "curl -H 'Authorization: Bearer SEKRIT43' https://files.example/w.whl?X-Amz-Signature=SEKRIT44&token=SEKRIT45\n"
+      << "ERROR: No matching distribution found for torch==9.9\n";
+  for (const std::string& format : {"text", "json", "html", "markdown"}) {
+    auto e = gpucheck({"explain", "--no-env", "--format", format, "-v", (dir / "pip.log").string()});
+    EXPECT_NE(e.exit_code, 2) << e.err;
+    EXPECT_EQ(e.out.find("SEKRIT"), std::string::npos) << format << "\n" << e.out;
+  }
+  fs::remove_all(dir);
+}
+
+nlohmann::json benchmark_rows(const std::string& name, int repetitions, bool errored) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (int i = 0; i < repetitions; ++i) {
+    nlohmann::json row = {{"name", name},      {"run_name", name},        {"run_type", "iteration"},
+                          {"repetitions", repetitions}, {"repetition_index", i}, {"iterations", 1000},
+                          {"real_time", 100.0 + i},      {"cpu_time", 100.0 + i}, {"time_unit", "ns"}};
+    if (errored) row["error_occurred"] = true, row["error_message"] = "no GPU";
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+// A context both documents share, so compare judges the benchmarks (an empty one is compare.context_unknown).
+const nlohmann::json kContext = {{"date", "2026-12-01T10:00:00+00:00"},
+                                 {"gpucheck", {{"key", "nogpu-test-000000000000"}, {"cpu", "test"}}}};
+
+// N5: `compare BASE NEW` gave PASS, exit 0, when NEW measured nothing (no benchmark, or only errored ones):
+// a regression gate that passes a bench run whose suites crashed.
+TEST(Hardening, CompareOfARunThatMeasuredNothingHasNoVerdict) {
+  auto dir = fresh_temp_dir("compare-nothing");
+  save(dir / "ok.json", {{"context", kContext}, {"benchmarks", benchmark_rows("BM_X", 9, false)}});
+  save(dir / "allerr.json", {{"context", kContext}, {"benchmarks", benchmark_rows("BM_X", 9, true)}});
+  save(dir / "empty.json", {{"context", kContext}, {"benchmarks", nlohmann::json::array()}});
+  for (const std::string& now : {"allerr.json", "empty.json"}) {
+    auto r = gpucheck({"compare", (dir / "ok.json").string(), (dir / now).string()});
+    EXPECT_EQ(r.exit_code, 3) << now << "\n" << r.out << r.err;
+    EXPECT_NE(r.out.find("NO VERDICT"), std::string::npos) << r.out;
+  }
+  auto same = gpucheck({"compare", (dir / "ok.json").string(), (dir / "ok.json").string()});
+  EXPECT_EQ(same.exit_code, 0) << same.out << same.err;  // measured: unchanged, a pass
+  fs::remove_all(dir);
+}
+
+// The hostile strings of the pass: Markdown markup, a fence, an @-mention, XML noncharacters, a newline
+// that forges a verdict line, ESC.
+const std::string kMarkdown = "x\n# INJECTED HEADING\n| a | b |\n```\n[click](javascript:alert(1)) "
+                              "![t](http://evil.example/t.png) <img src=http://evil.example/p.png> @everyone";
+const std::string kNonchars = "GPU \xEF\xBF\xBE name \xEF\xBF\xBF ]]><injected attr=\"1\"/>";
+
+nlohmann::json hostile_report(const fs::path& dir) {
+  nlohmann::json rep = real_report(dir);
+  auto& f = rep["sections"][0]["findings"][0];
+  f["status"] = "fail";
+  f["title"] = kMarkdown;
+  f["summary"] = kMarkdown + kNonchars;
+  f["evidence"] = nlohmann::json::array({nlohmann::json{{"what", "log"}, {"value", "line 1\n```\n# OUT OF THE FENCE\n"}},
+                                         nlohmann::json{{"what", "gpu"}, {"value", kNonchars}}});
+  return rep;
+}
+
+// N6: one U+FFFE in a probe's text or a GPU name made the whole JUnit file unreadable (not XML 1.0).
+TEST(Hardening, JUnitWithNoncharactersIsWellFormedXml) {
+  auto dir = fresh_temp_dir("junit-nonchar");
+  save(dir / "r.json", hostile_report(dir));
+  auto r = gpucheck({"report", (dir / "r.json").string(), "--format", "junit", "--out", (dir / "r.xml").string()});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  auto lint = run_subprocess({"xmllint", "--noout", "--nonet", (dir / "r.xml").string()});
+  EXPECT_TRUE(lint.ok()) << lint.out << lint.err;
+  EXPECT_NE(read_file((dir / "r.xml").string()).find("\xEF\xBF\xBD"), std::string::npos);  // shown as U+FFFD
+  fs::remove_all(dir);
+}
+
+// N7: the format meant to be pasted into an issue passed headings, images, links, raw HTML, @-mentions
+// and a fence breakout through from a report.
+TEST(Hardening, MarkdownCarriesNoMarkupFromTheReport) {
+  auto dir = fresh_temp_dir("md-inject");
+  save(dir / "r.json", hostile_report(dir));
+  auto r = gpucheck({"report", (dir / "r.json").string(), "--format", "markdown"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  const std::string& md = r.out;
+  EXPECT_EQ(md.find("\n# INJECTED"), std::string::npos) << md;
+  EXPECT_EQ(md.find("<img"), std::string::npos) << md;
+  EXPECT_EQ(md.find("[click]("), std::string::npos) << md;  // "\\[click\\](": text, not a link
+  EXPECT_EQ(md.find("!["), std::string::npos) << md;
+  EXPECT_EQ(md.find("@everyone"), std::string::npos) << md;  // a word joiner follows every '@'
+  EXPECT_EQ(md.find("\n| a | b |"), std::string::npos) << md;
+  // The evidence's own ``` stays inside a longer fence: "# OUT OF THE FENCE" is code, after a 4-tick fence.
+  auto at = md.find("# OUT OF THE FENCE");
+  ASSERT_NE(at, std::string::npos) << md;
+  auto open = md.rfind("````", at);
+  ASSERT_NE(open, std::string::npos) << md;
+  EXPECT_EQ(md.find("````", open + 4) > at, true) << md;
+  fs::remove_all(dir);
+}
+
+// N8: a newline in a node's host name forged a `PASS:` line under fleet merge's real verdict; ESC in a
+// host name reached the terminal.
+TEST(Hardening, ForgedLinesAndEscapesInHostNamesAreShownEscaped) {
+  auto dir = fresh_temp_dir("forged");
+  nlohmann::json rep = real_report(dir);
+  rep["sections"][0]["findings"][0]["status"] = "fail";  // so no line of the real verdict starts with PASS:
+  fs::create_directories(dir / "fleet");
+  rep["host"] = "node7\nnode7                no GPU                 accept\n\nPASS: 1 nodes, 1 accepted, 0 rejected\n"
+                "Next step: none\n\x1b[2J\x1b]0;PWNED\a";
+  save(dir / "fleet" / "a.json", rep);
+  for (const std::string& format : {"text", "markdown"}) {
+    auto r = gpucheck({"fleet", "merge", (dir / "fleet").string(), "--format", format});
+    EXPECT_NE(r.exit_code, 2) << r.err;
+    for (const auto& line : split(r.out, '\n')) {
+      EXPECT_NE(line.rfind("PASS:", 0), 0u) << format << ": forged line\n" << r.out;
+      EXPECT_NE(line.rfind("Next step: none", 0), 0u) << format << ": forged line\n" << r.out;
+    }
+    EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << format;
+    EXPECT_EQ(r.err.find('\x1b'), std::string::npos) << format;
+  }
+  fs::remove_all(dir);
+}
+
+// N14, N15: two contradicting reports of one node were merged without a word (the newer won); an inventory
+// of schema_version "999" was read without a note.
+TEST(Hardening, SecondReportOfANodeAndAnUnknownSchemaVersionAreNamed) {
+  auto dir = fresh_temp_dir("fleet-twice");
+  nlohmann::json rep = real_report(dir);
+  fs::create_directories(dir / "fleet");
+  save(dir / "fleet" / "a.json", rep);
+  rep["finished_at"] = "2030-01-01T00:00:00Z";
+  save(dir / "fleet" / "b.json", rep);
+  auto r = gpucheck({"fleet", "merge", (dir / "fleet").string()});
+  EXPECT_NE(r.out.find("2 reports"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("b.json"), std::string::npos) << r.out;
+  save(dir / "inv.json", {{"schema_version", "999"}, {"pythons", nlohmann::json::array()}});
+  auto d = gpucheck({"doctor", "--from", (dir / "inv.json").string()});
+  EXPECT_NE(d.exit_code, 2) << d.err;
+  EXPECT_NE(d.out.find("schema_version '999'"), std::string::npos) << d.out;
+  fs::remove_all(dir);
+}
+
+// A probe directory whose only probe is the misbehaving child in `mode`, and the environment selecting it.
+SubprocessOptions one_probe(const fs::path& dir, const std::string& mode, double timeout_s) {
+  fs::create_directories(dir / "probes");
+  fs::create_directories(dir / "data" / "probes");
+  fs::create_symlink(MISBEHAVING_PROBE, dir / "probes" / ("test." + mode));
+  std::ofstream(dir / "data" / "probes" / ("test." + mode + ".json"))
+      << R"({"id":"test.)" << mode << R"(","title":")" << mode << R"(","levels":["quick"],"timeout_s":)" << timeout_s << "}";
+  SubprocessOptions o;
+  o.set_env["GPUCHECK_PROBE_DIR"] = (dir / "probes").string();
+  o.set_env["GPUCHECK_DATA_DIR"] = (dir / "data").string();
+  o.set_env["STUBBORN_PIDS"] = (dir / "pids").string();
+  return o;
+}
+
+std::vector<int> pids_in(const fs::path& file) {
+  std::vector<int> out;
+  std::ifstream in(file);
+  for (int pid; in >> pid;) out.push_back(pid);
+  return out;
+}
+
+// Alive and not a zombie (an orphan's zombie is init's to reap, and may be for a moment).
+bool alive(int pid) {
+  std::string stat = read_proc_text("/proc/" + std::to_string(pid) + "/stat");
+  auto close = stat.rfind(')');
+  return close != std::string::npos && close + 2 < stat.size() && stat[close + 2] != 'Z';
+}
+
+bool all_gone(const std::vector<int>& pids) {
+  for (int i = 0; i < 40; ++i) {
+    bool any = false;
+    for (int p : pids) any = any || alive(p);
+    if (!any) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return false;
+}
+
+// Runs `args` and signals gpucheck with `signals` (each `gap` apart) once `ready` holds.
+SubprocessResult signalled(const std::vector<std::string>& args, const SubprocessOptions& o,
+                           const std::function<bool()>& ready, std::vector<int> signals,
+                           std::chrono::milliseconds gap, double* after_signal_s) {
+  SubprocessResult r;
+  std::thread t([&] { r = gpucheck(args, o); });
+  for (int i = 0; i < 600 && !ready(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  int pid = -1;
+  for (int i = 0; i < 100 && pid < 0; ++i) {  // our child named gpucheck
+    for (auto& e : fs::directory_iterator("/proc")) {
+      const std::string name = e.path().filename().string();
+      if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+      std::string stat = read_proc_text((e.path() / "stat").string());
+      auto open = stat.find('('), close = stat.rfind(')');
+      if (open == std::string::npos || close == std::string::npos || close + 4 >= stat.size()) continue;
+      if (stat.substr(open + 1, close - open - 1) == "gpucheck" && std::atoi(stat.c_str() + close + 4) == getpid())
+        pid = std::stoi(name);
+    }
+  }
+  auto t0 = Clock::now();
+  for (std::size_t i = 0; i < signals.size(); ++i) {
+    if (i) std::this_thread::sleep_for(gap);
+    if (pid > 0) kill(pid, signals[i]);
+  }
+  t.join();
+  *after_signal_s = seconds_since(t0);
+  return r;
+}
+
+// N3b: a second signal during `run` left a probe that ignores TERM, its child and a setsid grandchild
+// alive, and lost the report (exit 143). Now: the second signal SIGKILLs the probe's group at once, the
+// subreaper ends the setsid descendant, and the report of what finished is written.
+TEST(Hardening, SecondSignalKillsTheProbeAtOnceAndTheReportIsStillWritten) {
+  auto dir = fresh_temp_dir("second-signal");
+  SubprocessOptions o = one_probe(dir, "stubborn", 120);
+  o.timeout = std::chrono::seconds(60);
+  double took = 0;
+  auto r = signalled({"run", "--only", "test.stubborn", "--no-inventory", "--report-dir", (dir / "reports").string()}, o,
+                     [&] { return pids_in(dir / "pids").size() >= 3; }, {SIGTERM, SIGTERM},
+                     std::chrono::milliseconds(300), &took);
+  auto pids = pids_in(dir / "pids");
+  ASSERT_EQ(pids.size(), 3u) << r.err;
+  EXPECT_FALSE(r.timed_out);
+  EXPECT_EQ(r.exit_code, 3) << r.err;  // no verdict, and not killed by the signal (143)
+  EXPECT_LT(took, 5.0);
+  EXPECT_TRUE(all_gone(pids)) << "the probe, its child or its setsid grandchild outlived gpucheck";
+  ASSERT_TRUE(fs::is_directory(dir / "reports"));
+  std::size_t reports = 0;
+  for (auto& e : fs::directory_iterator(dir / "reports")) {
+    reports += e.path().extension() == ".json";
+    EXPECT_NE(read_file(e.path().string()).find("run.incomplete"), std::string::npos);
+  }
+  EXPECT_EQ(reports, 1u);
+  fs::remove_all(dir);
+}
+
+// N3a: on SIGTERM, `bench` exited at once and left its suite, the suite's child and a setsid grandchild
+// running, with no document. Now it stops the suite's group, ends the orphans and writes what finished.
+TEST(Hardening, BenchStopsItsSuiteOnASignalAndWritesTheDocument) {
+  auto dir = fresh_temp_dir("bench-signal");
+  SubprocessOptions o = one_probe(dir, "stubborn", 120);
+  // The installed data, with a suite list naming only the stubborn child.
+  for (auto& e : fs::directory_iterator(GPUCHECK_STAGE_DATA))
+    if (e.path().filename() != "bench" && e.path().filename() != "probes")
+      fs::create_symlink(e.path(), dir / "data" / e.path().filename());
+  fs::create_directories(dir / "data" / "bench");
+  std::ofstream(dir / "data" / "bench" / "suites.json")
+      << R"({"suites": [{"name": "stubborn", "executable": "test.stubborn", "subject": "a suite that ignores TERM"}]})";
+  o.set_env["GPUCHECK_BENCH_DIR"] = (dir / "probes").string();
+  o.timeout = std::chrono::seconds(120);
+  double took = 0;
+  auto r = signalled({"bench", "--no-python", "--repetitions", "1", "--out", (dir / "b.json").string()}, o,
+                     [&] { return pids_in(dir / "pids").size() >= 3; }, {SIGTERM}, std::chrono::milliseconds(0), &took);
+  auto pids = pids_in(dir / "pids");
+  ASSERT_EQ(pids.size(), 3u) << r.err;
+  EXPECT_FALSE(r.timed_out);
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+  EXPECT_TRUE(all_gone(pids)) << "the suite, its child or its setsid grandchild outlived gpucheck";
+  ASSERT_TRUE(fs::exists(dir / "b.json")) << r.err;
+  auto doc = nlohmann::json::parse(read_file((dir / "b.json").string()));
+  EXPECT_TRUE(doc["benchmarks"].is_array());
+  fs::remove_all(dir);
+}
+
+// N11: `run --report-dir` on a directory that takes no file ran the whole suite, then lost the report.
+TEST(Hardening, UnwritableReportDirStopsTheRunBeforeTheFirstProbe) {
+  auto dir = fresh_temp_dir("ro-report-dir");
+  SubprocessOptions o = one_probe(dir, "good", 30);
+  // /proc/self exists, and nobody, root included, can create a file in it.
+  auto r = gpucheck({"run", "--only", "test.good", "--no-inventory", "--report-dir", "/proc/self"}, o);
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_EQ(lines_of(r.err), 1u) << r.err;
+  EXPECT_NE(r.err.find("/proc/self"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.find("test.good"), std::string::npos) << "the probe ran: " << r.out;
+  EXPECT_EQ(r.err.find("test.good"), std::string::npos) << "the probe ran: " << r.err;
+  auto b = gpucheck({"bench", "--no-python", "--dir", "/proc/self"});
+  EXPECT_EQ(b.exit_code, 2) << b.err;
+  EXPECT_EQ(lines_of(b.err), 1u) << b.err;
+  fs::remove_all(dir);
+}
+
+// N4: `doctor --from` scanned every distribution for each Requires-Dist line: 32,000 distributions with 5
+// each took 29 s. Indexed by name, it is linear.
+TEST(Hardening, DoctorFromAnInventoryOf32000DistributionsIsLinear) {
+  auto dir = fresh_temp_dir("doctor-many");
+  const int n = 32000;
+  nlohmann::json dists = nlohmann::json::array();
+  for (int i = 0; i < n; ++i) {
+    nlohmann::json requires = nlohmann::json::array();
+    for (int k = 1; k <= 5; ++k) requires.push_back("pkg" + std::to_string((i + k * 7) % n) + ">=0.1");
+    dists.push_back({{"name", "pkg" + std::to_string(i)}, {"version", "1.0"}, {"requires_dist", requires},
+                     {"location", "/venv/lib/python3.11/site-packages"}});
+  }
+  nlohmann::json inv = {{"schema_version", "2"}, {"pythons", nlohmann::json::array({nlohmann::json{
+                                        {"interpreter", "/venv/bin/python"}, {"version", "3.11.2"},
+                                        {"prefix", "/venv"}, {"distributions", dists}}})}};
+  save(dir / "inv.json", inv);
+  SubprocessOptions o;
+  o.timeout = std::chrono::seconds(120);
+  auto t0 = Clock::now();
+  auto r = gpucheck({"doctor", "--json", "--from", (dir / "inv.json").string()}, o);
+  const double took = seconds_since(t0);
+  EXPECT_NE(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.out.find("requirement_missing"), std::string::npos);  // every requirement is installed
+  EXPECT_LT(took, 15.0) << "29 s before the index";
+  std::printf("doctor --from, %d distributions x 5 Requires-Dist: %.2f s\n", n, took);
+  fs::remove_all(dir);
+}
+
+// N4: `compare` looked each benchmark up by scanning the other document: 100,000 took 211 s.
+TEST(Hardening, CompareOf30000BenchmarksIsLinear) {
+  auto dir = fresh_temp_dir("compare-many");
+  const int n = 30000;
+  nlohmann::json rows = nlohmann::json::array();
+  for (int i = 0; i < n; ++i)
+    for (auto& row : benchmark_rows("BM_" + std::to_string(i), 5, false)) rows.push_back(std::move(row));
+  save(dir / "a.json", {{"context", kContext}, {"benchmarks", rows}});
+  SubprocessOptions o;
+  o.timeout = std::chrono::seconds(120);
+  auto t0 = Clock::now();
+  auto r = gpucheck({"compare", "--json", (dir / "a.json").string(), (dir / "a.json").string()}, o);
+  const double took = seconds_since(t0);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_LT(took, 20.0) << "22 s before the index";
+  std::printf("compare, %d benchmarks x 5 repetitions against itself: %.2f s\n", n, took);
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace gpucheck::test
