@@ -6,6 +6,7 @@
 
 #include "core/shell_quote.h"
 #include "core/text.h"
+#include "model/diff_details.h"
 
 namespace gpucheck::model {
 namespace {
@@ -139,8 +140,8 @@ VerdictKind kind_of(const Report& r, const report::Summary& s) {
   if (c == "env") return VerdictKind::kDescribes;
   if (c == "explain") return root_cause(r) ? VerdictKind::kExplained : VerdictKind::kUnknown;
   if (c == "diff") {
-    if (whole_number(r.details, "that_matter")) return VerdictKind::kDifferent;
-    return whole_number(r.details, "differences") ? VerdictKind::kMinorDifferences : VerdictKind::kSame;
+    const DiffDetails d = diff_details(r);
+    return d.that_matter ? VerdictKind::kDifferent : d.differences ? VerdictKind::kMinorDifferences : VerdictKind::kSame;
   }
   if (s.verdict == "NO GPU TESTED") return VerdictKind::kNoGpuTested;
   if (s.verdict == "FAIL") return VerdictKind::kFail;
@@ -163,8 +164,8 @@ std::string line_of(const Report& r, const Verdict& v) {
     case VerdictKind::kSame:
     case VerdictKind::kMinorDifferences:
     case VerdictKind::kDifferent:
-      return fmt::format("{}: {} difference(s), {} that matter", v.word, whole_number(r.details, "differences"),
-                         whole_number(r.details, "that_matter"));
+      return fmt::format("{}: {} difference(s), {} that matter", v.word, diff_details(r).differences,
+                         diff_details(r).that_matter);
     default: break;
   }
   if (c == "run") {
