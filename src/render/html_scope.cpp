@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/text.h"
+#include "model/run_details.h"
 
 namespace gpucheck::render::html {
 namespace {
@@ -18,10 +19,8 @@ std::string names(const std::vector<std::string>& ids, std::size_t most = 8) {
 }
 
 void run_scope(const report::Report& r, Scope& s) {
-  std::set<std::string> gpu;
-  if (auto g = r.details.find("gpu_probes"); g != r.details.end() && g->is_array())
-    for (auto& id : *g)
-      if (id.is_string()) gpu.insert(id.get<std::string>());
+  const auto probes = model::run_details(r).gpu_probes;
+  const std::set<std::string> gpu(probes.begin(), probes.end());
   std::vector<std::string> gpu_ran, gpu_not, host_ran, host_not;
   std::string first_reason;
   for (const auto* f : r.findings()) {
