@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/text.h"
+#include "model/compare_details.h"
 #include "model/run_details.h"
 
 namespace gpucheck::render::html {
@@ -56,14 +57,12 @@ void fleet_scope(const report::Report& r, Scope& s) {
 }
 
 void compare_scope(const report::Report& r, Scope& s) {
-  auto text = [&](const char* key) {
-    auto it = r.details.find(key);
-    if (it == r.details.end()) return std::string("(none)");
-    if (it->is_string()) return it->get<std::string>();
-    if (it->is_array()) return fmt::format("{} documents", it->size());
-    return std::string("(none)");
-  };
-  s.lines.push_back("Compared benchmark documents: base " + text("base") + ", new " + text("new") + ".");
+  const model::CompareDetails d = model::compare_details(r);
+  const std::string base = d.mode == "history" ? fmt::format("{} documents", d.base.size())
+                           : d.base.empty()    ? "(none)"
+                                               : d.base.front();
+  s.lines.push_back("Compared benchmark documents: base " + base + ", new " +
+                    (d.new_document.empty() ? "(none)" : d.new_document) + ".");
   s.lines.push_back("Nothing was measured now: the times are those recorded by gpucheck bench.");
 }
 
