@@ -12,6 +12,7 @@
 #include "core/subprocess.h"
 #include "core/text.h"
 #include "inventory/collect.h"
+#include "model/run_details.h"
 #include "report/run_thresholds.h"
 
 namespace gpucheck::commands {
@@ -49,9 +50,10 @@ RunResult run(const RunRequest& a, report::Report rep, const RunHooks& hooks) {
     budgets.push_back(a.timeout > 0 ? a.timeout : runner::effective_timeout(p, a.level, std::thread::hardware_concurrency()));
   if (hooks.selected) hooks.selected(probes, budgets);
   // Which selected probes need a GPU: a run where all of them skipped says so instead of PASS.
-  rep.details["gpu_probes"] = nlohmann::json::array();
+  model::RunDetails details;
   for (const auto& p : probes)
-    if (std::find(p.tags.begin(), p.tags.end(), "gpu") != p.tags.end()) rep.details["gpu_probes"].push_back(p.id);
+    if (std::find(p.tags.begin(), p.tags.end(), "gpu") != p.tags.end()) details.gpu_probes.push_back(p.id);
+  rep.details = model::to_json(details);
   catch_interrupts();  // Ctrl-C, SIGTERM, SIGHUP: stop the probe, keep what finished, write the report
   rep.section("probes").findings = runner::run_suite(probes, opts, hooks.suite);
   if (hooks.suite_done) hooks.suite_done();

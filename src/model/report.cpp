@@ -1,6 +1,7 @@
 #include "model/report.h"
 
 #include "core/json_input.h"
+#include "model/run_details.h"
 #include "model/verdict.h"
 #include "core/errors.h"
 #include "core/files.h"
@@ -47,13 +48,12 @@ Summary summarize(const Report& r) {
   Summary s = summarize(all, r.meta.exit);
   // A run whose GPU probes all skipped proved the host only: its verdict must not read like a node
   // accepted. The exit code stays the policy's (--strict makes those skips failures).
-  auto gpu = r.details.find("gpu_probes");
-  if (s.verdict == "PASS" && gpu != r.details.end() && gpu->is_array() && !gpu->empty()) {
+  const std::vector<std::string> gpu = model::run_details(r).gpu_probes;
+  if (s.verdict == "PASS" && !gpu.empty()) {
     bool any_ran = false;
     for (auto& f : all)
-      for (auto& id : *gpu)
-        if (id.is_string() && f.id == id.get<std::string>() && f.status != Status::kSkip && f.status != Status::kError)
-          any_ran = true;
+      for (auto& id : gpu)
+        if (f.id == id && f.status != Status::kSkip && f.status != Status::kError) any_ran = true;
     if (!any_ran) s.verdict = "NO GPU TESTED";
   }
   // What is shown is counted once, here: a finding that sums up others is not one more.

@@ -6,6 +6,8 @@
 
 #include "core/shell_quote.h"
 #include "core/text.h"
+#include "model/compare_details.h"
+#include "model/diff_details.h"
 
 namespace gpucheck::model {
 namespace {
@@ -125,22 +127,14 @@ NextStep next_step(const Report& r, const report::Summary& s, const std::string&
   return generic_step(r);
 }
 
-int whole_number(const nlohmann::json& j, const char* key) {
-  if (!j.is_object()) return 0;
-  auto it = j.find(key);
-  if (it == j.end() || !it->is_number_integer()) return 0;
-  auto v = it->get<std::int64_t>();
-  return v >= 0 && v <= 1'000'000'000 ? static_cast<int>(v) : 0;
-}
-
 VerdictKind kind_of(const Report& r, const report::Summary& s) {
   const std::string& c = r.meta.command;
   if (!judges(r)) return VerdictKind::kListing;
   if (c == "env") return VerdictKind::kDescribes;
   if (c == "explain") return root_cause(r) ? VerdictKind::kExplained : VerdictKind::kUnknown;
   if (c == "diff") {
-    if (whole_number(r.details, "that_matter")) return VerdictKind::kDifferent;
-    return whole_number(r.details, "differences") ? VerdictKind::kMinorDifferences : VerdictKind::kSame;
+    const DiffDetails d = diff_details(r);
+    return d.that_matter ? VerdictKind::kDifferent : d.differences ? VerdictKind::kMinorDifferences : VerdictKind::kSame;
   }
   if (s.verdict == "NO GPU TESTED") return VerdictKind::kNoGpuTested;
   if (s.verdict == "FAIL") return VerdictKind::kFail;
@@ -163,8 +157,8 @@ std::string line_of(const Report& r, const Verdict& v) {
     case VerdictKind::kSame:
     case VerdictKind::kMinorDifferences:
     case VerdictKind::kDifferent:
-      return fmt::format("{}: {} difference(s), {} that matter", v.word, whole_number(r.details, "differences"),
-                         whole_number(r.details, "that_matter"));
+      return fmt::format("{}: {} difference(s), {} that matter", v.word, diff_details(r).differences,
+                         diff_details(r).that_matter);
     default: break;
   }
   if (c == "run") {
@@ -175,12 +169,8 @@ std::string line_of(const Report& r, const Verdict& v) {
   if (c == "doctor")
     return fmt::format("{}: {} error(s), {} warning(s)", v.word, count("fail") + count("error"), count("warn"));
   if (c == "compare") {
-    double threshold = 0.05, alpha = 0.01;
-    if (r.details.is_object()) {
-      if (auto t = r.details.find("threshold"); t != r.details.end() && t->is_number()) threshold = t->get<double>();
-      if (auto a = r.details.find("alpha"); a != r.details.end() && a->is_number()) alpha = a->get<double>();
-    }
-    return fmt::format("{}: {} (threshold {:.1f}%, alpha {:g})", v.word, compare_counts_line(r), 100 * threshold, alpha);
+    const CompareDetails d = compare_details(r);
+    return fmt::format("{}: {} (threshold {:.1f}%, alpha {:g})", v.word, compare_counts_line(r), 100 * d.threshold, d.alpha);
   }
   if (c == "fleet") {
     int accepted = 0, rejected = 0, incomplete = 0;
@@ -262,11 +252,10 @@ const Finding* root_cause(const Report& r) {
 }
 
 std::string compare_counts_line(const Report& r) {
-  const nlohmann::json counts =
-      r.details.is_object() && r.details.contains("counts") ? r.details["counts"] : nlohmann::json::object();
+  const std::map<std::string, int> counts = compare_details(r).counts;
   std::string s;
   auto add = [&](const char* key, const char* one, const char* many) {
-    int n = whole_number(counts, key);
+    const int n = counts.count(key) ? counts.at(key) : 0;
     if (n == 0) return;
     s += (s.empty() ? "" : ", ") + std::to_string(n) + " " + (n == 1 ? one : many);
   };

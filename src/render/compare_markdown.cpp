@@ -2,6 +2,7 @@
 // benchmark. Text from documents is escaped so it cannot break the table or inject markup.
 #include <fmt/format.h>
 
+#include "model/compare_details.h"
 #include "render/compare_rows.h"
 #include "render/markdown_escape.h"
 #include "render/render.h"
@@ -23,8 +24,7 @@ std::string mark(const std::string& verdict) {
 
 void text::markdown_compare(const report::Report& r, std::ostream& out) {
   // The heading, the verdict line (counts, threshold, alpha) and the next step are render_markdown()'s.
-  if (r.details.is_object() && !r.details.value("key", "").empty())
-    out << "key " << markdown::code(r.details.value("key", "")) << "\n\n";
+  if (const std::string key = model::compare_details(r).key; !key.empty()) out << "key " << markdown::code(key) << "\n\n";
   if (const auto* s = r.find_section("benchmarks"))
     for (const auto& f : s->findings)
       if (f.id.rfind("compare.", 0) == 0) {

@@ -2,6 +2,7 @@
 // long values cut in the middle), then the consequence of each difference that has one.
 #include <fmt/format.h>
 
+#include "model/diff_details.h"
 #include "render/text_blocks.h"
 
 namespace gpucheck::render::text {
@@ -14,16 +15,16 @@ std::string fit(const std::string& s, std::size_t width) {
   return s.substr(0, head) + ".." + s.substr(s.size() - (width - 2 - head));
 }
 
-std::string side(const nlohmann::json& d, const char* key) {
-  if (!d.is_object() || !d.contains(key) || !d[key].is_object()) return "-";
-  const auto& s = d[key];
-  return s.value("file", std::string("-")) + " (" + s.value("hostname", std::string("?")) + ")";
+std::string side(const model::DiffSide& s) {
+  if (!s.present) return "-";
+  return (s.file.empty() ? "-" : s.file) + " (" + (s.hostname.empty() ? "?" : s.hostname) + ")";
 }
 
 }  // namespace
 
 void diff(const report::Report& r, std::ostream& out, const RenderOptions& o) {
-  out << "A: " << side(r.details, "a") << "\nB: " << side(r.details, "b") << "\n";
+  const model::DiffDetails d = model::diff_details(r);
+  out << "A: " << side(d.a) << "\nB: " << side(d.b) << "\n";
   const report::Section* s = r.find_section("differences");
   if (!s || s->findings.empty()) {
     out << "no difference in the facts compared\n";

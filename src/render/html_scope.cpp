@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 
 #include "core/text.h"
+#include "model/compare_details.h"
+#include "model/run_details.h"
 
 namespace gpucheck::render::html {
 namespace {
@@ -18,10 +20,8 @@ std::string names(const std::vector<std::string>& ids, std::size_t most = 8) {
 }
 
 void run_scope(const report::Report& r, Scope& s) {
-  std::set<std::string> gpu;
-  if (auto g = r.details.find("gpu_probes"); g != r.details.end() && g->is_array())
-    for (auto& id : *g)
-      if (id.is_string()) gpu.insert(id.get<std::string>());
+  const auto probes = model::run_details(r).gpu_probes;
+  const std::set<std::string> gpu(probes.begin(), probes.end());
   std::vector<std::string> gpu_ran, gpu_not, host_ran, host_not;
   std::string first_reason;
   for (const auto* f : r.findings()) {
@@ -57,14 +57,12 @@ void fleet_scope(const report::Report& r, Scope& s) {
 }
 
 void compare_scope(const report::Report& r, Scope& s) {
-  auto text = [&](const char* key) {
-    auto it = r.details.find(key);
-    if (it == r.details.end()) return std::string("(none)");
-    if (it->is_string()) return it->get<std::string>();
-    if (it->is_array()) return fmt::format("{} documents", it->size());
-    return std::string("(none)");
-  };
-  s.lines.push_back("Compared benchmark documents: base " + text("base") + ", new " + text("new") + ".");
+  const model::CompareDetails d = model::compare_details(r);
+  const std::string base = d.mode == "history" ? fmt::format("{} documents", d.base.size())
+                           : d.base.empty()    ? "(none)"
+                                               : d.base.front();
+  s.lines.push_back("Compared benchmark documents: base " + base + ", new " +
+                    (d.new_document.empty() ? "(none)" : d.new_document) + ".");
   s.lines.push_back("Nothing was measured now: the times are those recorded by gpucheck bench.");
 }
 

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "core/errors.h"
+#include "model/compare_details.h"
 
 namespace gpucheck::report {
 
@@ -75,13 +76,17 @@ Report compare_report(const CompareRequest& req, Report rep) {
   regression::BenchmarkDocument current = regression::load_benchmark_document(req.current);
   const std::string key = key_of(current);
   Section& s = rep.section("benchmarks");
-  nlohmann::json details{{"new", req.current}, {"key", key}, {"threshold", g.threshold}, {"alpha", g.alpha}};
+  model::CompareDetails details;
+  details.new_document = req.current;
+  details.key = key;
+  details.threshold = g.threshold;
+  details.alpha = g.alpha;
 
   regression::Comparison result;
   if (!req.history_dir.empty() || !req.baseline_dir.empty()) {
     const bool history = !req.history_dir.empty();
     const std::string dir = history ? req.history_dir : req.baseline_dir;
-    details["mode"] = history ? "history" : "baseline-dir";
+    details.mode = history ? "history" : "baseline-dir";
     if (key.empty())
       throw InputError(req.current + " has no gpucheck context key (write it with `gpucheck bench`), so no baseline can be picked from " + dir);
     auto docs = documents_with_key(dir, key, req.current, rep);
@@ -93,39 +98,34 @@ Report compare_report(const CompareRequest& req, Report rep) {
       f.summary = "No document in " + dir + " has key " + key + ": nothing to compare against yet.";
       f.add_fix("Keep this run as the baseline of this configuration", {"cp " + req.current + " " + dir + "/"});
       s.findings.push_back(f);
-      details["counts"] = nlohmann::json::object();
-      rep.details = details;
+      rep.details = model::to_json(details);
       return rep;
     }
     if (history) {
-      nlohmann::json names = nlohmann::json::array();
-      for (const auto& d : docs) names.push_back(d.name);
-      details["base"] = names;
+      for (const auto& d : docs) details.base.push_back(d.name);
       result = regression::compare_history(docs, current, req.options);
     } else {
-      details["base"] = docs.back().name;
+      details.base = {docs.back().name};
       result = regression::compare_documents(docs.back(), current, req.options);
     }
   } else {
     if (req.base.empty()) throw InputError("no BASE document given (or use --baseline-dir DIR / --history DIR)");
-    details["mode"] = "pair";
-    details["base"] = req.base;
+    details.mode = "pair";
+    details.base = {req.base};
     result = regression::compare_documents(regression::load_benchmark_document(req.base), current, req.options);
   }
 
   if (result.context.finding) s.findings.push_back(*result.context.finding);
   std::optional<Finding> nothing = regression::nothing_measured(result, req.current);  // before the moves below
-  std::map<std::string, int> counts;
   for (auto& f : result.benchmarks) {
-    counts[f.details.value("verdict", "")]++;
+    details.counts[f.details.value("verdict", "")]++;
     s.findings.push_back(std::move(f));
   }
   if (nothing) s.findings.push_back(std::move(*nothing));
   list_note(rep, result.only_base, "the baseline");
   list_note(rep, result.only_current, req.current);
-  details["counts"] = counts;
-  details["refused"] = result.context.refused;
-  rep.details = details;
+  details.refused = result.context.refused;
+  rep.details = model::to_json(details);
   return rep;
 }
 

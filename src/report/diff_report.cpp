@@ -2,6 +2,7 @@
 
 #include "checks/diff/inventory_diff.h"
 #include "inventory/model.h"
+#include "model/diff_details.h"
 
 namespace gpucheck::report {
 
@@ -11,12 +12,12 @@ Report diff_report(const std::string& a, const std::string& b, Report rep) {
   auto kb = compat::KnowledgeBase::load();
   Section& s = rep.section("differences");
   s.findings = diff::diff_inventories(ia, ib, kb);
-  int matter = 0;
-  for (const auto& f : s.findings) matter += f.status == Status::kFail;
-  auto side = [](const std::string& file, const inventory::Inventory& inv) {
-    return nlohmann::json{{"file", file}, {"hostname", inv.hostname}, {"collected_at", inv.collected_at}};
-  };
-  rep.details = {{"a", side(a, ia)}, {"b", side(b, ib)}, {"differences", s.findings.size()}, {"that_matter", matter}};
+  model::DiffDetails d;
+  d.a = {true, a, ia.hostname, ia.collected_at};
+  d.b = {true, b, ib.hostname, ib.collected_at};
+  d.differences = static_cast<int>(s.findings.size());
+  for (const auto& f : s.findings) d.that_matter += f.status == Status::kFail;
+  rep.details = model::to_json(d);
   return rep;
 }
 

@@ -140,6 +140,30 @@ TEST(Formats, NamesParse) {
   EXPECT_EQ(parse_format("pdf"), std::nullopt);
 }
 
+// One reason shared by several skips is written once, in every format that tabulates the checks (the
+// terminal groups them too); a JUnit failure's message is the finding's title, never empty.
+TEST(Formats, RepeatedSkipReasonsAreOneRowAndJunitFailuresCarryTheTitle) {
+  report::Report r = sample_report();
+  const std::string reason = "no usable GPU: cudaErrorInsufficientDriver (35)";  // kernels.adam's already
+  for (const char* id : {"kernels.lamb", "kernels.softmax", "kernels.cross_entropy"}) {
+    Finding f;
+    f.id = id;
+    f.status = Status::kSkip;
+    f.summary = reason;
+    r.section("probes").findings.push_back(f);
+  }
+  for (Format f : {Format::kMarkdown, Format::kHtml}) {
+    std::ostringstream out;
+    render(r, f, out, RenderOptions{});
+    EXPECT_EQ(count(out.str(), reason), 1) << out.str();
+    EXPECT_NE(out.str().find("kernels.cross_entropy"), std::string::npos) << "every id is still listed";
+  }
+  std::ostringstream junit;
+  render(r, Format::kJunit, junit, RenderOptions{});
+  EXPECT_NE(junit.str().find("<failure message=\"copies\""), std::string::npos) << junit.str();
+  EXPECT_EQ(junit.str().find("message=\"\""), std::string::npos) << junit.str();
+}
+
 }  // namespace
 // A report read back from another node may carry any number where gpucheck writes a small whole one: a float
 // such as 6.7e77 converted to int is undefined behaviour (UBSan in the sanitizer lane, fuzz.report). The
