@@ -41,7 +41,7 @@ Runner setup_doctor(CLI::App& sub, GlobalOptions& g) {
   auto a = std::make_shared<DoctorArgs>();
   add_inventory_source(sub, a->source);
   sub.add_option("--from-text", a->from_text,
-                 "Judge a pasted environment report: torch's, vLLM's or detectron2's collect_env, `python -m xformers.info`, "
+                 "Judge a pasted environment report: torch's, vLLM's or detectron2's collect_env, sglang's check_env, `python -m xformers.info`, "
                  "`python -m bitsandbytes`, nvidia-smi, pip list/freeze or conda list (several in one file are merged)")
       ->type_name("FILE")
       ->excludes(sub.get_option("--from"))

@@ -242,6 +242,41 @@ std::optional<PastedFacts> read_detectron2_env(std::string_view text) {
   return f;
 }
 
+std::optional<PastedFacts> read_sglang_check_env(std::string_view text) {
+  PastedFacts f;
+  f.format = "sglang check_env";
+  bool sglang = false, stack = false;
+  std::map<std::string, std::string> ccs;  // "GPU 0,1" -> "8.6"
+  for (const auto& t : lines_of(text)) {
+    if (starts_with(t, "NVIDIA Topology")) break;
+    auto colon = t.find(": ");
+    if (colon == std::string::npos) continue;
+    std::string key = trim(t.substr(0, colon)), value = trim(t.substr(colon + 2));
+    if (key == "sglang" && is_version(value)) sglang = true;
+    if (key == "PyTorch" || key == "CUDA Driver Version") stack = true;
+    if (key == "Python") f.python_version = first_word(value);
+    else if (key == "CUDA available") f.cuda_available = value == "True";
+    else if (key == "PyTorch" && is_version(value)) f.torch_version = first_word(value);
+    else if (key == "CUDA Driver Version" && is_version(value)) f.driver_version = first_word(value);
+    else if (key == "NVCC") {
+      f.states_nvcc = true;
+      f.nvcc_version = nvcc_release(value);
+    } else if (starts_with(key, "GPU ") && ends_with(key, " Compute Capability") && is_version(value)) {
+      ccs[key.substr(0, key.size() - 19)] = first_word(value);
+    } else if (starts_with(key, "GPU ") && key.size() > 4 && std::isdigit(static_cast<unsigned char>(key[4]))) {
+      std::size_t count = std::min<std::size_t>(std::count(key.begin(), key.end(), ',') + 1, 256);
+      for (std::size_t i = 0; i < count; ++i) f.gpus.push_back({value, ""});
+    } else if (is_version(value) && key.find(' ') == std::string::npos && key != "CUDA_HOME") {
+      f.packages[normalized(key)] = first_word(value);
+    }
+  }
+  if (!sglang || !stack) return std::nullopt;
+  // One capability line per group of GPUs with the same model: it applies to all of them.
+  if (ccs.size() == 1)
+    for (auto& g : f.gpus) g.cc = ccs.begin()->second;
+  return f;
+}
+
 std::optional<PastedFacts> read_nvidia_smi(std::string_view text) {
   PastedFacts f;
   f.format = "nvidia-smi";

@@ -1,7 +1,7 @@
 #pragma once
 // The environment reports users paste besides collect_env (collect_env_text.h): `python -m xformers.info`,
-// `python -m bitsandbytes`, detectron2's collect_env table, `nvidia-smi` (and -L), `pip list`, `pip freeze`
-// and `conda list`. Each reader returns only what its text states, as partial facts; pasted_report.h merges
+// `python -m bitsandbytes`, detectron2's collect_env table, sglang's check_env, `nvidia-smi` (and -L),
+// `pip list`, `pip freeze` and `conda list`. Each reader returns only what its text states, as partial facts; pasted_report.h merges
 // them (one paste often holds several) into one inventory. Nothing is guessed here: a torch whose CUDA the
 // text does not state keeps `torch_cuda` unset, a GPU without a compute capability keeps cc "".
 #include <map>
@@ -40,6 +40,8 @@ std::optional<PastedFacts> read_xformers_info(std::string_view text);
 std::optional<PastedFacts> read_bitsandbytes_report(std::string_view text);
 /// detectron2's `python -m detectron2.utils.collect_env` (also mmcv-era copies of it): "key  value" rows.
 std::optional<PastedFacts> read_detectron2_env(std::string_view text);
+/// `python3 -m sglang.check_env` (and lmdeploy's copy of it): "Key: value" lines, GPUs with capabilities.
+std::optional<PastedFacts> read_sglang_check_env(std::string_view text);
 /// `nvidia-smi` (its header and GPU rows) or `nvidia-smi -L`.
 std::optional<PastedFacts> read_nvidia_smi(std::string_view text);
 /// `pip list`, `pip freeze` and `conda list` (torch's CUDA from its local tag, conda build string, or the

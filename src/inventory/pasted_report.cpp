@@ -12,7 +12,8 @@ namespace {
 
 std::vector<PastedFacts> read_formats(std::string_view text) {
   std::vector<PastedFacts> out;
-  for (auto reader : {read_detectron2_env, read_xformers_info, read_bitsandbytes_report, read_nvidia_smi, read_package_list})
+  for (auto reader : {read_detectron2_env, read_sglang_check_env, read_xformers_info, read_bitsandbytes_report,
+                      read_nvidia_smi, read_package_list})
     if (auto f = reader(text)) out.push_back(std::move(*f));
   return out;
 }
@@ -103,7 +104,8 @@ void merge(Inventory& inv, const PastedFacts& f) {
 }  // namespace
 
 const char* pasted_formats_help() {
-  return "`python -m torch.utils.collect_env`, vLLM's or detectron2's collect_env, `python -m xformers.info`, "
+  return "`python -m torch.utils.collect_env`, vLLM's or detectron2's collect_env, sglang's check_env, "
+         "`python -m xformers.info`, "
          "`python -m bitsandbytes`, nvidia-smi, pip list / pip freeze, or conda list";
 }
 

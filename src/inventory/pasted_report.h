@@ -1,6 +1,6 @@
 #pragma once
 // A pasted environment report as one inventory, whatever its format: torch's or vLLM's collect_env
-// (collect_env_text.h), detectron2's collect_env, `python -m xformers.info`, `python -m bitsandbytes`,
+// (collect_env_text.h), detectron2's collect_env, sglang's check_env, `python -m xformers.info`, `python -m bitsandbytes`,
 // `nvidia-smi`, `pip list` / `pip freeze`, `conda list` (paste_formats.h). A paste often holds several
 // (an issue template asks for collect_env and pip list); their facts are merged, the first format that
 // states a fact wins, and every fact's source says "pasted <format>". The doctor judges the result with

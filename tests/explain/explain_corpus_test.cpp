@@ -219,7 +219,8 @@ std::string cause_evidence_markdown() {
     for (const auto& c : s->unless) conds.push_back("not when " + c.text);
     std::ostringstream sig;
     if (!signals.empty()) sig << s->threshold << ": " << gpucheck::join(signals, ", ");
-    o << "| `" << s->id << "` | " << s->file << " | " << md_cell(decisive.empty() ? "-" : gpucheck::join(decisive, ", "))
+    const std::string file = s->file.substr(s->file.rfind('/') + 1);  // the page must not depend on the checkout
+    o << "| `" << s->id << "` | " << file << " | " << md_cell(decisive.empty() ? "-" : gpucheck::join(decisive, ", "))
       << " | " << md_cell(signals.empty() ? "-" : sig.str()) << " | " << md_cell(conds.empty() ? "-" : gpucheck::join(conds, "; "))
       << " | " << (s->consequence_of.empty() ? "-" : gpucheck::join(s->consequence_of, ", ")) << " |\n";
   }

@@ -76,6 +76,18 @@ TEST(PasteFormats, BitsandbytesReportGivesCapabilitiesAndItsFailure) {
   EXPECT_NE(bad->import_errors.at("bitsandbytes").find("Required library version not found"), std::string::npos);
 }
 
+TEST(PasteFormats, SglangCheckEnvGivesTheStackAndOneCapabilityForAGroupOfGpus) {
+  auto f = read_sglang_check_env(paste("pasted_env/sgl-project-sglang-8756.txt"));
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->torch_version, "2.7.1+cu126");
+  EXPECT_EQ(f->driver_version, "550.54.15");
+  EXPECT_EQ(f->nvcc_version, "11.8");
+  ASSERT_EQ(f->gpus.size(), 3u);  // "GPU 0,1,2: Tesla T4"
+  EXPECT_EQ(f->gpus[2].cc, "7.5");
+  EXPECT_EQ(f->packages.at("sglang"), "0.4.10.post2");
+  EXPECT_FALSE(read_sglang_check_env(paste("pasted_env/pytorch-pytorch-43058.txt"))) << "a collect_env is not sglang's";
+}
+
 TEST(PasteFormats, PackageListsPipTableAndCondaList) {
   auto pip = read_package_list(paste("paste_formats/vllm-3387-pip-list.txt"));
   ASSERT_TRUE(pip);
