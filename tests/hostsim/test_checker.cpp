@@ -130,6 +130,20 @@ TEST_F(Hostsim, OutOfBoundsDynamicShared) {
   EXPECT_FOUND(all_findings(), "out-of-bounds shared read of 4 bytes at dynamic shared offset 128");
 }
 
+__global__ void vector_copy(const std::uint32_t* in, std::uint32_t* out, int offset) {
+  const uint4 v = *reinterpret_cast<const uint4*>(in + offset + 4 * threadIdx.x);
+  *reinterpret_cast<uint4*>(out + 4 * threadIdx.x) = v;
+}
+
+TEST_F(Hostsim, Misaligned16ByteAccess) {
+  Dev<std::uint32_t> in(4 * 33), out(4 * 32);
+  GK_LAUNCH(vector_copy, 1, 32)(in.p, out.p, 0);
+  ASSERT_EQ(sync(), cudaSuccess) << all_findings();
+  GK_LAUNCH(vector_copy, 1, 32)(in.p, out.p, 1);
+  EXPECT_EQ(sync(), cudaErrorLaunchFailure);
+  EXPECT_FOUND(all_findings(), "misaligned 16-byte load at device allocation #1 (528 bytes) + 4");
+}
+
 // Sync errors: a mask without the caller, a lane read that is not in the mask, a width that is not a power
 // of two, a warp collective some lanes never reach because they wait at __syncthreads.
 __global__ void bad_sync(int* out, int which) {

@@ -189,6 +189,29 @@ TEST_F(Hostsim, Atomics) {
   EXPECT_EQ(fsum.get()[0], 336.0f);
 }
 
+// The other atomics, each commutative over the 64 threads (so every schedule ends with the same memory),
+// atomicExch from one thread.
+__global__ void more_atomics(int* i, unsigned* u) {
+  const int t = static_cast<int>(threadIdx.x);
+  atomicSub(i + 0, t);
+  atomicMin(i + 1, 100 - t);
+  atomicAnd(u + 0, ~(1u << (t % 32)) | (t >= 32 ? 0u : 1u << 31));
+  atomicOr(u + 1, 1u << (t % 16));
+  atomicXor(u + 2, static_cast<unsigned>(t));
+  atomicInc(u + 3, 9u);  // 64 increments wrapping after 9: 64 mod 10
+  atomicDec(u + 4, 9u);  // from 0: 0 -> 9 -> 8 ... ; 64 decrements: (0 - 64) mod 10 = 6
+  if (t == 5) i[2] = atomicExch(i + 3, 77);
+}
+
+TEST_F(Hostsim, MoreAtomics) {
+  Dev<int> i(4, {1000, 1000, 0, 12});
+  Dev<unsigned> u(5, {0xffffffffu, 0u, 0u, 0u, 0u});
+  GK_LAUNCH(more_atomics, 1, 64)(i.p, u.p);
+  ASSERT_EQ(sync(), cudaSuccess) << all_findings();
+  EXPECT_EQ(i.get(), (std::vector<int>{1000 - 2016, 37, 12, 77}));  // 0 + 1 + ... + 63 = 2016
+  EXPECT_EQ(u.get(), (std::vector<unsigned>{0u, 0xffffu, 0u, 4u, 6u}));  // xor of 0..63 is 0
+}
+
 __global__ void dynamic_reverse(const int* in, int* out) {
   GK_DYNAMIC_SHARED(int, buf);
   buf[threadIdx.x] = in[blockIdx.x * blockDim.x + threadIdx.x];

@@ -214,6 +214,24 @@ inline void check(const void* p, std::size_t n, bool write, bool atomic = false)
 
 }  // namespace
 
+void check_aligned16(const void* p, bool write) {
+  const auto a = reinterpret_cast<std::uintptr_t>(p);
+  if (detail::t_current && g_check_enabled && (a & 15) != 0 &&
+      (a - g_global.base < g_global.bytes || a - g_dynamic.base < g_dynamic.bytes || a - g_static.base < g_static.bytes)) {
+    std::string key = std::string("align16|") + (write ? "w" : "r");
+    bool seen = false;
+    for (const std::string& s : g_seen) seen |= s == key;
+    if (!seen) {
+      g_seen.push_back(key);
+      report(std::string("misaligned 16-byte ") + (write ? "store" : "load") + " at " +
+             (a - g_global.base < g_global.bytes ? describe_address(a) : std::string("shared memory")) + " in kernel " +
+             g_launch->kernel + " by " + thread_at(me().global_id) + " (a GPU faults: misaligned address)");
+    }
+    abort_current_block();  // the access itself would fault here too (x86 aligned vector moves)
+  }
+  check(p, 16, write);
+}
+
 void checker_begin_launch() {
   init_regions();
   g_check_enabled = options().check;
@@ -302,8 +320,16 @@ GK_TSAN_HOOKS(1)
 GK_TSAN_HOOKS(2)
 GK_TSAN_HOOKS(4)
 GK_TSAN_HOOKS(8)
-GK_TSAN_HOOKS(16)
 #undef GK_TSAN_HOOKS
+// A typed 16-byte access (a uint4 or a 16-byte aligned pack): the GPU faults when it is not 16-byte aligned.
+void __tsan_read16(void* p) { gpucheck::hostsim::internal::check_aligned16(p, false); }
+void __tsan_write16(void* p) { gpucheck::hostsim::internal::check_aligned16(p, true); }
+void __tsan_unaligned_read16(void* p) { check(p, 16, false); }
+void __tsan_unaligned_write16(void* p) { check(p, 16, true); }
+void __tsan_volatile_read16(void* p) { check(p, 16, false); }
+void __tsan_volatile_write16(void* p) { check(p, 16, true); }
+void __tsan_unaligned_volatile_read16(void* p) { check(p, 16, false); }
+void __tsan_unaligned_volatile_write16(void* p) { check(p, 16, true); }
 void __tsan_read_range(void* p, unsigned long n) { check(p, n, false); }
 void __tsan_write_range(void* p, unsigned long n) { check(p, n, true); }
 }

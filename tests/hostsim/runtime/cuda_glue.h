@@ -34,6 +34,26 @@
 
 #include "hostsim.h"
 
+// ---- device-branch mode ---------------------------------------------------------------------------------
+// With GPUCHECK_HOSTSIM_DEVICE_BRANCHES, __CUDA_ARCH__ is defined (after the toolkit headers, whose host
+// paths stay in use), so the kernels' `#ifdef __CUDA_ARCH__` branches are what runs: the 16-byte pack
+// loads and stores as typed 16-byte accesses (each checked for 16-byte alignment, as the GPU faults on a
+// misaligned one), the cuda_fp16/cuda_bf16 conversions of half_hw.h (NVIDIA's host implementations of
+// the same intrinsics), __float_as_uint. Without it the kernels take the host branches the unit tests take.
+#ifdef GPUCHECK_HOSTSIM_DEVICE_BRANCHES
+#define __CUDA_ARCH__ 900
+inline unsigned __float_as_uint(float f) {
+  unsigned u;
+  std::memcpy(&u, &f, sizeof u);
+  return u;
+}
+inline float __uint_as_float(unsigned u) {
+  float f;
+  std::memcpy(&f, &u, sizeof f);
+  return f;
+}
+#endif
+
 // ---- built-in variables ---------------------------------------------------------------------------------
 #define threadIdx (::gpucheck::hostsim::detail::current("threadIdx").thread_idx)
 #define blockIdx (::gpucheck::hostsim::detail::current("blockIdx").block_idx)

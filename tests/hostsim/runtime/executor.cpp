@@ -93,8 +93,7 @@ std::string hex(unsigned v) {
 /// A sync error the block cannot continue from: report, abort the block, never resume this thread.
 [[noreturn]] void abort_block(const std::string& what) {
   report(what);
-  g_launch->block_run->aborted = true;
-  for (;;) suspend();
+  abort_current_block();
 }
 
 void release_barrier_if_complete(BlockRun& b) {
@@ -154,6 +153,11 @@ void report(const std::string& what) {
   if (g_launch_findings == 0 && g_failure.empty()) g_failure = "hostsim: " + what;
   ++g_launch_findings;
   g_sticky = true;
+}
+
+void abort_current_block() {
+  g_launch->block_run->aborted = true;
+  for (;;) suspend();
 }
 
 void suspend() {

@@ -74,11 +74,15 @@ inline SimThread& me() { return *reinterpret_cast<SimThread*>(detail::t_current)
 void maybe_preempt();
 /// Suspends the current simulated thread until the scheduler resumes it.
 void suspend();
+/// Ends the current block like a GPU fault: the calling thread never runs again.
+[[noreturn]] void abort_current_block();
 
 // ---- checker (checker.cpp) ----
 void checker_begin_launch();
 void checker_begin_block(std::uint8_t poison);
 std::string describe_address(std::uintptr_t a);
+/// A typed 16-byte access: reported when not 16-byte aligned, then checked like any other.
+void check_aligned16(const void* p, bool write);
 
 // ---- device memory (cudart.cpp / checker.cpp) ----
 struct Allocation {
