@@ -11,12 +11,14 @@
 #include "core/files.h"
 #include "core/interrupt.h"
 #include "core/paths.h"
+#include "core/rule_switch.h"
 #include "core/subprocess.h"
 #include "core/text.h"
 #include "inventory/collect.h"
 #include "report/report.h"
 #include "report/run_thresholds.h"
 #include "runner/catalog.h"
+#include "runner/kernel_log_source.h"
 #include "runner/suite.h"
 
 
@@ -34,9 +36,27 @@ struct RunArgs {
   std::string python;  // --python: the interpreter the Python probes and the inventory judge
   std::string thresholds;  // --thresholds: a config file overriding the threshold defaults
   std::string baseline;    // --baseline: an earlier run report, for the own-history rule
+  std::string kernel_log = "auto";  // --kernel-log: auto|kmsg|journal|none or a saved log file
 };
 
+runner::KernelLogOptions kernel_log_options(const std::string& arg) {
+  runner::KernelLogOptions o;
+  if (arg == "auto" || arg == "kmsg" || arg == "journal" || arg == "none") {
+    o.mode = arg;
+    return o;
+  }
+  if (arg.empty()) throw InputError("--kernel-log is empty (auto, kmsg, journal, none or a saved log file)");
+  if (access(arg.c_str(), R_OK) != 0) throw InputError("--kernel-log " + arg + ": not a readable file");
+  o.mode = "file";
+  o.file = arg;
+  return o;
+}
+
 int run_command(const RunArgs& a, const GlobalOptions& g) {
+  // The selftest's hook removes acceptance rules: a run under it would pass broken nodes.
+  if (const char* d = std::getenv(kDisableRuleEnv); d && *d)
+    throw InputError(std::string(kDisableRuleEnv) + "=" + d + " is set: it removes acceptance rules (a gpucheck "
+                     "selftest hook); unset it before gpucheck run");
   if (!a.no_report && a.report_dir.empty())
     throw InputError("--report-dir is empty (give a directory, or --no-report)");
   auto catalog = runner::load_catalog(data_path("probes"), probe_dir());
@@ -50,6 +70,7 @@ int run_command(const RunArgs& a, const GlobalOptions& g) {
 
   // Read before any probe runs: a bad config or baseline stops here (exit 2), not after the probes.
   auto thresholds = report::prepare_run_thresholds(a.thresholds, a.baseline);
+  auto kernel_log = kernel_log_options(a.kernel_log);
 
   report::Report rep = new_report("run", g);
   rep.meta.level = a.level;
@@ -76,8 +97,24 @@ int run_command(const RunArgs& a, const GlobalOptions& g) {
   for (const auto& p : probes)
     if (std::find(p.tags.begin(), p.tags.end(), "gpu") != p.tags.end()) rep.details["gpu_probes"].push_back(p.id);
   catch_interrupts();  // Ctrl-C, SIGTERM, SIGHUP: stop the probe, keep what finished, write the report
-  rep.section("probes").findings = runner::run_suite(probes, opts, obs);
+  std::vector<acceptance::ProbeWindow> windows;
+  rep.section("probes").findings = runner::run_suite(probes, opts, obs, &windows);
   progress.finish_suite();
+  // The NVIDIA driver's lines logged while each probe ran, attached to it (docs/acceptance.md).
+  try {
+    auto between = runner::add_kernel_evidence(rep.section("probes").findings, windows, kernel_log,
+                                               data_path("kernel/xid.json"));
+    rep.section("kernel_log").findings.push_back(std::move(between));
+  } catch (const InputError&) {
+    throw;  // an unreadable --kernel-log FILE: exit 2 like any bad input
+  } catch (const std::exception& e) {
+    Finding broken;
+    broken.id = "kernel.log";
+    broken.status = Status::kError;
+    broken.title = "the kernel-log evidence could not be read";
+    broken.summary = e.what();
+    rep.section("kernel_log").findings.push_back(broken);
+  }
   if (int sig = interrupt_signal()) {
     const auto& done = rep.section("probes").findings;
     std::vector<std::string> not_run;
@@ -156,6 +193,10 @@ Runner setup_run(CLI::App& sub, GlobalOptions& g) {
                  "The interpreter the Python probes (bmtrain.installed, abi.extensions) and the inventory judge "
                  "(default: $GPUCHECK_PYTHON, else python3 on PATH)")
       ->type_name("PATH");
+  sub.add_option("--kernel-log", a->kernel_log,
+                 "Where the NVIDIA driver's Xid lines during each probe are read: auto (/dev/kmsg, else "
+                 "journalctl -k), kmsg, journal, none, or a saved log FILE (dmesg/journalctl/syslog text)")
+      ->type_name("SOURCE");
   sub.add_flag("--no-inventory", a->no_inventory, "Do not embed the environment inventory in the report");
   sub.add_option("--thresholds", a->thresholds,
                  "GPU threshold overrides, JSON (docs/acceptance.md)")
@@ -169,6 +210,9 @@ reported as `error` and the suite goes on. The report goes to reports/<host>-<UT
 The GPU probes' metrics are then judged in section `thresholds`: against the
 product's datasheet (share), the node's GPUs of the same product (median/MAD)
 and, with --baseline, each GPU's own earlier values (docs/acceptance.md).
+The kernel log of each probe's time (--kernel-log) is read afterwards: every
+NVRM Xid line is attached to the probe that was running, with NVIDIA's meaning
+and action; an Xid that needs a GPU reset or a reboot fails the node.
 
 Examples:
   gpucheck run --level quick
