@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -88,7 +89,9 @@ KernelLogText read_kernel_log(const KernelLogOptions& options, double since_mono
   if (options.mode == "file") {
     KernelLogText out;
     out.source = options.file;
-    out.text = read_regular_file(options.file, kLogLimit);  // throws InputError: a one-line error, exit 2
+    out.text = read_regular_file(options.file, kLogLimit);  // "" when it is no regular file or unreadable
+    if (out.text.empty() && access(options.file.c_str(), R_OK) != 0)
+      out.unavailable = options.file + ": " + std::strerror(errno);
     return out;
   }
   if (options.mode == "kmsg") return read_kmsg(since_monotonic);
@@ -105,7 +108,6 @@ Finding add_kernel_evidence(std::vector<Finding>& probes, const std::vector<acce
                             const KernelLogOptions& options, const std::string& xid_table_path) {
   double since_mono = windows.empty() ? 0 : windows.front().monotonic_start;
   double since_epoch = windows.empty() ? epoch_now() : windows.front().epoch_start;
-  auto table = acceptance::load_xid_table(xid_table_path);
   KernelLogText log = read_kernel_log(options, since_mono, since_epoch);
   if (!log.unavailable.empty()) {
     Finding f;
@@ -121,7 +123,11 @@ Finding add_kernel_evidence(std::vector<Finding>& probes, const std::vector<acce
   std::tm tm{};
   localtime_r(&t, &tm);
   auto lines = acceptance::parse_kernel_log(log.text, tm.tm_year + 1900);
-  auto events = acceptance::nvidia_events(lines, table);
+  // The table is read only when the driver said something: a log without NVRM lines needs no data.
+  bool nvrm = std::any_of(lines.begin(), lines.end(),
+                          [](const acceptance::KernelLogLine& l) { return l.message.find("NVRM: ") != std::string::npos; });
+  std::vector<acceptance::NvrmEvent> events;
+  if (nvrm) events = acceptance::nvidia_events(lines, acceptance::load_xid_table(xid_table_path));
   auto ev = acceptance::attach_kernel_log(probes, windows, events, log.source);
   return acceptance::between_probes_finding(ev, log.source);
 }

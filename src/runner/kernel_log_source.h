@@ -29,7 +29,8 @@ KernelLogText read_kernel_log(const KernelLogOptions& options, double since_mono
 
 /// Reads the log, attaches its NVIDIA lines to `probes` (ran in `windows`) and returns the run-level
 /// `kernel.log` Finding: between-probe lines, or `info` saying why the log could not be read.
-/// Throws InputError for an unreadable --kernel-log FILE or an invalid data/kernel/xid.json.
+/// Reads data/kernel/xid.json only when the log has NVRM lines; throws InputError when it is then missing
+/// or invalid.
 Finding add_kernel_evidence(std::vector<Finding>& probes, const std::vector<acceptance::ProbeWindow>& windows,
                             const KernelLogOptions& options, const std::string& xid_table_path);
 
