@@ -3,6 +3,7 @@
 //   --transport mpi: the same checks on host memory over Open MPI (runs anywhere; what CI tests).
 // Rank 0 writes the merged result; other ranks only take part. See docs/collectives.md.
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <thread>
@@ -146,7 +147,18 @@ void execute(const Options& o, JobState& job, Finding& r) {
   if (o.hang_rank && t->local_count() > 1)
     throw InputError("--hang-rank needs one process per rank (mpirun/srun)");
   auto plan = make_plan(o, t->world());
-  auto reports = run_plan(*t, plan, o);
+  // Each case is a named phase: a collective that never completes is reported with its label, the GPUs
+  // and ranks of this process (the runner names it when it has to kill the probe).
+  std::vector<int> ranks, gpus;
+  for (int l = 0; l < t->local_count(); ++l) {
+    RankInfo info = t->info(l);
+    ranks.push_back(info.rank);
+    int gpu = -1;
+    if (std::sscanf(info.device.c_str(), "GPU %d", &gpu) == 1) gpus.push_back(gpu);
+  }
+  Options with_phases = o;
+  with_phases.on_phase = [&](const std::string& what) { probe::phase(what, gpus, ranks); };
+  auto reports = run_plan(*t, plan, with_phases);
   bool stopped = false;
   for (auto& rep : reports) stopped = stopped || !rep.error.empty();
   if (stopped) {

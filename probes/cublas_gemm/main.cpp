@@ -96,6 +96,7 @@ DeviceFinding test_device(int dev, const CublasLtApi& api, const std::vector<Ref
                           const std::vector<std::int64_t>& sizes, int reps, measured::GemmDevice& details) {
   DeviceFinding d;
   set_device_identity(d, dev);
+  probe::phase("cudaSetDevice + cublasLtCreate on GPU " + std::to_string(dev), {dev});
   cuda_check(cudaSetDevice(dev), "cudaSetDevice");
   cudaDeviceProp p{};
   cuda_check(cudaGetDeviceProperties(&p, dev), "cudaGetDeviceProperties");
@@ -115,6 +116,7 @@ DeviceFinding test_device(int dev, const CublasLtApi& api, const std::vector<Ref
       continue;
     }
     std::string why;
+    probe::phase("cublasLtMatmul " + name + " correctness on GPU " + std::to_string(dev), {dev});
     auto got = run_case(api, h, ref.exact_case, why);
     if (got.empty()) {
       d.evidence[name] = "not run: " + why;
@@ -135,6 +137,7 @@ DeviceFinding test_device(int dev, const CublasLtApi& api, const std::vector<Ref
     double at_largest = 0;
     std::vector<std::string> notes;
     for (std::int64_t n : sizes) {
+      probe::phase("cublasLtMatmul " + name + " " + std::to_string(n) + "^3 throughput on GPU " + std::to_string(dev), {dev});
       std::string w;
       double tf = throughput(api, h, ref.type, n, reps, w);
       if (tf > 0) jt.throughput.push_back({n, tf});

@@ -174,6 +174,8 @@ int main(int argc, char** argv) {
         std::uint64_t* host = is_pinned ? static_cast<std::uint64_t*>(pinned.p) : pageable.data();
         std::string kind = is_pinned ? "pinned" : "pageable";
         Direction h2d{"h2d_" + kind + "_GBps", {}, 0, ""}, d2h{"d2h_" + kind + "_GBps", {}, 0, ""};
+        probe::phase("cudaMemcpy host<->device (" + kind + ", " + std::to_string(o.bytes >> 20) + " MiB) on GPU " +
+                     std::to_string(g.dev), {g.dev});
         for (int run = 0; run < o.runs; ++run) {
           PatternSpec p = pattern_for(g.dev, is_pinned ? 1 : 2, run);
           fill_host(p, host, words, 0);
@@ -204,6 +206,7 @@ int main(int argc, char** argv) {
         }
       }
       Direction d2d{"d2d_GBps", {}, 0, ""};
+      probe::phase("cudaMemcpy device-to-device on GPU " + std::to_string(g.dev), {g.dev});
       for (int run = 0; run < o.runs; ++run) {
         PatternSpec p = pattern_for(g.dev, 5, run);
         cuda_check(launch_pattern_fill(p, g.a->as<std::uint64_t>(), words, st.s), "fill launch");
@@ -237,6 +240,7 @@ int main(int argc, char** argv) {
         if (e == cudaErrorPeerAccessAlreadyEnabled) cudaGetLastError();
         else cuda_check(e, "cudaDeviceEnablePeerAccess");
         Direction p2p{"p2p_GBps", {}, 0, ""};
+        probe::phase("cudaMemcpyPeer GPU " + std::to_string(src.dev) + " -> GPU " + std::to_string(dst.dev), {src.dev, dst.dev});
         for (int run = 0; run < o.runs; ++run) {
           PatternSpec p = pattern_for(src.dev * 64 + dst.dev, 6, run);
           cuda_check(cudaSetDevice(src.dev), "cudaSetDevice");

@@ -62,6 +62,7 @@ struct Chunks {
 DeviceFinding test_device(int dev, const Options& o, const std::vector<PatternSpec>& plan) {
   DeviceFinding d;
   set_device_identity(d, dev);
+  probe::phase("cudaSetDevice + cudaMemGetInfo on GPU " + std::to_string(dev), {dev});
   cuda_check(cudaSetDevice(dev), "cudaSetDevice");
   std::size_t free_b = 0, total_b = 0;
   cuda_check(cudaMemGetInfo(&free_b, &total_b), "cudaMemGetInfo");
@@ -69,6 +70,7 @@ DeviceFinding test_device(int dev, const Options& o, const std::vector<PatternSp
   Chunks chunks;
   std::size_t got = 0;
   std::string short_by;
+  probe::phase("cudaMalloc " + std::to_string(target >> 20) + " MiB on GPU " + std::to_string(dev), {dev});
   while (got < target) {
     std::size_t want = std::min(o.chunk, target - got);
     void* p = nullptr;
@@ -89,6 +91,7 @@ DeviceFinding test_device(int dev, const Options& o, const std::vector<PatternSp
   for (int rep = 0; rep < o.repeat; ++rep) {
     for (const PatternSpec& p : plan) {
       // Fill every chunk, then verify every chunk: each word waits while the rest of memory is written.
+      probe::phase("pattern " + describe(p) + ", pass " + std::to_string(rep + 1) + " on GPU " + std::to_string(dev), {dev});
       for (auto& c : chunks.list)
         cuda_check(launch_pattern_fill(p, static_cast<std::uint64_t*>(c.ptr), c.bytes / 8, nullptr), "fill launch");
       cuda_check(cudaMemset(count.get(), 0, count.bytes()), "cudaMemset");

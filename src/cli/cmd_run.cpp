@@ -62,6 +62,10 @@ Runner setup_run(CLI::App& sub, GlobalOptions& g) {
                  "The interpreter the Python probes (bmtrain.installed, abi.extensions) and the inventory judge "
                  "(default: $GPUCHECK_PYTHON, else python3 on PATH)")
       ->type_name("PATH");
+  sub.add_option("--kernel-log", a->kernel_log,
+                 "Where the NVIDIA driver's Xid lines during each probe are read: auto (/dev/kmsg, else "
+                 "journalctl -k), kmsg, journal, none, or a saved log FILE (dmesg/journalctl/syslog text)")
+      ->type_name("SOURCE");
   sub.add_flag("--no-inventory", a->no_inventory, "Do not embed the environment inventory in the report");
   sub.add_option("--thresholds", a->thresholds,
                  "GPU threshold overrides, JSON (docs/acceptance.md)")
@@ -75,6 +79,9 @@ reported as `error` and the suite goes on. The report goes to reports/<host>-<UT
 The GPU probes' metrics are then judged in section `thresholds`: against the
 product's datasheet (share), the node's GPUs of the same product (median/MAD)
 and, with --baseline, each GPU's own earlier values (docs/acceptance.md).
+The kernel log of each probe's time (--kernel-log) is read afterwards: every
+NVRM Xid line is attached to the probe that was running, with NVIDIA's meaning
+and action; an Xid that needs a GPU reset or a reboot fails the node.
 
 Examples:
   gpucheck run --level quick

@@ -405,6 +405,7 @@ std::vector<RankReport> run_plan(Transport& t, const std::vector<CaseSpec>& plan
   for (std::size_t i = 0; i < plan.size(); ++i) {
     const CaseSpec& c = plan[i];
     std::vector<CaseOutcome> out;
+    if (o.on_phase) o.on_phase(fmt::format("{}, case {} of {}", c.label, i + 1, plan.size()));
     try {
       switch (c.kind) {
         case CaseKind::kSweep:

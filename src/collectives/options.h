@@ -3,6 +3,7 @@
 // arguments. Level-dependent defaults; every bad value is an InputError with one line of explanation.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,6 +31,8 @@ struct Options {
   std::uint64_t seed = 1;
   std::optional<int> corrupt_rank;       // testing: this rank sends a corrupted contribution
   std::optional<int> hang_rank;          // testing: this rank stops taking part (watchdog must fire)
+  std::function<void(const std::string&)> on_phase;  // told each case before it runs ("... case 12 of 40"):
+                                                     // the probe's named phase if it hangs (probe::phase)
   std::optional<double> min_busbw;       // GB/s gate on every plateau busbw
   PairsMode pairs = PairsMode::kOff;
   std::string node_key = "host";         // pairs: what a "node" is: host (hostname) or rank

@@ -3,21 +3,45 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <thread>
 
 #include "core/errors.h"
 #include "core/files.h"
 #include "core/interrupt.h"
 #include "core/paths.h"
+#include "core/rule_switch.h"
 #include "core/subprocess.h"
 #include "core/text.h"
 #include "inventory/collect.h"
 #include "model/run_details.h"
 #include "report/run_thresholds.h"
+#include "runner/kernel_log_source.h"
 
 namespace gpucheck::commands {
 
+namespace {
+
+runner::KernelLogOptions kernel_log_options(const std::string& arg) {
+  runner::KernelLogOptions o;
+  if (arg == "auto" || arg == "kmsg" || arg == "journal" || arg == "none") {
+    o.mode = arg;
+    return o;
+  }
+  if (arg.empty()) throw InputError("--kernel-log is empty (auto, kmsg, journal, none or a saved log file)");
+  if (access(arg.c_str(), R_OK) != 0) throw InputError("--kernel-log " + arg + ": not a readable file");
+  o.mode = "file";
+  o.file = arg;
+  return o;
+}
+
+}  // namespace
+
 RunResult run(const RunRequest& a, report::Report rep, const RunHooks& hooks) {
+  // The selftest's hook removes acceptance rules: a run under it would pass broken nodes.
+  if (const char* d = std::getenv(kDisableRuleEnv); d && *d)
+    throw InputError(std::string(kDisableRuleEnv) + "=" + d + " is set: it removes acceptance rules (a gpucheck "
+                     "selftest hook); unset it before gpucheck run");
   if (!a.no_report && a.report_dir.empty())
     throw InputError("--report-dir is empty (give a directory, or --no-report)");
   auto catalog = runner::load_catalog(data_path("probes"), probe_dir());
@@ -31,6 +55,7 @@ RunResult run(const RunRequest& a, report::Report rep, const RunHooks& hooks) {
 
   // Read before any probe runs: a bad config or baseline stops here (exit 2), not after the probes.
   auto thresholds = report::prepare_run_thresholds(a.thresholds, a.baseline);
+  auto kernel_log = kernel_log_options(a.kernel_log);
   // Likewise an unwritable --report-dir (read-only, not ours): found out before a long run, not after it.
   if (!a.no_report) check_writable_dir(a.report_dir);
 
@@ -55,8 +80,22 @@ RunResult run(const RunRequest& a, report::Report rep, const RunHooks& hooks) {
     if (std::find(p.tags.begin(), p.tags.end(), "gpu") != p.tags.end()) details.gpu_probes.push_back(p.id);
   rep.details = model::to_json(details);
   catch_interrupts();  // Ctrl-C, SIGTERM, SIGHUP: stop the probe, keep what finished, write the report
-  rep.section("probes").findings = runner::run_suite(probes, opts, hooks.suite);
+  std::vector<acceptance::ProbeWindow> windows;
+  rep.section("probes").findings = runner::run_suite(probes, opts, hooks.suite, &windows);
   if (hooks.suite_done) hooks.suite_done();
+  // The NVIDIA driver's lines logged while each probe ran, attached to it (docs/acceptance.md).
+  try {
+    auto between = runner::add_kernel_evidence(rep.section("probes").findings, windows, kernel_log,
+                                               data_path("kernel/xid.json"));
+    rep.section("kernel_log").findings.push_back(std::move(between));
+  } catch (const std::exception& e) {  // the installed Xid table unreadable: keep the probes' results, no verdict
+    Finding broken;
+    broken.id = "kernel.log";
+    broken.status = Status::kError;
+    broken.title = "the kernel-log evidence could not be read";
+    broken.summary = e.what();
+    rep.section("kernel_log").findings.push_back(broken);
+  }
   if (int sig = interrupt_signal()) {
     const auto& done = rep.section("probes").findings;
     std::vector<std::string> not_run;

@@ -23,6 +23,7 @@ struct RunRequest {
   std::string python;      // the interpreter the Python probes and the inventory judge
   std::string thresholds;  // a config file overriding the threshold defaults
   std::string baseline;    // an earlier run report, for the own-history rule
+  std::string kernel_log = "auto";  // auto|kmsg|journal|none or a saved log file
 };
 
 /// How the caller watches the run (the CLI's progress lines); every hook may be empty.

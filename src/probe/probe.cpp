@@ -4,9 +4,11 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <iostream>
+#include <set>
 
 #include "core/text.h"
 
@@ -45,6 +47,36 @@ bool write_all(int fd, const std::string& s) {
   return true;
 }
 }  // namespace
+
+namespace {
+struct PhaseState {
+  std::set<int> gpus, ranks;
+  unsigned long long seq = 0;
+};
+PhaseState& phase_state() {
+  static PhaseState s;
+  return s;
+}
+}  // namespace
+
+void phase(const std::string& what, const std::vector<int>& gpus, const std::vector<int>& ranks) {
+  const char* path = std::getenv(kPhaseFileEnv);
+  if (!path || !*path) return;
+  PhaseState& s = phase_state();
+  s.gpus.insert(gpus.begin(), gpus.end());
+  s.ranks.insert(ranks.begin(), ranks.end());
+  nlohmann::json j = {{"phase", what.substr(0, 300)},
+                      {"seq", ++s.seq},
+                      {"gpus_reached", std::vector<int>(s.gpus.begin(), s.gpus.end())},
+                      {"ranks_reached", std::vector<int>(s.ranks.begin(), s.ranks.end())}};
+  std::string tmp = std::string(path) + ".tmp";
+  std::FILE* f = std::fopen(tmp.c_str(), "we");
+  if (!f) return;
+  std::string doc = j.dump() + "\n";
+  bool ok = std::fwrite(doc.data(), 1, doc.size(), f) == doc.size();
+  ok = std::fclose(f) == 0 && ok;
+  if (ok) std::rename(tmp.c_str(), path);  // its mtime is when the phase began
+}
 
 int run_as(int argc, char** argv, const char* id, const char* title, const Body& body) {
   Context ctx;

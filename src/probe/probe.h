@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "core/finding.h"
+#include "core/probe_phase.h"
 
 namespace gpucheck::probe {
 
@@ -37,6 +38,14 @@ int run_as(int argc, char** argv, const char* id, const char* title, const Body&
 
 /// Marks the result as skipped with a reason (convenience for the common "cannot run here").
 void skip(Finding& r, const std::string& reason);
+
+/// Says what the probe is doing now ("cudaMalloc 64 GiB on GPU 3", "ncclAllReduce 1 GiB, step 12") and which
+/// GPUs and ranks it has reached so far (added to those of earlier phases), so that a runner that has to
+/// kill it can name the call it hung in (runner/probe_runner.h, docs/acceptance.md "Named hangs"). Written
+/// to the file the runner names in GPUCHECK_PHASE_FILE (a temp file, then rename(): the runner never reads
+/// half a phase); a no-op without it. Call it before each step that can block, not inside tight loops.
+void phase(const std::string& what, const std::vector<int>& gpus = {}, const std::vector<int>& ranks = {});
+
 
 #if defined(GPUCHECK_PROBE_ID) && defined(GPUCHECK_PROBE_TITLE)
 /// This probe's id and title, from its probe.json (defined only in a probe built by gpucheck_add_probe).

@@ -6,6 +6,7 @@
 #include <functional>
 #include <vector>
 
+#include "checks/acceptance/kernel_log.h"
 #include "runner/probe_runner.h"
 
 namespace gpucheck::runner {
@@ -15,7 +16,10 @@ struct SuiteObserver {
   std::function<void(std::size_t index, std::size_t total, const ProbeSpec&, const Finding&)> on_finish;
 };
 
+/// `windows`, when given, receives when each probe ran (its start and end in CLOCK_MONOTONIC and
+/// CLOCK_REALTIME), one per Finding, for the kernel-log evidence (runner/kernel_log_source.h).
 std::vector<Finding> run_suite(const std::vector<ProbeSpec>& probes, const RunOptions& options,
-                              const SuiteObserver& observer = {});
+                              const SuiteObserver& observer = {},
+                              std::vector<acceptance::ProbeWindow>* windows = nullptr);
 
 }  // namespace gpucheck::runner

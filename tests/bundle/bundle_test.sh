@@ -54,7 +54,7 @@ for f in gpu-check.tar.gz summary.txt steps.tsv gpu-check.log; do [ -f "$work/ou
 mkdir "$work/x" && tar -C "$work/x" -xzf "$work/out/gpu-check.tar.gz" || fail "gpu-check.tar.gz does not unpack"
 cmp -s "$work/x/gpu-check/steps.tsv" "$work/out/steps.tsv" || fail "the tarball's steps.tsv is not the one beside it"
 res="$work/x/gpu-check"
-for s in env persistence-mode env-inventory run-quick run-standard collectives stress-gemm bench-kernels torch-baseline; do
+for s in env persistence-mode env-inventory selftest run-quick run-standard collectives stress-gemm bench-kernels torch-baseline; do
   grep -q "^$s	" "$res/steps.tsv" || fail "step $s not recorded"
 done
 [ "$(grep -c '^sanitizer-' "$res/steps.tsv")" -ge 4 ] || fail "sanitizer steps not recorded"

@@ -112,6 +112,7 @@ class EveryCommand : public ::testing::Test {
         {"diff", {(dir / "env.json").string(), (dir / "env.json").string()}},
         {"completion", {"bash"}},
         {"man", {}},
+        {"selftest", {}},
     };
   }
 

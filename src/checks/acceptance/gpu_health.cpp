@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "checks/acceptance/nvml_codes.h"
+#include "core/rule_switch.h"
 #include "core/text.h"
 
 namespace gpucheck::acceptance {
@@ -51,6 +52,9 @@ struct Judge {
   std::vector<std::string> notes;     // info
   bool needs_reset = false, needs_root = false, persistence_off = false, lost = false;
 
+  // A rule asks before it fires (core/rule_switch.h: gpucheck selftest proves each one fires).
+  static bool on(const char* rule) { return !rule_disabled(rule); }
+
   const NvmlReading* ok(const std::string& key) const {
     const NvmlReading* r = gpu.find(key);
     return r && r->rc == kNvmlSuccess ? r : nullptr;
@@ -75,11 +79,11 @@ struct Judge {
         needs_root = needs_root || gpu.uid != 0;
       } else if (r.rc == kNvmlGpuIsLost) {
         d.evidence.add(r.key, nvml_return_name(r.rc), r.query);
-        if (!lost) flag(Status::kFail, "the GPU has fallen off the bus or is inaccessible (" + r.query + ": NVML_ERROR_GPU_IS_LOST)");
+        if (!lost && on("health.gpu_lost")) flag(Status::kFail, "the GPU has fallen off the bus or is inaccessible (" + r.query + ": NVML_ERROR_GPU_IS_LOST)");
         lost = true;  // every later query says the same: one line is enough
       } else if (r.key == "inforom" && r.rc == kNvmlCorruptedInforom) {
         d.evidence.add(r.key, "corrupted (NVML_ERROR_CORRUPTED_INFOROM)", r.query);
-        flag(Status::kFail, "infoROM corrupted (" + r.query + " returned NVML_ERROR_CORRUPTED_INFOROM)");
+        if (on("health.inforom_corrupted")) flag(Status::kFail, "infoROM corrupted (" + r.query + " returned NVML_ERROR_CORRUPTED_INFOROM)");
       } else {
         d.evidence.add(r.key, nvml_return_name(r.rc), r.query);
         flag(Status::kWarn, r.query + " failed: " + nvml_return_name(r.rc));
@@ -90,21 +94,21 @@ struct Judge {
   void memory_rules() {
     auto* vol = ok("ecc.volatile.uncorrected");
     auto* agg = ok("ecc.aggregate.uncorrected");
-    if (vol && vol->value > 0) {
+    if (vol && vol->value > 0 && on("health.ecc_uncorrected")) {
       flag(Status::kFail, fmt::format("{} uncorrected ECC error(s) since the driver loaded", vol->value));
-    } else if (agg && agg->value > 0) {
+    } else if (agg && agg->value > 0 && on("health.ecc_lifetime")) {
       flag(Status::kWarn, fmt::format("{} uncorrected ECC error(s) in the GPU's lifetime (none since the driver "
                                       "loaded)", agg->value));
     }
-    if (auto* p = ok("retired.pending"); p && p->value) {
+    if (auto* p = ok("retired.pending"); p && p->value && on("health.retired_pending")) {
       flag(Status::kFail, "pages are pending retirement (a GPU reset retires them)");
       needs_reset = true;
     }
-    if (auto* p = ok("remap.pending"); p && p->value) {
+    if (auto* p = ok("remap.pending"); p && p->value && on("health.remap_pending")) {
       flag(Status::kFail, "row remapping pending (a GPU reset applies it)");
       needs_reset = true;
     }
-    if (auto* f = ok("remap.failure"); f && f->value)
+    if (auto* f = ok("remap.failure"); f && f->value && on("health.remap_failed"))
       flag(Status::kFail, "a row remapping failed: the GPU has no spare row left in a bank");
   }
 
@@ -119,9 +123,9 @@ struct Judge {
     auto* wc = ok("pcie.width.current");
     auto* wm = ok("pcie.width.max");
     auto* reasons = ok("clocks.event_reasons");
-    if (wc && wm && wc->value < wm->value)
+    if (wc && wm && wc->value < wm->value && on("health.pcie_width"))
       flag(Status::kFail, fmt::format("PCIe link x{} of x{}: trained down to fewer lanes", wc->value, wm->value));
-    if (gc && gm && gc->value < gm->value) {
+    if (gc && gm && gc->value < gm->value && on("health.pcie_gen")) {
       std::string what = fmt::format("PCIe link gen {} of gen {}", gc->value, gm->value);
       if (reasons && (reasons->value & kClocksEventGpuIdle))
         flag(Status::kInfo, what + " while the GPU is idle (a power state, not judged; device.copy loads it)");
@@ -137,9 +141,9 @@ struct Judge {
   void other_rules() {
     if (auto* r = ok("clocks.event_reasons")) {
       auto t = throttle_reasons(r->value);
-      if (!t.empty()) flag(Status::kWarn, "throttling: " + join(t, ", "));
+      if (!t.empty() && on("health.throttle")) flag(Status::kWarn, "throttling: " + join(t, ", "));
     }
-    if (!gpu.xids.empty()) {
+    if (!gpu.xids.empty() && on("health.xid")) {
       std::vector<std::string> ids;
       for (auto x : gpu.xids) ids.push_back(std::to_string(x));
       flag(Status::kWarn, fmt::format("XID {} reported while the probe watched {:.1f} s", join(ids, ", "), gpu.xid_watch_s));
