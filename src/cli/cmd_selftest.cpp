@@ -21,7 +21,7 @@
 #include "core/rule_switch.h"
 #include "core/subprocess.h"
 #include "core/text.h"
-#include "report/report.h"
+#include "model/report.h"
 #include "runner/catalog.h"
 #include "runner/kernel_log_source.h"
 #include "runner/suite.h"

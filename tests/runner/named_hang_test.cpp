@@ -9,7 +9,7 @@
 
 #include "core/rule_switch.h"
 #include "render/render.h"
-#include "report/report.h"
+#include "model/report.h"
 #include "runner/probe_runner.h"
 
 namespace gpucheck::runner {
