@@ -128,9 +128,9 @@ void name_known_bug(int world, Finding& r) {
   r.evidence["known_bug"] = bug->title + ": " + bug->why;
   r.evidence["known_bug_sources"] = join(bug->sources, " ");
   Fix f;
-  f.summary = fmt::format("NCCL {} has {}: use NCCL {} or newer (for torch's NCCL, the nvidia-nccl wheel of "
-                          "that version in the environment that runs the job), or avoid the pattern (on one "
-                          "rank: reduce with sum, then divide)", version, bug->title, bug->fixed_in);
+  f.summary = fmt::format("NCCL {} has a known bug ({}): use NCCL {} or newer (for torch's NCCL, the "
+                          "nvidia-nccl wheel of that version in the environment that runs the job), or avoid the "
+                          "pattern the wrong cases show", version, bug->title, bug->fixed_in);
   r.fixes.insert(r.fixes.begin(), f);
   for (std::size_t i = 0; i < r.fixes.size(); ++i) r.fixes[i].rank = static_cast<int>(i + 1);
 }
