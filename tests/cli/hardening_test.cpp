@@ -288,6 +288,33 @@ TEST(Hardening, SecondReportOfANodeAndAnUnknownSchemaVersionAreNamed) {
   fs::remove_all(dir);
 }
 
+// N15: one toolkit with a bad version made `modulefiles` write nothing for the good ones. Now the good one is
+// written, the bad one is a failed finding (exit 1), and nothing of the bad one reaches a file.
+TEST(Hardening, OneBadToolkitCostsTheGoodOnesNoModulefile) {
+  auto dir = fresh_temp_dir("modulefiles-partial");
+  nlohmann::json good = {{"root", "/usr/local/cuda-13.0"}, {"version", "13.0.48"}, {"nvcc", "/usr/local/cuda-13.0/bin/nvcc"}};
+  nlohmann::json bad = {{"root", "/opt/evil"}, {"version", "12.4.1} ; exec touch pwned ; {"}, {"nvcc", "/opt/evil/bin/nvcc"}};
+  save(dir / "inv.json", {{"schema_version", "2"}, {"toolkits", nlohmann::json::array({good, bad})}});
+  auto r = gpucheck({"modulefiles", "--from", (dir / "inv.json").string(), "--dir", (dir / "m").string()});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_TRUE(fs::exists(dir / "m" / "tcl" / "cuda" / "13.0")) << r.out;
+  EXPECT_TRUE(fs::exists(dir / "m" / "lua" / "cuda" / "13.0.lua")) << r.out;
+  EXPECT_NE(r.out.find("not a version number"), std::string::npos) << r.out;
+  std::size_t files = 0;
+  for (auto& e : fs::recursive_directory_iterator(dir / "m")) {
+    files += e.is_regular_file();
+    if (e.is_regular_file()) EXPECT_EQ(read_file(e.path().string()).find("pwned"), std::string::npos) << e.path();
+  }
+  EXPECT_EQ(files, 2u);
+  // Only bad toolkits: the refusal itself, one line, exit 2, as before.
+  save(dir / "bad.json", {{"schema_version", "2"}, {"toolkits", nlohmann::json::array({bad})}});
+  auto b = gpucheck({"modulefiles", "--from", (dir / "bad.json").string(), "--dir", (dir / "n").string()});
+  EXPECT_EQ(b.exit_code, 2) << b.err;
+  EXPECT_EQ(lines_of(b.err), 1u) << b.err;
+  EXPECT_FALSE(fs::exists(dir / "n" / "tcl"));
+  fs::remove_all(dir);
+}
+
 // A probe directory whose only probe is the misbehaving child in `mode`, and the environment selecting it.
 SubprocessOptions one_probe(const fs::path& dir, const std::string& mode, double timeout_s) {
   fs::create_directories(dir / "probes");
