@@ -68,7 +68,9 @@ TEST(Hardening, EmptyOrOddPathValuesAreOneLineUsageErrors) {
                                         {"run", "--report-dir", "", "--only", "host.info"},
                                         {"run", "--python", "", "--no-report", "--only", "host.info"},
                                         {"doctor", "--constraints-out", "", "--for", "torch"},
-                                        {"version", "--out", ""}}) {
+                                        {"version", "--out", ""},
+                                        {"run", "--timeout", "1e-320", "--no-report", "--only", "host.info"},
+                                        {"run", "--timeout", "1e-7", "--no-report", "--only", "host.info"}}) {
     auto r = gpucheck(args);
     EXPECT_EQ(r.exit_code, 2) << joined(args) << r.out << r.err;
     EXPECT_EQ(lines_of(r.err), 1u) << joined(args) << r.err;
