@@ -50,8 +50,9 @@ Runner setup_run(CLI::App& sub, GlobalOptions& g) {
           [](std::string& text) -> std::string {
             char* end = nullptr;
             double v = std::strtod(text.c_str(), &end);
-            if (end == text.c_str() || *end != '\0' || !(v > 0) || v > runner::kMaxTimeoutSeconds)
-              return "must be a number of seconds, more than 0 and at most 604800 (a week)";
+            // At least a millisecond: 1e-320 was accepted, and a timeout shorter than the clock's step is none.
+            if (end == text.c_str() || *end != '\0' || !(v >= 0.001) || v > runner::kMaxTimeoutSeconds)
+              return "must be a number of seconds, at least 0.001 and at most 604800 (a week)";
             return "";
           },
           "SECONDS"));

@@ -39,9 +39,11 @@ long long json_int(const nlohmann::json& j, const std::string& key, long long fa
 
 /// Writes `content` to a temporary file beside `path`, fsyncs it and renames it over `path`, so a reader
 /// (or a crash) never sees a half-written file. With `no_clobber`, an existing `path` is an InputError.
-/// `path` is taken the way a shell's `>` takes it: a symlink's target is replaced and the link kept; a
-/// device node, FIFO, terminal or socket (/dev/null, /dev/stdout) is written in place, never replaced; a
-/// directory or an empty name is an InputError.
+/// `path` is taken the way a shell's `>` takes it: a symlink is opened and written through (O_CREAT|O_TRUNC,
+/// so the kernel's link protections apply; not atomic, as with `>`), never resolved here and renamed over,
+/// and another user's link in a sticky or world-writable directory is refused; a device node, FIFO, terminal
+/// or socket (/dev/null, /dev/stdout) is written in place, never replaced; a directory or an empty name is
+/// an InputError. A new file gets 0666 less the umask; a replaced file keeps its mode and owner.
 void write_file_atomic(const std::string& path, const std::string& content, bool no_clobber = false);
 
 /// Writes a new file STEM+EXT, or STEM-2+EXT, STEM-3+EXT, ... whichever name is free, claimed atomically so

@@ -100,9 +100,10 @@ std::string shell_exports(const inventory::Inventory& inv, const inventory::Tool
   return out;
 }
 
-std::vector<std::string> write_modulefiles(const inventory::Inventory& inv, const std::string& dir) {
+std::vector<std::string> write_modulefiles(const inventory::Inventory& inv, const std::string& dir,
+                                           std::vector<std::string>* refused) {
   std::vector<std::string> written;
-  for (const auto& f : modulefiles(inv)) {
+  for (const auto& f : modulefiles(inv, refused)) {
     std::string path = dir + "/" + f.relative_path;
     make_dirs(path.substr(0, path.rfind('/')));
     write_file_atomic(path, f.content);
@@ -134,16 +135,28 @@ bool plain_version(const std::string& v) {
 
 }  // namespace
 
-std::vector<ModuleFile> modulefiles(const inventory::Inventory& inv) {
+std::vector<ModuleFile> modulefiles(const inventory::Inventory& inv, std::vector<std::string>* refused) {
   std::vector<ModuleFile> out;
   std::vector<std::string> names;
+  std::string first_refusal;
+  // One bad toolkit used to cost every good one its modulefile (reliability-3 N15); with `refused` it is
+  // only left out.
+  auto refuse = [&](const std::string& why) {
+    if (!refused) throw InputError(why);
+    refused->push_back(why);
+    if (first_refusal.empty()) first_refusal = why;
+  };
   for (const auto& t : inv.toolkits) {
     if (t.nvcc.empty() || t.root.empty() || major_minor(t.version).empty()) continue;
-    if (t.root.find_first_of("{}\n\r\"\\") != std::string::npos)
-      throw InputError("modulefiles: toolkit root '" + terminal_safe(t.root) + "' has characters a modulefile cannot hold");
-    if (!plain_version(t.version))
-      throw InputError("modulefiles: the toolkit at " + terminal_safe(t.root) + " says its version is '" +
-                       terminal_safe(t.version) + "', which is not a version number; no modulefile written");
+    if (t.root.find_first_of("{}\n\r\"\\") != std::string::npos) {
+      refuse("modulefiles: toolkit root '" + on_one_line(terminal_safe(t.root)) + "' has characters a modulefile cannot hold");
+      continue;
+    }
+    if (!plain_version(t.version)) {
+      refuse("modulefiles: the toolkit at " + on_one_line(terminal_safe(t.root)) + " says its version is '" +
+             on_one_line(terminal_safe(t.version)) + "', which is not a version number; no modulefile written for it");
+      continue;
+    }
     std::string ver = module_version(inv, t);
     if (std::find(names.begin(), names.end(), ver) != names.end()) continue;  // same version twice: first wins
     names.push_back(ver);
@@ -170,6 +183,7 @@ std::vector<ModuleFile> modulefiles(const inventory::Inventory& inv) {
                    "prepend_path(\"PATH\", " + lua_quote(root + "/bin") + ")\n"
                    "prepend_path(\"LD_LIBRARY_PATH\", " + lua_quote(lib) + ")\n"});
   }
+  if (out.empty() && !first_refusal.empty()) throw InputError(first_refusal);
   if (out.empty()) throw InputError("modulefiles: no CUDA toolkit with nvcc found (found: " + found_list(inv) + ")");
   return out;
 }

@@ -34,11 +34,14 @@ struct ModuleFile {
 
 /// One Tcl and one Lua modulefile per toolkit with nvcc, each with `conflict cuda` so two never load together.
 /// Throws InputError when there is no toolkit, or a root cannot be written safely (braces, newlines).
-std::vector<ModuleFile> modulefiles(const inventory::Inventory& inv);
+/// With `refused`, a toolkit whose root or version cannot be written safely is left out and its reason
+/// appended there instead (the others are still written); an InputError only when none is left.
+std::vector<ModuleFile> modulefiles(const inventory::Inventory& inv, std::vector<std::string>* refused = nullptr);
 
-/// Writes modulefiles(inv) under `dir` (each file atomically, directories made as needed) and returns the
-/// paths written, in order.
-std::vector<std::string> write_modulefiles(const inventory::Inventory& inv, const std::string& dir);
+/// Writes modulefiles(inv, refused) under `dir` (each file atomically, directories made as needed) and returns
+/// the paths written, in order.
+std::vector<std::string> write_modulefiles(const inventory::Inventory& inv, const std::string& dir,
+                                           std::vector<std::string>* refused = nullptr);
 
 /// Module name version of a toolkit: "11.8", or the full version when two toolkits share a major.minor.
 std::string module_version(const inventory::Inventory& inv, const inventory::Toolkit& t);

@@ -182,7 +182,8 @@ void from_json(const nlohmann::json& j, Inventory& inv) {
     inv.notes = j.value("notes", d.notes);
     // A version this gpucheck does not know (schema_version "999") is read as far as its fields match,
     // and the judgement says so instead of passing in silence.
-    if (inv.schema_version != d.schema_version && inv.schema_version != "1")
+    const std::string major = inv.schema_version.substr(0, inv.schema_version.find('.'));  // "2.0" is 2
+    if (major != "1" && major != "2")
       inv.notes.push_back("inventory schema_version '" + on_one_line(terminal_safe(inv.schema_version)) +
                           "' is unknown to this gpucheck (it reads 1 and 2): fields it does not know are ignored");
   } catch (const nlohmann::json::exception& e) {

@@ -9,6 +9,8 @@ void use_cuda(const report::Report& r, std::ostream& out, const RenderOptions&) 
 }
 
 void modulefiles(const report::Report& r, std::ostream& out, const RenderOptions& o) {
+  // A toolkit left out (its version or root cannot be written safely): said even under --quiet.
+  for (const auto* f : r.findings()) out << "FAIL " << f->summary << "\n";
   if (o.quiet || !r.details.is_object()) return;
   for (const auto& w : r.details.value("written", std::vector<std::string>{})) out << "wrote " << w << "\n";
   const std::string dir = r.details.value("dir", "");

@@ -30,10 +30,19 @@ Report use_cuda_report(const UseCudaRequest& req, Report rep) {
 Report modulefiles_report(const ModulefilesRequest& req, Report rep) {
   if (rep.meta.command.empty()) rep.meta.command = "modulefiles";
   inventory::Inventory inv = toolkits_inventory(req.source);
+  std::vector<std::string> refused;  // toolkits left out; the good ones are still written
   rep.details = {{"dir", req.dir},
-                 {"written", compat::write_modulefiles(inv, req.dir)},
+                 {"written", compat::write_modulefiles(inv, req.dir, &refused)},
                  {"tcl", req.dir + "/tcl"},
                  {"lua", req.dir + "/lua"}};
+  for (const auto& why : refused) {
+    Finding f;
+    f.id = "modulefiles.toolkit_refused";
+    f.status = Status::kFail;
+    f.title = "a toolkit got no modulefile";
+    f.summary = why;
+    rep.section("modulefiles").findings.push_back(f);
+  }
   return rep;
 }
 
