@@ -1,5 +1,7 @@
 #include "core/finding.h"
 
+#include "core/verdict.h"
+
 #include <stdexcept>
 
 namespace gpucheck {
@@ -143,6 +145,9 @@ void to_json(nlohmann::json& j, const Finding& f) {
        {"metrics", f.metrics},
        {"devices", f.devices},
        {"duration_s", f.duration_s}};
+  // What it is about (core/verdict.h), for the findings that ask for action: broken now, at risk, note.
+  if (f.status == Status::kWarn || f.status == Status::kFail || f.status == Status::kError)
+    j["concern"] = to_string(concern_of(f));
   if (!f.details.is_null()) j["details"] = f.details;
 }
 

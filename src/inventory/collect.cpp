@@ -15,6 +15,7 @@
 #include "inventory/compilers.h"
 #include "inventory/driver_info.h"
 #include "inventory/gpu_info.h"
+#include "inventory/gpu_presence.h"
 #include "inventory/host_compiler_range.h"
 #include "inventory/library_scan.h"
 #include "inventory/loader_cache.h"
@@ -159,6 +160,7 @@ Inventory collect(const CollectOptions& given) {
     auto it = env.find("CUDA_VISIBLE_DEVICES");
     return read_gpus(it == env.end() ? nullptr : it->second.c_str());
   });
+  inv.gpu_presence = read_gpu_presence(fs);  // a few sysfs reads
   auto system = std::async(std::launch::async, [&] {
     auto s = read_system(fs, env, ld_cache);
     timed("system", t0);

@@ -4,8 +4,10 @@
 #include "inventory/collect.h"
 #include "inventory/driver_info.h"
 #include "inventory/gpu_info.h"
+#include "inventory/gpu_presence.h"
 #include "platform/root_fs.h"
 #include "platform/environment.h"
+
 
 namespace gpucheck::inventory {
 
@@ -21,6 +23,7 @@ Inventory collect_devices() {
   inv.driver = read_driver(fs, no_cache, &reply);
   GpuScan g = gpus_from_helper(reply, std::getenv("CUDA_VISIBLE_DEVICES"));
   inv.gpus = std::move(g.gpus);
+  inv.gpu_presence = read_gpu_presence(fs);
   if (!g.error.empty()) inv.notes.push_back("GPUs: " + g.error);
   if (inv.driver.version.empty() && !g.driver_version.empty()) inv.driver.version = g.driver_version;
   if (!inv.driver.present) inv.notes.push_back("driver: " + (inv.driver.error.empty() ? "not found" : inv.driver.error));

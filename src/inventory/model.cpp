@@ -22,6 +22,7 @@ namespace gpucheck::inventory {
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Driver, present, version, cuda_version, source, error,
                                                 kernel_module_version, library_path)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(GpuPresence, checked, pci_devices, device_nodes, source)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Gpu, index, nvml_index, name, uuid, pci_bus_id, pci_device_id, cc_major,
                                                 cc_minor, memory_total_bytes, ecc_mode, persistence_mode,
                                                 mig_mode, sm_clock_max_mhz, mem_clock_max_mhz, pcie_gen_current,
@@ -84,7 +85,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(System, os_id, os_version_id, os
 
 void to_json(nlohmann::json& j, const Inventory& inv) {
   j = {{"schema_version", inv.schema_version}, {"collected_at", inv.collected_at}, {"root", inv.root},
-       {"hostname", inv.hostname},             {"driver", inv.driver},             {"gpus", inv.gpus},
+       {"hostname", inv.hostname},             {"driver", inv.driver},             {"gpu_presence", inv.gpu_presence}, {"gpus", inv.gpus},
        {"toolkits", inv.toolkits},             {"toolkit_choices", inv.toolkit_choices},
        {"libraries", inv.libraries},           {"pythons", inv.pythons},           {"compilers", inv.compilers},
        {"nvcc_host_compiler", inv.nvcc_host_compiler}, {"nvcc_host_compiler_source", inv.nvcc_host_compiler_source},
@@ -168,6 +169,7 @@ void from_json(const nlohmann::json& j, Inventory& inv) {
     inv.root = j.value("root", "/");
     inv.hostname = j.value("hostname", "");
     inv.driver = j.value("driver", d.driver);
+    inv.gpu_presence = j.value("gpu_presence", d.gpu_presence);
     inv.gpus = j.value("gpus", d.gpus);
     inv.toolkits = j.value("toolkits", d.toolkits);
     upgrade_old_toolkits(j, inv.toolkits);

@@ -23,6 +23,18 @@ struct Driver {
   std::string library_path;       // the libcuda.so.1 that was (or would be) loaded
 };
 
+/// NVIDIA GPUs seen without the driver (inventory/gpu_presence.h): PCI functions of vendor 0x10de with a
+/// display/3D class, and /dev/nvidiaN nodes. `checked` false: the machine could not be looked at (a saved
+/// inventory from before this field, a pasted report, a --root image without /sys).
+struct GpuPresence {
+  bool checked = false;
+  std::vector<std::string> pci_devices;   // "0000:01:00.0 (device 0x2330, class 0x030200)"
+  std::vector<std::string> device_nodes;  // "/dev/nvidia0"
+  std::string source;                     // "/sys/bus/pci/devices"
+  /// An NVIDIA GPU is known to be here (by PCI or a device node).
+  bool any() const { return !pci_devices.empty() || !device_nodes.empty(); }
+};
+
 struct Gpu {
   int index = 0;                  // after CUDA_VISIBLE_DEVICES
   int nvml_index = 0;             // NVML's own numbering (all GPUs, PCI order)
@@ -154,6 +166,7 @@ struct Inventory {
   std::string root;               // "/" or the --root DIR that was inspected
   std::string hostname;
   Driver driver;
+  GpuPresence gpu_presence;
   std::vector<Gpu> gpus;
   std::vector<Toolkit> toolkits;
   std::vector<ToolkitChoice> toolkit_choices;

@@ -82,16 +82,6 @@ else:
         except BaseException as e: msg = "%s: %s" % (type(e).__name__, e)
         if not msg and w: msg = str(w[-1].message)
         o["cuda_error"] = msg.strip()
-    # Compiled extensions break at import time ("undefined symbol" after a torch upgrade): import the
-    # installed ones (found by dist-info) and keep what they raise. Only after torch itself imported.
-    ie = {}
-    for pkg, mod in (("flash-attn", "flash_attn"), ("xformers", "xformers"), ("apex", "apex"),
-                     ("bmtrain", "bmtrain"), ("bitsandbytes", "bitsandbytes"), ("torchvision", "torchvision"),
-                     ("torchaudio", "torchaudio")):
-        if pkg in pk:
-            try: __import__(mod)
-            except BaseException as e: ie[mod] = "%s: %s" % (type(e).__name__, e)
-    o["import_errors"] = ie
     # torch built against another numpy C ABI (torch 2.1 with numpy 2: "_ARRAY_API not found" at import,
     # then "Numpy is not available"): imports fine, fails at the first conversion.
     if "numpy" in pk:
@@ -99,6 +89,28 @@ else:
             import numpy
             torch.from_numpy(numpy.zeros(1))
         except BaseException as e: o["torch_numpy_error"] = "%s: %s" % (type(e).__name__, e)
+# Compiled extensions break at import time ("undefined symbol" after a torch upgrade; "No module named
+# 'torch'" when installed without it): import the installed ones (found by dist-info) and keep what they
+# raise. Skipped when torch itself fails to import (that is the one error then). torchao imports silently
+# when its C++ ops do not load, so its _C library is loaded the way torchao does.
+if not o.get("torch_import_error"):
+    ie = {}
+    for pkg, mod in (("flash-attn", "flash_attn"), ("xformers", "xformers"), ("apex", "apex"),
+                     ("bmtrain", "bmtrain"), ("bitsandbytes", "bitsandbytes"), ("torchvision", "torchvision"),
+                     ("torchaudio", "torchaudio"), ("torchao", "torchao")):
+        if pkg in pk:
+            try: m = __import__(mod)
+            except BaseException as e:
+                ie[mod] = "%s: %s" % (type(e).__name__, e)
+                continue
+            if mod == "torchao" and o["torch_installed"]:
+                here = os.path.dirname(getattr(m, "__file__", "") or "")
+                try: libs = sorted(n for n in os.listdir(here) if n.startswith("_C") and n.endswith(".so"))
+                except OSError: libs = []
+                for n in libs:
+                    try: torch.ops.load_library(os.path.join(here, n))
+                    except BaseException as e: ie["torchao." + n.split(".")[0]] = "%s: %s" % (type(e).__name__, e)
+    o["import_errors"] = ie
 o["mapped_libraries"] = maps()
 # The CUDA libraries now mapped, asked for their version by their own function here, where they are loaded
 # already: RTLD_NOLOAD never loads a file, so nothing runs that import torch did not run, and the inventory

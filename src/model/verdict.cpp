@@ -6,6 +6,7 @@
 
 #include "core/shell_quote.h"
 #include "core/text.h"
+#include "core/verdict.h"
 #include "model/compare_details.h"
 #include "model/diff_details.h"
 
@@ -53,11 +54,18 @@ std::string act_on(const Finding& f) {
   return f.fixes.empty() ? "read what [" + f.id + "] found above" : "apply fix 1 of [" + f.id + "] above";
 }
 
-const Finding* first_problem(const Report& r) {
-  for (Status s : {Status::kFail, Status::kError, Status::kWarn})
-    for (const auto* f : r.findings())
-      if (f->status == s) return f;
-  return nullptr;
+// The one ranking every command uses (core/verdict.h): broken now, then at risk, root cause first.
+const Finding* first_problem(const Report& r) { return first_to_act_on(r.findings()); }
+
+// The inventory looked at this machine and found no NVIDIA GPU (no PCI device, no /dev/nvidiaN, no
+// driver): nothing GPU-side can be tested, so no next step sends the user to another command for it.
+bool no_nvidia_gpu(const Report& r) {
+  const auto& inv = r.inventory;
+  if (!inv.is_object() || !inv.contains("gpu_presence") || !inv["gpu_presence"].is_object()) return false;
+  const auto& p = inv["gpu_presence"];
+  auto empty = [](const nlohmann::json& j, const char* k) { return !j.contains(k) || !j[k].is_array() || j[k].empty(); };
+  const bool driver = inv.contains("driver") && inv["driver"].is_object() && inv["driver"].value("present", false);
+  return p.value("checked", false) && empty(p, "pci_devices") && empty(p, "device_nodes") && empty(inv, "gpus") && !driver;
 }
 
 NextStep run_step(const Report& r, const report::Summary& s, const std::string& prog) {
@@ -71,6 +79,8 @@ NextStep run_step(const Report& r, const report::Summary& s, const std::string& 
     if (probes.empty()) return {"run the probes that did not run (the fix above)", ""};
     return {"see why it gave no verdict:", prog + " run -v --only " + ids(probes) + python};
   }
+  if (s.verdict == "NO GPU TESTED" && no_nvidia_gpu(r))
+    return {"none here: this machine has no NVIDIA GPU; run the GPU probes on a node that has one", ""};
   if (s.verdict == "NO GPU TESTED" || s.exit_code != 0) return {"find out why the GPU probes skipped:", prog + " doctor" + python};
   if (r.meta.level != "long") return {"none needed; to test more:", prog + " run --level long" + python};
   return {"none: every selected probe passed", ""};
@@ -87,8 +97,12 @@ NextStep doctor_step(const Report& r, const std::string& prog) {
     if (!itself.fixes.empty()) return {"run the commands of install path 1 above", ""};
     return {"change the pins that conflict (above), then plan again", ""};
   }
-  if (const Finding* f = first_problem(r)) return {act_on(*f) + " (a warning), or go on:", prog + " run --level quick"};
-  if (elsewhere || !option_value(r, "--root").empty()) return {"none: nothing wrong in that stack", ""};
+  // Nothing GPU-side to test here (or the report is of another machine): no pointer at `run`.
+  const bool gpu_less = no_nvidia_gpu(r) || elsewhere;
+  if (const Finding* f = first_problem(r))
+    return gpu_less ? NextStep{act_on(*f) + " when it matters (a warning); nothing is broken now", ""}
+                    : NextStep{act_on(*f) + " (a warning), or go on:", prog + " run --level quick"};
+  if (elsewhere || !option_value(r, "--root").empty() || gpu_less) return {"none: nothing wrong in that stack", ""};
   return {"test the GPUs themselves:", prog + " run --level quick" + source_options(r, {"--python"})};
 }
 

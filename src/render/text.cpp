@@ -40,7 +40,9 @@ void render_text(const report::Report& unsafe, std::ostream& out, const RenderOp
   // --quiet: nothing when all is well, else only the verdict and the next step.
   const bool quiet_here = o.quiet && model::judges(r);
   if (!quiet_here) render_part(r, text, o);
-  if (model::judges(r) && !(quiet_here && report::exit_code(r) == 0)) text::closing(r, text, o);
+  // A run whose GPU probes all skipped exits 0 but is no pass: -q still says so (NO GPU TESTED).
+  const bool all_well = report::exit_code(r) == 0 && report::summarize(r).verdict != "NO GPU TESTED";
+  if (model::judges(r) && !(quiet_here && all_well)) text::closing(r, text, o);
   out << wrap_lines(text.str(), o.width);
 }
 

@@ -34,6 +34,7 @@ Report abi_report(const AbiOptions& options, Report into) {
 
   Section& targets = into.section("targets");
   for (const auto& t : audit.targets) targets.findings.push_back(abi::to_finding(t));
+  for (const auto& [pkg, error] : audit.import_failures) targets.findings.push_back(abi::import_failure_finding(pkg, error));
   into.notes.insert(into.notes.end(), audit.notes.begin(), audit.notes.end());
   into.details = {{"seconds", audit.seconds}, {"objects_parsed", audit.objects_parsed}};
   into.meta.command = "abi";  // what the renderers dispatch on, also for a Report not stamped by the cli

@@ -13,6 +13,7 @@
 #include "checks/planner/requirements_file.h"
 #include "core/errors.h"
 #include "core/text.h"
+#include "core/verdict.h"
 #include "knowledge/pep440.h"
 
 namespace gpucheck::report {
@@ -50,7 +51,7 @@ std::vector<planner::Ask> asks_of(const PlanRequest& req, std::vector<std::strin
 }
 
 std::vector<Finding> plan_section(const compat::DoctorContext& ctx, const std::vector<planner::Ask>& asks,
-                                  std::vector<std::string> notes) {
+                                  std::vector<std::string> notes, bool& source_build) {
   std::vector<const planner::Ask*> wanted;
   for (const auto& a : asks)
     if (!a.constraint) wanted.push_back(&a);
@@ -64,6 +65,7 @@ std::vector<Finding> plan_section(const compat::DoctorContext& ctx, const std::v
     if (!pr.version.empty() && !ext->release_for(pr.version)) continue;
     compat::InstallPlan p = compat::plan_install(ctx, pr);
     if (wanted.size() == 1) build = p.build;
+    source_build |= starts_with(p.build, "source build");
     for (auto& f : p.findings) install.push_back(std::move(f));
   }
   const auto* tk = ctx.build.toolkit;
@@ -119,7 +121,15 @@ Report doctor_report(Report base, const inventory::Inventory& inv, const compat:
   compat::DoctorContext ctx(inv, kb);
   Report r = std::move(base);
   r.section("findings").findings = compat::diagnose(ctx);
-  if (!asks.empty()) r.section("plan").findings = plan_section(ctx, asks, notes);
+  bool source_build = false;
+  if (!asks.empty()) r.section("plan").findings = plan_section(ctx, asks, notes, source_build);
+  // What the user asked for decides whether a build risk is an error (core/verdict.h).
+  if (source_build) {
+    auto& found = r.section("findings").findings;
+    apply_goal(found, Goal::kSourceBuild);
+    std::stable_sort(found.begin(), found.end(),
+                     [](const Finding& a, const Finding& b) { return severity(a.status) > severity(b.status); });
+  }
   r.inventory = inv;
   r.notes = inv.notes;
   r.details = {{"inventory_source", inventory_source}, {"knowledge_base", kb.directory()},

@@ -13,6 +13,8 @@
 #include "checks/explain/knowledge_facts.h"
 #include "checks/explain/similar_reports.h"
 #include "core/text.h"
+#include "core/verdict.h"
+#include "inventory/collect_env_text.h"
 #include "inventory/pasted_report.h"
 #include "report/doctor_report.h"
 #include "core/errors.h"
@@ -168,10 +170,16 @@ Report explain_report(const ExplainRequest& req, Report rep) {
   if (pasted) {
     // The pasted environment judged by the doctor's rules: its errors count for the exit code (1).
     Report doc = doctor_report_pasted(Report{}, *pasted, PlanRequest{}, pasted_kind + " report in " + req.log);
+    // A log of a failed build: the build is the goal, so what stops a build is an error (core/verdict.h).
+    bool build_log = false;
+    for (const auto& c : ex.causes)
+      for (const auto& sig : signatures)
+        build_log |= sig.id == c.id && std::filesystem::path(sig.file).filename() == "build.json";
     for (const auto& s : doc.sections) {
       auto& env = rep.section("environment").findings;
       env.insert(env.end(), s.findings.begin(), s.findings.end());
     }
+    if (build_log) apply_goal(rep.section("environment").findings, Goal::kSourceBuild);
     for (const auto& n : doc.notes) notes.push_back(n);
     rep.meta.exit.error_fails = true;
     rep.details["environment_report"] = {{"kind", pasted_kind}, {"inventory", *pasted}};

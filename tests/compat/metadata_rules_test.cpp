@@ -98,12 +98,15 @@ TEST_F(Site, RequiresDistCheckedAsPipCheckDoes) {
   for (const auto& c : conflicts) {
     SCOPED_TRACE(c.title);
     const bool on_torch = c.details.value("requires", "") == "torch";
-    // On torch: first the torchvision made for the installed torch (its METADATA pins torch==2.1.2), torch
-    // pinned so pip cannot replace it; pip's own answer (--dry-run) after it. Pillow: only pip's answer.
-    ASSERT_EQ(c.fixes.size(), on_torch ? 2u : 1u);
+    // On torch: the torchvision made for the installed torch (its METADATA pins torch==2.1.2), torch pinned
+    // so pip cannot replace it. Pillow: the pillow torchvision declares. Never a --dry-run (it changes nothing).
+    ASSERT_EQ(c.fixes.size(), 1u);
     if (on_torch)
       EXPECT_EQ(c.fixes[0].commands.back(), "/venv/bin/python -m pip install torch==2.1.2 torchvision==0.16.2 numpy==1.26.4");  // + the ABI pin
-    EXPECT_EQ(c.fixes.back().commands[0].find("/venv/bin/python -m pip install --dry-run"), 0u);
+    else
+      EXPECT_EQ(c.fixes[0].commands[0], "/venv/bin/python -m pip install 'pillow!=8.3.*,>=5.3.0'");
+    for (const auto& fx : c.fixes)
+      for (const auto& cmd : fx.commands) EXPECT_EQ(cmd.find("--dry-run"), std::string::npos) << cmd;
   }
 }
 
@@ -129,6 +132,24 @@ TEST_F(Site, MissingNumpyBesideATorchBuiltForNumpyOneIsPinned) {
   auto missing = with_id(compat::diagnose(ctx), "python.requirement_missing");
   ASSERT_EQ(missing.size(), 1u);
   EXPECT_EQ(missing[0].fixes[0].commands[0], "/venv/bin/python -m pip install numpy==1.26.4");
+}
+
+// After python.file_overwritten's fix (cu11 removed, cu12 reinstalled) bmtrain 0.2.3.post2 still declares
+// nvidia-nccl-cu11: installing it would overwrite cu12's libnccl.so.2 again, so no fix installs it (issue 31).
+TEST_F(Site, AMissingNcclOfAnotherCudaMajorIsNotReinstalledOverTheOneThere) {
+  dist("nvidia_nccl_cu12-2.21.5.dist-info", "Name: nvidia-nccl-cu12\nVersion: 2.21.5\n");
+  dist("bmtrain-0.2.3.post2.dist-info",
+       "Name: bmtrain\nVersion: 0.2.3.post2\nRequires-Dist: nvidia-nccl-cu11>=2.14.3\nRequires-Dist: psutil\n");
+  auto inv = inventory();
+  compat::DoctorContext ctx(inv, kb());
+  auto missing = with_id(compat::diagnose(ctx), "python.requirement_missing");
+  ASSERT_EQ(missing.size(), 1u);
+  EXPECT_EQ(missing[0].title, "bmtrain 0.2.3.post2 requires nvidia-nccl-cu11, psutil, which are not installed");
+  ASSERT_EQ(missing[0].fixes.size(), 2u);
+  EXPECT_EQ(missing[0].fixes[0].commands, std::vector<std::string>{"/venv/bin/python -m pip install psutil"});
+  EXPECT_TRUE(missing[0].fixes[1].commands.empty());
+  EXPECT_NE(missing[0].fixes[1].summary.find("nvidia-nccl-cu11 (it would overwrite the files of the installed nvidia-nccl-cu12)"),
+            std::string::npos) << missing[0].fixes[1].summary;
 }
 
 TEST_F(Site, TwoWheelsOneFileTheBytesOnDiskDecide) {

@@ -30,13 +30,15 @@ std::vector<nlohmann::json> findings(const nlohmann::json& doc, const std::strin
 
 TEST(DoctorFromText, JudgesARealCollectEnvReportWithoutQuotingPathsItLacks) {
   auto r = gpucheck_run({"doctor", "--from-text", kData + "/collect_env/vllm-3842-torch-2.1.txt", "--json"});
-  EXPECT_EQ(r.exit_code, 1) << r.err;  // an error finding
+  // nvcc 12.1 under torch cu118 stops only a source build, which plain doctor is not asked about: a warning
+  // (issue 31), so the pasted stack passes.
+  EXPECT_EQ(r.exit_code, 0) << r.err;
   auto doc = nlohmann::json::parse(r.out);
   EXPECT_EQ(doc["details"]["inventory_source"], "--from-text " + kData + "/collect_env/vllm-3842-torch-2.1.txt");
   EXPECT_EQ(doc["inventory"]["pythons"][0]["torch_version"], "2.1.2+cu121");
   bool mismatch = false;
   for (const auto& f : findings(doc, "findings")) {
-    mismatch |= f["id"] == "cuda.nvcc_torch_major_mismatch" && f["status"] == "fail";
+    mismatch |= f["id"] == "cuda.nvcc_torch_major_mismatch" && f["status"] == "warn" && f["concern"] == "at_risk";
     EXPECT_EQ(f["title"].get<std::string>().find(kNoPath), std::string::npos) << f["id"];
     for (const auto& fx : f["fixes"])
       for (const auto& c : fx["commands"]) EXPECT_EQ(c.get<std::string>().find(kNoPath), std::string::npos) << c;
@@ -59,8 +61,10 @@ TEST(ExplainEnvReport, ACollectEnvInsideALogIsJudgedAndUsedForTheFixes) {
   EXPECT_EQ(r.exit_code, 1) << "the environment has an error finding";
   auto doc = nlohmann::json::parse(r.out);
   EXPECT_EQ(findings(doc, "causes").at(0)["id"], "cuda-mismatch-nvcc-torch");
+  // A build log: the build is the goal, so the mismatch that stops it is an error here (core/verdict.h).
   bool mismatch = false;
-  for (const auto& f : findings(doc, "environment")) mismatch |= f["id"] == "cuda.nvcc_torch_major_mismatch";
+  for (const auto& f : findings(doc, "environment"))
+    mismatch |= f["id"] == "cuda.nvcc_torch_major_mismatch" && f["status"] == "fail";
   EXPECT_TRUE(mismatch);
   EXPECT_EQ(doc["details"]["environment_report"]["kind"], "collect_env");
   EXPECT_EQ(doc["inventory"]["pythons"][0]["torch_version"], "2.1.2+cu121") << "the fixes used the pasted stack";

@@ -83,6 +83,8 @@ struct TargetReport {
 struct AuditReport {
   std::vector<TargetReport> targets;
   std::vector<std::string> notes;         // directory loops, skipped files
+  /// --python-package NAME that is installed but does not import: {NAME, what import raised}.
+  std::vector<std::pair<std::string, std::string>> import_failures;
   double seconds = 0;
   std::size_t objects_parsed = 0;
   Status status = Status::kPass;

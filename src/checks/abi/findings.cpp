@@ -61,4 +61,16 @@ Finding to_result(const AuditReport& r, const std::string& id, const std::string
   return res;
 }
 
+Finding import_failure_finding(const std::string& package, const std::string& error) {
+  Finding f;
+  f.id = "python.import_failed";
+  f.status = Status::kFail;
+  f.title = "import " + package + " fails: it needs torch, which is not installed";
+  f.summary = "Its shared objects may link, but the package cannot be used: every program importing it stops here.";
+  f.evidence = {{"import " + package, error, "its shared objects' DT_NEEDED and the interpreter's site-packages"}};
+  f.explanation = package + " was installed without torch (pip install --no-deps, or torch removed later): its "
+                  "extensions need torch's libraries, which `import torch` loads first.";
+  return f;
+}
+
 }  // namespace gpucheck::abi

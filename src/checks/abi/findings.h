@@ -19,4 +19,8 @@ Finding to_finding(const TargetReport& t);
 /// first problem, details = to_json(r).
 Finding to_result(const AuditReport& r, const std::string& id, const std::string& title);
 
+/// --python-package NAME installed but not importable (its extensions link torch's libraries and torch is not
+/// installed, known from the files): python.import_failed (fail), the cause id doctor gives the same fact.
+Finding import_failure_finding(const std::string& package, const std::string& error);
+
 }  // namespace gpucheck::abi

@@ -1,7 +1,10 @@
 #include "checks/abi/request.h"
 
+#include <algorithm>
+
 #include "checks/abi/targets.h"
 #include "core/errors.h"
+#include "platform/elf_object.h"
 #include "core/subprocess.h"
 #include "inventory/collect.h"
 #include "inventory/model.h"
@@ -66,8 +69,31 @@ AuditReport run_abi(const AbiRequest& req) {
                       (req.with_torch && req.torch_lib.empty());
   PythonEnvPaths env;
   if (needs_python) env = probe_python(opt.python);
-  for (const auto& pkg : req.python_packages)
-    for (const auto& p : python_package_paths(opt.python, pkg)) add_path_target(p, set);
+  // A package whose extensions link torch's libraries, in an interpreter without torch, cannot be imported
+  // (bmtrain installed without torch): said from the files, without importing anything.
+  std::vector<std::pair<std::string, std::string>> import_failures;
+  for (const auto& pkg : req.python_packages) {
+    std::vector<std::string> requires_names;
+    const auto paths = python_package_paths(opt.python, pkg, &requires_names);
+    for (const auto& p : paths) add_path_target(p, set);
+    if (!env.torch_dir.empty()) continue;
+    std::string why;
+    if (std::find(requires_names.begin(), requires_names.end(), "torch") != requires_names.end())
+      why = pkg + " declares Requires-Dist torch, and torch is not installed for " + opt.python;
+    TargetSet own;
+    for (const auto& p : paths) add_path_target(p, own);
+    for (const auto& f : own.files) {
+      try {
+        auto object = ElfObject::open(f);  // needed() views its mapping: keep it open while they are read
+        for (const auto& n : object->needed())
+          if (why.empty() && (n.rfind("libc10", 0) == 0 || n.rfind("libtorch", 0) == 0))
+            why = f + " links " + std::string(n) + ", and torch is not installed for " + opt.python;
+      } catch (const ElfError&) {
+      }
+      if (!why.empty()) break;
+    }
+    if (!why.empty()) import_failures.emplace_back(pkg, why);
+  }
   if (req.torch || (req.with_torch && req.torch_lib.empty()))
     if (env.torch_dir.empty()) throw InputError("torch is not installed for " + opt.python);
   if (req.torch)
@@ -103,6 +129,7 @@ AuditReport run_abi(const AbiRequest& req) {
   Auditor auditor(opt);
   AuditReport r = auditor.audit_all(set.files);
   r.notes.insert(r.notes.begin(), set.notes.begin(), set.notes.end());
+  r.import_failures = std::move(import_failures);
   if (opt.gpus.empty())
     r.notes.push_back("no GPU known (no inventory GPUs): pass --gpu sm_90 or --from env.json for device-code verdicts");
   return r;

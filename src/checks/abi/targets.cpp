@@ -134,6 +134,19 @@ if not out:
             if ".so" in str(f): out.append(str(d.locate_file(f)))
     except Exception: pass
 o["package_paths"] = out
+# Its Requires-Dist names (metadata only, nothing imported): an extension package needing torch cannot be
+# imported in an interpreter without torch.
+req = []
+try:
+    from importlib import metadata
+    for line in metadata.requires(name) or []:
+        if "extra ==" in line: continue
+        n = line.split(";")[0].strip()
+        for sep in "<>=!~ [(":
+            n = n.split(sep)[0]
+        req.append(n.strip().lower())
+except Exception: pass
+o["requires"] = req
 )PY";
 
 }  // namespace
@@ -161,10 +174,12 @@ PythonEnvPaths probe_python(const std::string& python) {
   return p;
 }
 
-std::vector<std::string> python_package_paths(const std::string& python, const std::string& name) {
+std::vector<std::string> python_package_paths(const std::string& python, const std::string& name,
+                                              std::vector<std::string>* requires_names) {
   auto f = ask(python, kPackageScript, {name});
   auto out = f.texts("package_paths");
   if (out.empty()) throw InputError("python package '" + name + "' is not installed for " + python);
+  if (requires_names) *requires_names = f.texts("requires");
   return out;
 }
 

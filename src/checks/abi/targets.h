@@ -27,7 +27,9 @@ PythonEnvPaths probe_python(const std::string& python);
 
 /// Files and directories of an importable module or an installed distribution (`flash_attn`,
 /// `flash-attn`). Throws InputError when neither exists in that environment.
-std::vector<std::string> python_package_paths(const std::string& python, const std::string& name);
+/// `requires_names` (when given): the names its metadata's Requires-Dist lists (no extras), lower case.
+std::vector<std::string> python_package_paths(const std::string& python, const std::string& name,
+                                              std::vector<std::string>* requires_names = nullptr);
 
 /// Shared objects under site-packages that link libc10/libtorch (torch's own excluded).
 std::vector<std::string> torch_extension_files(const PythonEnvPaths& env, TargetSet& set);

@@ -3,9 +3,13 @@
 #include "checks/doctor/rules.h"
 #include "checks/doctor/torch_choice.h"
 #include "knowledge/version.h"
+#include "core/text.h"
 
 namespace gpucheck::compat {
 namespace {
+
+/// driver_cuda's answer for a driver older than every row of data/compat/driver.json.
+constexpr const char* kBelowTable = "0.0";
 
 /// The newest CUDA the driver supports: cuDriverGetVersion when collected, else derived from the
 /// driver version and the release-notes table.
@@ -15,6 +19,9 @@ std::string driver_cuda(const DoctorContext& ctx) {
   std::string best;
   for (const auto& d : ctx.kb.driver_minimums())
     if (compare_versions(ctx.inv.driver.version, d.min_driver) >= 0 && compare_versions(d.cuda, best) > 0) best = d.cuda;
+  // Older than every release in the table (418.67 is below 10.2's 440.33): it supports less than the oldest
+  // CUDA listed, which is still a verdict (issue 31: such a pasted report was a PASS).
+  if (best.empty() && !ctx.kb.driver_minimums().empty()) best = kBelowTable;
   return best;
 }
 
@@ -33,12 +40,18 @@ Fix driver_upgrade_step(const DoctorContext& ctx, const std::string& cuda, int r
 void compare(const DoctorContext& ctx, const std::string& have, const std::string& needed, const std::string& who,
              const Evidence& who_evidence, bool for_torch, std::vector<Finding>& out) {
   if (have.empty() || needed.empty() || compare_versions(needed, have) <= 0) return;
+  std::string oldest;
+  for (const auto& d : ctx.kb.driver_minimums())
+    if (oldest.empty() || compare_versions(d.cuda, oldest) < 0) oldest = d.cuda;
+  // Below the table and a CUDA older than its first row: nothing known to compare with.
+  if (have == kBelowTable && compare_versions(needed, oldest) < 0) return;
   auto hv = Version::parse(have), nv = Version::parse(needed);
   auto floor = ctx.kb.minor_compat_floor(nv->major());
   bool minor_ok = hv->major() == nv->major() && floor && !ctx.inv.driver.version.empty() &&
                   compare_versions(ctx.inv.driver.version, floor->min_driver) >= 0;
   Finding f;
-  Evidence drv{"driver", ctx.inv.driver.version + " (supports CUDA " + have + ")", ctx.inv.driver.source};
+  const std::string supports = have == kBelowTable ? "less than CUDA " + oldest : "CUDA " + have;
+  Evidence drv{"driver", ctx.inv.driver.version + " (supports " + supports + ")", ctx.inv.driver.source};
   auto dmin = ctx.kb.driver_minimum(needed);
   if (minor_ok) {
     f.id = for_torch ? "driver.minor_version_compat" : "driver.toolkit_minor_version_compat";
@@ -54,7 +67,8 @@ void compare(const DoctorContext& ctx, const std::string& have, const std::strin
   } else {
     f.id = for_torch ? "driver.too_old_for_torch" : "driver.too_old_for_toolkit";
     f.status = for_torch ? Status::kFail : Status::kWarn;
-    f.title = who + " needs CUDA " + needed + " but driver " + ctx.inv.driver.version + " supports only " + have;
+    f.title = who + " needs CUDA " + needed + " but driver " + ctx.inv.driver.version + " supports only " +
+              (have == kBelowTable ? supports : have);
     f.explanation = for_torch ? "torch.cuda.is_available() is False with \"The NVIDIA driver on your system is too "
                                 "old\" (CUDA error 35, cudaErrorInsufficientDriver)."
                               : "Programs built with this toolkit fail at start-up with \"CUDA driver version is "
@@ -91,16 +105,61 @@ void compare(const DoctorContext& ctx, const std::string& have, const std::strin
 void check_driver(const DoctorContext& ctx, std::vector<Finding>& out) {
   const std::string torch_cuda = major_minor(ctx.torch_cuda());
   if (!ctx.inv.driver.present) {
-    if (torch_cuda.empty() && ctx.inv.gpus.empty()) return;
+    const auto& seen = ctx.inv.gpu_presence;
+    const bool gpu_here = seen.any() || !ctx.inv.gpus.empty();
+    if (!gpu_here && seen.checked) {
+      // Nothing to install and nothing to test: said once, as a note, and no command points elsewhere.
+      if (torch_cuda.empty() && ctx.inv.toolkits.empty()) return;
+      Finding f;
+      f.id = "gpu.none";
+      f.status = Status::kInfo;
+      f.title = "No NVIDIA GPU on this machine: nothing GPU-side can be tested here";
+      f.evidence = {{"NVIDIA PCI display/3D devices (vendor 0x10de)", "none", seen.source},
+                    {"/dev/nvidia*", "none", "/dev"}};
+      f.explanation = "Builds still compile here (nvcc needs no GPU or driver); run the GPU probes on a node with a GPU.";
+      out.push_back(std::move(f));
+      return;
+    }
+    if (!gpu_here && torch_cuda.empty()) return;
     Finding f;
     f.id = "driver.missing";
-    f.status = ctx.inv.gpus.empty() ? Status::kInfo : Status::kFail;
-    f.title = ctx.inv.gpus.empty() ? "No NVIDIA driver: CUDA code cannot run on this machine"
-                                   : "GPUs are present but the NVIDIA driver is not loaded";
+    f.status = gpu_here ? Status::kFail : Status::kInfo;
     f.evidence = {{"driver", ctx.inv.driver.error.empty() ? "absent" : ctx.inv.driver.error, ctx.inv.driver.source}};
+    for (const auto& d : seen.pci_devices) f.evidence.push_back({"NVIDIA GPU (PCI)", d, seen.source});
+    for (const auto& d : seen.device_nodes) f.evidence.push_back({"device node", d, "/dev"});
     if (!torch_cuda.empty()) f.evidence.push_back({"torch.version.cuda", ctx.torch_cuda(), ctx.python_label()});
-    f.explanation = "Without libcuda.so.1 torch.cuda.is_available() is False; builds can still compile "
-                    "(nvcc does not need a driver) but nothing GPU-side can be tested here.";
+    // The driver to install: at least what torch's CUDA and the build toolkit need (data/compat/driver.json).
+    std::string need_cuda = torch_cuda, need_driver;
+    std::vector<std::string> needs;
+    auto require = [&](const std::string& cuda, const std::string& who) {
+      if (cuda.empty()) return;
+      auto d = ctx.kb.driver_minimum(cuda);
+      if (!d) return;
+      needs.push_back(d->min_driver + " for " + who + " (CUDA " + cuda + ")");
+      f.evidence.push_back({"minimum driver for CUDA " + cuda, d->min_driver, "data/compat/driver.json"});
+      f.references.push_back(d->source);
+      if (need_driver.empty() || compare_versions(d->min_driver, need_driver) > 0) need_driver = d->min_driver, need_cuda = cuda;
+    };
+    if (ctx.python) require(torch_cuda, "torch " + ctx.python->torch_version);
+    if (ctx.build.toolkit && !ctx.build.toolkit->version.empty())
+      require(major_minor(ctx.build.toolkit->version), "the toolkit at " + ctx.build.toolkit->root);
+    if (gpu_here) {
+      f.title = "An NVIDIA GPU is present but no NVIDIA driver is loaded" +
+                (needs.empty() ? std::string() : ": install driver " + need_driver + " or newer");
+      f.explanation = "Without the driver (libcuda.so.1, the nvidia kernel module) torch.cuda.is_available() is False "
+                      "and no CUDA program runs." +
+                      (needs.empty() ? std::string() : " Needed: " + join(needs, "; ") + ".");
+      if (!needs.empty()) f.fixes.push_back(driver_upgrade_step(ctx, need_cuda, 1));
+      else f.add_fix("Install the NVIDIA driver for this GPU (the distribution's package or NVIDIA's installer)", {},
+                     "needs root and a reboot");
+      if (!f.fixes.empty()) f.fixes.front().summary = "Install the NVIDIA driver " +
+                                                      (need_driver.empty() ? std::string() : need_driver + " or newer");
+    } else {
+      // Not looked at (a saved inventory, a pasted report): what is known is only that no driver answered.
+      f.title = "No NVIDIA driver: CUDA code cannot run on this machine";
+      f.explanation = "Without libcuda.so.1 torch.cuda.is_available() is False; builds can still compile "
+                      "(nvcc does not need a driver) but nothing GPU-side can be tested here.";
+    }
     out.push_back(std::move(f));
     return;
   }

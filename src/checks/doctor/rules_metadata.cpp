@@ -24,6 +24,15 @@ std::string pip_of(const inventory::PythonEnv& py) {
   return shell_quote(py.executable.empty() ? py.interpreter : py.executable) + " -m pip";
 }
 
+/// `pip install ARGS` as it works for this interpreter: where it is externally managed (PEP 668: Debian's
+/// /usr/bin/python3, which refuses pip), a venv that still sees the system's packages, and pip there.
+std::vector<std::string> pip_install(const DoctorContext& ctx, const std::string& args) {
+  const auto& py = *ctx.python;
+  if (!planner_machine(ctx).externally_managed) return {pip_of(py) + " install " + args};
+  return {shell_quote(py.executable.empty() ? py.interpreter : py.executable) + " -m venv --system-site-packages .venv",
+          ".venv/bin/python -m pip install " + args};
+}
+
 bool already_reported(const std::vector<Finding>& out, const std::string& text) {
   for (const auto& f : out)
     for (const auto& e : f.evidence)
@@ -44,6 +53,16 @@ std::string numpy_pin_for_installed_torch(const DoctorContext& ctx) {
         if (plan.torch.installed && name == "numpy") return version;
   } catch (const std::exception&) {
   }
+  return "";
+}
+
+/// For "nvidia-nccl-cu11": the installed "nvidia-nccl-cu12" (same library, another CUDA major), else "".
+std::string other_cuda_build_installed(const inventory::PythonEnv& py, const std::string& name) {
+  auto cu = name.rfind("-cu");
+  if (!starts_with(name, "nvidia-") || cu == std::string::npos) return "";
+  const std::string stem = name.substr(0, cu + 3);
+  for (const auto& d : py.distributions)
+    if (d.name != name && starts_with(d.name, stem) && d.name.find('-', stem.size()) == std::string::npos) return d.name;
   return "";
 }
 
@@ -89,9 +108,19 @@ void check_requirements(const DoctorContext& ctx, std::vector<Finding>& out) {
         Fix keep = plan_keeping_torch(ctx, d.name, "", 1);
         if (!keep.commands.empty()) f.fixes.push_back(std::move(keep));
       }
-      f.add_fix("See what pip would change to satisfy it (nothing is installed)",
-                {pip_of(py) + " install --dry-run " + shell_quote(d.name + "==" + d.version)},
-                "pip may propose replacing " + req->name + "; read the plan before running it without --dry-run");
+      // Otherwise the release of the required package that the requirer declares (triton==3.1.0 for torch
+      // 2.5.1): a fix that changes something, never a --dry-run that changes nothing.
+      if (req->name != "torch")
+        f.add_fix("Install the " + req->name + " that " + d.name + " " + d.version + " declares",
+                  pip_install(ctx, shell_quote(req->name + req->specifiers.str())),
+                  "replaces " + req->name + " " + have->version + "; a package that needs that " + req->name +
+                      " would then report its own conflict");
+      else if (f.fixes.empty())
+        f.add_fix("Install the torch " + d.name + " " + d.version + " declares (replaces torch " + have->version + ")",
+                  pip_install(ctx, shell_quote(d.name + "==" + d.version) + " " +
+                                       shell_quote(req->name + req->specifiers.str())),
+                  "downloads torch and its CUDA libraries; every other extension built for torch " + have->version +
+                      " must then match the new torch");
       f.details = {{"distribution", d.name}, {"version", d.version}, {"requires", req->name},
                    {"specifier", req->specifiers.str()}, {"installed", have->version}};
       out.push_back(std::move(f));
@@ -101,9 +130,17 @@ void check_requirements(const DoctorContext& ctx, std::vector<Finding>& out) {
     Finding f;
     f.id = "python.requirement_missing";
     f.status = Status::kWarn;
-    std::vector<std::string> names, specs;
+    std::vector<std::string> names, specs, clashing;
     for (const auto& [req, line] : missing) {
       names.push_back(req.name);
+      // nvidia-nccl-cu11 beside an installed nvidia-nccl-cu12: both wheels write the same files
+      // (nvidia/nccl/lib/libnccl.so.2), so installing it re-creates python.file_overwritten. One plan over
+      // all findings: leave it out of the command.
+      if (const std::string other = other_cuda_build_installed(py, req.name); !other.empty()) {
+        clashing.push_back(req.name + " (it would overwrite the files of the installed " + other + ")");
+        f.evidence.push_back({"Requires-Dist", line, d.location + "/METADATA"});
+        continue;
+      }
       // numpy beside a torch built against numpy 1: the pin, else pip would pick numpy 2 and break
       // torch.from_numpy (python.numpy_abi), when the pin also meets what the distribution declares.
       if (req.name == "numpy" && !numpy_pin) numpy_pin = numpy_pin_for_installed_torch(ctx);
@@ -117,7 +154,10 @@ void check_requirements(const DoctorContext& ctx, std::vector<Finding>& out) {
     f.title = d.name + " " + d.version + " requires " + join(names, ", ") + (names.size() == 1 ? ", which is" : ", which are") +
               " not installed";
     f.explanation = "Dependencies " + d.name + " declares are absent; `pip check` reports each of them.";
-    f.add_fix("Install the missing dependencies as declared", {pip_of(py) + " install " + join(specs, " ")});
+    if (!specs.empty()) f.add_fix("Install the missing dependencies as declared", pip_install(ctx, join(specs, " ")));
+    if (!clashing.empty())
+      f.add_fix("Leave " + join(clashing, ", ") + " uninstalled: pip check keeps reporting it, "
+                "and no command is given because installing it re-creates the overwrite", {}, "none");
     f.details = {{"distribution", d.name}, {"version", d.version}, {"missing", names}};
     out.push_back(std::move(f));
   }
@@ -192,7 +232,7 @@ void check_numpy_abi(const DoctorContext& ctx, std::vector<Finding>& out) {
   const std::string pinned = numpy_pin_for_installed_torch(ctx);
   if (numpy2 && !pinned.empty())
     f.add_fix("Install numpy " + pinned + ", the newest 1.x for this Python (torch was built against numpy 1)",
-              {pip_of(py) + " install " + shell_quote("numpy==" + pinned)},
+              pip_install(ctx, shell_quote("numpy==" + pinned)),
               "packages that require numpy>=2 would then conflict (see python.requirement_conflict)");
   out.push_back(std::move(f));
 }

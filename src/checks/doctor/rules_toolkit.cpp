@@ -55,9 +55,16 @@ void check_mismatch(const DoctorContext& ctx, std::vector<Finding>& out) {
 
   Finding f;
   f.id = major ? "cuda.nvcc_torch_major_mismatch" : "cuda.nvcc_torch_minor_mismatch";
-  f.status = (major || old_setuptools) ? Status::kFail : Status::kWarn;
+  // At risk, not broken: nothing installed changes, only a later source build against this torch stops.
+  // It is an error only when the command's goal is that build (core/verdict.h apply_goal).
+  f.status = Status::kWarn;
+  if (major || old_setuptools) f.details["fatal_for_build"] = true;
   f.title = "Extension builds would use nvcc " + nvcc_mm + " but torch " + ctx.python->torch_version +
             " was built with CUDA " + torch_mm;
+  f.summary = (major || old_setuptools)
+                  ? "Matters only when an extension is compiled against this torch (an sdist without a wheel for it, "
+                    "`pip install --no-build-isolation`, a JIT build): that build stops. What is installed is not affected."
+                  : "Matters only when an extension is compiled against this torch; torch itself only warns.";
   f.evidence = {{"torch.version.cuda", torch_cuda, ctx.python_label()},
                 {"torch", ctx.python->torch_version, ctx.python->torch_path},
                 {"nvcc", tk->version, tk->nvcc.empty() ? tk->root : tk->nvcc},

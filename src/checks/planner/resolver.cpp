@@ -263,6 +263,12 @@ std::optional<PackageFit> fit_package(const compat::KnowledgeBase& kb, const Mac
       else if (!version.empty() && !dep.specifiers.contains(version, true))
         no = "Requires-Dist " + dep.str() + " (" + t.describe() + ")";
     }
+    // torchaudio releases since 2.1 are made for the torch of the same major.minor (torchaudio's compatibility
+    // matrix, https://pytorch.org/audio/main/installation.html#compatibility-matrix); 2.11.0's METADATA has no
+    // torch line at all, and "no pin" is not "fits any torch" (issue 31: 2.11.0 offered for torch 2.5.1).
+    if (no.empty() && c.req->name == "torchaudio" && !t.version.empty() && cmp(r.version, "2.1") >= 0 &&
+        mm_of(r.version) != mm_of(t.version))
+      no = "made for torch " + mm_of(r.version) + " (torchaudio's compatibility matrix; " + t.describe() + ")";
     if (no.empty() && row) {
       if (!row->torch.empty() && !t.version.empty() && !compat::satisfies(t.version, row->torch))
         no = "needs torch " + row->torch + " (" + row->source + ")";

@@ -1,0 +1,142 @@
+#include "core/verdict.h"
+
+#include <algorithm>
+#include <array>
+
+#include "core/text.h"
+
+namespace gpucheck {
+namespace {
+
+struct CauseEntry {
+  const char* id;       // the id reports carry now
+  Concern concern;
+  std::vector<const char*> aliases;  // older or other commands' ids for the same cause
+};
+
+// One row per cause that more than one command names, or whose concern its status alone would get wrong.
+// Rows are exact ids; kPrefixes below cover the families.
+const std::vector<CauseEntry>& registry() {
+  static const std::vector<CauseEntry> rows = {
+      {"cuda.nvcc_torch_major_mismatch", Concern::kAtRisk, {"cuda-mismatch-nvcc-torch"}},
+      {"cuda.nvcc_torch_minor_mismatch", Concern::kAtRisk, {}},
+      {"install.setup_imports_torch", Concern::kAtRisk, {"build-isolation-missing-torch"}},
+      {"install.no_nvcc", Concern::kAtRisk, {"nvcc-missing"}},
+      {"compiler.too_new_for_nvcc", Concern::kAtRisk, {"host-compiler-unsupported"}},
+      {"python.numpy_abi", Concern::kBrokenNow, {"numpy-abi-mismatch"}},
+      {"python.import_failed", Concern::kBrokenNow, {"abi.import_failed", "bmtrain.not_importable"}},
+      {"ext.built_for_other_torch", Concern::kBrokenNow, {"undefined-symbol-torch-abi"}},
+      {"ext.symbol_not_visible", Concern::kBrokenNow, {"extension-nccl-not-linked"}},
+      {"driver.too_old_for_torch", Concern::kBrokenNow, {"driver-too-old"}},
+      {"driver.missing", Concern::kBrokenNow, {"no-gpu-or-driver"}},
+      {"driver.too_old_for_toolkit", Concern::kAtRisk, {}},
+      {"driver.toolkit_minor_version_compat", Concern::kAtRisk, {}},
+      {"torch.cpu_only_on_gpu_node", Concern::kBrokenNow, {"cpu-only-torch"}},
+      {"gpu.arch_not_in_torch", Concern::kBrokenNow, {"gpu-too-old-for-torch"}},
+  };
+  return rows;
+}
+
+struct Prefix {
+  const char* prefix;
+  Concern concern;
+};
+// Families: install.* and plan.* predict what a command the user asked about would do; cuda.* and
+// compiler.* are about the toolkit and host compiler a source build would use; the rest judge what is
+// installed.
+constexpr std::array<Prefix, 10> kPrefixes = {{{"install.", Concern::kAtRisk},
+                                               {"plan.", Concern::kAtRisk},
+                                               {"cuda.", Concern::kAtRisk},
+                                               {"compiler.", Concern::kAtRisk},
+                                               {"python.", Concern::kBrokenNow},
+                                               {"ext.", Concern::kBrokenNow},
+                                               {"libs.", Concern::kBrokenNow},
+                                               {"torch.", Concern::kBrokenNow},
+                                               {"gpu.", Concern::kBrokenNow},
+                                               {"driver.", Concern::kBrokenNow}}};
+
+const CauseEntry* entry_for(const std::string& id) {
+  for (const auto& e : registry()) {
+    if (id == e.id) return &e;
+    for (const char* a : e.aliases)
+      if (id == a) return &e;
+  }
+  return nullptr;
+}
+
+int concern_rank(Concern c) { return c == Concern::kBrokenNow ? 0 : c == Concern::kAtRisk ? 1 : 2; }
+
+bool needs_action(Status s) { return s == Status::kFail || s == Status::kError || s == Status::kWarn; }
+
+bool is_root(const Finding& f) { return f.details.is_object() && f.details.value("root", false); }
+
+}  // namespace
+
+const char* to_string(Concern c) {
+  switch (c) {
+    case Concern::kBrokenNow: return "broken_now";
+    case Concern::kAtRisk: return "at_risk";
+    case Concern::kNote: return "note";
+  }
+  return "note";
+}
+
+std::string canonical_cause_id(const std::string& id) {
+  const CauseEntry* e = entry_for(id);
+  return e ? e->id : id;
+}
+
+std::vector<std::string> cause_aliases(const std::string& id) {
+  const CauseEntry* e = entry_for(id);
+  if (!e) return {id};
+  std::vector<std::string> out{e->id};
+  for (const char* a : e->aliases) out.push_back(a);
+  return out;
+}
+
+bool same_cause(const std::string& a, const std::string& b) { return canonical_cause_id(a) == canonical_cause_id(b); }
+
+Concern concern_of(const Finding& f) {
+  if (!needs_action(f.status)) return Concern::kNote;
+  if (const CauseEntry* e = entry_for(f.id)) return e->concern;
+  for (const auto& p : kPrefixes)
+    if (starts_with(f.id, p.prefix)) return p.concern;
+  return f.status == Status::kWarn ? Concern::kAtRisk : Concern::kBrokenNow;
+}
+
+bool fails_under(const std::string& id, Goal goal) {
+  return goal == Goal::kSourceBuild && canonical_cause_id(id) == "cuda.nvcc_torch_major_mismatch";
+}
+
+void apply_goal(std::vector<Finding>& findings, Goal goal) {
+  for (auto& f : findings) {
+    // A rule marks what a source build cannot survive (details.fatal_for_build: the major mismatch, a minor
+    // one under old setuptools); the goal decides whether that is an error now.
+    const bool fatal = fails_under(f.id, goal) ||
+                       (goal == Goal::kSourceBuild && f.details.is_object() && f.details.value("fatal_for_build", false));
+    if (!fatal || f.status != Status::kWarn) continue;
+    f.status = Status::kFail;
+    f.summary = "This command's goal is a source build, which this stops. " + f.summary;
+  }
+}
+
+std::vector<const Finding*> rank_for_action(const std::vector<const Finding*>& findings) {
+  std::vector<const Finding*> out;
+  for (const auto* f : findings)
+    if (f && needs_action(f->status)) out.push_back(f);
+  std::stable_sort(out.begin(), out.end(), [](const Finding* a, const Finding* b) {
+    int ca = concern_rank(concern_of(*a)), cb = concern_rank(concern_of(*b));
+    if (ca != cb) return ca < cb;
+    bool fa = a->status != Status::kWarn, fb = b->status != Status::kWarn;
+    if (fa != fb) return fa;
+    return is_root(*a) && !is_root(*b);
+  });
+  return out;
+}
+
+const Finding* first_to_act_on(const std::vector<const Finding*>& findings) {
+  auto ranked = rank_for_action(findings);
+  return ranked.empty() ? nullptr : ranked.front();
+}
+
+}  // namespace gpucheck

@@ -1,0 +1,174 @@
+// The built binary's verdicts about driver and GPU presence (issue 31): a fake root whose sysfs shows an
+// NVIDIA GPU and no driver (doctor exits 1 naming the minimum driver), one whose sysfs shows none (said
+// once, a note; no next step sends the user to `run`), a pasted collect_env whose driver is older than
+// torch's CUDA (not PASS), and `doctor` on this machine.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "core/files.h"
+#include "core/subprocess.h"
+#include "core/text.h"
+
+using namespace gpucheck;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kBin = std::string(GPUCHECK_STAGE_BIN) + "/gpucheck";
+const std::string kData = std::string(GPUCHECK_TEST_DATA);
+
+SubprocessResult run_gpucheck(std::vector<std::string> args) {
+  args.insert(args.begin(), kBin);
+  SubprocessOptions o;
+  o.timeout = std::chrono::seconds(120);
+  o.set_env = {{"PATH", "/usr/bin:/bin"}, {"LD_LIBRARY_PATH", ""}, {"COLUMNS", "250"}};
+  o.unset_env = {"VIRTUAL_ENV", "CONDA_PREFIX", "CUDA_HOME", "CUDA_PATH"};
+  return run_subprocess(args, o);
+}
+
+void write(const fs::path& p, const std::string& text) {
+  fs::create_directories(p.parent_path());
+  std::ofstream(p) << text;
+}
+
+// A mounted-image layout: torch 2.5.1+cu124 in /usr/local's site-packages, a CUDA 12.4 toolkit, and one PCI
+// function in sysfs with the given vendor and class.
+struct FakeRoot {
+  fs::path dir;
+  FakeRoot(const std::string& tag, const std::string& vendor, const std::string& cls) {
+    dir = fs::temp_directory_path() / ("gpucheck_verdict_" + tag + "_" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    const fs::path site = dir / "usr/local/lib/python3.11/site-packages";
+    write(site / "torch/version.py", "__version__ = '2.5.1+cu124'\ndebug = False\ncuda: Optional[str] = '12.4'\n");
+    write(site / "torch-2.5.1.dist-info/METADATA", "Metadata-Version: 2.1\nName: torch\nVersion: 2.5.1\n");
+    write(dir / "usr/local/cuda-12.4/version.json", R"({"cuda": {"name": "CUDA SDK", "version": "12.4.131"}})");
+    const fs::path pci = dir / "sys/bus/pci/devices/0000:01:00.0";
+    write(pci / "vendor", vendor + "\n");
+    write(pci / "class", cls + "\n");
+    write(pci / "device", "0x2330\n");
+    fs::create_directories(dir / "dev");
+  }
+  ~FakeRoot() {
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+  }
+};
+
+std::vector<nlohmann::json> with_id(const nlohmann::json& doc, const std::string& id) {
+  std::vector<nlohmann::json> out;
+  for (const auto& s : doc.at("sections"))
+    for (const auto& f : s.at("findings"))
+      if (f.at("id") == id) out.push_back(f);
+  return out;
+}
+
+std::string next_step_line(const std::string& text) {
+  for (const auto& line : split(text, '\n'))
+    if (starts_with(line, "Next step:")) return line;
+  return "";
+}
+
+std::size_t count(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (auto p = text.find(what); p != std::string::npos; p = text.find(what, p + 1)) ++n;
+  return n;
+}
+
+bool this_machine_has_no_nvidia_gpu() {
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator("/sys/bus/pci/devices", ec)) {
+    std::ifstream v(e.path() / "vendor");
+    std::string vendor;
+    v >> vendor;
+    if (vendor == "0x10de") return false;
+  }
+  for (const auto& e : fs::directory_iterator("/dev", ec))
+    if (starts_with(e.path().filename().string(), "nvidia")) return false;
+  return fs::is_directory("/sys/bus/pci/devices");
+}
+
+}  // namespace
+
+TEST(GpuPresence, AnNvidiaGpuWithoutADriverFailsNamingTheMinimumDriver) {
+  FakeRoot root("gpu", "0x10de", "0x030200");
+  auto r = run_gpucheck({"doctor", "--root", root.dir.string(), "--json"});
+  ASSERT_TRUE(r.exited) << r.describe();
+  EXPECT_EQ(r.exit_code, 1) << r.out.substr(0, 3000) << r.err;
+  auto doc = nlohmann::json::parse(r.out);
+  auto missing = with_id(doc, "driver.missing");
+  ASSERT_EQ(missing.size(), 1u) << r.out.substr(0, 3000);
+  EXPECT_EQ(missing[0]["status"], "fail");
+  EXPECT_EQ(missing[0]["concern"], "broken_now");
+  // torch 2.5.1+cu124 needs CUDA 12.4's driver, 550.54.14 (data/compat/driver.json), and so does the toolkit.
+  EXPECT_NE(missing[0]["title"].get<std::string>().find("550.54.14"), std::string::npos) << missing[0].dump(1);
+  EXPECT_EQ(missing[0]["fixes"][0]["summary"], "Install the NVIDIA driver 550.54.14 or newer");
+  EXPECT_EQ(doc["inventory"]["gpu_presence"]["pci_devices"][0], "0000:01:00.0 (device 0x2330, class 0x030200)");
+  // The text names the driver and its next step is that fix, not `run`.
+  auto text = run_gpucheck({"doctor", "--root", root.dir.string()});
+  EXPECT_EQ(text.exit_code, 1);
+  std::string step = next_step_line(text.out);
+  EXPECT_NE(step.find("[driver.missing]"), std::string::npos) << text.out;
+}
+
+TEST(GpuPresence, NoNvidiaGpuIsSaidOnceAndNothingPointsAtRun) {
+  // An Intel display controller: a machine without an NVIDIA GPU.
+  FakeRoot root("nogpu", "0x8086", "0x030000");
+  auto r = run_gpucheck({"doctor", "--root", root.dir.string()});
+  ASSERT_TRUE(r.exited) << r.describe();
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_EQ(count(r.out, "No NVIDIA GPU on this machine"), 1u) << r.out;
+  EXPECT_EQ(next_step_line(r.out).find(" run"), std::string::npos) << r.out;
+  auto j = nlohmann::json::parse(run_gpucheck({"doctor", "--root", root.dir.string(), "--json"}).out);
+  ASSERT_EQ(with_id(j, "gpu.none").size(), 1u);
+  EXPECT_EQ(with_id(j, "gpu.none")[0]["status"], "info");
+  EXPECT_TRUE(with_id(j, "driver.missing").empty());
+}
+
+TEST(GpuPresence, APastedReportWithADriverOlderThanTorchsCudaIsNotAPass) {
+  // torch 1.6.0 built with CUDA 10.2, driver 418.67 (CUDA 10.1's), "Is CUDA available: No".
+  auto r = run_gpucheck({"doctor", "--from-text", kData + "/collect_env/driver-418-torch-1.6-cuda-10.2.txt", "--json"});
+  ASSERT_TRUE(r.exited) << r.describe();
+  EXPECT_EQ(r.exit_code, 1) << r.out.substr(0, 3000) << r.err;
+  auto doc = nlohmann::json::parse(r.out);
+  auto old = with_id(doc, "driver.too_old_for_torch");
+  ASSERT_EQ(old.size(), 1u) << r.out.substr(0, 3000);
+  EXPECT_NE(old[0]["title"].get<std::string>().find("418.67"), std::string::npos);
+  bool names_minimum = false;
+  for (const auto& e : old[0]["evidence"]) names_minimum |= e["value"] == "440.33";  // CUDA 10.2's minimum
+  EXPECT_TRUE(names_minimum) << old[0].dump(1);
+  // The same report as torch 1.3.0 (CUDA 10.1) with driver 410.104 (below 10.1's 418.39).
+  std::string text = gpucheck::read_file(kData + "/collect_env/driver-418-torch-1.6-cuda-10.2.txt");
+  for (auto [from, to] : std::vector<std::pair<std::string, std::string>>{
+           {"PyTorch version: 1.6.0", "PyTorch version: 1.3.0"}, {"PyTorch: 10.2", "PyTorch: 10.1"},
+           {"torch==1.6.0", "torch==1.3.0"}, {"418.67", "410.104"}})
+    text.replace(text.find(from), from.size(), to);
+  const fs::path tmp = fs::temp_directory_path() / ("gpucheck_verdict_ce_" + std::to_string(::getpid()) + ".txt");
+  std::ofstream(tmp) << text;
+  auto r13 = run_gpucheck({"doctor", "--from-text", tmp.string(), "--json"});
+  EXPECT_EQ(r13.exit_code, 1) << r13.out.substr(0, 2000);
+  auto d13 = nlohmann::json::parse(r13.out);
+  ASSERT_EQ(with_id(d13, "driver.too_old_for_torch").size(), 1u);
+  EXPECT_NE(with_id(d13, "driver.too_old_for_torch")[0]["title"].get<std::string>().find("410.104"), std::string::npos);
+  fs::remove(tmp);
+}
+
+TEST(GpuPresence, HereRunAndDoctorDoNotPointAtEachOther) {
+  if (!this_machine_has_no_nvidia_gpu()) GTEST_SKIP() << "this machine has an NVIDIA GPU";
+  auto doctor = run_gpucheck({"doctor"});
+  ASSERT_TRUE(doctor.exited) << doctor.describe();
+  EXPECT_EQ(next_step_line(doctor.out).find(" run"), std::string::npos) << doctor.out;
+  EXPECT_LE(count(doctor.out, "No NVIDIA GPU on this machine"), 1u) << doctor.out;
+  // A GPU probe and a host probe (this test builds both): the GPU one skips here.
+  auto run = run_gpucheck({"run", "--only", "device.runtime,host.info", "--no-report"});
+  ASSERT_TRUE(run.exited) << run.describe();
+  std::string step = next_step_line(run.out);
+  EXPECT_NE(step, "") << run.out;
+  EXPECT_EQ(step.find("doctor"), std::string::npos) << run.out;
+  EXPECT_NE(step.find("no NVIDIA GPU"), std::string::npos) << run.out;
+}
