@@ -45,5 +45,46 @@ TEST(EverydayWords, UsageErrorsAreGpucheckOwnOneLineMessages) {
   fs::remove_all(dir);
 }
 
+std::set<std::string> finding_ids(const std::string& json) {
+  std::set<std::string> ids;
+  const nlohmann::json doc = nlohmann::json::parse(json);  // kept: the loop's range must not outlive it
+  for (auto& f : doc["sections"][0]["findings"]) ids.insert(f["id"].get<std::string>());
+  return ids;
+}
+
+std::set<std::string> staged_ids_with_prefix(const std::string& prefix) {
+  std::set<std::string> ids;
+  for (auto& e : fs::directory_iterator(std::string(GPUCHECK_STAGE_DATA) + "/probes")) {
+    std::string id = e.path().stem().string();
+    if (starts_with(id, prefix)) ids.insert(id);
+  }
+  return ids;
+}
+
+TEST(EverydayWords, OnlyAndSkipTakeAProbeFamily) {
+  std::set<std::string> device = staged_ids_with_prefix("device.");
+  ASSERT_GE(device.size(), 2u) << "the suite has several device.* probes";
+  for (const char* word : {"device", "device.", "device.*"}) {
+    auto r = gpucheck({"run", "--only", word, "--json", "--no-report"});
+    ASSERT_NE(r.exit_code, 2) << word << ": " << r.err;
+    EXPECT_EQ(finding_ids(r.out), device) << word;
+  }
+  // A family and an id of it: each probe once. --skip takes a family too.
+  auto both = gpucheck({"run", "--only", "host.info,device,device.runtime", "--skip", "device", "--json", "--no-report"});
+  ASSERT_NE(both.exit_code, 2) << both.err;
+  EXPECT_EQ(finding_ids(both.out), std::set<std::string>{"host.info"});
+  // Not a family and not an id: one line naming the closest, every family and every id.
+  auto typo = gpucheck({"run", "--only", "devic", "--no-report"});
+  EXPECT_EQ(typo.exit_code, 2);
+  EXPECT_EQ(lines(typo.err), 1u) << typo.err;
+  EXPECT_NE(typo.err.find("--only: unknown probe 'devic', did you mean 'device'?"), std::string::npos) << typo.err;
+  EXPECT_NE(typo.err.find("families: "), std::string::npos) << typo.err;
+  for (const auto& id : staged_ids_with_prefix("")) EXPECT_NE(typo.err.find(id), std::string::npos) << id;
+  // A dotted word is an id, never a prefix: "device.run" does not run device.runtime.
+  auto partial = gpucheck({"run", "--only", "device.run", "--no-report"});
+  EXPECT_EQ(partial.exit_code, 2) << partial.out;
+  EXPECT_NE(partial.err.find("--only: unknown probe 'device.run' (families: "), std::string::npos) << partial.err;
+}
+
 }  // namespace
 }  // namespace gpucheck::test
