@@ -86,5 +86,19 @@ TEST(EverydayWords, OnlyAndSkipTakeAProbeFamily) {
   EXPECT_NE(partial.err.find("--only: unknown probe 'device.run' (families: "), std::string::npos) << partial.err;
 }
 
+TEST(EverydayWords, StrictSaysTheSkipsCountedAsFailures) {
+  if (nvidia_driver_loaded()) GTEST_SKIP() << "a driver is loaded: device.runtime will not skip";
+  auto strict = gpucheck({"run", "--only", "device.runtime", "--strict", "--no-report", "--color", "never"});
+  EXPECT_EQ(strict.exit_code, 1) << strict.err;
+  // One line within 80 columns, also with 13 pass and 10 skip (the quick level with no GPU: 78 columns).
+  EXPECT_TRUE(starts_with(strict.out, "FAIL: 0 pass, 0 warn, 1 skip as failures (--strict), 0 fail, 0 error (exit 1)\n"))
+      << strict.out;
+  auto json = gpucheck({"run", "--only", "device.runtime", "--strict", "--no-report", "--json"});
+  EXPECT_NE(json.out.find("1 skip as failures (--strict)"), std::string::npos);  // the same line everywhere
+  auto plain = gpucheck({"run", "--only", "device.runtime", "--no-report", "--color", "never"});
+  EXPECT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_EQ(plain.out.find("as failures"), std::string::npos) << plain.out;
+}
+
 }  // namespace
 }  // namespace gpucheck::test
