@@ -100,5 +100,27 @@ TEST(EverydayWords, StrictSaysTheSkipsCountedAsFailures) {
   EXPECT_EQ(plain.out.find("as failures"), std::string::npos) << plain.out;
 }
 
+TEST(EverydayWords, UseCudaTakesASymlinkedToolkitAsTheSameOne) {
+  // This machine's real toolkit (CUDA 13 at /usr/local/cuda -> /usr/local/cuda-13.0), then a fresh symlink to it.
+  std::error_code ec;
+  if (!fs::exists("/usr/local/cuda/bin/nvcc")) GTEST_SKIP() << "no CUDA toolkit at /usr/local/cuda";
+  fs::path real = fs::canonical("/usr/local/cuda", ec);
+  auto direct = gpucheck({"use-cuda", real.string()});
+  ASSERT_EQ(direct.exit_code, 0) << direct.err;
+  auto dir = fresh_temp_dir("use-cuda");
+  fs::create_directory_symlink(real, dir / "cuda");
+  for (std::string via : {std::string("/usr/local/cuda"), std::string("/usr/local/cuda/"), (dir / "cuda").string()}) {
+    auto r = gpucheck({"use-cuda", via});
+    EXPECT_EQ(r.exit_code, 0) << via << ": " << r.err;
+    EXPECT_EQ(r.out, direct.out) << via;  // the same exports as naming the real root
+  }
+  // A symlink to something that is no toolkit is still refused, by the path typed.
+  fs::create_directory_symlink(dir, dir / "elsewhere");
+  auto no = gpucheck({"use-cuda", (dir / "elsewhere").string()});
+  EXPECT_EQ(no.exit_code, 2);
+  EXPECT_NE(no.err.find("no CUDA toolkit with nvcc at " + (dir / "elsewhere").string()), std::string::npos) << no.err;
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace gpucheck::test
