@@ -38,10 +38,10 @@ Runner setup_run(CLI::App& sub, GlobalOptions& g) {
   auto a = std::make_shared<RunArgs>();
   sub.add_option("--level", a->level, "quick (<=30 s), standard (<=3 min) or long (<=15 min) on one 8-GPU node")
       ->check(CLI::IsMember({"quick", "standard", "long"}));
-  sub.add_option("--only", a->only, "Run exactly these probe ids (comma-separated), whatever their level")
+  sub.add_option("--only", a->only, "Run exactly these probe ids or families (comma-separated: device.runtime,kernels), whatever their level")
       ->allow_extra_args(false)  // one argument each, split at the commas below: `--only , --x` keeps --x a flag
       ->type_name("ID,...");
-  sub.add_option("--skip", a->skip, "Leave out these probe ids (comma-separated) from what --level or --only selects")
+  sub.add_option("--skip", a->skip, "Leave out these probe ids or families (comma-separated) from what --level or --only selects")
       ->allow_extra_args(false)
       ->type_name("ID,...");
   sub.add_flag("--strict", a->strict, "A skipped probe counts as a failure (acceptance of a node that must have GPUs)");

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "cli/command.h"
+#include "cli/parse_errors.h"
 #include "cli/path_option.h"
 #include "core/errors.h"
 #include "core/text.h"
@@ -40,6 +41,15 @@ std::optional<std::string> unknown_command(int argc, char** argv, const Commands
     return arg;
   }
   return std::nullopt;
+}
+
+// The command typed (the first word that names one), "" when none: its --help is where the fix is.
+template <class Commands>
+std::string typed_command(int argc, char** argv, const Commands& cmds) {
+  for (int i = 1; i < argc; ++i)
+    for (auto& c : cmds)
+      if (c.name == argv[i]) return c.name;
+  return "";
 }
 
 template <class Commands>
@@ -108,7 +118,9 @@ int run_command_line(int argc, char** argv, Stage until) {
                 << did_you_mean(*typo, cmds) << " (see gpucheck --help)\n";
       return gpucheck::kExitUsage;
     }
-    std::cerr << "gpucheck: " << e.what() << " (see gpucheck --help)\n";
+    std::string command = typed_command(argc, argv, cmds);
+    std::cerr << "gpucheck: " << gpucheck::terminal_safe(gpucheck::cli::plain_parse_error(e.what(), command))
+              << " (see gpucheck " << (command.empty() ? "" : command + " ") << "--help)\n";
     return gpucheck::kExitUsage;
   }
   if (out_option->count() > 0 && global.out.empty()) {

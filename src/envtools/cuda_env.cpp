@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include <algorithm>
+#include <filesystem>
 
 #include "checks/doctor/doctor_context.h"
 #include "checks/doctor/fix_commands.h"
@@ -13,6 +14,8 @@
 
 namespace gpucheck::compat {
 namespace {
+
+namespace fs = std::filesystem;
 
 std::string found_list(const inventory::Inventory& inv) {
   std::vector<std::string> v;
@@ -57,6 +60,13 @@ const inventory::Toolkit& select_toolkit(const inventory::Inventory& inv, const 
   if (starts_with(wanted, "/")) {
     for (auto* t : usable)
       if (strip(t->root) == strip(wanted)) return *t;
+    // /usr/local/cuda -> /usr/local/cuda-13.0: the same toolkit through a symlink (only resolved, never run).
+    std::error_code ec;
+    fs::path real = fs::canonical(wanted, ec);
+    for (auto* t : usable) {
+      std::error_code ec_root;
+      if (!ec && fs::canonical(t->root, ec_root) == real && !ec_root) return *t;
+    }
     throw InputError("no CUDA toolkit with nvcc at " + wanted + " (found: " + found_list(inv) + ")");
   }
   auto v = Version::parse(wanted);

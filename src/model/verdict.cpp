@@ -156,6 +156,17 @@ VerdictKind kind_of(const Report& r, const report::Summary& s) {
   return VerdictKind::kPass;
 }
 
+// "3 pass, 0 warn, 10 skip as failures (--strict), 0 fail, 0 error": a FAIL next to "0 fail" says why,
+// when --strict made skips (run) or warnings (abi) failures; short, so the run line keeps to 80 columns.
+std::string counts_of(const Report& r, const Verdict& v) {
+  auto count = [&](const char* k) { return v.counts.count(k) ? v.counts.at(k) : 0; };
+  const report::ExitPolicy& policy = r.meta.exit;
+  const char* as_failures = " as failures (--strict)";
+  return fmt::format("{} pass, {} warn{}, {} skip{}, {} fail, {} error", count("pass"), count("warn"),
+                     policy.warn_fails && count("warn") ? as_failures : "", count("skip"),
+                     policy.strict && count("skip") ? as_failures : "", count("fail"), count("error"));
+}
+
 std::string line_of(const Report& r, const Verdict& v) {
   const std::string& c = r.meta.command;
   auto count = [&](const char* k) { return v.counts.count(k) ? v.counts.at(k) : 0; };
@@ -177,8 +188,7 @@ std::string line_of(const Report& r, const Verdict& v) {
   }
   if (c == "run") {
     std::string info = count("info") ? fmt::format(", {} info", count("info")) : "";
-    return fmt::format("{}: {} pass, {} warn, {} skip, {} fail, {} error{} (exit {})", v.word, count("pass"),
-                       count("warn"), count("skip"), count("fail"), count("error"), info, v.exit_code);
+    return fmt::format("{}: {}{} (exit {})", v.word, counts_of(r, v), info, v.exit_code);
   }
   if (c == "doctor")
     return fmt::format("{}: {} error(s), {} warning(s)", v.word, count("fail") + count("error"), count("warn"));
@@ -194,8 +204,7 @@ std::string line_of(const Report& r, const Verdict& v) {
     return fmt::format("{}: {} nodes, {} accepted, {} rejected, {} incomplete", v.word, accepted + rejected + incomplete,
                        accepted, rejected, incomplete);
   }
-  return fmt::format("{}: {} pass, {} warn, {} skip, {} fail, {} error", v.word, count("pass"), count("warn"),
-                     count("skip"), count("fail"), count("error"));
+  return fmt::format("{}: {}", v.word, counts_of(r, v));
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "report/explain_report.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -67,16 +68,32 @@ class LazyInventory {
     return &*inv_;
   }
   const std::optional<inventory::Inventory>& inventory() const { return inv_; }
+  /// A fact function's name (env_toolkit_root, kb_plan_build) in the user's words: what of the machine it read.
+  static std::string plain_fact(const std::string& fact) {
+    if (starts_with(fact, "env_python")) return "the Python";
+    if (starts_with(fact, "env_torch")) return "torch";
+    if (starts_with(fact, "env_toolkit") || fact == "env_nvcc_cuda") return "the CUDA toolkits";
+    if (starts_with(fact, "env_driver")) return "the driver";
+    if (fact == "env_gpu_cc") return "the GPUs";
+    if (fact == "env_gcc") return "the compiler";
+    if (starts_with(fact, "env_glibc")) return "glibc";
+    if (fact == "kb_torch_install") return "the torch to install";
+    if (starts_with(fact, "kb_plan")) return "an install plan";
+    return "the knowledge base";
+  }
   /// Changes whenever get() re-collects, so what was derived from the inventory can be rebuilt.
   int generation() const { return collections_; }
   std::string note() const {
     if (fixed_) return "environment: " + what_;
     if (!enabled_) return "";
     if (!inv_) return "environment: not needed (no fix asked this machine's facts; the log alone decided)";
-    std::string facts;
-    for (const auto& f : asked_) facts += (facts.empty() ? "" : ", ") + f;
+    std::vector<std::string> words;
+    for (const auto& f : asked_) {
+      std::string w = plain_fact(f);
+      if (std::find(words.begin(), words.end(), w) == words.end()) words.push_back(w);
+    }
     return "environment: " + std::string(source_.root.empty() ? "this machine" : "the stack under " + source_.root) +
-           ", gathered for " + facts + (with_python_ ? "" : " (no Python probe)") +
+           ", read for the fixes: " + join(words, ", ") + (with_python_ ? "" : " (no Python probe)") +
            " (use --no-env to explain the log alone)";
   }
 

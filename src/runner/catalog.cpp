@@ -89,24 +89,55 @@ std::vector<ProbeSpec> load_catalog(const std::string& manifest_dir, const std::
 
 namespace {
 
+// The families (the part of an id before its first '.': device, kernels, ...), sorted, once each.
+std::vector<std::string> families_of(const std::vector<ProbeSpec>& catalog) {
+  std::vector<std::string> out;
+  for (auto& p : catalog) {
+    std::string family = p.id.substr(0, p.id.find('.'));
+    if (std::find(out.begin(), out.end(), family) == out.end()) out.push_back(family);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::string joined(const std::vector<std::string>& words) {
+  std::string out;
+  for (auto& w : words) out += (out.empty() ? "" : ", ") + w;
+  return out;
+}
+
+// One --only/--skip word: a probe id, or a family ("device", "device." or "device.*": every device.* probe).
+// Anything else is an input error that names the closest id and every family and id there is.
+std::vector<const ProbeSpec*> expand(const std::vector<ProbeSpec>& catalog, const std::string& word,
+                                     const std::string& option) {
+  if (word.empty()) throw InputError(option + ": an empty probe id (ids are comma-separated: a.b,c.d)");
+  std::vector<const ProbeSpec*> out;
+  for (auto& p : catalog)
+    if (p.id == word) return {&p};
+  std::string family = word;
+  if (family.size() > 2 && family.compare(family.size() - 2, 2, ".*") == 0) family.resize(family.size() - 2);
+  if (!family.empty() && family.back() == '.') family.pop_back();
+  if (!family.empty() && family.find('.') == std::string::npos)
+    for (auto& p : catalog)
+      if (p.id.compare(0, family.size() + 1, family + ".") == 0) out.push_back(&p);
+  if (!out.empty()) return out;
+  std::vector<std::string> ids;
+  for (auto& p : catalog) ids.push_back(p.id);
+  std::vector<std::string> candidates = families_of(catalog);
+  candidates.insert(candidates.end(), ids.begin(), ids.end());
+  std::string hint = closest_match(word, candidates);
+  throw InputError(option + ": unknown probe '" + word + "'" + (hint.empty() ? "" : ", did you mean '" + hint + "'?") +
+                   " (families: " + joined(families_of(catalog)) + "; probes: " + joined(ids) + ")");
+}
+
 std::vector<ProbeSpec> select_without_skips(const std::vector<ProbeSpec>& catalog, const std::string& level,
                                             const std::vector<std::string>& only) {
   std::vector<ProbeSpec> out;
   if (!only.empty()) {
-    std::vector<std::string> ids;
-    for (auto& p : catalog) ids.push_back(p.id);
-    for (auto& want : only) {
-      if (want.empty()) throw InputError("--only: an empty probe id (ids are comma-separated: a.b,c.d)");
-      // --only a,a runs a once: a probe is one measurement of this machine, not a repetition count.
-      if (std::any_of(out.begin(), out.end(), [&](auto& p) { return p.id == want; })) continue;
-      auto it = std::find_if(catalog.begin(), catalog.end(), [&](auto& p) { return p.id == want; });
-      if (it == catalog.end()) {
-        std::string hint = closest_match(want, ids);
-        throw InputError("unknown probe '" + want + "'" + (hint.empty() ? "" : ", did you mean '" + hint + "'?") +
-                         " (gpucheck list shows them)");
-      }
-      out.push_back(*it);
-    }
+    for (auto& want : only)
+      for (const ProbeSpec* p : expand(catalog, want, "--only"))
+        // --only a,a runs a once: a probe is one measurement of this machine, not a repetition count.
+        if (std::none_of(out.begin(), out.end(), [&](auto& q) { return q.id == p->id; })) out.push_back(*p);
     return out;
   }
   for (auto& p : catalog)
@@ -121,17 +152,11 @@ std::vector<ProbeSpec> select_probes(const std::vector<ProbeSpec>& catalog, cons
   if (std::find(kLevels.begin(), kLevels.end(), level) == kLevels.end())
     throw InputError("unknown level '" + level + "' (quick, standard or long)");
   std::vector<ProbeSpec> out = select_without_skips(catalog, level, only);
-  std::vector<std::string> ids;
-  for (auto& p : catalog) ids.push_back(p.id);
-  for (auto& id : skip) {
-    if (id.empty()) throw InputError("--skip: an empty probe id (ids are comma-separated: a.b,c.d)");
-    if (std::find(ids.begin(), ids.end(), id) == ids.end()) {
-      std::string hint = closest_match(id, ids);
-      throw InputError("--skip: unknown probe '" + id + "'" + (hint.empty() ? "" : ", did you mean '" + hint + "'?") +
-                       " (gpucheck list shows them)");
+  for (auto& word : skip)
+    for (const ProbeSpec* p : expand(catalog, word, "--skip")) {
+      std::string id = p->id;
+      out.erase(std::remove_if(out.begin(), out.end(), [&](const ProbeSpec& q) { return q.id == id; }), out.end());
     }
-    out.erase(std::remove_if(out.begin(), out.end(), [&](const ProbeSpec& p) { return p.id == id; }), out.end());
-  }
   return out;
 }
 

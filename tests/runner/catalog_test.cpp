@@ -48,6 +48,31 @@ TEST_F(CatalogTest, UnknownIdSuggestsTheClosest) {
   EXPECT_THROW(select_probes(cat, "medium", {}), InputError);
 }
 
+TEST_F(CatalogTest, AFamilySelectsEveryProbeOfItAndNothingElse) {
+  write("a.json", R"({"id":"device.runtime","title":"A","levels":["quick"]})");
+  write("b.json", R"({"id":"device.copy","title":"B","levels":["long"]})");
+  write("c.json", R"({"id":"devices.other","title":"C","levels":["quick"]})");  // shares the letters, not the family
+  write("d.json", R"({"id":"host.info","title":"D","levels":["quick"]})");
+  auto cat = load_catalog(dir.string(), "/p");
+  auto ids = [](const std::vector<ProbeSpec>& v) {
+    std::vector<std::string> out;
+    for (auto& p : v) out.push_back(p.id);
+    return out;
+  };
+  const std::vector<std::string> device{"device.copy", "device.runtime"};
+  for (const char* word : {"device", "device.", "device.*"}) EXPECT_EQ(ids(select_probes(cat, "quick", {word})), device);
+  EXPECT_EQ(ids(select_probes(cat, "quick", {"device.runtime", "device"})), (std::vector<std::string>{"device.runtime", "device.copy"}));
+  EXPECT_EQ(ids(select_probes(cat, "quick", {}, {"device"})), (std::vector<std::string>{"devices.other", "host.info"}));
+  try {
+    select_probes(cat, "quick", {"device.run"});  // a dotted word is an id, not a prefix
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "--only: unknown probe 'device.run' (families: device, devices, host; probes: device.copy, "
+              "device.runtime, devices.other, host.info)");
+  }
+}
+
 TEST_F(CatalogTest, SkipLeavesProbesOutAndAMistypedIdSuggestsTheClosest) {
   write("a.json", R"({"id":"device.runtime","title":"A","levels":["quick"]})");
   write("b.json", R"({"id":"host.info","title":"B","levels":["quick"]})");
