@@ -1,7 +1,7 @@
 // Rewrites the CLI11 2.x error texts (CLI/Error.hpp) that users meet; anything else passes through.
 #include "cli/parse_errors.h"
 
-#include <regex>
+#include <re2/re2.h>
 
 namespace gpucheck::cli {
 
@@ -28,34 +28,36 @@ std::string value_hint(const std::string& type) {
 
 std::string plain_parse_error(const std::string& what, const std::string& command) {
   const std::string cmd = command.empty() ? "gpucheck" : command;
-  std::smatch m;
+  std::string a, b, c, d;
+  auto full = [&](const RE2& re, auto*... groups) { return RE2::FullMatch(what, re, groups...); };
   // ArgumentMismatch::TypedAtLeast: an option given without its value.
-  if (std::regex_match(what, m, std::regex(R"((\S+): (\d+) required (\S+) missing)")))
-    return (is_option(m[1]) ? m[1].str() + " needs a value" : cmd + " needs " + m[1].str()) + value_hint(m[3]);
+  static const RE2 typed_at_least(R"((\S+): (\d+) required (\S+) missing)");
+  if (full(typed_at_least, &a, &b, &c)) return (is_option(a) ? a + " needs a value" : cmd + " needs " + a) + value_hint(c);
   // ArgumentMismatch::AtLeast / AtMost: too few or too many values.
-  if (std::regex_match(what, m, std::regex(R"((\S+): At least (\d+) required but received (\d+))")))
-    return is_option(m[1]) ? m[1].str() + " needs at least " + plural(m[2], "value") + ", got " + m[3].str()
-                           : cmd + " needs " + m[2].str() + " " + m[1].str() + ", got " + m[3].str();
-  if (std::regex_match(what, m, std::regex(R"((\S+): At Most (\d+) required but received (\d+))")))
-    return is_option(m[1]) ? m[1].str() + " takes at most " + plural(m[2], "value") + ", got " + m[3].str()
-                           : cmd + " takes at most " + m[2].str() + " " + m[1].str() + ", got " + m[3].str();
-  if (std::regex_match(what, m, std::regex(R"(Expected (exactly|at least) (\d+) arguments to (\S+), got (\d+))")))
-    return m[3].str() + " takes " + m[1].str() + " " + plural(m[2], "value") + ", got " + m[4].str();
+  static const RE2 at_least(R"((\S+): At least (\d+) required but received (\d+))");
+  if (full(at_least, &a, &b, &c))
+    return is_option(a) ? a + " needs at least " + plural(b, "value") + ", got " + c : cmd + " needs " + b + " " + a + ", got " + c;
+  static const RE2 at_most(R"((\S+): At Most (\d+) required but received (\d+))");
+  if (full(at_most, &a, &b, &c))
+    return is_option(a) ? a + " takes at most " + plural(b, "value") + ", got " + c
+                        : cmd + " takes at most " + b + " " + a + ", got " + c;
+  static const RE2 expected(R"(Expected (exactly|at least) (\d+) arguments to (\S+), got (\d+))");
+  if (full(expected, &a, &b, &c, &d)) return c + " takes " + a + " " + plural(b, "value") + ", got " + d;
   // RequiredError.
   if (what == "A subcommand is required") return "a command is required";
-  if (std::regex_match(what, m, std::regex(R"((\S+) is required)")))
-    return cmd + " needs " + m[1].str();
+  static const RE2 required(R"((\S+) is required)");
+  if (full(required, &a)) return cmd + " needs " + a;
   // ExtrasError.
-  if (std::regex_match(what, m, std::regex(R"(The following arguments? (?:was|were) not expected: (.*))")))
-    return cmd + " does not take '" + m[1].str() + "'";
+  static const RE2 extras(R"(The following arguments? (?:was|were) not expected: (.*))");
+  if (full(extras, &a)) return cmd + " does not take '" + a + "'";
   // ConversionError: a value of the wrong type.
-  if (std::regex_match(what, m, std::regex(R"(Could not convert: (\S+) = (.*))")))
-    return m[1].str() + ": '" + m[2].str() + "' is not a valid value";
-  if (std::regex_match(what, m, std::regex(R"((\S+): too many inputs for a flag)")))
-    return m[1].str() + " is a flag: it takes no value";
+  static const RE2 conversion(R"(Could not convert: (\S+) = (.*))");
+  if (full(conversion, &a, &b)) return a + ": '" + b + "' is not a valid value";
+  static const RE2 flag_inputs(R"((\S+): too many inputs for a flag)");
+  if (full(flag_inputs, &a)) return a + " is a flag: it takes no value";
   // ExcludesError.
-  if (std::regex_match(what, m, std::regex(R"((\S+) excludes (\S+))")))
-    return m[1].str() + " and " + m[2].str() + " exclude each other";
+  static const RE2 excludes(R"((\S+) excludes (\S+))");
+  if (full(excludes, &a, &b)) return a + " and " + b + " exclude each other";
   return what;
 }
 

@@ -15,6 +15,7 @@
 #include "cli_support.h"
 #include "core/files.h"
 #include "model/verdict.h"
+#include "render/markdown_escape.h"
 #include "render/html_escape.h"
 #include "render/render.h"
 
@@ -329,7 +330,10 @@ std::string prom_label(const std::string& s) {
   return out;
 }
 
-std::string shown_as(render::Format f, const std::string& s) {
+// How a string of the report appears in format `f`. Markdown escapes prose (markdown_escape.h) and shows a
+// command (`command`) verbatim inside a fence.
+std::string shown_as(render::Format f, const std::string& s, bool command = false) {
+  if (f == render::Format::kMarkdown) return command ? s : render::markdown::text(s);
   if (f == render::Format::kHtml) return render::html::escape(s);
   if (f == render::Format::kJunit) return xml_text(s);
   if (f == render::Format::kPrometheus) return prom_label(s);
@@ -395,8 +399,8 @@ void expect_one_verdict_everywhere(const report::Report& r) {
     if (!text_without_verdict) EXPECT_NE(out.find(shown_as(format, v.line)), std::string::npos) << v.line << "\n" << out;
     if (format != render::Format::kText) EXPECT_NE(out.find(shown_as(format, v.word)), std::string::npos) << v.word;
     if (!v.next.advice.empty()) EXPECT_NE(out.find(shown_as(format, v.next.advice)), std::string::npos) << v.next.advice << "\n" << out;
-    if (!v.next.command.empty()) EXPECT_NE(out.find(shown_as(format, v.next.command)), std::string::npos) << v.next.command;
-    for (const auto& c : commands) EXPECT_NE(out.find(shown_as(format, c)), std::string::npos) << c << "\n" << out;
+    if (!v.next.command.empty()) EXPECT_NE(out.find(shown_as(format, v.next.command, true)), std::string::npos) << v.next.command;
+    for (const auto& c : commands) EXPECT_NE(out.find(shown_as(format, c, true)), std::string::npos) << c << "\n" << out;
     if (format == render::Format::kPrometheus)
       for (const auto& [status, n] : v.counts)
         EXPECT_NE(out.find("gpucheck_findings{command=\"" + r.meta.command + "\",status=\"" + status + "\"} " + std::to_string(n)),
@@ -442,7 +446,7 @@ TEST_F(EveryCommand, ExplainOfTheFailedBmtrainInstallIsExplainedInEveryFormat) {
     const std::string out = rendered(r, format);
     EXPECT_NE(out.find(root->id), std::string::npos) << "the root cause";
     EXPECT_EQ(out.find("PASS"), std::string::npos) << out;
-    for (const auto& cmd : root->fixes.front().commands) EXPECT_NE(out.find(shown_as(format, cmd)), std::string::npos) << cmd;
+    for (const auto& cmd : root->fixes.front().commands) EXPECT_NE(out.find(shown_as(format, cmd, true)), std::string::npos) << cmd;
   }
 }
 
