@@ -35,6 +35,16 @@ runner::KernelLogOptions kernel_log_options(const std::string& arg) {
   return o;
 }
 
+// A judgement that could not run (its installed data unreadable): an error, so the run has no verdict.
+Finding unavailable(const std::string& id, const std::string& title, const std::exception& e) {
+  Finding f;
+  f.id = id;
+  f.status = Status::kError;
+  f.title = title;
+  f.summary = e.what();
+  return f;
+}
+
 }  // namespace
 
 RunResult run(const RunRequest& a, report::Report rep, const RunHooks& hooks) {
@@ -89,12 +99,7 @@ RunResult run(const RunRequest& a, report::Report rep, const RunHooks& hooks) {
                                                data_path("kernel/xid.json"));
     rep.section("kernel_log").findings.push_back(std::move(between));
   } catch (const std::exception& e) {  // the installed Xid table unreadable: keep the probes' results, no verdict
-    Finding broken;
-    broken.id = "kernel.log";
-    broken.status = Status::kError;
-    broken.title = "the kernel-log evidence could not be read";
-    broken.summary = e.what();
-    rep.section("kernel_log").findings.push_back(broken);
+    rep.section("kernel_log").findings.push_back(unavailable("kernel.log", "the kernel-log evidence could not be read", e));
   }
   if (int sig = interrupt_signal()) {
     const auto& done = rep.section("probes").findings;
@@ -121,12 +126,7 @@ RunResult run(const RunRequest& a, report::Report rep, const RunHooks& hooks) {
       for (const auto& f : judged) hooks.judged(f);  // shown like the probes: the run's verdict rests on them
     if (!judged.empty()) rep.section("thresholds").findings = std::move(judged);
   } catch (const std::exception& e) {  // unreadable installed data: keep the probes' results, no verdict
-    Finding broken;
-    broken.id = "thresholds.unavailable";
-    broken.status = Status::kError;
-    broken.title = "the threshold rules could not run";
-    broken.summary = e.what();
-    rep.section("thresholds").findings.push_back(broken);
+    rep.section("thresholds").findings.push_back(unavailable("thresholds.unavailable", "the threshold rules could not run", e));
   }
   if (!a.no_inventory && interrupt_signal() == 0) {
     inventory::CollectOptions co;
