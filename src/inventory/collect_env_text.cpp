@@ -114,6 +114,19 @@ void add_cudnn(Inventory& inv, const Parsed& p) {
 
 }  // namespace
 
+void add_pasted_nvcc(Inventory& inv, const std::string& version, const std::string& source, const std::string& why) {
+  Toolkit t;
+  t.version = version;
+  t.version_source = source;
+  // The report has no path: the root names what is known, so no rule can quote it as a directory.
+  t.root = kCollectEnvToolkitRoot;
+  t.nvcc = "nvcc";
+  t.found_via = {"PATH"};
+  inv.toolkits.push_back(t);
+  inv.toolkit_choices.push_back({"path", t.root, t.version, why});
+  inv.toolkit_choices.push_back({"torch_cpp_extension", t.root, t.version, why});
+}
+
 bool looks_like_collect_env(std::string_view text) {
   auto p = parse(text);
   if (!p.values.count("PyTorch version")) return false;
@@ -199,16 +212,8 @@ std::optional<Inventory> inventory_from_collect_env(std::string_view text, const
 
   // collect_env's "CUDA runtime version" is what `nvcc --version` says: the toolkit a build would use.
   if (auto nvcc = get("CUDA runtime version"); !nvcc.empty() && std::isdigit(static_cast<unsigned char>(nvcc[0]))) {
-    Toolkit t;
-    t.version = first_word(nvcc);
-    t.version_source = "pasted collect_env: CUDA runtime version (nvcc --version)";
-    // The report has no path: the root names what is known, so no rule can quote it as a directory.
-    t.root = kCollectEnvToolkitRoot;
-    t.nvcc = "nvcc";
-    t.found_via = {"PATH"};
-    inv.toolkits.push_back(t);
-    inv.toolkit_choices.push_back({"path", t.root, t.version, "nvcc on PATH, as collect_env ran it"});
-    inv.toolkit_choices.push_back({"torch_cpp_extension", t.root, t.version, "nvcc on PATH, as collect_env ran it"});
+    add_pasted_nvcc(inv, first_word(nvcc), "pasted collect_env: CUDA runtime version (nvcc --version)",
+                    "nvcc on PATH, as collect_env ran it");
   }
 
   if (auto gcc = compiler_version(get("GCC version")); !gcc.empty())

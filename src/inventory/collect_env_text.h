@@ -17,6 +17,10 @@ namespace gpucheck::inventory {
 /// known; a command quoting it would not work, and doctor_report_from_text leaves such steps out.
 inline constexpr const char* kCollectEnvToolkitRoot = "(the nvcc collect_env ran; path not in the report)";
 
+/// Records the nvcc a pasted report ran (`version`, read from `source`) as the toolkit both PATH and torch's
+/// cpp_extension pick; its root is kCollectEnvToolkitRoot. `why` says how the paste knew it.
+void add_pasted_nvcc(Inventory& inv, const std::string& version, const std::string& source, const std::string& why);
+
 /// True when `text` contains a collect_env report: a "PyTorch version" line and at least three of its
 /// other keys.
 bool looks_like_collect_env(std::string_view text);

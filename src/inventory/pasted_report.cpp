@@ -88,15 +88,7 @@ void merge(Inventory& inv, const PastedFacts& f) {
     }
   }
   if (inv.toolkits.empty() && dotted_number(f.nvcc_version)) {
-    Toolkit t;
-    t.version = f.nvcc_version;
-    t.version_source = src + ": nvcc";
-    t.root = kCollectEnvToolkitRoot;
-    t.nvcc = "nvcc";
-    t.found_via = {"PATH"};
-    inv.toolkits.push_back(t);
-    inv.toolkit_choices.push_back({"path", t.root, t.version, "nvcc the pasted report ran"});
-    inv.toolkit_choices.push_back({"torch_cpp_extension", t.root, t.version, "nvcc the pasted report ran"});
+    add_pasted_nvcc(inv, f.nvcc_version, src + ": nvcc", "nvcc the pasted report ran");
   }
   if (inv.system.glibc.empty() && dotted_number(f.glibc)) inv.system.glibc = f.glibc;
 }
