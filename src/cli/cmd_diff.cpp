@@ -1,6 +1,6 @@
 // gpucheck diff A.json B.json: what differs between two saved inventories.
 #include "cli/command.h"
-#include "report/diff_report.h"
+#include "commands/diff.h"
 
 namespace gpucheck::cli {
 namespace {
@@ -25,7 +25,7 @@ Examples:
   gpucheck diff good.json bad.json
   gpucheck diff node1.json node2.json --json)");
   return [files, &g] {
-    report::Report rep = report::diff_report((*files)[0], (*files)[1], new_report("diff", g));
+    report::Report rep = commands::diff((*files)[0], (*files)[1], new_report("diff", g));
     return emit_report(rep, g);
   };
 }

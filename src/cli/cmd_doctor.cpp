@@ -1,44 +1,12 @@
 // gpucheck doctor: verdicts on the installed GPU stack and install plans, before anything is compiled.
 #include "cli/command.h"
-#include "core/errors.h"
-#include "core/files.h"
-#include "report/doctor_report.h"
+#include "commands/doctor.h"
 
 namespace gpucheck::cli {
 namespace {
 
-struct DoctorArgs {
-  report::InventorySource source;
-  report::PlanRequest plan;
-  std::string constraints_out;
-  std::string from_text;  // --from-text FILE: a pasted collect_env report
-};
-
-/// The top plan's pins, for `pip install -c FILE` / `uv pip install -c FILE`.
-void write_constraints(const report::Report& rep, const std::string& path) {
-  const report::Section* s = rep.find_section("plan");
-  const Finding* f = s && !s->findings.empty() ? &s->findings.front() : nullptr;
-  const auto* plans = f && f->details.contains("plans") ? &f->details["plans"] : nullptr;
-  if (!plans || plans->empty())
-    throw InputError("--constraints-out " + path + ": no plan satisfies the asks here, so no constraints were written");
-  std::string asked;
-  for (const auto& a : f->details["asked"]) asked += "#   " + a.get<std::string>() + "\n";
-  write_file_atomic(path, "# gpucheck doctor: the pins of plan 1 (" + (*plans)[0]["torch"]["version"].get<std::string>() +
-                              " torch), for pip -c / uv -c\n# asked:\n" + asked +
-                              (*plans)[0]["constraints"].get<std::string>());
-}
-
-int doctor_command(const DoctorArgs& a, const GlobalOptions& g) {
-  if (!a.constraints_out.empty() && a.plan.empty())
-    throw InputError("--constraints-out needs something to plan: --for SPEC or -r FILE");
-  report::Report rep = a.from_text.empty() ? report::doctor_report(new_report("doctor", g), a.source, a.plan)
-                                           : report::doctor_report_from_text(new_report("doctor", g), a.from_text, a.plan);
-  if (!a.constraints_out.empty()) write_constraints(rep, a.constraints_out);
-  return emit_report(rep, g);
-}
-
 Runner setup_doctor(CLI::App& sub, GlobalOptions& g) {
-  auto a = std::make_shared<DoctorArgs>();
+  auto a = std::make_shared<commands::DoctorRequest>();
   add_inventory_source(sub, a->source);
   sub.add_option("--from-text", a->from_text,
                  "Judge a pasted environment report: torch's, vLLM's or detectron2's collect_env, sglang's check_env, `python -m xformers.info`, "
@@ -80,7 +48,10 @@ Examples:
   gpucheck doctor --from-text collect_env.txt     # from an issue's "Your current environment"
   gpucheck doctor --from-text xformers-info.txt   # `python -m xformers.info` + `pip list` pasted in an issue
   gpucheck doctor --from env.json --for torch torchvision --json)");
-  return [a, &g] { return doctor_command(*a, g); };
+  return [a, &g] {
+    report::Report rep = commands::doctor(*a, new_report("doctor", g));
+    return emit_report(rep, g);
+  };
 }
 
 Registration reg({"doctor", "Diagnose the CUDA/torch stack and plan installs, before anything is compiled", 30,

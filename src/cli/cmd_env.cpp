@@ -1,7 +1,6 @@
 #include "cli/command.h"
-#include "core/errors.h"
 #include "inventory/version_cache.h"
-#include "report/env_report.h"
+#include "commands/env.h"
 
 namespace gpucheck::cli {
 namespace {
@@ -27,15 +26,12 @@ Runner setup_env(CLI::App& sub, GlobalOptions& g) {
       "\"inventory\" (schemas: share/gpucheck/schema/report.schema.json, inventory.schema.json); --from FILE\n"
       "shows a saved inventory or report again. No GPU required.");
   return [a, &g] {
-    report::EnvRequest req;
+    commands::EnvRequest req;
     req.source = a->source;
     req.collect.python = !a->no_python;
     if (!a->no_cache) req.collect.version_cache = inventory::default_version_cache_file();
     req.collect.timings = g.verbose;
-    report::Report rep = report::env_report(req, new_report("env", g));
-    // env describes; it does not judge the machine: its exit code stays 0 whatever the host compiler
-    // section says (doctor is the command that exits 1 on a problem).
-    rep.meta.exit.informational = true;
+    report::Report rep = commands::env(req, new_report("env", g));
     return emit_report(rep, g);
   };
 }

@@ -1,7 +1,5 @@
 #include "cli/command.h"
-#include "core/paths.h"
-#include "report/list_report.h"
-#include "runner/catalog.h"
+#include "commands/tool.h"
 
 namespace gpucheck::cli {
 namespace {
@@ -10,8 +8,7 @@ Runner setup_list(CLI::App& sub, GlobalOptions& g) {
   sub.footer("Lists the probes this installation has, with their levels and timeouts.\n"
              "Example: gpucheck list --json | jq '.sections[0].findings[].id'");
   return [&g] {
-    auto catalog = runner::load_catalog(data_path("probes"), probe_dir());
-    report::Report rep = report::list_report(catalog, new_report("list", g));
+    report::Report rep = commands::list(new_report("list", g));
     return emit_report(rep, g);
   };
 }

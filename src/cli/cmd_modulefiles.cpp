@@ -1,12 +1,12 @@
 // gpucheck modulefiles --dir DIR: Environment Modules (Tcl) and Lmod (Lua) files for every toolkit found.
 #include "cli/command.h"
-#include "report/envtools_report.h"
+#include "commands/envtools.h"
 
 namespace gpucheck::cli {
 namespace {
 
 Runner setup_modulefiles(CLI::App& sub, GlobalOptions& g) {
-  auto req = std::make_shared<report::ModulefilesRequest>();
+  auto req = std::make_shared<commands::ModulefilesRequest>();
   sub.add_option("--dir", req->dir, "Directory to write DIR/tcl/cuda/<version> and DIR/lua/cuda/<version>.lua into")
       ->type_name("DIR")
       ->required();
@@ -18,7 +18,7 @@ like every command.
 Example:
   gpucheck modulefiles --dir ~/modulefiles && module use ~/modulefiles/lua && module load cuda/11.8)");
   return [req, &g] {
-    report::Report rep = report::modulefiles_report(*req, new_report("modulefiles", g));
+    report::Report rep = commands::modulefiles(*req, new_report("modulefiles", g));
     return emit_report(rep, g);
   };
 }

@@ -3,7 +3,7 @@
 
 #include "cli/command.h"
 #include "core/errors.h"
-#include "model/report.h"
+#include "commands/tool.h"
 
 namespace gpucheck::cli {
 namespace {
@@ -22,7 +22,7 @@ Runner setup_report(CLI::App& sub, GlobalOptions& g) {
 
 Exits with the report's own exit code (0, 1 or 3), 2 when FILE is not a gpucheck report.)");
   return [file, &g] {
-    report::Report rep = report::read_report_file(*file);
+    report::Report rep = commands::saved_report(*file);
     // A finding's details are free-form JSON from another machine: a renderer that meets a field of another
     // type than gpucheck writes makes the file bad input (exit 2), found before anything is printed.
     try {

@@ -1,5 +1,5 @@
 #include "cli/command.h"
-#include "report/version_report.h"
+#include "commands/tool.h"
 
 namespace gpucheck::cli {
 namespace {
@@ -7,7 +7,7 @@ namespace {
 Runner setup_version(CLI::App& sub, GlobalOptions& g) {
   sub.footer("Prints the gpucheck version and how it was built (CUDA, NCCL, LibTorch support).");
   return [&g] {
-    report::Report rep = report::version_report(new_report("version", g));
+    report::Report rep = commands::version(new_report("version", g));
     return emit_report(rep, g);
   };
 }

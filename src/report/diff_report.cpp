@@ -6,10 +6,8 @@
 
 namespace gpucheck::report {
 
-Report diff_report(const std::string& a, const std::string& b, Report rep) {
-  const inventory::Inventory ia = inventory::load_inventory(a);
-  const inventory::Inventory ib = inventory::load_inventory(b);
-  auto kb = compat::KnowledgeBase::load();
+Report diff_report(const std::string& a, const inventory::Inventory& ia, const std::string& b,
+                   const inventory::Inventory& ib, const compat::KnowledgeBase& kb, Report rep) {
   Section& s = rep.section("differences");
   s.findings = diff::diff_inventories(ia, ib, kb);
   model::DiffDetails d;

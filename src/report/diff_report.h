@@ -2,12 +2,16 @@
 // `gpucheck diff A.json B.json`: what differs between two saved inventories, as a Report.
 #include <string>
 
+#include "inventory/model.h"
+#include "knowledge/knowledge_base.h"
 #include "model/report.h"
 
 namespace gpucheck::report {
 
-/// Section "differences": one Finding per differing fact (checks/diff). details {a, b: {file, hostname,
-/// collected_at}, differences, that_matter}. Throws InputError when a file holds no inventory.
-Report diff_report(const std::string& a, const std::string& b, Report rep = {});
+/// Section "differences": one Finding per differing fact (checks/diff) between inventory `a` (read from
+/// `file_a`) and `b`. details {a, b: {file, hostname, collected_at}, differences, that_matter}. Reading
+/// the files is commands/diff.cpp's.
+Report diff_report(const std::string& file_a, const inventory::Inventory& a, const std::string& file_b,
+                   const inventory::Inventory& b, const compat::KnowledgeBase& kb, Report rep = {});
 
 }  // namespace gpucheck::report

@@ -142,18 +142,6 @@ Report doctor_report(Report base, const inventory::Inventory& inv, const compat:
   return doctor_report(std::move(base), inv, kb, req, inventory_source);
 }
 
-Report doctor_report(Report base, const InventorySource& source, const PlanRequest& request) {
-  auto kb = compat::KnowledgeBase::load();
-  inventory::Inventory inv = load_inventory(source);
-  return doctor_report(std::move(base), inv, kb, request, source.describe());
-}
-
-Report doctor_report(Report base, const InventorySource& source, const std::optional<std::string>& request) {
-  PlanRequest req;
-  if (request) req.specs.push_back(*request);
-  return doctor_report(std::move(base), source, req);
-}
-
 namespace {
 
 // A pasted report has no paths: a verdict about a path, or a fix that would quote one, cannot be given
@@ -207,17 +195,8 @@ void drop_unstated(Report& r, const inventory::Inventory& inv) {
 
 }  // namespace
 
-Report doctor_report_from_text(Report base, const std::string& path, const PlanRequest& request) {
-  std::string text = read_file(path);  // type checks and size limit: a FIFO or /dev/zero is bad input
-  auto pasted = inventory::read_pasted_environment(text, path, data_path("compat"));
-  if (!pasted)
-    throw InputError(path + ": not an environment report (expected the output of " + inventory::pasted_formats_help() + ")");
-  return doctor_report_pasted(std::move(base), pasted->inventory, request, "--from-text " + path);
-}
-
-Report doctor_report_pasted(Report base, const inventory::Inventory& inv, const PlanRequest& request,
-                            const std::string& inventory_source) {
-  auto kb = compat::KnowledgeBase::load();
+Report doctor_report_pasted(Report base, const inventory::Inventory& inv, const compat::KnowledgeBase& kb,
+                            const PlanRequest& request, const std::string& inventory_source) {
   Report r = doctor_report(std::move(base), inv, kb, request, inventory_source);
   drop_path_steps(r);
   drop_unstated(r, inv);

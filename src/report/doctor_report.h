@@ -26,27 +26,20 @@ struct PlanRequest {
 /// With a PlanRequest: section "plan" holds "plan.<package>" (one package asked) or "plan.requirements",
 /// whose fixes are the planner's ranked plans (checks/planner) and whose details add {asked, plans,
 /// conflicts, notes}; "plan.conflict" when no plan exists; then each asked extension's install.* findings.
-Report doctor_report(Report base, const InventorySource& source, const PlanRequest& request);
 Report doctor_report(Report base, const inventory::Inventory& inv, const compat::KnowledgeBase& kb,
                      const PlanRequest& request, const std::string& inventory_source);
 
-/// Judges `source`'s inventory (loaded or collected) with the installed knowledge base; with `request`
-/// ("bmtrain==0.2.2") also plans that install. `base` carries the metadata (cli: new_report("doctor", g)).
-/// Throws InputError for a bad source or request (exit 2), before any rule runs.
-Report doctor_report(Report base, const InventorySource& source, const std::optional<std::string>& request);
-
-/// The same over an inventory already in hand; `inventory_source` says where it came from ("live",
-/// "--from FILE", ...).
+/// Judges `inv` with `kb`; with `request` ("bmtrain==0.2.2") also plans that install. `base` carries the
+/// metadata (cli: new_report("doctor", g)); `inventory_source` says where the facts came from ("live",
+/// "--from FILE", ...). Throws InputError for a bad request (exit 2), before any rule runs. Reading the
+/// inventory and the knowledge base is commands/doctor.cpp's.
 Report doctor_report(Report base, const inventory::Inventory& inv, const compat::KnowledgeBase& kb,
                      const std::optional<std::string>& request, const std::string& inventory_source);
 
-/// The same over a pasted environment report (`python -m torch.utils.collect_env` or vLLM's collect_env.py
-/// output) in `path`: `doctor --from-text FILE`. Throws InputError when the file is unreadable or not one.
-Report doctor_report_from_text(Report base, const std::string& path, const PlanRequest& request);
-
 /// The doctor over an inventory read from a pasted report (inventory_from_collect_env): verdicts and fix
 /// steps that would quote a toolkit path the report does not have are left out (a note counts them).
-Report doctor_report_pasted(Report base, const inventory::Inventory& inv, const PlanRequest& request,
+Report doctor_report_pasted(Report base, const inventory::Inventory& inv, const compat::KnowledgeBase& kb,
+                            const PlanRequest& request,
                             const std::string& inventory_source);
 
 }  // namespace gpucheck::report

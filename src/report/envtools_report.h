@@ -1,30 +1,24 @@
 #pragma once
 // `gpucheck use-cuda` and `gpucheck modulefiles`: the toolkit-switching documents (src/envtools) as Reports,
-// so --json, --format and --out work for them as for every command.
+// so --json, --format and --out work for them as for every command. Reading the toolkits and writing the
+// modulefiles is commands/envtools.cpp's.
 #include <string>
+#include <vector>
 
-#include "report/inventory_source.h"
+#include "inventory/model.h"
 #include "model/report.h"
 
 namespace gpucheck::report {
 
-struct UseCudaRequest {
-  InventorySource source;       // --from FILE / --root DIR; the toolkits are read from there
-  std::string version;          // "11.8", "12", "12.1.105" or a toolkit root
-  std::string path;             // this shell's PATH and LD_LIBRARY_PATH, which the exports rewrite
-  std::string ld_library_path;
-};
+/// The exports that select toolkit `version` ("11.8", "12", "12.1.105" or a toolkit root) of `inv`, given
+/// this shell's `path` and `ld_library_path`: details {toolkit {root, version}, exports [{name, value}],
+/// shell: the `export` lines for eval}. Throws InputError when no toolkit matches.
+Report use_cuda_report(const inventory::Inventory& inv, const std::string& version, const std::string& path,
+                       const std::string& ld_library_path, Report rep = {});
 
-/// details {toolkit {root, version}, exports [{name, value}], shell: the `export` lines for eval}.
-/// Throws InputError when no toolkit matches.
-Report use_cuda_report(const UseCudaRequest& req, Report rep = {});
-
-struct ModulefilesRequest {
-  InventorySource source;
-  std::string dir;              // --dir: DIR/tcl/cuda/<version>, DIR/lua/cuda/<version>.lua
-};
-
-/// Writes the modulefiles and reports them: details {dir, written [paths], tcl, lua}.
-Report modulefiles_report(const ModulefilesRequest& req, Report rep = {});
+/// The modulefiles written into `dir` (commands::modulefiles writes them): details {dir, written [paths],
+/// tcl, lua}, and one fail Finding per toolkit `refused` (why it got none).
+Report modulefiles_report(const std::string& dir, const std::vector<std::string>& written,
+                          const std::vector<std::string>& refused, Report rep = {});
 
 }  // namespace gpucheck::report

@@ -181,7 +181,8 @@ Report explain_report(const ExplainRequest& req, Report rep) {
   model::ExplainDetails details{input_of(ex.input), std::nullopt};
   if (pasted) {
     // The pasted environment judged by the doctor's rules: its errors count for the exit code (1).
-    Report doc = doctor_report_pasted(Report{}, *pasted, PlanRequest{}, pasted_kind + " report in " + req.log);
+    Report doc = doctor_report_pasted(Report{}, *pasted, compat::KnowledgeBase::load(), PlanRequest{},
+                                      pasted_kind + " report in " + req.log);
     // A log of a failed build: the build is the goal, so what stops a build is an error (core/verdict.h).
     bool build_log = false;
     for (const auto& c : ex.causes)

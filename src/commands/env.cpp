@@ -1,0 +1,31 @@
+#include "commands/env.h"
+
+#include <future>
+#include <optional>
+
+#include "knowledge/knowledge_base.h"
+#include "report/env_report.h"
+
+namespace gpucheck::commands {
+
+report::Report env(const EnvRequest& request, report::Report base) {
+  // The knowledge base loads while the inventory is collected, so env takes no longer for it.
+  std::string kb_error;
+  auto loading = std::async(std::launch::async, [&kb_error]() -> std::optional<compat::KnowledgeBase> {
+    try {
+      return compat::KnowledgeBase::load();
+    } catch (const std::exception& e) {
+      kb_error = e.what();
+      return std::nullopt;
+    }
+  });
+  inventory::Inventory inv = report::load_inventory(request.source, request.collect);
+  std::optional<compat::KnowledgeBase> kb = loading.get();
+  if (!kb) base.notes.push_back("host compiler support policy not loaded: " + kb_error);
+  report::Report rep = report::env_report_for(inv, kb ? &*kb : nullptr, std::move(base));
+  // doctor is the command that exits 1 on a problem.
+  rep.meta.exit.informational = true;
+  return rep;
+}
+
+}  // namespace gpucheck::commands

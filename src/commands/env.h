@@ -1,0 +1,19 @@
+#pragma once
+// `gpucheck env`: collect (or load) the inventory and judge the host compiler per toolkit. The command's
+// I/O (the collector, the knowledge base) lives here; report::env_report_for builds the Report.
+#include "inventory/collect.h"
+#include "model/report.h"
+#include "report/inventory_source.h"
+
+namespace gpucheck::commands {
+
+struct EnvRequest {
+  report::InventorySource source;     // --from FILE (an inventory or a report), --root DIR, --python PATH
+  inventory::CollectOptions collect;  // python probing, version cache, timings
+};
+
+/// The env Report into `base` (the metadata the cli stamped). env describes and does not judge the
+/// machine: its exit code is 0 whatever the host compiler section says.
+report::Report env(const EnvRequest& request, report::Report base);
+
+}  // namespace gpucheck::commands

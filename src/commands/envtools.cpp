@@ -1,0 +1,39 @@
+#include "commands/envtools.h"
+
+#include <cstdlib>
+
+#include "envtools/cuda_env.h"
+#include "report/envtools_report.h"
+
+namespace gpucheck::commands {
+namespace {
+
+// Only the toolkits matter here: no Python probes.
+inventory::Inventory toolkits_inventory(const report::InventorySource& source) {
+  inventory::CollectOptions co;
+  co.python = false;
+  return report::load_inventory(source, co);
+}
+
+std::string getenv_or_empty(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? v : "";
+}
+
+}  // namespace
+
+report::Report use_cuda(const UseCudaRequest& request, report::Report base) {
+  const inventory::Inventory inv = toolkits_inventory(request.source);
+  // PATH and LD_LIBRARY_PATH are this shell's, so `eval` keeps everything else the user had.
+  return report::use_cuda_report(inv, request.version, getenv_or_empty("PATH"), getenv_or_empty("LD_LIBRARY_PATH"),
+                                 std::move(base));
+}
+
+report::Report modulefiles(const ModulefilesRequest& request, report::Report base) {
+  const inventory::Inventory inv = toolkits_inventory(request.source);
+  std::vector<std::string> refused;  // toolkits left out; the good ones are still written
+  std::vector<std::string> written = compat::write_modulefiles(inv, request.dir, &refused);
+  return report::modulefiles_report(request.dir, written, refused, std::move(base));
+}
+
+}  // namespace gpucheck::commands

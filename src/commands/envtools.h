@@ -1,0 +1,28 @@
+#pragma once
+// `gpucheck use-cuda` and `gpucheck modulefiles`: read the toolkits (and this shell's PATH and
+// LD_LIBRARY_PATH), write the modulefiles; report/envtools_report.h turns what was done into a Report.
+#include <string>
+
+#include "model/report.h"
+#include "report/inventory_source.h"
+
+namespace gpucheck::commands {
+
+struct UseCudaRequest {
+  report::InventorySource source;  // --from FILE / --root DIR; the toolkits are read from there
+  std::string version;             // "11.8", "12", "12.1.105" or a toolkit root
+};
+
+/// The exports that switch this shell (its PATH and LD_LIBRARY_PATH) to the toolkit asked. Throws
+/// InputError when no toolkit matches.
+report::Report use_cuda(const UseCudaRequest& request, report::Report base);
+
+struct ModulefilesRequest {
+  report::InventorySource source;
+  std::string dir;  // --dir: DIR/tcl/cuda/<version>, DIR/lua/cuda/<version>.lua
+};
+
+/// Writes a Tcl and a Lua modulefile per toolkit found and reports them.
+report::Report modulefiles(const ModulefilesRequest& request, report::Report base);
+
+}  // namespace gpucheck::commands
