@@ -2,8 +2,11 @@
 // loss scale, backward, reduce-scatter, inf/NaN skip, fused Adam on each rank's partition), every stage
 // checked against double precision from its own inputs and every step against a single-process double
 // reference of the same steps. See docs/kernels.md "training.step".
-//   Without a GPU, the host path: this probe starts itself under mpirun (-np 2, then -np 4 by default;
-//   --ranks) with one rank per process on host memory over Open MPI (loopback transports only).
+//   With GPUs, the GPU path: this probe starts itself under mpirun, one rank per local GPU, over NCCL with
+//   the CUDA kernels and cuBLASLt GEMMs (--transport nccl).
+//   Without a GPU, the host path: under mpirun at -np 2, then -np 4 (--ranks), one rank per process on
+//   host memory over Open MPI (loopback transports only), the kernels' shared element code on the CPU
+//   (--transport mpi). The hostsim build (tests/hostsim) runs the CUDA kernels themselves there.
 //   Under mpirun/srun it is one rank of the job; rank 0 writes the result.
 #include <unistd.h>
 
@@ -24,8 +27,15 @@
 #ifdef GPUCHECK_TRAINING_HAVE_MPI
 #include "mpi_transport.h"
 #endif
-#ifdef GPUCHECK_TRAINING_HAVE_CUDA
+#if defined(GPUCHECK_TRAINING_HAVE_CUDA) || defined(GPUCHECK_TRAINING_HOSTSIM)
 #include "common/cuda_support.h"
+#include "cuda_step_kernels.h"
+#endif
+#if defined(GPUCHECK_TRAINING_HAVE_CUDA) && defined(GPUCHECK_COLL_HAVE_NCCL)
+#define GPUCHECK_TRAINING_GPU_PATH 1
+#include "cublaslt_gemm.h"
+#include "nccl_loader.h"
+#include "nccl_transport.h"
 #endif
 
 namespace {
@@ -35,7 +45,7 @@ using namespace gpucheck::training;
 
 struct Options {
   std::string level = "standard";
-  std::string transport = "auto";  // auto | mpi
+  std::string transport = "auto";  // auto | mpi | nccl
   std::vector<Dtype> dtypes{Dtype::kFp16, Dtype::kBf16};
   std::vector<int> worlds{2, 4};
   int steps = 0;  // 0: the level's
@@ -76,7 +86,8 @@ Options parse(int argc, char** argv) {
     }
     if (a == "--transport") {
       o.transport = value();
-      if (o.transport != "auto" && o.transport != "mpi") throw InputError("--transport " + o.transport + ": expected auto or mpi");
+      if (o.transport != "auto" && o.transport != "mpi" && o.transport != "nccl")
+        throw InputError("--transport " + o.transport + ": expected auto, mpi or nccl");
       continue;
     }
     if (a == "--ranks") {
@@ -130,19 +141,30 @@ bool launched_by_mpi() {
 }
 
 #ifdef GPUCHECK_TRAINING_HAVE_MPI
+// The kernels a rank of the host path computes with.
+std::unique_ptr<StepKernels> host_kernels() {
+#ifdef GPUCHECK_TRAINING_HOSTSIM
+  return std::make_unique<CudaStepKernels>();  // the CUDA kernels, executed by hostsim on the CPU
+#else
+  return std::make_unique<HostStepKernels>();
+#endif
+}
+
 // This process is one rank of an MPI job: every dtype's steps, then rank 0 merges the ranks' outcomes.
-void run_rank(const Options& o, collectives::MpiTransport& t, Finding& r, bool& failed) {
+void run_rank(const Options& o, collectives::Transport& t, StepKernels& k, Finding& r, bool& failed) {
+  if (t.local_count() != 1) throw InputError("training.step needs one rank per process");
+  if (o.inject_rank >= t.world())
+    throw InputError(fmt::format("--inject-rank {} needs at least {} ranks", o.inject_rank, o.inject_rank + 1));
   std::vector<DtypeOutcome> outcomes;
   for (Dtype d : o.dtypes) {
     DtypeOutcome out;
     out.config = config(o, d);
-    if (o.inject_rank >= t.world()) throw InputError(fmt::format("--inject-rank {} needs at least {} ranks", o.inject_rank, o.inject_rank + 1));
     out.reference = run_reference(out.config, t.world());
     probe::phase(fmt::format("{} ZeRO-3 steps, {}", out.config.steps, kernels::to_string(d)), {}, {t.info(0).rank});
     RankOutcome mine;
     try {
-      mine = run_zero_steps(out.config, t, out.reference, o.timeout_s);
-    } catch (const std::exception& e) {
+      mine = run_zero_steps(out.config, t, k, out.reference, o.timeout_s);
+    } catch (const std::exception&) {
       failed = true;  // a collective timed out or failed: the other ranks cannot finish theirs
       throw;
     }
@@ -150,31 +172,71 @@ void run_rank(const Options& o, collectives::MpiTransport& t, Finding& r, bool& 
     for (auto& s : gathered) out.ranks.push_back(nlohmann::json::parse(s).get<RankOutcome>());
     outcomes.push_back(std::move(out));
   }
-  if (t.is_root_process()) fill_world_result(outcomes, t.world(), "mpi", r);
+  if (!t.is_root_process()) return;
+  fill_world_result(outcomes, t.world(), t.name(), r);
+  r.evidence["kernels"] = k.name();
+  r.evidence["device"] = t.info(0).device;
+}
+
+// Rank of a job over NCCL (one GPU per process) or MPI on host memory.
+void run_rank_on_transport(const Options& o, Finding& r, bool& failed) {
+  if (o.transport == "nccl") {
+#ifdef GPUCHECK_TRAINING_GPU_PATH
+    if (std::string why = collectives::load_nccl(); !why.empty()) {
+      probe::skip(r, "the GPU path needs NCCL: " + why);
+      return;
+    }
+    std::string why;
+    auto gemm = CublasLtGemm::create(why);
+    if (!gemm) {
+      probe::skip(r, "the GPU path needs cuBLASLt: " + why);
+      return;
+    }
+    std::unique_ptr<collectives::Transport> t;
+    try {
+      t = collectives::NcclTransport::create_per_process(MPI_COMM_WORLD, o.timeout_s);
+    } catch (const collectives::NcclUnavailable& e) {
+      probe::skip(r, std::string("NCCL cannot run here: ") + e.what());
+      return;
+    }
+    CudaStepKernels k(std::move(gemm));
+    run_rank(o, *t, k, r, failed);
+    return;
+#else
+    throw InputError("--transport nccl: this build has no NCCL/CUDA GPU path");
+#endif
+  }
+  collectives::MpiTransport t(MPI_COMM_WORLD);
+  auto k = host_kernels();
+  run_rank(o, t, *k, r, failed);
 }
 #endif
 
 // Not under MPI: starts this probe under mpirun once per world size and merges their results.
-void launch_worlds(const Options& o, Finding& r) {
+// `why`: why this path runs ("no GPU (<CUDA error>)", "--transport mpi", "4 GPUs"); `transport`: the
+// ranks' --transport.
+void launch_worlds(const Options& o, const std::vector<int>& world_sizes, const std::string& transport,
+                   const std::string& why, Finding& r) {
   const std::string mpirun = find_in_path("mpirun");
   if (mpirun.empty()) {
-    probe::skip(r, "no GPU and no MPI launcher: the host path runs the ranks under mpirun, which is not on PATH "
-                   "(install Open MPI: openmpi-bin)");
+    probe::skip(r, why + " and no MPI launcher: the " + (transport == "nccl" ? "GPU" : "host") +
+                       " path runs the ranks under mpirun, which is not on PATH (install Open MPI: openmpi-bin)");
     return;
   }
   std::vector<std::pair<int, Finding>> worlds;
-  for (int w : o.worlds) {
+  for (int w : world_sizes) {
     // Loopback only (shared memory and self): the probe never uses the network.
     std::vector<std::string> argv{mpirun, "-np", std::to_string(w), "--oversubscribe", "--bind-to", "none",
                                   "--mca", "btl", "self,vader", "--mca", "btl_vader_single_copy_mechanism", "none"};
     if (geteuid() == 0) argv.push_back("--allow-run-as-root");
-    for (auto& a : std::vector<std::string>{self_executable(), "--level", o.level, "--transport", "mpi", "--json"})
+    for (auto& a : std::vector<std::string>{self_executable(), "--level", o.level, "--transport", transport, "--json"})
       argv.push_back(a);
     argv.insert(argv.end(), o.forwarded.begin(), o.forwarded.end());
     SubprocessOptions so;
     so.timeout = std::chrono::milliseconds(static_cast<long>((o.timeout_s * 4 + 60) * 1000));
-    probe::phase(fmt::format("mpirun -np {} training.step --transport mpi", w));
+    probe::phase(fmt::format("mpirun -np {} training.step --transport {}", w, transport));
     auto res = run_subprocess(argv, so);
+    std::cerr << res.err;  // the ranks' own diagnostics (hostsim's findings among them)
     Finding f;
     auto brace = res.out.find('{');
     try {
@@ -192,21 +254,29 @@ void launch_worlds(const Options& o, Finding& r) {
 }
 
 void execute(const Options& o, Finding& r) {
-#ifdef GPUCHECK_TRAINING_HAVE_CUDA
+#if defined(GPUCHECK_TRAINING_HOSTSIM)
+  std::optional<std::string> no_gpu = std::string("the hostsim build runs the CUDA kernels on the CPU");
+#elif defined(GPUCHECK_TRAINING_HAVE_CUDA)
   std::optional<std::string> no_gpu = kernels::cuda_unavailable_reason();
 #else
   std::optional<std::string> no_gpu = std::string("this build has no CUDA");
 #endif
   if (!no_gpu && o.transport != "mpi") {
-    probe::skip(r, "a GPU is usable, but the GPU path of training.step (NCCL + cuBLASLt) is not built yet; "
-                   "--transport mpi runs the host path");
+#ifdef GPUCHECK_TRAINING_GPU_PATH
+    int gpus = 0;
+    kernels::cuda_check(cudaGetDeviceCount(&gpus), "cudaGetDeviceCount");
+    launch_worlds(o, {gpus}, "nccl", fmt::format("{} GPU(s)", gpus), r);
+#else
+    probe::skip(r, "a GPU is usable, but this build has no NCCL for the GPU path; --transport mpi runs the "
+                   "host path");
+#endif
     return;
   }
 #ifdef GPUCHECK_TRAINING_HAVE_MPI
-  launch_worlds(o, r);
+  launch_worlds(o, o.worlds, "mpi", no_gpu ? "no GPU (" + *no_gpu + ")" : std::string("--transport mpi"), r);
 #else
   probe::skip(r, fmt::format("no GPU ({}) and no MPI: this build has no Open MPI (not found at configure time) "
-                             "for the host path", no_gpu ? *no_gpu : "GPU path not built"));
+                             "for the host path", no_gpu ? *no_gpu : "--transport mpi"));
 #endif
 }
 
@@ -228,8 +298,7 @@ int main(int argc, char** argv) {
     bool failed = false;
     int rc = 0;
     {
-      collectives::MpiTransport t(MPI_COMM_WORLD);
-      auto body = [&](const probe::Context&, Finding& r) { run_rank(o, t, r, failed); };
+      auto body = [&](const probe::Context&, Finding& r) { run_rank_on_transport(o, r, failed); };
       if (rank == 0) {
         rc = probe::run(argc, argv, body);
       } else {

@@ -9,7 +9,6 @@
 #include "adam/adam_reference.h"
 #include "collectives/layout.h"
 #include "common/half_bits.h"
-#include "cross_entropy/ce_math.h"
 #include "cross_entropy/ce_reference.h"
 #include "host_math.h"
 
@@ -22,7 +21,7 @@ void to_json(nlohmann::json& j, const RankOutcome& o) {
 }
 
 // JSON has no NaN: a diverged loss travels as null.
-std::vector<double> numbers(const nlohmann::json& j) {
+static std::vector<double> numbers(const nlohmann::json& j) {
   std::vector<double> v;
   for (auto& x : j) v.push_back(x.is_number() ? x.get<double>() : std::nan(""));
   return v;
@@ -73,8 +72,8 @@ struct Layer {
 
 class ZeroRank {
  public:
-  ZeroRank(const StepConfig& c, collectives::Transport& t, const ReferenceRun& ref, double timeout_s)
-      : c_(c), t_(t), ref_(ref), timeout_(timeout_s), world_(t.world()), rank_(t.info(0).rank), log_(rank_),
+  ZeroRank(const StepConfig& c, collectives::Transport& t, StepKernels& k, const ReferenceRun& ref, double timeout_s)
+      : c_(c), t_(t), k_(k), ref_(ref), timeout_(timeout_s), world_(t.world()), rank_(t.info(0).rank), log_(rank_),
         scaler_{c.initial_scale, 0} {
     dt_ = c.dtype == Dtype::kFp16 ? collectives::DType::kF16 : collectives::DType::kBF16;
     auto init = initial_weights(c);
@@ -164,7 +163,7 @@ class ZeroRank {
                           std::size_t k, MatView a, MatView b, Stopwatch& work,
                           const std::function<void(std::vector<float>&)>& fault = nullptr) {
     std::vector<float> got;
-    work.time([&] { got = gemm_device_math(c_.dtype, m, n, k, a, b); });
+    work.time([&] { got = k_.gemm(c_.dtype, m, n, k, a, b); });
     if (fault) fault(got);
     std::vector<double> want, mag;
     gemm_reference(m, n, k, a, b, want, mag);
@@ -248,8 +247,9 @@ class ZeroRank {
     ce.rows = T, ce.vocab = V, ce.logits = HostTensor(c_.dtype, T * V), ce.target = b.targets;
     for (std::size_t i = 0; i < T * V; ++i) ce.logits.set(i, logits[i]);
     kernels::CeForward fwd;
-    work.time([&] { fwd = kernels::ce_forward_host_float(ce); });
-    add_reports("cross-entropy", "loss", "cross-entropy forward", kernels::check_ce_forward(ce, kernels::ce_forward_reference(ce), fwd.loss, fwd.softmax), V);
+    work.time([&] { k_.ce_forward(ce, fwd.loss, fwd.softmax); });
+    add_reports("cross-entropy", "loss", "cross-entropy forward",
+                kernels::check_ce_forward(ce, kernels::ce_forward_reference(ce), fwd.loss, fwd.softmax), V);
     double loss = 0;
     for (float x : fwd.loss) loss += x;
     loss /= T;
@@ -261,12 +261,8 @@ class ZeroRank {
 
     // ---- backward: dlogits (scaled by S / (W T)), head, linears, embedding; each layer reduce-scattered ----
     const float go = static_cast<float>(scale / (double(world_) * T));
-    HostTensor dl(c_.dtype, T * V);
-    work.time([&] {
-      for (std::size_t t = 0; t < T; ++t)
-        for (std::size_t v = 0; v < V; ++v)
-          dl.set(t * V + v, kernels::ce_grad<float>(float(fwd.softmax.get(t * V + v)), int(v) == b.targets[t], go));
-    });
+    HostTensor dl = fwd.softmax;
+    work.time([&] { k_.ce_backward(ce, dl, go); });
     add_reports("cross-entropy", "loss", "cross-entropy backward",
                 {kernels::check_ce_backward(kernels::ce_backward_reference(ce, fwd.softmax, std::vector<float>(T, go)), dl)}, V);
     std::vector<float> dy(T * V);
@@ -322,11 +318,7 @@ class ZeroRank {
     // ---- overflow: the inf/NaN flag of this rank's partitions, all-reduced (max) ----
     std::uint8_t flag = 0;
     work.time([&] {
-      for (auto& L : layers_)
-        for (std::size_t i = 0; i < L.part; ++i) {
-          std::uint16_t g = L.state.grad.u16()[i];
-          flag |= c_.dtype == Dtype::kFp16 ? kernels::fp16_is_inf_or_nan(g) : kernels::bf16_is_inf_or_nan(g);
-        }
+      for (auto& L : layers_) flag |= k_.has_inf_nan(L.state.grad) ? 1 : 0;
       t_.upload(0, flag_, &flag, 1);
       run_collective(Collective{CollOp::kAllReduce, RedOp::kMax, collectives::DType::kU8, 1, 0, {{flag_, flag_}}});
       t_.download(0, &flag, flag_, 1);
@@ -343,7 +335,7 @@ class ZeroRank {
     if (!skip) ++adam_step_;
     for (auto& L : layers_) {
       AdamState before = L.state;
-      if (!skip) work.time([&] { kernels::adam_host_float_step(L.state, h); });
+      if (!skip) work.time([&] { k_.adam(L.state, h); });
       if (overflow_want) {
         log_.compare("optimizer", L.name, "master weight (the step overflowed: must be unchanged)", L.part, 0,
                      [&](std::size_t i) { return L.state.param.get(i); },
@@ -372,6 +364,7 @@ class ZeroRank {
 
   const StepConfig& c_;
   collectives::Transport& t_;
+  StepKernels& k_;
   const ReferenceRun& ref_;
   double timeout_;
   int world_, rank_;
@@ -386,9 +379,9 @@ class ZeroRank {
 
 }  // namespace
 
-RankOutcome run_zero_steps(const StepConfig& c, collectives::Transport& t, const ReferenceRun& ref,
+RankOutcome run_zero_steps(const StepConfig& c, collectives::Transport& t, StepKernels& k, const ReferenceRun& ref,
                            double timeout_s) {
-  ZeroRank z(c, t, ref, timeout_s);
+  ZeroRank z(c, t, k, ref, timeout_s);
   return z.run();
 }
 

@@ -18,6 +18,7 @@
 #include "divergence.h"
 #include "reference.h"
 #include "step_config.h"
+#include "step_kernels.h"
 
 namespace gpucheck::training {
 
@@ -37,8 +38,9 @@ void from_json(const nlohmann::json& j, RankOutcome& o);
 double loss_tolerance(Dtype d);
 double weight_tolerance(Dtype d, int adam_steps, float lr);
 
-/// Runs c.steps steps as this process's rank of `t` (one local rank) and checks each against `ref`.
-RankOutcome run_zero_steps(const StepConfig& c, collectives::Transport& t, const ReferenceRun& ref,
+/// Runs c.steps steps as this process's rank of `t` (one local rank) with kernels `k`, and checks each
+/// against `ref`.
+RankOutcome run_zero_steps(const StepConfig& c, collectives::Transport& t, StepKernels& k, const ReferenceRun& ref,
                            double timeout_s);
 
 }  // namespace gpucheck::training
