@@ -8,8 +8,8 @@
 namespace gpucheck::training {
 
 std::string Divergence::sentence() const {
-  return fmt::format("step {}, {}, rank {}: {} {} = {:.7g}, reference {:.7g} (allowed +-{:.3g})", step, layer, rank,
-                     what, index, got, want, allowed);
+  return fmt::format("step {}, {}, rank {}: {}{} = {:.7g}, reference {:.7g} (allowed +-{:.3g})", step, layer, rank,
+                     what, index.empty() ? "" : " " + index, got, want, allowed);
 }
 
 void to_json(nlohmann::json& j, const Divergence& d) {

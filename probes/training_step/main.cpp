@@ -178,9 +178,14 @@ void run_rank(const Options& o, collectives::Transport& t, StepKernels& k, Findi
   r.evidence["device"] = t.info(0).device;
 }
 
-// Rank of a job over NCCL (one GPU per process) or MPI on host memory.
+// Rank of a job over NCCL (one GPU per process) or MPI on host memory; `auto` (started by hand under
+// mpirun/srun) is NCCL where a GPU is usable.
 void run_rank_on_transport(const Options& o, Finding& r, bool& failed) {
-  if (o.transport == "nccl") {
+  bool nccl = o.transport == "nccl";
+#ifdef GPUCHECK_TRAINING_GPU_PATH
+  if (o.transport == "auto") nccl = !kernels::cuda_unavailable_reason();
+#endif
+  if (nccl) {
 #ifdef GPUCHECK_TRAINING_GPU_PATH
     if (std::string why = collectives::load_nccl(); !why.empty()) {
       probe::skip(r, "the GPU path needs NCCL: " + why);
@@ -233,7 +238,8 @@ void launch_worlds(const Options& o, const std::vector<int>& world_sizes, const 
       argv.push_back(a);
     argv.insert(argv.end(), o.forwarded.begin(), o.forwarded.end());
     SubprocessOptions so;
-    so.timeout = std::chrono::milliseconds(static_cast<long>((o.timeout_s * 4 + 60) * 1000));
+    // Long at np=4 takes ~100 s of this probe on 2 busy cores; a hung rank is the watchdog's to report.
+    so.timeout = std::chrono::milliseconds(static_cast<long>((o.timeout_s * 6 + 60) * 1000));
     probe::phase(fmt::format("mpirun -np {} training.step --transport {}", w, transport));
     auto res = run_subprocess(argv, so);
     std::cerr << res.err;  // the ranks' own diagnostics (hostsim's findings among them)

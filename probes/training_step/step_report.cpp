@@ -96,9 +96,9 @@ void fill_world_result(const std::vector<DtypeOutcome>& outcomes, int world, con
                     "only be its consequence.";
     return;
   }
-  r.summary = fmt::format("ZeRO-3 step at W={} ({}), {} steps, overflow step skipped and scale halved as BMTrain: "
-                          "every stage within tolerance; {}",
-                          world, transport, c.steps, join(parts, "; "));
+  r.summary = fmt::format("ZeRO-3 step at W={} ({}), {} steps{}: every stage within tolerance; {}", world, transport,
+                          c.steps, c.overflow_step ? ", the overflow step skipped and the scale halved as BMTrain" : "",
+                          join(parts, "; "));
 }
 
 void merge_worlds(const std::vector<std::pair<int, Finding>>& worlds, Finding& r) {

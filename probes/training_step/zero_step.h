@@ -34,8 +34,8 @@ struct RankOutcome {
 void to_json(nlohmann::json& j, const RankOutcome& o);
 void from_json(const nlohmann::json& j, RankOutcome& o);
 
-/// Free-running tolerances (after N steps, against the double reference): see docs/kernels.md.
-double loss_tolerance(Dtype d);
+/// Free-running tolerances (after `adam_steps` updates, against the double reference): docs/kernels.md.
+double loss_tolerance(Dtype d, int adam_steps);
 double weight_tolerance(Dtype d, int adam_steps, float lr);
 
 /// Runs c.steps steps as this process's rank of `t` (one local rank) with kernels `k`, and checks each
