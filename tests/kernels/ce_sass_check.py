@@ -144,12 +144,17 @@ def main():
         if not a.ptx_only:
             sass = split_functions(disassemble(cubin, a.disassembler), r"^\s*\.text\.(\S+):\s*$")
 
-    # ptxas -v: one "Compiling entry function '<name>'" line, then its stack/spill line.
-    for m in re.finditer(r"Compiling entry function '(\S+)'.*?\n\s*(\d+) bytes stack frame, (\d+) bytes spill stores, "
+    # ptxas -v: "Function properties for <name>", then its stack/spill line.
+    reported = 0
+    for m in re.finditer(r"Function properties for (\S+)\s*\n\s*(\d+) bytes stack frame, (\d+) bytes spill stores, "
                          r"(\d+) bytes spill loads", ptxas_log):
+        reported += bool(kernel_key(m.group(1)))
         if kernel_key(m.group(1)) and any(int(m.group(i)) for i in (2, 3, 4)):
             failures.append("%s: ptxas: %s bytes stack, %s spill stores, %s spill loads" % (
                 kernel_key(m.group(1)), m.group(2), m.group(3), m.group(4)))
+
+    if reported != len(KERNELS) * len(DTYPES):
+        failures.append("ptxas -v reported stack and spills for %d of the %d kernels" % (reported, len(KERNELS) * len(DTYPES)))
 
     for mangled, lines in sorted(ptx.items()):
         key = kernel_key(mangled)
