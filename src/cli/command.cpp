@@ -35,10 +35,16 @@ void add_inventory_source(CLI::App& sub, report::InventorySource& source, bool p
       ->type_name("FILE");
   sub.add_option("--root", source.root, "Judge the stack installed under DIR (a mounted image or chroot; nothing run there)")
       ->type_name("DIR");
-  if (python)
+  if (python) {
     sub.add_option("--python", source.pythons, "Judge this interpreter's environment (repeatable; the other Pythons are then read from their files only)")
         ->type_name("PATH")
         ->allow_extra_args(false);
+    source.cache = true;
+    sub.add_flag(
+        "--no-cache", [&source](std::int64_t) { source.cache = false; },
+        "Look at everything afresh (default: reuse library versions and Python probe answers whose files are "
+        "unchanged, from ~/.cache/gpucheck)");
+  }
 }
 
 report::Report new_report(const std::string& command, const GlobalOptions& g) {
