@@ -14,6 +14,7 @@
 #include "core/text.h"
 #include "gpucheck/build_info.h"
 #include "inventory/version_cache.h"
+#include "model/scrub.h"
 #include "report/inventory_source.h"
 #include "model/bench_details.h"
 
@@ -110,6 +111,7 @@ Report bench_report(const BenchRequest& req, Report rep) {
   if (!req.options.filter.empty()) doc["context"]["gpucheck"]["filter"] = req.options.filter;
   if (req.options.test_slowdown != 1) doc["context"]["gpucheck"]["test_slowdown"] = req.options.test_slowdown;
 
+  model::scrub_secrets(doc);  // suite names, errors and context come from outside too
   std::string text = json_text(doc, 2) + "\n";
   std::string written;
   if (!req.out.empty()) {
