@@ -103,11 +103,15 @@ std::string interpreter_key(const std::string& common, const std::vector<std::st
   return fnv1a_hex(m);
 }
 
+// RECORD path -> (identity, SHA-256) of earlier runs: a RECORD is hashed again only when its identity
+// (device, inode, size, mtime, ctime) changed; torch's alone is over a megabyte.
+using RecordHashes = std::map<std::string, std::pair<std::string, std::string>>;
+
 // The distributions on sys.path (the first of a name wins, as for the probe's listing), and each one's
 // fingerprint: its RECORD's SHA-256 and identity (for an egg-info: its directory and PKG-INFO).
 class Distributions {
  public:
-  explicit Distributions(const std::vector<std::string>& sys_path) : sys_path_(sys_path) {
+  Distributions(const std::vector<std::string>& sys_path, RecordHashes& hashes) : sys_path_(sys_path), hashes_(hashes) {
     RootFs fs("/");
     for (const auto& dir : sys_path)
       for (auto& d : read_distributions(fs, dir)) dists_.emplace(d.name, std::move(d));
@@ -150,14 +154,16 @@ class Distributions {
   std::string fingerprint(const DistInfo& d) {
     auto [it, fresh] = fingerprints_.emplace(d.dir, "");
     if (!fresh) return it->second;
-    RootFs fs("/");
     const std::string record = d.dir + "/RECORD";
-    it->second = ends_with(d.dir, ".dist-info") ? d.dir + " " + id_of(record) + " " + record_hash_of_file(fs, record)
-                                                : d.dir + " " + id_of(d.dir) + " " + id_of(d.dir + "/PKG-INFO");
-    return it->second;
+    if (!ends_with(d.dir, ".dist-info")) return it->second = d.dir + " " + id_of(d.dir) + " " + id_of(d.dir + "/PKG-INFO");
+    const std::string id = id_of(record);
+    auto& known = hashes_[record];
+    if (id.empty() || known.first != id) known = {id, record_hash_of_file(RootFs("/"), record)};
+    return it->second = d.dir + " " + id + " " + known.second;
   }
 
   std::vector<std::string> sys_path_;
+  RecordHashes& hashes_;
   std::map<std::string, DistInfo> dists_;
   std::map<std::string, std::string> fingerprints_;
 };
@@ -167,8 +173,8 @@ struct Keys {
   std::map<std::string, std::string> imports;  // distribution -> key
 };
 
-Keys part_keys(const std::string& common, const std::vector<std::string>& sys_path) {
-  Distributions dists(sys_path);
+Keys part_keys(const std::string& common, const std::vector<std::string>& sys_path, RecordHashes& hashes) {
+  Distributions dists(sys_path, hashes);
   Keys k;
   const std::string torch_material = common + "\n" + dists.module_material("torch") + dists.closure_material({"torch", "numpy"});
   k.torch = fnv1a_hex(torch_material);
@@ -314,8 +320,14 @@ PythonEnv probe_python_cached(const std::string& interpreter, const std::string&
   if (cache_dir.empty()) return probe_python(interpreter, via, given);
   const std::string file = cache_dir + "/python-" + fnv1a_hex(interpreter + '\0' + given.run_as) + ".json";
   json parts = json::object();
+  RecordHashes hashes;
   if (trusted_dir(cache_dir))
-    if (auto j = read_cache_file(file); j && (*j)["interpreter"] == interpreter) parts = (*j)["parts"];
+    if (auto j = read_cache_file(file); j && (*j)["interpreter"] == interpreter) {
+      parts = (*j)["parts"];
+      if (j->contains("record_hashes") && (*j)["record_hashes"].is_object())
+        for (const auto& [record, h] : (*j)["record_hashes"].items())
+          if (h.is_array() && h.size() == 2 && h[0].is_string() && h[1].is_string()) hashes[record] = {h[0], h[1]};
+    }
   auto cached = [&](const std::string& part, const std::string& key) -> const json* {
     auto it = parts.find(part);
     return it != parts.end() && (*it)["key"] == key ? &(*it)["answer"] : nullptr;
@@ -329,7 +341,7 @@ PythonEnv probe_python_cached(const std::string& interpreter, const std::string&
   const json* torch = nullptr;
   std::map<std::string, const json*> imports;
   if (base) {
-    keys = part_keys(common, cached_sys_path);
+    keys = part_keys(common, cached_sys_path, hashes);
     torch = cached(kTorchPart, keys.torch);
     for (const auto& dist : checked_here(*base, torch ? *torch : json()))
       imports[dist] = cached(import_part(dist), keys.imports[dist]);
@@ -382,7 +394,10 @@ PythonEnv probe_python_cached(const std::string& interpreter, const std::string&
   }
 
   const std::vector<std::string> sys_path = sys_path_of(fresh);
-  keys = part_keys(common, sys_path);
+  RecordHashes used;  // only those of this sys.path are kept
+  keys = part_keys(common, sys_path, hashes);
+  for (const auto& [record, known] : hashes)
+    if (!known.first.empty() && !known.second.empty()) used[record] = known;
   json store = {{"format", kFormat}, {"interpreter", interpreter}, {"parts", json::object()}};
   auto keep = [&](const std::string& part, const std::string& key, const json& answer, bool was_cached) {
     store["parts"][part] = {{"key", key}, {"answer", answer}};
@@ -404,6 +419,8 @@ PythonEnv probe_python_cached(const std::string& interpreter, const std::string&
     answer["import_checks"][dist] = *part;
     keep(import_part(dist), keys.imports[dist], *part, was_cached);
   }
+  store["record_hashes"] = json::object();
+  for (const auto& [record, known] : used) store["record_hashes"][record] = {known.first, known.second};
   write_cache_file(cache_dir, file, store);
   PythonEnv p = assemble(std::move(answer));
   p.probe_seconds = facts.seconds;
