@@ -1,6 +1,8 @@
 #include "model/verdict.h"
 
 #include <algorithm>
+#include <string_view>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -252,13 +254,14 @@ std::vector<const Finding*> attention(const Report& r) {
 
 std::vector<CheckRow> check_rows(const std::vector<Finding>& findings) {
   std::vector<CheckRow> rows;
+  // A skip's row found by its reason, not by scanning every row: 88,000 skips of distinct reasons took
+  // minutes (quadratic) in `report --format markdown` of a 250 MB report.
+  std::unordered_map<std::string_view, std::size_t> skip_row;
   for (const auto& f : findings) {
     if (f.status == Status::kSkip) {
-      auto same = std::find_if(rows.begin(), rows.end(), [&](const CheckRow& row) {
-        return row.status == Status::kSkip && row.reason() == f.summary;
-      });
-      if (same != rows.end()) {
-        same->findings.push_back(&f);
+      auto [it, added] = skip_row.try_emplace(f.summary, rows.size());
+      if (!added) {
+        rows[it->second].findings.push_back(&f);
         continue;
       }
     }
