@@ -5,6 +5,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
@@ -158,4 +162,26 @@ TEST_F(TrainingStep, GpuPathUnderMpirunSkipsWithTheCudaErrorHere) {
   EXPECT_EQ(j["status"], "skip");
   EXPECT_EQ(j["summary"].get<std::string>().rfind("--transport nccl: no GPU (cudaGetDeviceCount failed: ", 0), 0u)
       << j["summary"];
+}
+
+TEST_F(TrainingStep, BenchSuiteReportsTheStepTime) {
+  if (access((std::string(GPUCHECK_STAGE_BIN) + "/bench_training").c_str(), X_OK) != 0)
+    GTEST_SKIP() << "bench_training not built (Google Benchmark not found at configure time)";
+  const std::string out = ::testing::TempDir() + "/training-bench.json";
+  auto r = run_subprocess({kGpucheck, "bench", "--suite", "training", "--repetitions", "2", "--filter", "quick_fp16",
+                           "--out", out},
+                          opts(240));
+  ASSERT_TRUE(r.ok()) << r.describe() << "\n" << r.out << r.err;
+  std::ifstream in(out);
+  std::stringstream text;
+  text << in.rdbuf();
+  auto doc = json_of(text.str());
+  std::size_t runs = 0;
+  for (auto& b : doc["benchmarks"])
+    if (b.value("run_type", "") == "iteration" && b["name"].get<std::string>().rfind("BM_ZeroStep/quick_fp16", 0) == 0) {
+      ++runs;
+      EXPECT_GT(b["real_time"].get<double>(), 0);
+      EXPECT_GT(b["step_vs_gemms"].get<double>(), 1.0);  // the step does more than its GEMMs
+    }
+  EXPECT_EQ(runs, 2u) << text.str().substr(0, 2000);
 }
