@@ -187,6 +187,10 @@ void run_rank_on_transport(const Options& o, Finding& r, bool& failed) {
 #endif
   if (nccl) {
 #ifdef GPUCHECK_TRAINING_GPU_PATH
+    if (auto no_gpu = kernels::cuda_unavailable_reason()) {
+      probe::skip(r, "--transport nccl: no GPU (" + *no_gpu + ")");
+      return;
+    }
     if (std::string why = collectives::load_nccl(); !why.empty()) {
       probe::skip(r, "the GPU path needs NCCL: " + why);
       return;

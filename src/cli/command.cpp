@@ -4,11 +4,12 @@
 
 #include <cstdlib>
 #include <iostream>
-#include <sstream>
 
+#include "core/file_writer.h"
 #include "core/files.h"
 #include "core/text.h"
 #include "gpucheck/build_info.h"
+#include "model/scrub.h"
 #include "platform/environment.h"
 
 extern char** environ;
@@ -75,14 +76,14 @@ render::RenderOptions render_options(const GlobalOptions& g, int fd) {
 
 int emit_report(report::Report& r, const GlobalOptions& g, const render::RenderOptions* tweak) {
   if (r.meta.finished_at.empty()) r.meta.finished_at = utc_now_iso();
+  model::scrub_secrets(r);  // the boundary: no format, file or terminal sees a credential
   const render::Format format = selected_format(g);
   if (!g.out.empty()) {
     render::RenderOptions o = tweak ? *tweak : render_options(g, -1);
     o.color = false;  // a file never gets terminal escapes
     o.summary_only = false;
-    std::ostringstream text;
-    render::render(r, format, text, o);
-    write_file_atomic(g.out, text.str());
+    // Rendered straight into the file: a large report is never held whole in memory as text too.
+    write_file_atomic(g.out, [&](std::ostream& file) { render::render(r, format, file, o); });
   } else {
     render::RenderOptions o = tweak ? *tweak : render_options(g, 1);
     render::render(r, format, std::cout, o);

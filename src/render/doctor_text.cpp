@@ -6,9 +6,6 @@
 namespace gpucheck::render::text {
 namespace {
 
-/// The plan's own Finding (section "plan" starts with it; its details carry the verdict).
-bool is_plan_itself(const Finding& f) { return f.details.is_object() && f.details.contains("verdict"); }
-
 std::string str(const nlohmann::json& j, const char* key) {
   return j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : "";
 }
@@ -20,23 +17,21 @@ std::string toolkit_line(const nlohmann::json& t) {
 }
 
 /// "python 3.11.7 at /venv/bin/python (venv, chosen by --python), torch 2.1.2+cu121 (CUDA 12.1)".
-std::string judged_python_line(const nlohmann::json& p) {
-  if (!p.is_object()) return "no Python environment";
-  std::string kind = str(p, "kind"), rule = str(p, "chosen_by");
-  std::string why = kind + (kind.empty() || rule.empty() ? "" : ", ") + (rule.empty() ? "" : "chosen by " + rule);
-  std::string torch = str(p, "torch").empty() ? "no torch"
-                      : "torch " + str(p, "torch") + (str(p, "torch_cuda").empty() ? " (CPU build)"
-                                                                                   : " (CUDA " + str(p, "torch_cuda") + ")");
-  return "python " + str(p, "version") + " at " + str(p, "interpreter") + (why.empty() ? "" : " (" + why + ")") + ", " +
-         torch;
+std::string judged_python_line(const std::optional<model::JudgedPython>& judged) {
+  if (!judged) return "no Python environment";
+  const model::JudgedPython& p = *judged;
+  std::string why = p.kind + (p.kind.empty() || p.chosen_by.empty() ? "" : ", ") +
+                    (p.chosen_by.empty() ? "" : "chosen by " + p.chosen_by);
+  std::string torch = p.torch.empty() ? "no torch"
+                      : "torch " + p.torch + (p.torch_cuda.empty() ? " (CPU build)" : " (CUDA " + p.torch_cuda + ")");
+  return "python " + p.version + " at " + p.interpreter + (why.empty() ? "" : " (" + why + ")") + ", " + torch;
 }
 
 }  // namespace
 
-void doctor(const report::Report& r, std::ostream& out, const RenderOptions& o) {
-  out << "gpucheck doctor (" << str(r.details, "inventory_source") << ")\n";
-  out << "judged: " << judged_python_line(r.details.is_object() ? r.details.value("python", nlohmann::json()) : nullptr)
-      << "\n";
+void doctor(const report::Report& r, const model::DoctorDetails& d, std::ostream& out, const RenderOptions& o) {
+  out << "gpucheck doctor (" << d.inventory_source << ")\n";
+  out << "judged: " << judged_python_line(d.python) << "\n";
   const nlohmann::json toolkits =
       r.inventory.is_object() ? r.inventory.value("toolkits", nlohmann::json::array()) : nlohmann::json::array();
   out << "toolkits found:" << (toolkits.empty() ? " none" : "") << "\n";
@@ -53,7 +48,7 @@ void doctor(const report::Report& r, std::ostream& out, const RenderOptions& o) 
   if (const report::Section* plan = r.find_section("plan")) {
     const Finding* itself = nullptr;
     for (const auto& f : plan->findings) {
-      if (!itself && is_plan_itself(f)) {
+      if (!itself && model::is_install_plan(f)) {
         itself = &f;
         out << "\n" << f.title << ": " << f.summary << "\n";
         for (const auto& e : f.evidence) out << "  " << e.value << "\n";  // what the plans could not check

@@ -130,11 +130,7 @@ namespace gpucheck::render::text {
 // `env`: the inventory summary, each toolkit with the host compiler verdict of the report's
 // "host_compiler" section; then the report's notes.
 void env(const report::Report& r, std::ostream& out, const RenderOptions& o) {
-  std::map<std::string, std::string> fits;
-  if (const auto* s = r.find_section("host_compiler"))
-    for (const auto& f : s->findings)
-      if (f.details.is_object() && f.details.contains("toolkit"))
-        fits[f.details.value("toolkit", "")] = f.details.value("fit", "unknown") + " (" + f.summary + ")";
+  const std::map<std::string, std::string> fits = model::host_compiler_fits(r);
   if (!r.inventory.is_null()) {
     inventory::Inventory inv;
     inventory::from_json(r.inventory, inv);

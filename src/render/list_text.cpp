@@ -11,10 +11,8 @@ void list(const report::Report& r, std::ostream& out, const RenderOptions&) {
   const auto* probes = r.find_section("probes");
   if (!probes) return;
   for (const auto& f : probes->findings) {
-    const auto& d = f.details;
-    auto levels = d.is_object() ? d.value("levels", std::vector<std::string>{}) : std::vector<std::string>{};
-    double timeout = d.is_object() ? d.value("timeout_s", 0.0) : 0.0;
-    out << fmt::format("{:<24} {:<22} {:>7.0f}s  {}\n", f.id, join(levels, ","), timeout, f.title);
+    const model::ProbeListing p = model::probe_listing(f);
+    out << fmt::format("{:<24} {:<22} {:>7.0f}s  {}\n", f.id, join(p.levels, ","), p.timeout_s, f.title);
   }
 }
 

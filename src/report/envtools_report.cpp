@@ -1,6 +1,7 @@
 #include "report/envtools_report.h"
 
 #include "envtools/cuda_env.h"
+#include "model/envtools_details.h"
 
 namespace gpucheck::report {
 namespace {
@@ -18,12 +19,10 @@ Report use_cuda_report(const UseCudaRequest& req, Report rep) {
   if (rep.meta.command.empty()) rep.meta.command = "use-cuda";
   inventory::Inventory inv = toolkits_inventory(req.source);
   const auto& t = compat::select_toolkit(inv, req.version);
-  nlohmann::json exports = nlohmann::json::array();
+  model::UseCudaDetails details{t.root, t.version, {}, compat::shell_exports(inv, t, req.path, req.ld_library_path)};
   for (const auto& e : compat::cuda_exports(inv, t, req.path, req.ld_library_path))
-    exports.push_back({{"name", e.name}, {"value", e.value}});
-  rep.details = {{"toolkit", {{"root", t.root}, {"version", t.version}}},
-                 {"exports", exports},
-                 {"shell", compat::shell_exports(inv, t, req.path, req.ld_library_path)}};
+    details.exports.push_back({e.name, e.value});
+  rep.details = model::to_json(details);
   return rep;
 }
 
@@ -31,10 +30,8 @@ Report modulefiles_report(const ModulefilesRequest& req, Report rep) {
   if (rep.meta.command.empty()) rep.meta.command = "modulefiles";
   inventory::Inventory inv = toolkits_inventory(req.source);
   std::vector<std::string> refused;  // toolkits left out; the good ones are still written
-  rep.details = {{"dir", req.dir},
-                 {"written", compat::write_modulefiles(inv, req.dir, &refused)},
-                 {"tcl", req.dir + "/tcl"},
-                 {"lua", req.dir + "/lua"}};
+  rep.details = model::to_json(model::ModulefilesDetails{
+      req.dir, compat::write_modulefiles(inv, req.dir, &refused), req.dir + "/tcl", req.dir + "/lua"});
   for (const auto& why : refused) {
     Finding f;
     f.id = "modulefiles.toolkit_refused";

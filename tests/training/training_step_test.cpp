@@ -146,3 +146,16 @@ TEST(TrainingStepOptions, BadOptionIsOneLineAndExitTwo) {
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   }
 }
+
+TEST_F(TrainingStep, GpuPathUnderMpirunSkipsWithTheCudaErrorHere) {
+  // The ranks of the GPU path (NCCL, cuBLASLt, the CUDA kernels) on this GPU-less machine.
+  std::vector<std::string> argv{gpucheck::find_in_path("mpirun"), "--allow-run-as-root", "--oversubscribe", "-np", "2",
+                                "--mca", "btl", "self,vader", "--mca", "btl_vader_single_copy_mechanism", "none",
+                                kProbe, "--transport", "nccl", "--level", "quick", "--json"};
+  auto r = run_subprocess(argv, opts(120));
+  ASSERT_TRUE(r.ok()) << r.describe() << r.err;
+  auto j = json_of(r.out);
+  EXPECT_EQ(j["status"], "skip");
+  EXPECT_EQ(j["summary"].get<std::string>().rfind("--transport nccl: no GPU (cudaGetDeviceCount failed: ", 0), 0u)
+      << j["summary"];
+}
