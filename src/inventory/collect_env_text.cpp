@@ -14,7 +14,8 @@ namespace {
 const char* const kKeys[] = {"PyTorch version", "Is debug build", "CUDA used to build PyTorch", "OS", "GCC version",
                              "Libc version", "Python version", "Is CUDA available", "CUDA runtime version",
                              "GPU models and configuration", "Nvidia driver version", "cuDNN version",
-                             "Clang version", "CMake version", "Python platform", "vLLM Version"};
+                             "Clang version", "CMake version", "Python platform", "vLLM Version",
+                             "ROCM used to build PyTorch", "XPU used to build PyTorch", "HIP runtime version"};
 
 std::string strip(std::string_view s) {
   std::size_t b = 0, e = s.size();
@@ -152,11 +153,20 @@ std::optional<Inventory> inventory_from_collect_env(std::string_view text, const
   py.torch_version = get("PyTorch version");
   py.torch_installed = !py.torch_version.empty();
   py.torch_cuda = get("CUDA used to build PyTorch");
-  // "None" is torch.version.cuda of a CPU build; "Could not collect" says nothing, and a torch whose CUDA is
-  // not stated is not judged as CPU-only: its local tag decides, else its CUDA stays unknown (not installed
-  // for the rules, listed among the packages).
-  if (auto built = p.values.find("CUDA used to build PyTorch");
-      py.torch_installed && py.torch_cuda.empty() && (built == p.values.end() || built->second != "None")) {
+  // torch.version.cuda of a CPU build is None, printed as "None" by old scripts and as "Could not collect" by
+  // today's (torch/utils/collect_env.py: cuda_compiled_version = torch.version.cuda, then replace_nones); a
+  // ROCm or XPU build also has no torch.version.cuda, so it says nothing when such a build is stated. A line
+  // that is missing says nothing either: the local tag decides, else torch's CUDA stays unknown (not
+  // installed for the rules, listed among the packages).
+  auto other_backend = [&] {
+    for (const char* k : {"ROCM used to build PyTorch", "XPU used to build PyTorch", "HIP runtime version"})
+      if (!get(k).empty()) return true;
+    return false;
+  };
+  auto built = p.values.find("CUDA used to build PyTorch");
+  const bool stated_none = built != p.values.end() &&
+                           (built->second == "None" || (built->second == "Could not collect" && !other_backend()));
+  if (py.torch_installed && py.torch_cuda.empty() && !stated_none) {
     auto tagged = torch_cuda_from_local_tag(py.torch_version);
     if (tagged) py.torch_cuda = *tagged;
     else py.torch_installed = false;

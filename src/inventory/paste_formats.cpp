@@ -189,8 +189,51 @@ std::optional<PastedFacts> read_bitsandbytes_report(std::string_view text) {
     if (auto g = after(t, "libc: glibc-"); is_version(g)) f.glibc = g;
     if (starts_with(t, "torch.cuda.is_available(): ")) f.cuda_available = t.find("True") != std::string::npos;
     for (const char* bad : {"CUDA Setup failed despite GPU being available", "CUDA detection failed",
-                            "Required library version not found", "compiled without GPU support"})
+                            "Required library version not found", "compiled without GPU support",
+                            // bitsandbytes 0.37-0.41 cuda_setup/main.py: no CUDA runtime found, so it loads
+                            // libbitsandbytes_cpu and every GPU op fails
+                            "main CUDA runtime library was not detected", "No libcudart.so found!"})
       if (t.find(bad) != std::string::npos && !f.import_errors.count("bitsandbytes")) f.import_errors["bitsandbytes"] = t;
+  }
+  if (!seen) return std::nullopt;
+  return f;
+}
+
+std::optional<PastedFacts> read_torch_warnings(std::string_view text) {
+  PastedFacts f;
+  f.format = "torch's warnings";
+  bool seen = false;
+  // torch/cuda/__init__.py (_check_capability) and c10/cuda/CUDAFunctions.cpp print these verbatim.
+  const std::string incompatible = " with CUDA capability sm_", tail = "is not compatible with the current PyTorch installation";
+  const std::string supports = "The current PyTorch install supports CUDA capabilities ";
+  const std::string too_old = "driver on your system is too old (found version ";
+  for (const auto& t : lines_of(text)) {
+    if (auto at = t.find(incompatible); at != std::string::npos && t.find(tail) != std::string::npos) {
+      std::string name = t.substr(0, at);
+      if (auto w = name.rfind("Warning: "); w != std::string::npos) name = name.substr(w + 9);
+      name = trim(name);
+      std::string sm = first_word(t.substr(at + incompatible.size()));
+      int digits = 0;
+      if (sm.size() >= 2 && small_number(sm, digits) && !name.empty()) {
+        f.gpus.push_back({name, sm.substr(0, sm.size() - 1) + "." + sm.back()});
+        seen = true;
+      }
+    }
+    if (auto at = t.find(supports); at != std::string::npos && f.torch_archs.empty()) {
+      for (auto word : split(t.substr(at + supports.size()), ' ')) {
+        while (!word.empty() && (word.back() == '.' || word.back() == ',')) word.pop_back();
+        if (starts_with(word, "sm_") || starts_with(word, "compute_")) f.torch_archs.push_back(word);
+      }
+    }
+    int found = 0;
+    if (auto at = t.find(too_old); at != std::string::npos) {
+      std::string v = t.substr(at + too_old.size());
+      v = v.substr(0, v.find(')'));
+      if (small_number(v, found) && found > 0) {
+        f.driver_cuda = found;
+        seen = true;
+      }
+    }
   }
   if (!seen) return std::nullopt;
   return f;

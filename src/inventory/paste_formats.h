@@ -32,6 +32,7 @@ struct PastedFacts {
   std::string nvcc_version;  // "11.8"
   bool states_nvcc = false;  // the format says whether nvcc exists ("CUDA compiler  not available" counts)
   std::string glibc;         // "2.35"
+  std::vector<std::string> torch_archs;  // torch's own list ("supports CUDA capabilities sm_50 ... sm_90")
 };
 
 /// `python -m xformers.info`, or xFormers' warning "xFormers was built for: PyTorch X ... (you have Y)".
@@ -42,6 +43,10 @@ std::optional<PastedFacts> read_bitsandbytes_report(std::string_view text);
 std::optional<PastedFacts> read_detectron2_env(std::string_view text);
 /// `python3 -m sglang.check_env` (and lmdeploy's copy of it): "Key: value" lines, GPUs with capabilities.
 std::optional<PastedFacts> read_sglang_check_env(std::string_view text);
+/// torch's own warnings pasted as the report: "<GPU> with CUDA capability sm_120 is not compatible with the
+/// current PyTorch installation" with the arch list that follows it, and "The NVIDIA driver on your system is
+/// too old (found version 9010)" (the CUDA version cudaDriverGetVersion returned).
+std::optional<PastedFacts> read_torch_warnings(std::string_view text);
 /// `nvidia-smi` (its header and GPU rows) or `nvidia-smi -L`.
 std::optional<PastedFacts> read_nvidia_smi(std::string_view text);
 /// `pip list`, `pip freeze`, `conda list`, and collect_env's "[pip3] name==version" / "[conda] ..." library

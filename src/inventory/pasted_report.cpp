@@ -13,7 +13,7 @@ namespace {
 std::vector<PastedFacts> read_formats(std::string_view text) {
   std::vector<PastedFacts> out;
   for (auto reader : {read_detectron2_env, read_sglang_check_env, read_xformers_info, read_bitsandbytes_report,
-                      read_nvidia_smi, read_package_list})
+                      read_nvidia_smi, read_package_list, read_torch_warnings})
     if (auto f = reader(text)) out.push_back(std::move(*f));
   return out;
 }
@@ -55,7 +55,9 @@ void merge(Inventory& inv, const PastedFacts& f) {
       py.packages.emplace("torch", py.torch_version);
     }
   }
-  if (!inv.driver.present && dotted_number(f.driver_version)) {
+  if (py.torch_arch_list.empty()) py.torch_arch_list = f.torch_archs;
+  // torch's "driver ... too old (found version 9010)" states what the driver supports, not its version.
+  if (!inv.driver.present && (dotted_number(f.driver_version) || (f.driver_version.empty() && f.driver_cuda > 0))) {
     inv.driver.present = true;
     inv.driver.version = f.driver_version;
     inv.driver.cuda_version = f.driver_cuda;

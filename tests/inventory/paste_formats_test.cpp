@@ -203,3 +203,39 @@ TEST(PastedReport, ALogIsNotAnEnvironmentReport) {
   EXPECT_FALSE(looks_like_environment_report(paste("logs/vllm-1060.log")));
   EXPECT_FALSE(read_pasted_environment(paste("logs/vllm-1060.log"), "log", kCompat));
 }
+
+// torch's own warnings as the paste: the GPU with its capability and torch's arch list, or the CUDA version
+// the driver reported as too old (batch i33d, written from these threads).
+TEST(PasteFormats, TorchWarningsGiveTheGpuTheArchListAndTheDriversCuda) {
+  auto arch = read_torch_warnings(paste("pasted_env/pBFSLab-DeepPrep-233.txt"));
+  ASSERT_TRUE(arch);
+  ASSERT_EQ(arch->gpus.size(), 1u);
+  EXPECT_EQ(arch->gpus[0].name, "NVIDIA GeForce RTX 5090");
+  EXPECT_EQ(arch->gpus[0].cc, "12.0");
+  EXPECT_EQ(arch->torch_archs.front(), "sm_37");
+  EXPECT_EQ(arch->torch_archs.back(), "sm_90");
+  auto old = read_torch_warnings(paste("pasted_env/lhotse-speech-lhotse-793.txt"));
+  ASSERT_TRUE(old);
+  EXPECT_EQ(old->driver_cuda, 9010);
+  EXPECT_TRUE(old->gpus.empty());
+  EXPECT_FALSE(read_torch_warnings(paste("pasted_env/bitsandbytes-foundation-bitsandbytes-444.txt")));
+}
+
+// Today's collect_env prints torch.version.cuda == None as "Could not collect": with torch installed and no
+// ROCm or XPU build stated, that is a CPU-only torch (pytorch#122924: torch 2.2.2 beside an RTX 4080).
+TEST(PastedReport, CouldNotCollectCudaOfAnInstalledTorchIsACpuBuild) {
+  auto r = read_pasted_environment(paste("pasted_env/pytorch-pytorch-122924.txt"), "122924", kCompat);
+  ASSERT_TRUE(r);
+  const auto& py = r->inventory.pythons.at(0);
+  EXPECT_TRUE(py.torch_installed);
+  EXPECT_EQ(py.torch_cuda, "");
+  EXPECT_EQ(r->inventory.gpus.size(), 1u);
+}
+
+TEST(PasteFormats, BitsandbytesWithoutACudaRuntimeIsAFailure) {
+  for (const char* slug : {"bitsandbytes-foundation-bitsandbytes-723", "bitsandbytes-foundation-bitsandbytes-817"}) {
+    auto f = read_bitsandbytes_report(paste(std::string("pasted_env/") + slug + ".txt"));
+    ASSERT_TRUE(f) << slug;
+    EXPECT_TRUE(f->import_errors.count("bitsandbytes")) << slug;
+  }
+}

@@ -64,9 +64,18 @@ void check_arch_list_env(const DoctorContext& ctx, std::vector<Finding>& out) {
 
 void check_gpu_arch(const DoctorContext& ctx, std::vector<Finding>& out) {
   check_arch_list_env(ctx, out);
-  if (!ctx.python || !ctx.python->torch_installed || ctx.torch_cuda().empty() || ctx.inv.gpus.empty()) return;
+  if (!ctx.python || ctx.inv.gpus.empty()) return;
+  // torch's own arch list (only a CUDA build has one) is enough even where its version was not stated, as in
+  // a pasted "is not compatible with the current PyTorch installation" warning.
+  if (ctx.python->torch_arch_list.empty() && (!ctx.python->torch_installed || ctx.torch_cuda().empty())) return;
+  const std::string torch_name =
+      ctx.python->torch_version.empty() ? std::string("the installed torch") : "torch " + ctx.python->torch_version;
   std::vector<std::string> targets = ctx.python->torch_arch_list;
-  std::string list_source = ctx.python_label() + ": torch.cuda.get_arch_list()";
+  const auto& via = ctx.python->found_via;
+  const bool pasted = std::find(via.begin(), via.end(), "pasted") != via.end() ||
+                      std::find(via.begin(), via.end(), "collect_env") != via.end();
+  std::string list_source = pasted ? std::string("pasted: torch's \"The current PyTorch install supports CUDA capabilities\"")
+                                   : ctx.python_label() + ": torch.cuda.get_arch_list()";
   if (targets.empty()) {
     if (const TorchBuild* b = ctx.kb.torch_build(ctx.python->torch_version, ctx.torch_cuda())) targets = b->archs;
     list_source = "data/compat/torch.json (arch list of the " + ctx.python->torch_version + " wheel)";
@@ -82,11 +91,12 @@ void check_gpu_arch(const DoctorContext& ctx, std::vector<Finding>& out) {
     Finding f;
     f.evidence = {{"GPU " + std::to_string(g.index), g.name + " (compute capability " + cc + ")", g.source},
                   {"torch arch list", join(targets, " "), list_source},
-                  {"torch", ctx.python->torch_version, ctx.python->torch_path}};
+                  {"torch", ctx.python->torch_version.empty() ? "version not stated" : ctx.python->torch_version,
+                   ctx.python->torch_path}};
     if (cov == Coverage::kNone) {
       f.id = "gpu.arch_not_in_torch";
       f.status = Status::kFail;
-      f.title = "torch " + ctx.python->torch_version + " has no kernels for " + g.name + " (" + sm + ")";
+      f.title = torch_name + " has no kernels for " + g.name + " (" + sm + ")";
       f.explanation = "Neither SASS for " + sm + " nor PTX for an older architecture is in the wheel: torch warns \"" +
                       g.name + " with CUDA capability " + sm +
                       " is not compatible with the current PyTorch installation\" and the first kernel fails with "
@@ -94,7 +104,7 @@ void check_gpu_arch(const DoctorContext& ctx, std::vector<Finding>& out) {
     } else {
       f.id = "gpu.arch_ptx_only";
       f.status = Status::kWarn;
-      f.title = "torch " + ctx.python->torch_version + " runs on " + g.name + " (" + sm + ") only through PTX JIT";
+      f.title = torch_name + " runs on " + g.name + " (" + sm + ") only through PTX JIT";
       f.explanation = "No SASS for " + sm + ": the driver JIT-compiles torch's PTX at first use (minutes; cached "
                       "in ~/.nv/ComputeCache) and needs a driver at least as new as torch's CUDA.";
     }

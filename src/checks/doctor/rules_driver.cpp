@@ -51,7 +51,10 @@ void compare(const DoctorContext& ctx, const std::string& have, const std::strin
                   compare_versions(ctx.inv.driver.version, floor->min_driver) >= 0;
   Finding f;
   const std::string supports = have == kBelowTable ? "less than CUDA " + oldest : "CUDA " + have;
-  Evidence drv{"driver", ctx.inv.driver.version + " (supports " + supports + ")", ctx.inv.driver.source};
+  // A pasted torch warning states only the CUDA version the driver reported, not the driver's own version.
+  const std::string driver = ctx.inv.driver.version.empty() ? "the driver" : "driver " + ctx.inv.driver.version;
+  Evidence drv{"driver", (ctx.inv.driver.version.empty() ? std::string("version not stated") : ctx.inv.driver.version) +
+                             " (supports " + supports + ")", ctx.inv.driver.source};
   auto dmin = ctx.kb.driver_minimum(needed);
   if (minor_ok) {
     f.id = for_torch ? "driver.minor_version_compat" : "driver.toolkit_minor_version_compat";
@@ -67,7 +70,7 @@ void compare(const DoctorContext& ctx, const std::string& have, const std::strin
   } else {
     f.id = for_torch ? "driver.too_old_for_torch" : "driver.too_old_for_toolkit";
     f.status = for_torch ? Status::kFail : Status::kWarn;
-    f.title = who + " needs CUDA " + needed + " but driver " + ctx.inv.driver.version + " supports only " +
+    f.title = who + " needs CUDA " + needed + " but " + driver + " supports only " +
               (have == kBelowTable ? supports : have);
     f.explanation = for_torch ? "torch.cuda.is_available() is False with \"The NVIDIA driver on your system is too "
                                 "old\" (CUDA error 35, cudaErrorInsufficientDriver)."
