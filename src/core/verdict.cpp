@@ -93,6 +93,7 @@ const std::vector<CauseEntry>& registry() {
       {"context-nvcc-version", Concern::kNote, {}},
       {"context-nvidia-smi", Concern::kNote, {}},
       {"context-pip-phase", Concern::kNote, {}},
+      {"context-nccl-shm-cuda-failure", Concern::kNote, {}},  // main's data/signatures/context.json (issue 33)
   };
   return rows;
 }
