@@ -148,6 +148,9 @@ void to_json(nlohmann::json& j, const Finding& f) {
   // What it is about (core/verdict.h), for the findings that ask for action: broken now, at risk, note.
   if (f.status == Status::kWarn || f.status == Status::kFail || f.status == Status::kError)
     j["concern"] = to_string(concern_of(f));
+  // The one registry's id for the same cause, when this id is another name for it (explain's
+  // "cuda-mismatch-nvcc-torch" is doctor's "cuda.nvcc_torch_major_mismatch"): match findings on it.
+  if (const std::string cause = canonical_cause_id(f.id); cause != f.id) j["cause"] = cause;
   if (!f.details.is_null()) j["details"] = f.details;
 }
 

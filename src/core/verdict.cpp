@@ -33,6 +33,67 @@ const std::vector<CauseEntry>& registry() {
       {"driver.toolkit_minor_version_compat", Concern::kAtRisk, {}},
       {"torch.cpu_only_on_gpu_node", Concern::kBrokenNow, {"cpu-only-torch"}},
       {"gpu.arch_not_in_torch", Concern::kBrokenNow, {"gpu-too-old-for-torch"}},
+      // explain's own causes (data/signatures/*.json), each here so no concern is guessed from a status.
+      // A build log's causes stop the build the user ran (at risk for that goal):
+      {"cuda-home-not-found", Concern::kAtRisk, {}},
+      {"cuda-arch-unsupported", Concern::kAtRisk, {}},
+      {"python-headers-missing", Concern::kAtRisk, {}},
+      {"build-tool-incompatible", Concern::kAtRisk, {}},
+      {"ninja-missing", Concern::kAtRisk, {}},
+      {"wheel-package-missing", Concern::kAtRisk, {}},
+      {"distutils-removed", Concern::kAtRisk, {}},
+      {"setuptools-too-new", Concern::kAtRisk, {}},
+      {"externally-managed-environment", Concern::kAtRisk, {}},
+      {"msvc-missing", Concern::kAtRisk, {}},
+      {"rust-compiler-missing", Concern::kAtRisk, {}},
+      {"cmake-missing", Concern::kAtRisk, {}},
+      {"c-compiler-missing", Concern::kAtRisk, {}},
+      {"cuda-headers-missing", Concern::kAtRisk, {}},
+      {"python-version-unsupported", Concern::kAtRisk, {}},
+      {"gcc-too-old-for-torch", Concern::kAtRisk, {}},
+      {"nvcc-too-old-for-package", Concern::kAtRisk, {}},
+      {"build-killed-oom", Concern::kAtRisk, {}},
+      {"build-dependency-missing", Concern::kAtRisk, {}},
+      {"torch-thc-removed", Concern::kAtRisk, {}},
+      {"nvcc-cxx-standard-unsupported", Concern::kAtRisk, {}},
+      {"torch-headers-need-newer-cxx", Concern::kAtRisk, {}},
+      // ... and so do an install's (pip):
+      {"pip-resolution-conflict", Concern::kAtRisk, {}},
+      {"no-matching-wheel", Concern::kAtRisk, {}},
+      {"pip-hash-mismatch", Concern::kAtRisk, {}},
+      {"disk-full", Concern::kAtRisk, {}},
+      {"download-timeout", Concern::kAtRisk, {}},
+      // What failed in a program that ran: broken now.
+      {"container-toolkit-missing", Concern::kBrokenNow, {}},
+      {"container-driver-too-old", Concern::kBrokenNow, {}},
+      {"fabric-manager-not-running", Concern::kBrokenNow, {}},
+      {"gpu-busy-or-unavailable", Concern::kBrokenNow, {}},
+      {"cuda-fork-reinit", Concern::kBrokenNow, {}},
+      {"container-lost-gpu-devices", Concern::kBrokenNow, {}},
+      {"nccl-socket-interface", Concern::kBrokenNow, {}},
+      {"shared-memory-too-small", Concern::kBrokenNow, {}},
+      {"nccl-collective-timeout", Concern::kBrokenNow, {}},
+      {"nccl-failure", Concern::kBrokenNow, {}},
+      {"shared-library-missing", Concern::kBrokenNow, {}},
+      {"undefined-symbol-link", Concern::kBrokenNow, {}},
+      {"glibc-glibcxx-too-old", Concern::kBrokenNow, {}},
+      {"cudnn-mismatch", Concern::kBrokenNow, {}},
+      {"prebuilt-binary-mismatch", Concern::kBrokenNow, {}},
+      {"system-libs-shadow", Concern::kBrokenNow, {}},
+      {"triton-libcuda-not-found", Concern::kBrokenNow, {}},
+      {"no-kernel-image", Concern::kBrokenNow, {}},
+      {"driver-library-mismatch", Concern::kBrokenNow, {}},
+      {"out-of-memory", Concern::kBrokenNow, {}},
+      {"gpu-arch-too-old-for-feature", Concern::kBrokenNow, {}},
+      // What the log says about its context (a pip phase, a version): notes.
+      {"context-pip-download", Concern::kNote, {}},
+      {"context-pip-collecting", Concern::kNote, {}},
+      {"context-pip-collecting-torch", Concern::kNote, {}},
+      {"context-torch-version", Concern::kNote, {}},
+      {"context-nvcc-version", Concern::kNote, {}},
+      {"context-nvidia-smi", Concern::kNote, {}},
+      {"context-pip-phase", Concern::kNote, {}},
+      {"context-nccl-shm-cuda-failure", Concern::kNote, {}},  // main's data/signatures/context.json (issue 33)
   };
   return rows;
 }
@@ -95,6 +156,8 @@ std::vector<std::string> cause_aliases(const std::string& id) {
 }
 
 bool same_cause(const std::string& a, const std::string& b) { return canonical_cause_id(a) == canonical_cause_id(b); }
+
+bool is_registered_cause(const std::string& id) { return entry_for(id) != nullptr; }
 
 Concern concern_of(const Finding& f) {
   if (!needs_action(f.status)) return Concern::kNote;

@@ -35,6 +35,8 @@ std::string canonical_cause_id(const std::string& id);
 std::vector<std::string> cause_aliases(const std::string& id);
 /// True when `a` and `b` name the same cause.
 bool same_cause(const std::string& a, const std::string& b);
+/// True when the registry has a row for `id` (as its id or an alias): every cause explain can name has one.
+bool is_registered_cause(const std::string& id);
 
 /// What `f` is about: the registry's answer for its id (prefixes included: install.*, plan.* are about a
 /// goal), else its status (fail/error: broken now, warn: at risk, anything else: a note).

@@ -132,6 +132,10 @@ KnowledgeBase KnowledgeBase::load(const std::string& dir_in) {
         r.strict_minor = f.value("strict_minor", false);
         r.torch = f.value("torch", "");
         r.cuda_min = f.value("cuda_min", "");
+        if (f.contains("cxx_std")) {  // a fact of its own: the flag and where it is read
+          r.cxx_std = f["cxx_std"].at("std");
+          r.cxx_std_source = f["cxx_std"].at("source");
+        }
         r.min_cc = f.value("min_cc", "");
         r.archs = strings(f, "archs");
         r.ptx = strings(f, "ptx");

@@ -93,6 +93,8 @@ struct ExtensionRelease {
   bool strict_minor = false;         // nvcc major.minor must equal torch.version.cuda (apex)
   std::string torch;                 // specifier of supported torch, "" = any
   std::string cuda_min;              // minimum nvcc, "" = none recorded
+  int cxx_std = 0;                   // the -std=c++N its build passes (fixed in its setup.py); 0 = torch's default
+  std::string cxx_std_source;        // where that flag is read
   std::string min_cc;                // minimum compute capability "8.0", "" = none recorded
   std::vector<std::string> archs;    // compute capabilities built as SASS ("8.6+PTX" marks PTX too)
   std::vector<std::string> ptx;      // capabilities shipped as PTX

@@ -10,6 +10,7 @@
 #include "checks/doctor/doctor.h"
 #include "checks/doctor/install_plan.h"
 #include "checks/planner/plan_finding.h"
+#include "checks/planner/pin_guard.h"
 #include "checks/planner/requirements_file.h"
 #include "core/errors.h"
 #include "core/text.h"
@@ -87,6 +88,25 @@ std::vector<Finding> plan_section(const compat::DoctorContext& ctx, const std::v
             (build.empty() ? "" : " (" + build + ")");
   f.summary = compat::verdict_text(v);
   f.fixes = planner::plan_fixes(r);
+  // An existing prebuilt wheel before a build, as explain ranks them (bmtrain 0.2.2 compiles for 20 minutes;
+  // 0.2.3.post2 is a wheel): its plan first, the asked release's plans after it.
+  if (wanted.size() == 1)
+    if (const auto* ext = ctx.kb.extension(wanted[0]->req.name); ext && !r.plans.empty()) {
+      const std::string wheel = compat::prebuilt_instead(ctx, *ext, exact_pin(wanted[0]->req));
+      std::vector<planner::Ask> instead;
+      if (!wheel.empty())
+        for (const auto& a : asks)
+          instead.push_back(&a == wanted[0] ? planner::ask_from_spec(ext->name + "==" + wheel, "prebuilt wheel") : a);
+      planner::Result w = wheel.empty() ? planner::Result{} : planner::resolve(ctx.kb, m, instead, 1);
+      if (!w.plans.empty()) {
+        const auto& p = w.plans.front();
+        f.fixes.insert(f.fixes.begin(), Fix{1, "A prebuilt wheel instead of a build: " + ext->name + " " + wheel +
+                                                   " (nothing compiled; " + wanted[0]->req.str() + " compiles here). " +
+                                                   p.summary,
+                                               p.commands, p.cost});
+        for (std::size_t i = 0; i < f.fixes.size(); ++i) f.fixes[i].rank = static_cast<int>(i) + 1;
+      }
+    }
   f.details = planner::result_details(r);
   f.details["package"] = wanted.size() == 1 ? wanted[0]->req.name : "";
   f.details["version"] = wanted.size() == 1 ? exact_pin(wanted[0]->req) : "";
@@ -122,6 +142,16 @@ Report doctor_report(Report base, const inventory::Inventory& inv, const compat:
   r.section("findings").findings = compat::diagnose(ctx);
   bool source_build = false;
   if (!asks.empty()) r.section("plan").findings = plan_section(ctx, asks, notes, source_build);
+  // -r/--for pins bind every fix printed (torch<2.0 pinned: no fix installs torch 2.4.1). The plan itself is
+  // resolved under them already (its prebuilt-wheel path swaps only the asked package's own pin).
+  planner::bind_fixes_to_asks(r.section("findings").findings, asks);
+  if (const Section* found = r.find_section("plan"); found && found->findings.size() > 1) {
+    auto& plan = r.section("plan").findings;
+    std::vector<Finding> rest(plan.begin() + 1, plan.end());
+    planner::bind_fixes_to_asks(rest, asks);
+    plan.erase(plan.begin() + 1, plan.end());
+    plan.insert(plan.end(), rest.begin(), rest.end());
+  }
   // What the user asked for decides whether a build risk is an error (core/verdict.h).
   if (source_build) {
     auto& found = r.section("findings").findings;

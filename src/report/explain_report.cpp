@@ -9,13 +9,17 @@
 #include <optional>
 #include <set>
 
+#include <unistd.h>
+
 #include "checks/explain/explainer.h"
 #include "checks/explain/fix_facts.h"
 #include "checks/explain/knowledge_facts.h"
+#include "checks/explain/log_environment.h"
 #include "checks/explain/similar_reports.h"
 #include "core/text.h"
 #include "core/verdict.h"
 #include "inventory/collect_env_text.h"
+#include "inventory/model.h"
 #include "inventory/pasted_report.h"
 #include "report/doctor_report.h"
 #include "core/errors.h"
@@ -139,7 +143,21 @@ Report explain_report(const ExplainRequest& req, Report rep) {
   }
 
   std::vector<std::string> notes;
-  LazyInventory inv(req.source, names_an_inventory(req.source) || !req.no_env);
+  // The fixes target the environment the log ran in when it is on this machine (its bin/python), not
+  // whichever Python this shell would run; otherwise the note says which one they assume.
+  InventorySource source = req.source;
+  std::string named_missing;
+  if (source.from.empty() && source.root.empty() && source.pythons.empty() && !pasted && !req.no_env)
+    for (const auto& prefix : explain::python_prefixes_named_in(head)) {
+      const std::string python = prefix + "/bin/python";
+      if (::access(python.c_str(), X_OK) == 0) {
+        source.pythons.push_back(python);
+        notes.push_back("the fixes target " + python + ", the environment the log names");
+        break;
+      }
+      if (named_missing.empty()) named_missing = prefix;
+    }
+  LazyInventory inv(source, names_an_inventory(req.source) || !req.no_env);
   if (!req.source.from.empty()) inv.set(load_inventory(req.source), req.source.from);
   else if (pasted && req.source.root.empty()) inv.set(*pasted, "the " + pasted_kind + " report in " + req.log);
   std::string kb_note;
@@ -200,6 +218,13 @@ Report explain_report(const ExplainRequest& req, Report rep) {
   rep.details = model::to_json(details);
   rep.notes = ex.notes;
   if (auto n = inv.note(); !n.empty()) notes.push_back(n);
+  if (!named_missing.empty() && source.pythons.empty()) {
+    const inventory::PythonEnv* assumed = inv.inventory() ? inventory::primary_python(*inv.inventory()) : nullptr;
+    notes.push_back("the log names the environment " + named_missing + ", which is not on this machine: " +
+                    (assumed ? "the fixes assume " + assumed->interpreter
+                             : std::string("no fix here read this machine's Python")) +
+                    " (--python PATH chooses another)");
+  }
   rep.notes.insert(rep.notes.end(), notes.begin(), notes.end());
   if (inv.inventory()) rep.inventory = *inv.inventory();
   return rep;

@@ -270,6 +270,40 @@ TEST_F(CliTest, PythonTargetsInAVenvWithAStandInTorch) {
   EXPECT_NE(targets(ow)[0]["details"]["path"].get<std::string>().find("torch/lib/libc10.so"), std::string::npos);
 }
 
+// bmtrain 0.2.3.post2 installed without torch (issue 31): it declares no torch and links no torch library,
+// but its __init__.py imports .utils, which imports torch. abi reads that (never imports it) and fails like
+// doctor and bmtrain.installed; a package whose imports of torch sit inside a function is not refused.
+TEST(AbiPython, APackageWhoseModulesImportTorchFailsWithoutTorch) {
+  TempDir d;
+  gpucheck::SubprocessOptions o;
+  o.timeout = std::chrono::seconds(120);
+  auto mk = gpucheck::run_subprocess({"python3", "-m", "venv", "--without-pip", d / "venv"}, o);
+  if (!mk.ok()) GTEST_SKIP() << "python3 -m venv failed: " << mk.err;
+  std::string py = d / "venv/bin/python";
+  std::string site = gpucheck::trim(run_ok({py, "-c", "import site; print(site.getsitepackages()[0])"}));
+  write_file(site + "/needstorch/__init__.py",
+             "raise ImportError('gpucheck must not import packages')\nfrom .utils import helper\nfrom . import sub\n");
+  write_file(site + "/needstorch/utils.py", "import os\n\nimport torch.distributed as dist\n");
+  write_file(site + "/needstorch/sub/__init__.py", "");
+  build_so(site + "/needstorch/_C.so", "extern \"C\" int PyInit__C() { return 0; }");
+  build_so(site + "/lazy/_C.so", "extern \"C\" int PyInit__C() { return 0; }");
+  write_file(site + "/lazy/__init__.py", "raise ImportError('gpucheck must not import packages')\n"
+                                         "def f():\n    import torch\n");
+  auto r = gpucheck_abi({"--python-package", "needstorch", "--python", py, "--json", "--gpu", "sm_90"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  bool failed = false;
+  for (const auto& f : targets(j))
+    if (f["id"] == "python.import_failed") {
+      failed = f["status"] == "fail";
+      EXPECT_NE(f.dump().find("needstorch/utils.py:3"), std::string::npos) << f.dump(1);
+    }
+  EXPECT_TRUE(failed) << r.out;
+  auto lazy = gpucheck_abi({"--python-package", "lazy", "--python", py, "--json", "--gpu", "sm_90"});
+  EXPECT_EQ(lazy.exit_code, 0) << lazy.out << lazy.err;
+  EXPECT_EQ(lazy.out.find("python.import_failed"), std::string::npos) << lazy.out;
+}
+
 }  // namespace
 
 namespace {

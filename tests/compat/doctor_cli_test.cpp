@@ -55,7 +55,16 @@ TEST(DoctorCli, SeedExitsOneWithTheMismatchAndTheInstallPaths) {
   EXPECT_EQ(doc["summary"]["exit_code"], 1);
   EXPECT_EQ(doc["summary"]["counts"]["fail"], 2);
   EXPECT_EQ(section(doc, "findings")[0]["id"], "cuda.nvcc_torch_major_mismatch");
-  EXPECT_EQ(section(doc, "plan")[0]["fixes"][0]["commands"][0], "/root/anaconda3/envs/CPM-Bee/bin/python -m pip install torch==2.4.1");
+  // An existing prebuilt wheel first, as explain ranks it (issue 31): bmtrain 0.2.3.post2 has wheels for
+  // Python 3.10; then the build of the release asked for.
+  const auto& fixes = section(doc, "plan")[0]["fixes"];
+  ASSERT_GE(fixes.size(), 2u);
+  EXPECT_EQ(fixes[0]["summary"].get<std::string>().rfind("A prebuilt wheel instead of a build: bmtrain 0.2.3.post2", 0), 0u)
+      << fixes[0].dump(1);
+  bool wheel = false;
+  for (const auto& c : fixes[0]["commands"]) wheel |= c.get<std::string>().find("bmtrain==0.2.3.post2") != std::string::npos;
+  EXPECT_TRUE(wheel) << fixes[0].dump(1);
+  EXPECT_EQ(fixes[1]["commands"][0], "/root/anaconda3/envs/CPM-Bee/bin/python -m pip install torch==2.4.1");
   EXPECT_EQ(section(doc, "plan")[0]["details"]["plans"][0]["constraints"], "torch==2.4.1\nbmtrain==0.2.2\nwheel==0.48.0\n");
 }
 
@@ -71,6 +80,29 @@ TEST(DoctorCli, SeedRequirementsFileAndConstraintsOut) {
   EXPECT_EQ(plan["details"]["plans"][0]["torch"]["version"], "1.13.1");
   std::string pins = gpucheck::read_file((dir / "pins.txt").string());
   EXPECT_NE(pins.find("\ntorch==1.13.1\nbmtrain==1.0.1\nnumpy==1.26.4\n"), std::string::npos) << pins;
+  fs::remove_all(dir);
+}
+
+// -r pins bind every fix of the report (issue 31): with torch<2.0 pinned, the nvcc mismatch's "install the
+// torch built for nvcc 12.1" (torch 2.4.1 without the pin) is left out, and the finding says so.
+TEST(DoctorCli, RequirementsPinsBindEveryFix) {
+  fs::path dir = temp_dir("pins");
+  std::ofstream(dir / "requirements.txt") << "torch<2.0.0,>=1.10\nbmtrain>=0.2.1\n";
+  auto free = run_gpucheck({"doctor", "--from", kScenarios + "seed2_torch_cu118_nvcc_121.json", "--json"});
+  auto pinned = run_gpucheck({"doctor", "--from", kScenarios + "seed2_torch_cu118_nvcc_121.json", "-r",
+                              (dir / "requirements.txt").string(), "--json"});
+  ASSERT_TRUE(pinned.exited) << pinned.describe();
+  EXPECT_NE(free.out.find("torch==2.4.1"), std::string::npos) << "the unpinned report offers torch 2.4.1";
+  auto doc = nlohmann::json::parse(pinned.out);
+  bool said = false;
+  for (const auto& s : doc.at("sections"))
+    for (const auto& f : s.at("findings")) {
+      for (const auto& fx : f.at("fixes"))
+        for (const auto& c : fx.at("commands")) EXPECT_EQ(c.get<std::string>().find("torch==2.4.1"), std::string::npos) << c;
+      for (const auto& e : f.at("evidence"))
+        said |= e.at("what") == "fix left out" && e.at("value").get<std::string>().find("torch==2.4.1 (excluded by torch") != std::string::npos;
+    }
+  EXPECT_TRUE(said) << pinned.out.substr(0, 4000);
   fs::remove_all(dir);
 }
 

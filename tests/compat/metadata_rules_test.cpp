@@ -122,6 +122,31 @@ TEST_F(Site, MissingRequirementIsAWarning) {
   EXPECT_EQ(missing[0].fixes[0].commands[0], "/venv/bin/python -m pip install psutil 'huggingface-hub>=0.21.0'");
 }
 
+// Installed with --no-deps (issue 31): torchvision without Pillow stops at "No module named 'PIL'". That is
+// the missing requirement's doing: an error, the root cause, the import failure folded into it (one finding,
+// one fix). An import failing on a module no missing requirement installs stays python.import_failed.
+TEST_F(Site, AMissingRequirementTheImportStopsOnIsTheRootCause) {
+  dist("torchvision-0.16.2.dist-info", "Name: torchvision\nVersion: 0.16.2\nRequires-Dist: pillow (!=8.3.*,>=5.3.0)\n");
+  dist("bmtrain-0.2.3.post2.dist-info", "Name: bmtrain\nVersion: 0.2.3.post2\nRequires-Dist: psutil\n");
+  auto inv = inventory();
+  inv.pythons[0].import_errors = {{"torchvision", "ModuleNotFoundError: No module named 'PIL'"},
+                                  {"bmtrain", "ModuleNotFoundError: No module named 'torch'"}};
+  compat::DoctorContext ctx(inv, kb());
+  auto all = compat::diagnose(ctx);
+  auto missing = with_id(all, "python.requirement_missing");
+  ASSERT_EQ(missing.size(), 2u);
+  const Finding& tv = missing[0].title.find("torchvision") != std::string::npos ? missing[0] : missing[1];
+  const Finding& bm = &tv == &missing[0] ? missing[1] : missing[0];
+  EXPECT_EQ(tv.status, Status::kFail);
+  EXPECT_TRUE(tv.details.value("root", false));
+  EXPECT_EQ(tv.title.rfind("import torchvision fails: ", 0), 0u) << tv.title;
+  EXPECT_EQ(tv.fixes[0].commands[0], "/venv/bin/python -m pip install 'pillow!=8.3.*,>=5.3.0'");
+  EXPECT_EQ(bm.status, Status::kWarn) << "psutil is not what `import bmtrain` missed";
+  auto failed = with_id(all, "python.import_failed");
+  ASSERT_EQ(failed.size(), 1u);
+  EXPECT_EQ(failed[0].title.find("import bmtrain"), 0u) << failed[0].title;
+}
+
 // bmtrain 0.2.2 declares numpy; next to torch 2.1.2 (built against numpy 1) the fix pins numpy 1, since a
 // plain `pip install numpy` would install numpy 2 and break torch.from_numpy.
 TEST_F(Site, MissingNumpyBesideATorchBuiltForNumpyOneIsPinned) {

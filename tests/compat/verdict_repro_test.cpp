@@ -1,10 +1,13 @@
 // Verdicts on real venvs from PyPI (issue 31), checked by executing: a healthy torch 2.1.2+cu121 venv on a
 // machine whose nvcc is CUDA 13 exits 0 from `doctor` (the build risk is a warning), and errors only when the
-// goal is a source build (`--for bmtrain==0.2.2`); numpy 2, a triton and a torchaudio pinned to another torch
-// each exit 1 with the broken finding as the next step, and its fix 1 pasted as printed leaves a venv that
-// imports and passes doctor; bmtrain installed without torch fails in doctor and in its probe.
-// GPUCHECK_TEST_REPRO=1. The torch venv (about 2.5 GB) is kept in $GPUCHECK_TEST_VENV_DIR (default
-// ~/.cache/gpucheck/test-venvs)/torch212-numpy126 and copied with hard links before anything is changed.
+// goal is a source build (`--for bmtrain==0.2.2`); each broken venv exits 1 with the broken finding as the
+// next step, and that fix pasted as printed leaves a venv that imports and passes doctor: numpy 2, a triton
+// and a torchaudio pinned to another torch (torch 2.1.2); a torchvision and an xformers made for another
+// torch, nvidia-nccl-cu11 over -cu12's libnccl.so.2, torchvision installed with --no-deps, torchao 0.10.0
+// whose _C does not load (torch 2.5.1); bmtrain installed without torch fails in doctor and in its probe.
+// GPUCHECK_TEST_REPRO=1. The torch venvs (about 2.5 and 3 GB) are kept in $GPUCHECK_TEST_VENV_DIR (default
+// ~/.cache/gpucheck/test-venvs)/torch212-numpy126 and torch251-vision0201-audio251, and copied with hard
+// links before anything is changed.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -12,6 +15,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 
 #include <nlohmann/json.hpp>
@@ -19,6 +23,7 @@
 #include "core/files.h"
 #include "core/subprocess.h"
 #include "core/text.h"
+#include "knowledge/pep440.h"
 #include "support/venv.h"
 
 using namespace gpucheck;
@@ -51,15 +56,27 @@ std::string build_torch_venv() {
                                       clean_env(45), "torch 2.1.2, numpy 1.26.4 (healthy)");
 }
 
-/// A hard-link copy of the kept venv (pip unlinks before writing: the original never changes).
+// torch 2.5.1 with the torchvision and torchaudio made for it (the versions issue 38's venv uses: one download
+// in the shared pip cache). numpy 2.1.3: torch 2.5.1 is built against numpy 2.
+const fs::path kTorch251Venv = fs::path(gpucheck::testing::kept_venv_root()) / "torch251-vision0201-audio251";
+
+std::string build_torch251_venv() {
+  const std::string py = (kTorch251Venv / "bin/python").string();
+  return gpucheck::testing::keep_venv(
+      kTorch251Venv, {{py, "-m", "pip", "install", "-q", "torch==2.5.1", "torchvision==0.20.1", "torchaudio==2.5.1",
+                       "numpy==2.1.3"}},
+      clean_env(45), "torch 2.5.1, torchvision 0.20.1, torchaudio 2.5.1, numpy 2.1.3 (healthy)");
+}
+
+/// A hard-link copy of a kept venv (pip unlinks before writing: the original never changes).
 struct Copy {
   fs::path base;
   std::string python;
-  explicit Copy(const std::string& tag) {
+  explicit Copy(const std::string& tag, const fs::path& from = kTorchVenv) {
     base = fs::temp_directory_path() / ("gpucheck_verdict_" + tag + "_" + std::to_string(::getpid()));
     fs::remove_all(base);
     fs::create_directories(base);
-    auto r = run_subprocess({"cp", "-al", kTorchVenv.string(), (base / "venv").string()}, clean_env(5));
+    auto r = run_subprocess({"cp", "-al", from.string(), (base / "venv").string()}, clean_env(5));
     if (!r.ok()) throw std::runtime_error("cp -al: " + r.err);
     python = (base / "venv/bin/python").string();
   }
@@ -121,30 +138,60 @@ std::string nvcc_major() {
   return p == std::string::npos ? "" : r.out.substr(p + 8, r.out.find('.', p) - p - 8);
 }
 
-// Breaks a copy with `install`, then: exit 1, the next step is [id], fix 1 of [id] pasted, exit 0 and `check` runs.
-void broken_then_fixed(const std::string& tag, const std::vector<std::string>& install, const std::string& id,
-                       const std::string& check) {
-  if (!repro_enabled()) GTEST_SKIP() << "set GPUCHECK_TEST_REPRO=1 (downloads about 2.5 GB from PyPI once)";
-  if (auto why = build_torch_venv(); !why.empty()) GTEST_SKIP() << "could not build the venv: " << why;
-  Copy v(tag);
-  auto broke = pip(v.python, install);
+SubprocessResult pip_uninstall(const std::string& python, std::vector<std::string> names) {
+  names.insert(names.begin(), {python, "-m", "pip", "uninstall", "-y", "-q"});
+  return run_subprocess(names, clean_env(5));
+}
+
+/// How a case breaks its copy: pip uninstall `remove` (may be empty), then pip install `install`.
+struct Breakage {
+  std::vector<std::string> remove;
+  std::vector<std::string> install;
+};
+
+// Breaks a copy of `venv` (built by `build`), then: exit 1, the next step is one of `ids` (the first that
+// names the broken piece), fix 1 of that finding pasted as printed, exit 0, no finding of `ids` left, and
+// `check` runs in the venv.
+void broken_then_fixed(const std::string& tag, const fs::path& venv, const std::function<std::string()>& build,
+                       const Breakage& breakage, const std::vector<std::string>& ids, const std::string& check) {
+  if (!repro_enabled()) GTEST_SKIP() << "set GPUCHECK_TEST_REPRO=1 (downloads about 3 GB from PyPI once)";
+  if (auto why = build(); !why.empty()) GTEST_SKIP() << "could not build the venv: " << why;
+  Copy v(tag, venv);
+  if (!breakage.remove.empty()) ASSERT_TRUE(pip_uninstall(v.python, breakage.remove).ok());
+  auto broke = pip(v.python, breakage.install);
   ASSERT_TRUE(broke.ok()) << broke.err;
   Doctor before = doctor(v.python);
   EXPECT_EQ(before.exit_code, 1) << before.text;
-  EXPECT_NE(next_step(before.text).find("[" + id + "]"), std::string::npos) << before.text;
+  const std::string step = next_step(before.text);
+  std::string id;
+  for (const auto& candidate : ids)
+    if (step.find("[" + candidate + "]") != std::string::npos) id = candidate;
+  ASSERT_FALSE(id.empty()) << "next step names none of " << join(ids, ", ") << ":\n" << before.text;
   const nlohmann::json* f = finding(before.doc, id);
   ASSERT_NE(f, nullptr) << before.text;
   EXPECT_EQ((*f)["concern"], "broken_now");
   ASSERT_FALSE((*f)["fixes"].empty()) << f->dump(1);
   const auto& fix = (*f)["fixes"][0];
+  ASSERT_FALSE(fix["commands"].empty()) << f->dump(1);
   for (const auto& c : fix["commands"]) EXPECT_EQ(c.get<std::string>().find("--dry-run"), std::string::npos) << c;
   auto ran = paste(fix);
   ASSERT_TRUE(ran.ok()) << fix.dump(1) << ran.out << ran.err;
   Doctor after = doctor(v.python);
   EXPECT_EQ(after.exit_code, 0) << after.text;
-  EXPECT_EQ(finding(after.doc, id), nullptr) << after.text;
+  for (const auto& gone : ids) EXPECT_EQ(finding(after.doc, gone), nullptr) << gone << "\n" << after.text;
   auto works = run_subprocess({v.python, "-c", check}, clean_env(5));
   EXPECT_TRUE(works.ok()) << works.out << works.err;
+}
+
+// The torch 2.1.2 cases: one package installed over the healthy venv with --no-deps or as given.
+void broken_then_fixed(const std::string& tag, const std::vector<std::string>& install, const std::string& id,
+                       const std::string& check) {
+  broken_then_fixed(tag, kTorchVenv, build_torch_venv, {{}, install}, {id}, check);
+}
+
+void broken_then_fixed_251(const std::string& tag, const Breakage& breakage, const std::vector<std::string>& ids,
+                           const std::string& check) {
+  broken_then_fixed(tag, kTorch251Venv, build_torch251_venv, breakage, ids, check);
 }
 
 }  // namespace
@@ -198,8 +245,12 @@ TEST(VerdictRepro, InstalledWithoutTorchFailsInDoctorAndTheProbeAlike) {
   ASSERT_NE(f, nullptr) << d.text;
   EXPECT_NE((*f)["title"].get<std::string>().find("import bmtrain"), std::string::npos);
   EXPECT_NE(next_step(d.text).find("[python.import_failed]"), std::string::npos) << d.text;
-  // Not yet: `abi --python-package bmtrain` imports nothing, and bmtrain 0.2.3.post2 neither declares torch nor
-  // links libc10 (its Python code imports torch), so abi still passes it (issue 31, item 4, open).
+  // abi says the same: bmtrain 0.2.3.post2 neither declares torch nor links libc10, but its __init__.py imports
+  // .utils, which imports torch (read, not imported).
+  auto abi = run_subprocess({kBin, "abi", "--python-package", "bmtrain", "--python", v.python, "--json"}, clean_env(5));
+  EXPECT_EQ(abi.exit_code, 1) << abi.out << abi.err;
+  EXPECT_NE(abi.out.find("\"python.import_failed\""), std::string::npos) << abi.out;
+  EXPECT_NE(abi.out.find("bmtrain/utils.py:1"), std::string::npos) << abi.out;
   // The probe (built with target probe_bmtrain_installed, CUDA kernels: not a dependency of this test).
   bool probe_built = false;
   std::error_code ec;
@@ -211,5 +262,141 @@ TEST(VerdictRepro, InstalledWithoutTorchFailsInDoctorAndTheProbeAlike) {
   } else {
     std::cout << "bmtrain.installed not built here (cmake --build build --target probe_bmtrain_installed): not run\n";
   }
+  fs::remove_all(v.dir);
+}
+
+TEST(VerdictRepro, TorchvisionForAnotherTorchGetsTheOneMadeForThisTorch) {
+  // torchvision 0.19.1 requires torch==2.4.1; the one for torch 2.5.1 is 0.20.1.
+  broken_then_fixed_251("torchvision", {{}, {"--no-deps", "torchvision==0.19.1"}},
+                        {"python.requirement_conflict", "ext.built_for_other_torch", "python.import_failed"},
+                        "import torch, torchvision\nassert torchvision.__version__.startswith('0.20.1')\n"
+                        "b = torch.tensor([[0., 0., 1., 1.]]); torchvision.ops.nms(b, torch.ones(1), 0.5)");
+}
+
+TEST(VerdictRepro, XformersForAnotherTorchGetsTheOneMadeForThisTorch) {
+  // xformers 0.0.28.post1 requires torch==2.4.1; the fix installs one whose METADATA pins torch==2.5.1
+  // (0.0.28.post3 and 0.0.29.post1 both do).
+  broken_then_fixed_251("xformers", {{}, {"--no-deps", "xformers==0.0.28.post1"}},
+                        {"python.requirement_conflict", "ext.built_for_other_torch", "python.import_failed"},
+                        "import importlib.metadata as m, torch, xformers.ops\n"
+                        "assert m.version('xformers') != '0.0.28.post1'\n"
+                        "assert 'torch==2.5.1' in [r.replace(' ', '') for r in m.requires('xformers')], "
+                        "m.requires('xformers')");
+}
+
+TEST(VerdictRepro, Nccl11OverTorchsNccl12IsRemovedAndTheRightOneRestored) {
+  // torch 2.5.1 needs nvidia-nccl-cu12 2.21.5; nvidia-nccl-cu11 writes the same nvidia/nccl/lib/libnccl.so.2.
+  broken_then_fixed_251("nccl", {{}, {"--no-deps", "nvidia-nccl-cu11==2.21.5"}}, {"python.file_overwritten"},
+                        "import importlib.metadata as m, torch\n"
+                        "assert m.version('nvidia-nccl-cu12') == '2.21.5'\n"
+                        "try: m.version('nvidia-nccl-cu11'); raise SystemExit('cu11 still installed')\n"
+                        "except m.PackageNotFoundError: pass\n");
+}
+
+TEST(VerdictRepro, InstalledWithoutItsDependenciesGetsThemAsDeclared) {
+  // torchvision 0.20.1 with --no-deps and no Pillow: `import torchvision` stops at "No module named 'PIL'".
+  broken_then_fixed_251("nodeps", {{"torchvision", "pillow"}, {"--no-deps", "torchvision==0.20.1"}},
+                        {"python.requirement_missing", "python.import_failed"},
+                        "import torch, torchvision, PIL");
+}
+
+TEST(VerdictRepro, TorchaoBuiltForAnotherTorchIsFoundAndMatched) {
+  // torchao declares no torch; `import torchao` is silent while its _C does not load on torch 2.5.1. The one
+  // made for torch 2.5 is 0.7.0 (data/compat/extensions.json; 0.8.0's and 0.12.0's _C do not load either).
+  broken_then_fixed_251("torchao", {{}, {"--no-deps", "torchao==0.10.0"}}, {"ext.torch_out_of_range", "ext.built_for_other_torch", "python.import_failed"},
+                        "import os, torch, torchao, importlib.metadata as m\n"
+                        "assert m.version('torchao') == '0.7.0', m.version('torchao')\n"
+                        "here = os.path.dirname(torchao.__file__)\n"
+                        "for n in os.listdir(here):\n"
+                        "    if n.startswith('_C') and n.endswith('.so'): torch.ops.load_library(os.path.join(here, n))\n");
+}
+
+namespace {
+
+/// `doctor --for SPEC` on a fresh venv: the document, and the plan finding's fixes.
+nlohmann::json plan_for(const std::string& python, const std::string& spec, int& exit_code) {
+  auto r = run_subprocess({kBin, "doctor", "--python", python, "--for", spec, "--json"}, clean_env(5));
+  exit_code = r.exit_code;
+  return nlohmann::json::parse(r.out);
+}
+
+const nlohmann::json& plan_finding(const nlohmann::json& doc) {
+  for (const auto& s : doc.at("sections"))
+    if (s.at("name") == "plan") return s.at("findings").at(0);
+  throw std::runtime_error("no plan section: " + doc.dump().substr(0, 2000));
+}
+
+bool long_enabled() {
+  const char* v = std::getenv("GPUCHECK_TEST_LONG");
+  return v && std::string(v) == "1";
+}
+
+}  // namespace
+
+// deepspeed 0.19.8 builds its metadata without torch (issue 31: a false install.setup_imports_torch ERROR);
+// plan 1 pasted in a fresh venv installs a deepspeed that imports (torch from PyPI: about 3 GB).
+TEST(VerdictRepro, DoctorForDeepspeedInAFreshVenvTopPlanImports) {
+  if (!repro_enabled()) GTEST_SKIP() << "set GPUCHECK_TEST_REPRO=1 (downloads about 3 GB from PyPI)";
+  auto v = gpucheck::testing::fresh_venv("verdict_deepspeed");
+  int code = -1;
+  auto doc = plan_for(v.python, "deepspeed", code);
+  EXPECT_EQ(code, 0) << doc.dump(1).substr(0, 3000);
+  for (const auto& s : doc.at("sections"))
+    for (const auto& f : s.at("findings"))
+      EXPECT_FALSE(f.at("id") == "install.setup_imports_torch" && f.at("status") == "fail") << f.dump(1);
+  const auto& fixes = plan_finding(doc).at("fixes");
+  ASSERT_FALSE(fixes.empty()) << doc.dump(1).substr(0, 3000);
+  auto ran = paste(fixes[0]);
+  ASSERT_TRUE(ran.ok()) << fixes[0].dump(1) << last_lines(ran.out + ran.err, 30);
+  auto works = run_subprocess({v.python, "-c", "import deepspeed; print(deepspeed.__version__)"}, clean_env(5));
+  EXPECT_TRUE(works.ok()) << works.out << works.err;
+  fs::remove_all(v.dir);
+}
+
+// flash-attn's setup.py passes -std=c++17; torch 2.13 and newer need C++20 in their headers (issue 31: plan 1
+// paired 2.8.3.post2 with torch 2.15.0 and stopped in 42 s). Plan 1 pairs it with a torch whose headers are
+// C++17, and a torch>=2.13 pin is answered with why no path works. Pasting the plan compiles flash-attn for
+// hours here: GPUCHECK_TEST_LONG=1 as well.
+TEST(VerdictRepro, DoctorForFlashAttnPairsItWithATorchItsBuildCanCompile) {
+  if (!repro_enabled()) GTEST_SKIP() << "set GPUCHECK_TEST_REPRO=1";
+  auto v = gpucheck::testing::fresh_venv("verdict_flashattn");
+  int code = -1;
+  auto doc = plan_for(v.python, "flash-attn", code);
+  const auto& plan = plan_finding(doc);
+  ASSERT_FALSE(plan.at("fixes").empty()) << plan.dump(1).substr(0, 3000);
+  for (const auto& p : plan.at("details").at("plans")) {
+    const std::string torch = p.at("torch").at("version");
+    EXPECT_LT(pep440::compare(*pep440::Version::parse(torch), *pep440::Version::parse("2.13")), 0) << p.dump(1);
+  }
+  auto newest = run_subprocess({kBin, "doctor", "--python", v.python, "--for", "flash-attn", "--for", "torch>=2.13", "--json"},
+                               clean_env(5));
+  EXPECT_NE(newest.out.find("need C++20 and its build passes -std=c++17"), std::string::npos) << newest.out.substr(0, 3000);
+  if (!long_enabled()) {
+    std::cout << "flash-attn's plan is not pasted (GPUCHECK_TEST_LONG=1: it compiles for hours on 2 cores)\n";
+    fs::remove_all(v.dir);
+    return;
+  }
+  auto ran = paste(plan.at("fixes")[0]);
+  ASSERT_TRUE(ran.ok()) << last_lines(ran.out + ran.err, 40);
+  auto works = run_subprocess({v.python, "-c", "import flash_attn"}, clean_env(5));
+  EXPECT_TRUE(works.ok()) << works.out << works.err;
+  fs::remove_all(v.dir);
+}
+
+// bmtrain 0.2.2 compiles for 20 minutes; doctor --for offers the prebuilt 0.2.3.post2 wheel first, as
+// explain does, and that path pasted in a fresh venv gives a bmtrain that imports.
+TEST(VerdictRepro, DoctorForBmtrain022OffersThePrebuiltWheelFirstAndItImports) {
+  if (!repro_enabled()) GTEST_SKIP() << "set GPUCHECK_TEST_REPRO=1 (downloads about 3 GB from PyPI)";
+  auto v = gpucheck::testing::fresh_venv("verdict_bmtrain_plan");
+  int code = -1;
+  auto doc = plan_for(v.python, "bmtrain==0.2.2", code);
+  const auto& fixes = plan_finding(doc).at("fixes");
+  ASSERT_GE(fixes.size(), 2u) << doc.dump(1).substr(0, 3000);
+  EXPECT_EQ(fixes[0].at("summary").get<std::string>().rfind("A prebuilt wheel instead of a build: bmtrain 0.2.3.post2", 0), 0u)
+      << fixes[0].dump(1);
+  auto ran = paste(fixes[0]);
+  ASSERT_TRUE(ran.ok()) << fixes[0].dump(1) << last_lines(ran.out + ran.err, 30);
+  auto works = run_subprocess({v.python, "-c", "import bmtrain"}, clean_env(5));
+  EXPECT_TRUE(works.ok()) << works.out << works.err;
   fs::remove_all(v.dir);
 }

@@ -2,6 +2,11 @@
 // into an error, and cause-id aliases.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
 #include "core/verdict.h"
 
 using namespace gpucheck;
@@ -77,4 +82,23 @@ TEST(Verdict, OldIdsAreAliasesOfOneCause) {
   EXPECT_EQ(all[0], "python.numpy_abi");
   // An alias resolves in the ranking as its cause does.
   EXPECT_EQ(concern_of(finding("cuda-mismatch-nvcc-torch", Status::kFail)), Concern::kAtRisk);
+}
+
+// Every cause explain can name (data/signatures/*.json) has a row in the one registry, so its concern is
+// the registry's and a report carries the registry's id beside an alias ("cause" in the JSON).
+TEST(Verdict, EveryExplainCauseIsInTheRegistry) {
+  int ids = 0;
+  for (const auto& e : std::filesystem::directory_iterator(std::string(GPUCHECK_SOURCE_DIR) + "/data/signatures")) {
+    if (e.path().extension() != ".json") continue;
+    std::ifstream in(e.path());
+    auto doc = nlohmann::json::parse(in);
+    for (const auto& s : doc.value("signatures", nlohmann::json::array())) {
+      ++ids;
+      EXPECT_TRUE(is_registered_cause(s.at("id").get<std::string>())) << s.at("id") << " in " << e.path();
+    }
+  }
+  EXPECT_GT(ids, 50);
+  nlohmann::json j = finding("cuda-mismatch-nvcc-torch", Status::kWarn);
+  EXPECT_EQ(j["cause"], "cuda.nvcc_torch_major_mismatch");
+  EXPECT_FALSE(nlohmann::json(finding("cuda.nvcc_torch_major_mismatch", Status::kWarn)).contains("cause"));
 }

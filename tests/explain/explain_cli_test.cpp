@@ -174,3 +174,31 @@ TEST(ExplainCli, NothingInTheLogIsExecuted) {
   EXPECT_FALSE(std::filesystem::exists(marker));
   EXPECT_NE(r.out.find("$(touch"), std::string::npos) << "captured text is shown verbatim";
 }
+
+// The fixes target the environment the log ran in (issue 31): a venv the log prints whose bin/python exists
+// here is judged as --python would be; one that is not here is named, with the Python the fixes assume.
+TEST(ExplainCli, FixesTargetTheVenvNamedInTheLog) {
+  TempDir t;
+  SubprocessOptions o;
+  o.timeout = std::chrono::seconds(120);
+  auto mk = run_subprocess({"python3", "-m", "venv", "--without-pip", t.path() + "/venv"}, o);
+  if (!mk.ok()) GTEST_SKIP() << "python3 -m venv failed: " << mk.err;
+  const std::string line = "/lib/python3.11/site-packages/torch/include/ATen/ATen.h:5:2: error: #error C++20 or "
+                           "later compatible compiler is required to use ATen.\nninja: build stopped: subcommand failed.\n";
+  auto here = run_gpucheck({"explain", t.file("here.log", t.path() + "/venv" + line), "--json"});
+  ASSERT_EQ(here.exit_code, 0) << here.err;
+  auto j = nlohmann::json::parse(here.out);
+  auto causes = causes_of(j);
+  ASSERT_FALSE(causes.empty());
+  EXPECT_EQ(causes[0]["id"], "torch-headers-need-newer-cxx");
+  ASSERT_FALSE(causes[0]["fixes"].empty());
+  EXPECT_EQ(causes[0]["fixes"][0]["commands"][0], t.path() + "/venv/bin/python -m pip install 'torch<2.13'")
+      << causes[0]["fixes"].dump(1);
+  EXPECT_NE(here.out.find("the fixes target " + t.path() + "/venv/bin/python, the environment the log names"),
+            std::string::npos) << here.out.substr(0, 3000);
+
+  auto away = run_gpucheck({"explain", t.file("away.log", "/nonexistent/gpucheck/venv" + line), "--json"});
+  ASSERT_EQ(away.exit_code, 0) << away.err;
+  EXPECT_NE(away.out.find("the log names the environment /nonexistent/gpucheck/venv, which is not on this machine"),
+            std::string::npos) << away.out.substr(0, 3000);
+}

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "checks/explain/log_environment.h"
 #include "core/errors.h"
 #include "core/files.h"
 #include "checks/explain/fix_template.h"
@@ -368,4 +369,18 @@ TEST(ExplainRobustness, HundredMegabytesStreamWithBoundedMemory) {
   getrusage(RUSAGE_SELF, &ru);
   EXPECT_LT(ru.ru_maxrss, 64 * 1024) << "peak RSS in KiB; the input was 100 MiB";
 #endif
+}
+
+TEST(LogEnvironment, PrefixesOfTheEnvironmentsALogPrints) {
+  const std::string log =
+      "  File \"/home/u/venv/lib/python3.11/site-packages/torch/__init__.py\", line 1\n"
+      "/opt/conda/envs/cpm/bin/python setup.py bdist_wheel\n"
+      "/usr/lib/python3/dist-packages/pip/_internal/cli.py\n"
+      "/usr/local/lib/python3.11/dist-packages/x.py\n"
+      "/home/u/venv/bin/python3.11 -m pip\n"
+      "/home/u/venv/lib/python3.11/site-packagesX/no\n"
+      "/srv/bin/pythonista is not python\n";
+  EXPECT_EQ(gpucheck::explain::python_prefixes_named_in(log),
+            (std::vector<std::string>{"/home/u/venv", "/opt/conda/envs/cpm"}));
+  EXPECT_TRUE(gpucheck::explain::python_prefixes_named_in("no paths here\n").empty());
 }

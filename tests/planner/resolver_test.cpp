@@ -267,6 +267,19 @@ TEST(Planner, FlashAttnPlanNotRunHereNeedsAGpuCheckedAgainstKb) {
   EXPECT_NE(all.find("export TORCH_CUDA_ARCH_LIST=9.0"), std::string::npos) << all;
   EXPECT_NE(all.find("--no-build-isolation --no-cache-dir flash-attn=="), std::string::npos) << all;
   EXPECT_LT(all.find("wheel=="), all.find("--no-build-isolation")) << all;
+  // flash-attn's setup.py passes -std=c++17 (through 2.8.3.post2); torch 2.13 and newer need C++20 in their
+  // headers (torch.json cxx_standard): issue 31 measured plan 1 with torch 2.15.0 stopping in 42 s. Every
+  // plan that builds flash-attn pairs it with a torch whose headers are C++17, and a newer one says why not.
+  for (const auto& p : r.plans) {
+    const auto* rel = planner_kb().torch_release(p.torch.version);
+    ASSERT_NE(rel, nullptr) << p.torch.version;
+    EXPECT_LE(rel->cxx_standard, 17) << p.summary;
+  }
+  auto newest = plan_for(m, {"flash-attn", "torch>=2.13"});
+  ASSERT_TRUE(newest.plans.empty()) << newest.plans.front().summary;
+  std::string why = join(newest.notes, "\n");
+  for (const auto& c : newest.conflicts) why += "\n" + join(c.reasons, "\n");
+  EXPECT_NE(why.find("need C++20 and its build passes -std=c++17"), std::string::npos) << why;
 }
 
 TEST(Planner, ACudaExtensionIsNeverPlannedAgainstACpuTorchOrAnotherCudaMajor) {
@@ -352,4 +365,26 @@ TEST(Planner, ConstraintsBoundWithoutAsking) {
   ASSERT_FALSE(r.plans.empty());
   EXPECT_EQ(r.plans[0].torch.version, "2.3.1");
   EXPECT_EQ(planner::constraints_text(r.plans[0]), "torch==2.3.1\nnumpy==1.26.4\n");  // 2.3.1 predates numpy 2
+}
+
+// bmtrain 0.2.3.post2 requires nvidia-nccl-cu11, whose wheel writes nvidia/nccl/lib/libnccl.so.2 over the one
+// of a CUDA 13 torch (issue 31: `import torch` then fails on "undefined symbol: ncclCommResume"). One plan over
+// all findings: the wheel is installed with --no-deps and its other requirements by name.
+TEST(Planner, AWheelNeedingAnotherCudaMajorsLibraryIsInstalledWithoutIt) {
+  auto m = machine("3.11.2", "", {}, "13.0");
+  auto r = plan_for(m, {"bmtrain==0.2.3.post2"});
+  ASSERT_FALSE(r.plans.empty());
+  const auto& top = r.plans.front();
+  ASSERT_EQ(top.torch.cuda.substr(0, 3), "13.") << top.summary;
+  std::string all = join(top.commands, "\n");
+  EXPECT_NE(all.find("-m pip install --no-deps bmtrain==0.2.3.post2 torch==" + top.torch.version + "\n"), std::string::npos) << all;
+  EXPECT_NE(all.find(" numpy "), std::string::npos) << all;
+  EXPECT_EQ(all.find("nvidia-nccl-cu11"), std::string::npos) << all;
+  EXPECT_NE(join(top.notes, "\n").find("nvidia-nccl-cu11 (required by bmtrain 0.2.3.post2) is left out"), std::string::npos)
+      << join(top.notes, "\n");
+  // With a CUDA 11 torch the same requirement is that torch's own library: installed as declared.
+  m = machine("3.10.12", "", {}, "11.8");
+  auto r11 = plan_for(m, {"bmtrain==0.2.3.post2", "torch==2.0.1"});
+  ASSERT_FALSE(r11.plans.empty());
+  EXPECT_EQ(join(r11.plans.front().commands, "\n").find("--no-deps"), std::string::npos) << r11.plans.front().summary;
 }

@@ -1,9 +1,14 @@
 #include "checks/abi/request.h"
 
 #include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <set>
 
 #include "checks/abi/targets.h"
 #include "core/errors.h"
+#include "core/files.h"
+#include "core/text.h"
 #include "platform/elf_object.h"
 #include "core/subprocess.h"
 #include "inventory/collect.h"
@@ -38,6 +43,60 @@ std::vector<GpuTarget> gpus_for(const AbiRequest& req) {
       out.push_back(g);
     }
   return out;
+}
+
+bool starts_statement(const std::string& line, const std::string& head) {
+  return starts_with(line, head) && (line.size() == head.size() || std::string(" .,\r;").find(line[head.size()]) != std::string::npos);
+}
+
+/// The package's own modules that `line` (at the top level of a module of the package) imports relatively:
+/// "from .utils import x" -> utils; "from . import a, b" -> a, b; "from .a.b import c" -> a/b.
+std::vector<std::string> relative_imports(const std::string& line) {
+  std::vector<std::string> out;
+  if (!starts_with(line, "from .") || starts_with(line, "from ..")) return out;
+  auto words = split(trim(line), ' ');
+  if (words.size() < 4 || words[2] != "import") return out;
+  std::string from = words[1].substr(1);
+  if (!from.empty()) {
+    for (auto& c : from)
+      if (c == '.') c = '/';
+    out.push_back(from);
+    return out;
+  }
+  for (std::size_t i = 3; i < words.size() && words[i] != "as"; ++i)
+    for (const auto& name : split(words[i], ','))
+      if (!name.empty() && name != "(" && name.find('#') == std::string::npos) out.push_back(name);
+  return out;
+}
+
+/// "FILE:N" when importing the package directory `package_dir` runs `import torch`: its __init__.py, or a
+/// module of the package that __init__.py imports relatively at its top level (and so on), has `import torch` or
+/// `from torch` at the top level; else "". Read as text, never imported.
+std::string imports_torch_at_top(const std::string& package_dir) {
+  std::vector<std::string> queue = {package_dir + "/__init__.py"};
+  std::set<std::string> seen;
+  for (std::size_t next = 0; next < queue.size() && next < 500; ++next) {
+    const std::string file = queue[next];
+    std::error_code ec;
+    if (!seen.insert(file).second || !std::filesystem::is_regular_file(file, ec)) continue;
+    std::string text;
+    try {
+      text = read_file(file, std::size_t{4} << 20);
+    } catch (const InputError&) {
+      continue;
+    }
+    int number = 0;
+    for (const auto& line : split(text, '\n')) {
+      ++number;
+      if (starts_statement(line, "import torch") || starts_statement(line, "from torch")) return file + ":" + std::to_string(number);
+      for (const auto& module : relative_imports(line)) {
+        const std::string base = std::filesystem::path(file).parent_path().string() + "/" + module;
+        queue.push_back(base + ".py");
+        queue.push_back(base + "/__init__.py");
+      }
+    }
+  }
+  return "";
 }
 
 }  // namespace
@@ -80,6 +139,11 @@ AuditReport run_abi(const AbiRequest& req) {
     std::string why;
     if (std::find(requires_names.begin(), requires_names.end(), "torch") != requires_names.end())
       why = pkg + " declares Requires-Dist torch, and torch is not installed for " + opt.python;
+    // bmtrain 0.2.3.post2 declares no torch and links no torch library; its __init__.py imports torch.
+    for (const auto& p : paths)
+      if (why.empty())
+        if (std::string line = imports_torch_at_top(p); !line.empty())
+          why = line + " imports torch, and torch is not installed for " + opt.python;
     TargetSet own;
     for (const auto& p : paths) add_path_target(p, own);
     for (const auto& f : own.files) {

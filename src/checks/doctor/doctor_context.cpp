@@ -119,4 +119,16 @@ std::string DoctorContext::torch_cuda() const {
   return python && python->torch_installed ? python->torch_cuda : "";
 }
 
+std::string DoctorContext::import_error(const std::string& distribution) const {
+  if (!python) return "";
+  std::string module = distribution;
+  for (auto& c : module)
+    if (c == '-') c = '_';
+  for (const auto& key : {distribution, module}) {
+    auto it = python->import_errors.find(key);
+    if (it != python->import_errors.end()) return it->second;
+  }
+  return "";
+}
+
 }  // namespace gpucheck::compat

@@ -43,6 +43,9 @@ struct DoctorContext {
   std::vector<const inventory::Toolkit*> toolkits_with(const std::string& major_minor) const;
   /// The torch.version.cuda of the primary Python, "" for CPU builds or no torch.
   std::string torch_cuda() const;
+  /// What importing `distribution`'s module raised in the judged Python (the probe imports the GPU packages
+  /// it knows, after torch): "flash-attn" is looked up as itself and as "flash_attn"; "" when nothing raised.
+  std::string import_error(const std::string& distribution) const;
 };
 
 /// "12.1.105" -> "12.1"; "" stays "".

@@ -235,4 +235,13 @@ const char* verdict_text(PlanVerdict v) {
   return "no known path on this machine";
 }
 
+std::string prebuilt_instead(const DoctorContext& ctx, const ExtensionInfo& ext, const std::string& version) {
+  const ExtensionRelease* asked = version.empty() ? newest_row(ext) : ext.release_for(version);
+  const std::string python_mm = ctx.python ? major_minor(ctx.python->version) : "";
+  if (!asked || python_has_wheel(*asked, python_mm)) return "";
+  for (auto it = ext.releases.rbegin(); it != ext.releases.rend(); ++it)
+    if (!it->recommended.empty() && python_has_wheel(*it, python_mm)) return it->recommended;
+  return "";
+}
+
 }  // namespace gpucheck::compat

@@ -44,4 +44,10 @@ struct InstallPlan {
 
 InstallPlan plan_install(const DoctorContext& ctx, const PackageRequest& request);
 
+/// The release to offer before a build of `ext` `version`: when that release compiles here (sdist or source)
+/// and another row of the package ships a prebuilt wheel for the judged Python, that row's recommended
+/// release ("0.2.3.post2" for bmtrain 0.2.2); "" otherwise. explain's fixes offer the same wheel
+/// (kb_wheel_release), so both commands rank an existing prebuilt wheel first.
+std::string prebuilt_instead(const DoctorContext& ctx, const ExtensionInfo& ext, const std::string& version);
+
 }  // namespace gpucheck::compat

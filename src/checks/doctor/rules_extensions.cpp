@@ -32,17 +32,6 @@ const inventory::Distribution* find_dist(const inventory::PythonEnv& py, const s
   return nullptr;
 }
 
-std::string import_error_for(const inventory::PythonEnv& py, const std::string& package) {
-  std::string module = package;
-  for (auto& c : module)
-    if (c == '-') c = '_';
-  for (const auto& key : {package, module}) {
-    auto it = py.import_errors.find(key);
-    if (it != py.import_errors.end()) return it->second;
-  }
-  return "";
-}
-
 /// The first undefined symbol an import error names ("undefined symbol: ncclRecv"), "" when none.
 std::string undefined_symbol_in(const std::string& error) {
   const std::string key = "undefined symbol: ";
@@ -109,7 +98,7 @@ void check_installed_extensions(const DoctorContext& ctx, std::vector<Finding>& 
 
     // Its own shared objects against this torch decide (files on this machine); a document from another
     // machine has only the import error's words, and those prove a foreign torch only for a torch symbol.
-    std::string err = import_error_for(py, ext->name);
+    std::string err = ctx.import_error(ext->name);
     ExtensionLinkage link;
     if (const inventory::Distribution* dist = find_dist(py, name); dist && py.torch_installed)
       link = extension_linkage(py, *dist, ctx.env("LD_LIBRARY_PATH"), !ctx.env("TORCH_USE_RTLD_GLOBAL").empty());

@@ -1,5 +1,6 @@
 // What the installed metadata says about the judged environment: Requires-Dist as `pip check` reads it,
 // files two wheels both claim (RECORD), torch against the numpy C ABI, GPU packages that do not import.
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <unordered_map>
@@ -64,6 +65,29 @@ std::string other_cuda_build_installed(const inventory::PythonEnv& py, const std
   for (const auto& d : py.distributions)
     if (d.name != name && starts_with(d.name, stem) && d.name.find('-', stem.size()) == std::string::npos) return d.name;
   return "";
+}
+
+/// The distribution an import name belongs to, where the two differ for a package such rules meet
+/// (Pillow is imported as PIL: https://pillow.readthedocs.io/en/stable/installation/basic-installation.html);
+/// else the import name itself, normalized as a distribution name.
+std::string distribution_of_module(const std::string& module) {
+  static const std::map<std::string, std::string> known = {{"PIL", "pillow"}, {"yaml", "pyyaml"}};
+  if (auto it = known.find(module); it != known.end()) return it->second;
+  return pep440::normalize_name(module);
+}
+
+/// True when `error` is "No module named 'X'" (the top-level module of X) and X is what one of `missing`
+/// (distribution names) installs: the import fails because that dependency is absent.
+bool missing_module_is_one_of(const std::string& error, const std::vector<std::string>& missing) {
+  const std::string key = "No module named '";
+  auto p = error.find(key);
+  if (p == std::string::npos) return false;
+  auto e = error.find('\'', p + key.size());
+  if (e == std::string::npos) return false;
+  std::string module = error.substr(p + key.size(), e - p - key.size());
+  module = module.substr(0, module.find('.'));
+  const std::string dist = distribution_of_module(module);
+  return std::find(missing.begin(), missing.end(), dist) != missing.end();
 }
 
 }  // namespace
@@ -154,11 +178,20 @@ void check_requirements(const DoctorContext& ctx, std::vector<Finding>& out) {
     f.title = d.name + " " + d.version + " requires " + join(names, ", ") + (names.size() == 1 ? ", which is" : ", which are") +
               " not installed";
     f.explanation = "Dependencies " + d.name + " declares are absent; `pip check` reports each of them.";
+    // Installed without its dependencies (pip install --no-deps) and its import stops on a module that is not
+    // there: broken now, and the root of that import failure (python.import_failed then reads the same error
+    // in this finding's evidence and stays silent).
+    if (const std::string err = ctx.import_error(d.name); missing_module_is_one_of(err, names)) {
+      f.status = Status::kFail;
+      f.title = "import " + d.name + " fails: " + f.title;
+      f.evidence.push_back({"import " + d.name, err, "after import torch in " + py.interpreter});
+    }
     if (!specs.empty()) f.add_fix("Install the missing dependencies as declared", pip_install(ctx, join(specs, " ")));
     if (!clashing.empty())
       f.add_fix("Leave " + join(clashing, ", ") + " uninstalled: pip check keeps reporting it, "
                 "and no command is given because installing it re-creates the overwrite", {}, "none");
     f.details = {{"distribution", d.name}, {"version", d.version}, {"missing", names}};
+    if (f.status == Status::kFail) f.details["root"] = true;
     out.push_back(std::move(f));
   }
 }
@@ -249,6 +282,15 @@ void check_import_failures(const DoctorContext& ctx, std::vector<Finding>& out) 
     f.evidence = {{"import " + module, error, "after import torch in " + py.interpreter}};
     f.explanation = "The package is installed (its dist-info is there) but cannot be used: every program "
                     "importing it stops here.";
+    // An extension the knowledge base knows (torchao, whose metadata pins no torch, and whose _C does not load
+    // on another torch): the release the planner matches to the installed torch from sourced facts, torch kept.
+    std::string dist = module.substr(0, module.find('.'));
+    for (auto& c : dist)
+      if (c == '_') c = '-';
+    if (py.torch_installed && ctx.kb.extension(dist)) {
+      Fix keep = plan_keeping_torch(ctx, dist, "", 1);
+      if (!keep.commands.empty()) f.fixes.push_back(std::move(keep));
+    }
     out.push_back(std::move(f));
   }
 }

@@ -45,9 +45,18 @@ void render_plan(Plan& plan, const Machine& m) {
     if (!t.index_url.empty()) c += " --index-url " + t.index_url;
     cmds.push_back(c);
   }
-  std::vector<std::string> wheels;
-  for (const auto& p : plan.packages)
-    if (!p.build && p.name != "torchvision" && p.name != "torchaudio" && p.name != "triton") wheels.push_back(pin(p.name, p.version));
+  std::vector<std::string> wheels, without_deps;
+  for (const auto& p : plan.packages) {
+    if (p.build || p.name == "torchvision" || p.name == "torchaudio" || p.name == "triton") continue;
+    if (p.no_deps_why.empty()) {
+      wheels.push_back(pin(p.name, p.version));
+      continue;
+    }
+    without_deps.push_back(pin(p.name, p.version));
+    for (const auto& d : p.deps_instead) wheels.push_back(quote(d));
+    plan.notes.push_back(p.no_deps_why);
+  }
+  if (!without_deps.empty()) cmds.push_back(py + " -m pip install --no-deps " + join(without_deps, " ") + keep_torch);
   if (!plan.wheel_version.empty()) wheels.push_back(pin("wheel", plan.wheel_version));
   if (!t.index_url.empty())
     for (const auto& [name, version] : plan.abi_pins) wheels.push_back(pin(name, version));

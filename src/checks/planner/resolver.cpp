@@ -150,6 +150,12 @@ std::string build_contract(const compat::KnowledgeBase& kb, const Machine& m, co
     return "nvcc " + m.nvcc + " and torch's CUDA " + torch_cuda + " differ in major version (cpp_extension stops)";
   if (row.strict_minor && m.nvcc != torch_cuda) return "needs nvcc " + torch_cuda + " exactly (torch's CUDA); nvcc is " + m.nvcc;
   if (!row.cuda_min.empty() && cmp(m.nvcc, row.cuda_min) < 0) return "needs nvcc >= " + row.cuda_min + "; nvcc is " + m.nvcc;
+  // The package fixes -std=c++N in its own flags, so cpp_extension cannot raise it to what torch's headers need
+  // (flash-attn <= 2.8.3.post2: -std=c++17; torch >= 2.13: C++20, "#error C++20 or later compatible compiler
+  // is required to use ATen").
+  if (const auto* rel = kb.torch_release(t.version); rel && row.cxx_std > 0 && rel->cxx_standard > row.cxx_std)
+    return "torch " + t.version + "'s headers need C++" + std::to_string(rel->cxx_standard) + " and its build passes -std=c++" +
+           std::to_string(row.cxx_std) + " (" + row.cxx_std_source + "; " + rel->source + ")";
   for (const auto& cc : m.gpu_ccs)
     if (!kb.cuda_can_build(m.nvcc, cc)) return "nvcc " + m.nvcc + " cannot compile compute capability " + cc;
   auto gcc = pep440::Version::parse(m.gcc);
@@ -313,6 +319,25 @@ std::optional<PackageFit> fit_package(const compat::KnowledgeBase& kb, const Mac
     if (!toolkit_root.empty()) fit.planned.note += "; built with the toolkit at " + toolkit_root;
     if (row && row->needs_rtld_global(t.version))
       fit.planned.rtld_global_why = row->rtld_global_why + " (" + row->rtld_global_source + ")";
+    // One plan over all findings: a CUDA library wheel of another major than torch's would overwrite torch's
+    // copy of the same library (python.file_overwritten), so it is left out and the rest installed by name.
+    if (const std::string torch_major = t.cuda.empty() ? "" : t.cuda.substr(0, t.cuda.find('.')); !torch_major.empty()) {
+      std::vector<std::string> clashing, rest;
+      for (const auto& line : r.requires_dist) {
+        auto dep = pep440::Requirement::try_parse(line);
+        if (!dep || !dep->applies(env)) continue;
+        const auto cu = dep->name.rfind("-cu");
+        if (starts_with(dep->name, "nvidia-") && cu != std::string::npos && dep->name.substr(cu + 3) != torch_major)
+          clashing.push_back(dep->name);
+        else
+          rest.push_back(dep->str());
+      }
+      if (!clashing.empty()) {
+        fit.planned.no_deps_why = join(clashing, ", ") + " (required by " + c.req->name + " " + r.version +
+                                  ") is left out: torch's CUDA " + t.cuda + " libraries install the same files";
+        fit.planned.deps_instead = rest;
+      }
+    }
     if (build)
       fit.planned.note = from_source ? "built from its source tree" : "no wheel for Python " + py + ": pip builds the sdist" +
                                                                           (m.nvcc.empty() ? "" : " with nvcc " + m.nvcc);

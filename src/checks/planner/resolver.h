@@ -55,6 +55,11 @@ struct PlannedPackage {
   std::string note;                 // "sdist: compiles with nvcc 13.0"
   std::string rtld_global_why;      // with the planned torch it imports only when torch is loaded RTLD_GLOBAL:
                                     // why, with its source ("" = no such need)
+  // It requires a CUDA library wheel of another CUDA major than the planned torch's (bmtrain 0.2.3.post2:
+  // nvidia-nccl-cu11 beside torch 2.15's nvidia-nccl-cu13), and both wheels write the same files
+  // (nvidia/nccl/lib/libnccl.so.2): installed with --no-deps, and the rest of its requirements instead.
+  std::string no_deps_why;          // "" = installed with its dependencies
+  std::vector<std::string> deps_instead;
 };
 
 struct Plan {
