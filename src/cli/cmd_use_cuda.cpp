@@ -1,5 +1,6 @@
 // gpucheck use-cuda VERSION: shell exports that switch this shell to one installed toolkit.
 #include <cstdlib>
+#include <iostream>
 
 #include "cli/command.h"
 #include "report/envtools_report.h"
@@ -19,6 +20,8 @@ Runner setup_use_cuda(CLI::App& sub, GlobalOptions& g) {
   sub.footer(R"X(Prints CUDA_HOME, CUDA_PATH, PATH and LD_LIBRARY_PATH exports; other toolkits' directories are
 removed from PATH and LD_LIBRARY_PATH. Values are single-quoted for POSIX shells. --json prints the report
 instead (the exports under details).
+A version not installed here prints nothing on stdout and, on stderr, the ways to install it beside the
+others into /opt/cuda-X.Y (NVIDIA's conda label, the runfile with --toolkit, then its modulefile); exit 1.
 
 Example:
   eval "$(gpucheck use-cuda 11.8)")X");
@@ -27,7 +30,14 @@ Example:
     report::UseCudaRequest r = *req;
     r.path = getenv_or_empty("PATH");
     r.ld_library_path = getenv_or_empty("LD_LIBRARY_PATH");
+    r.tools.modules = !getenv_or_empty("LMOD_CMD").empty() ? "lua" : !getenv_or_empty("MODULESHOME").empty() ? "tcl" : "";
+    r.tools.program = render_options(g, 1).program;
     report::Report rep = report::use_cuda_report(r, new_report("use-cuda", g));
+    // Not installed: stdout stays empty (`eval` runs nothing) and the ways go to the terminal on stderr.
+    if (!rep.findings().empty() && selected_format(g) == render::Format::kText && g.out.empty()) {
+      render::render(rep, render::Format::kText, std::cerr, render_options(g, 2));
+      return report::exit_code(rep);
+    }
     return emit_report(rep, g);
   };
 }

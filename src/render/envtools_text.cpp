@@ -1,10 +1,12 @@
 // `gpucheck use-cuda` and `gpucheck modulefiles`. use-cuda's text is exactly the shell lines, so that
-// `eval "$(gpucheck use-cuda 11.8)"` works; modulefiles lists what it wrote and how to use it.
+// `eval "$(gpucheck use-cuda 11.8)"` works (a version not installed gets its ways to install, on stderr); modulefiles lists what it wrote and how to use it.
 #include "render/text_blocks.h"
 
 namespace gpucheck::render::text {
 
-void use_cuda(const report::Report& r, std::ostream& out, const RenderOptions&) {
+void use_cuda(const report::Report& r, std::ostream& out, const RenderOptions& o) {
+  // A version not installed: no shell lines, the ways to install it (cli sends this text to stderr).
+  for (const auto* f : r.findings()) finding_block(*f, out, o);
   if (r.details.is_object()) out << r.details.value("shell", "");
 }
 

@@ -29,8 +29,9 @@ void render_part(const report::Report& r, std::ostream& out, const RenderOptions
 
 void render_text(const report::Report& unsafe, std::ostream& out, const RenderOptions& o) {
   const report::Report r = terminal_safe_copy(unsafe);  // nothing read from outside moves the cursor
-  // use-cuda's text is shell code for eval: a wrapped line would be another command.
-  if (r.meta.command == "use-cuda") return text::use_cuda(r, out, o);
+  // use-cuda's text is shell code for eval: a wrapped line would be another command. (A version not
+  // installed has no shell code: its ways to install it are text for a reader, wrapped, on stderr.)
+  if (r.meta.command == "use-cuda" && r.findings().empty()) return text::use_cuda(r, out, o);
   // completion scripts and the man page are files for a program: exactly as generated.
   if (r.meta.command == "completion" || r.meta.command == "man") {
     if (r.details.is_object()) out << r.details.value(r.meta.command == "man" ? "page" : "script", "");

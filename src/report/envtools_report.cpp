@@ -1,6 +1,7 @@
 #include "report/envtools_report.h"
 
 #include "envtools/cuda_env.h"
+#include "platform/root_fs.h"
 
 namespace gpucheck::report {
 namespace {
@@ -17,7 +18,23 @@ inventory::Inventory toolkits_inventory(const InventorySource& source) {
 Report use_cuda_report(const UseCudaRequest& req, Report rep) {
   if (rep.meta.command.empty()) rep.meta.command = "use-cuda";
   inventory::Inventory inv = toolkits_inventory(req.source);
-  const auto& t = compat::select_toolkit(inv, req.version);
+  const inventory::Toolkit* found = compat::find_toolkit(inv, req.version);
+  if (!found) {
+    compat::InstallTools tools = req.tools;
+    const inventory::RootFs fs;  // this machine: which tools a printed command may name
+    tools.conda = !fs.which("conda", req.path).empty();
+    tools.downloader = !fs.which("curl", req.path).empty() ? "curl" : !fs.which("wget", req.path).empty() ? "wget" : "";
+    Finding f;
+    f.id = "use_cuda.not_installed";
+    f.status = Status::kFail;
+    f.title = "no CUDA " + req.version + " toolkit with nvcc here";
+    f.summary = "found: " + compat::toolkits_found(inv) + "; ways to put CUDA " + req.version + " beside them:";
+    f.fixes = compat::toolkit_install_ways(compat::load_toolkit_runfiles(), req.version, tools);
+    rep.section("use_cuda").findings.push_back(f);
+    rep.details = {{"toolkit", nullptr}, {"exports", nlohmann::json::array()}, {"shell", ""}};
+    return rep;
+  }
+  const auto& t = *found;
   nlohmann::json exports = nlohmann::json::array();
   for (const auto& e : compat::cuda_exports(inv, t, req.path, req.ld_library_path))
     exports.push_back({{"name", e.name}, {"value", e.value}});
