@@ -10,6 +10,8 @@
 //   GPUCHECK_BENCH_RUNS=N     pairs per row (default 11; the Python rows 5)
 //   GPUCHECK_BENCH_VENV=DIR   the torch venv (default ~/.cache/gpucheck/test-venvs/torch211-bmtrain022,
 //                             made by the abi repro tests: torch 2.11 + bmtrain 0.2.2 from PyPI)
+//   GPUCHECK_BENCH_CUDA_VENV=DIR  a typical PyPI CUDA venv (default ~/.cache/gpucheck/bench-venvs/
+//                             torch251-cu124): torch 2.5.1 + torchvision 0.20.1 + torchaudio 2.5.1 + numpy
 #include <benchmark/benchmark.h>
 
 #include <cstdlib>
@@ -134,6 +136,36 @@ void Env_vs_collect_env(benchmark::State& state, bool cold) {
               " version cache) vs `python -m torch.utils.collect_env`");
 }
 
+// --- a typical PyPI CUDA venv (issue 38): env and doctor, cold and warm, vs import torch and collect_env ----
+// Cold: a new empty XDG_CACHE_HOME per run (no library versions, no Python answer remembered); warm: the
+// cache the untimed first run filled. The venv: PyPI's torch 2.5.1 (CUDA 12.4 build), torchvision 0.20.1,
+// torchaudio 2.5.1 and numpy, made with
+//   python3 -m venv DIR && DIR/bin/pip install torch==2.5.1 torchvision==0.20.1 torchaudio==2.5.1 numpy
+std::string cuda_venv_python() {
+  if (const char* e = std::getenv("GPUCHECK_BENCH_CUDA_VENV"); e && *e) return std::string(e) + "/bin/python";
+  const char* home = std::getenv("HOME");
+  return std::string(home ? home : "/root") + "/.cache/gpucheck/bench-venvs/torch251-cu124/bin/python";
+}
+
+Command cuda_venv_cmd(const std::string& command, bool cold) {
+  Command c{{kGpucheck, command, "--python", cuda_venv_python(), "--json"}, {}, ""};
+  if (cold) c.fresh_dir_env = "XDG_CACHE_HOME";
+  else c.set_env["XDG_CACHE_HOME"] = "/tmp/gpucheck-bench-warm-cache-cuda-venv";
+  return c;
+}
+
+void CudaVenv(benchmark::State& state, std::string command, bool cold, bool vs_collect_env) {
+  if (!need(state, cuda_venv_python(), "set GPUCHECK_BENCH_CUDA_VENV to a torch 2.5.1 + torchvision + torchaudio venv"))
+    return;
+  Command peer = vs_collect_env ? Command{{cuda_venv_python(), "-m", "torch.utils.collect_env"}, {}, ""}
+                                : Command{{cuda_venv_python(), "-c", "import torch"}, {}, ""};
+  // doctor exits 1 when it finds an error (no driver here): a verdict, not a failure to run.
+  compare(state, cuda_venv_cmd(command, cold), peer, pairs(5),
+          "`" + command + " --python VENV` (CUDA venv, " + (cold ? "cold" : "warm") + " cache) vs " +
+              (vs_collect_env ? "`python -m torch.utils.collect_env`" : "`import torch`"),
+          1);
+}
+
 // --- explain LOG vs explain --no-env LOG (and vs the one `import torch` its Python facts cost) --------------
 // PATH=/usr/bin:/bin: the Python a fix's facts come from is the system one (Debian's torch), on both sides.
 Command explain_cmd(const std::string& log, bool no_env) {
@@ -170,6 +202,12 @@ int register_all() {
   reg("Env/warm_vs_import_torch", Env_vs_import_torch, false);
   reg("Env/cold_vs_import_torch", Env_vs_import_torch, true);
   reg("Env/warm_vs_collect_env", Env_vs_collect_env, false);
+  for (const char* command : {"env", "doctor"})
+    for (bool cold : {true, false}) {
+      const std::string name = std::string("CudaVenv/") + command + (cold ? "_cold" : "_warm");
+      reg(name + "_vs_import_torch", CudaVenv, std::string(command), cold, false);
+      reg(name + "_vs_collect_env", CudaVenv, std::string(command), cold, true);
+    }
   reg("Explain/unknown_log", Explain_vs_no_env, std::string("heldout-detectron2-5162.log"),
       std::string("unknown log: no machine fact"));
   reg("Explain/driver_fact", Explain_vs_no_env, std::string("local-no-driver-cudagetdevicecount.log"),

@@ -122,11 +122,22 @@ GK_HD CePack<T> ce_load_pack(const T* p) {
 #endif
 }
 
+/// The pack as four 32-bit words (16-bit elements two to a word, low one first: the memory order).
+template <typename T>
+GK_HD std::uint32_t ce_pack_word(const CePack<T>& v, unsigned i) {
+  if constexpr (sizeof(T) == 2)
+    return static_cast<std::uint32_t>(v.val[2 * i]) | static_cast<std::uint32_t>(v.val[2 * i + 1]) << 16;
+  else
+    return float_bits(v.val[i]);
+}
+
 template <typename T>
 GK_HD void ce_store_pack(T* p, const CePack<T>& v) {
   ce_note_vector(p);
 #ifdef __CUDA_ARCH__
-  *reinterpret_cast<CePack<T>*>(p) = v;
+  // One explicit 16-byte store (sm_32_intrinsics' st.global.wb.v4, wb being the default policy): a plain
+  // store of the pack, even typed uint4, let nvcc split one of a thread's packs into narrow stores.
+  __stwb(reinterpret_cast<uint4*>(p), make_uint4(ce_pack_word(v, 0), ce_pack_word(v, 1), ce_pack_word(v, 2), ce_pack_word(v, 3)));
 #else
   std::memcpy(p, &v, sizeof v);
 #endif
@@ -139,6 +150,13 @@ GK_HD std::size_t ce_shifted_column(std::size_t chunk, unsigned tid, unsigned k,
   return chunk * kCeChunk + (static_cast<std::size_t>(k) * kCeBlock + tid) * ce_pack_width<T>() + j;
 }
 
+/// Whether pack k of this thread in (row, chunk) lies wholly inside the row (a 16-byte access).
+template <typename T>
+GK_HD bool ce_pack_whole(const CeRowPlan& p, std::size_t chunk, unsigned tid, unsigned k) {
+  const std::size_t first = ce_shifted_column<T>(chunk, tid, k, 0);
+  return p.vector && first >= p.phase && first - p.phase + ce_pack_width<T>() <= p.vocab;
+}
+
 /// Visits this thread's columns of (row, chunk): fn(slot, column) for each column inside the row, with
 /// slot in [0, kCePerThread) its register; whole packs through pack_fn(slot0, column0) instead.
 template <typename T, class Elem, class Pack>
@@ -146,7 +164,7 @@ GK_HD void ce_for_each(const CeRowPlan& p, std::size_t chunk, unsigned tid, Elem
   constexpr unsigned W = ce_pack_width<T>();
   GK_CE_UNROLL for (unsigned k = 0; k < kCePerThread / W; ++k) {
     const std::size_t first = ce_shifted_column<T>(chunk, tid, k, 0);
-    if (p.vector && first >= p.phase && first - p.phase + W <= p.vocab) {
+    if (ce_pack_whole<T>(p, chunk, tid, k)) {
       pack_fn(k * W, first - p.phase);
     } else {
       GK_CE_UNROLL for (unsigned j = 0; j < W; ++j) {
@@ -158,18 +176,30 @@ GK_HD void ce_for_each(const CeRowPlan& p, std::size_t chunk, unsigned tid, Elem
 }
 
 /// Pass 1 and 2: this thread's logits of the chunk as float, in registers; columns outside the row read as
-/// -inf (neutral for the clamped max, exp gives +0 in the sum, as if absent).
+/// -inf (neutral for the clamped max, exp gives +0 in the sum, as if absent). Every whole pack's 16-byte
+/// load is issued before any is used (kCePerThread / W loads in flight per thread, not one at a time);
+/// packs cut by the row's ends then go element by element.
 template <class S>
 GK_HD void ce_thread_load(const typename S::T* row, const CeRowPlan& p, std::size_t chunk, unsigned tid,
                           float (&v)[kCePerThread]) {
   using T = typename S::T;
-  GK_CE_UNROLL for (unsigned i = 0; i < kCePerThread; ++i) v[i] = -INFINITY;
-  ce_for_each<T>(
-      p, chunk, tid, [&](unsigned slot, std::size_t col) { v[slot] = S::load(row[col]); },
-      [&](unsigned slot, std::size_t col) {
-        const CePack<T> pk = ce_load_pack(row + col);
-        GK_CE_UNROLL for (unsigned j = 0; j < ce_pack_width<T>(); ++j) v[slot + j] = S::load(pk.val[j]);
-      });
+  constexpr unsigned W = ce_pack_width<T>(), K = kCePerThread / W;
+  CePack<T> pk[K];
+  bool whole[K];
+  GK_CE_UNROLL for (unsigned k = 0; k < K; ++k) {
+    whole[k] = ce_pack_whole<T>(p, chunk, tid, k);
+    if (whole[k]) pk[k] = ce_load_pack(row + (ce_shifted_column<T>(chunk, tid, k, 0) - p.phase));
+  }
+  GK_CE_UNROLL for (unsigned k = 0; k < K; ++k) {
+    if (whole[k]) {
+      GK_CE_UNROLL for (unsigned j = 0; j < W; ++j) v[k * W + j] = S::load(pk[k].val[j]);
+    } else {
+      GK_CE_UNROLL for (unsigned j = 0; j < W; ++j) {
+        const std::size_t s = ce_shifted_column<T>(chunk, tid, k, j);
+        v[k * W + j] = s >= p.phase && s - p.phase < p.vocab ? S::load(row[s - p.phase]) : -INFINITY;
+      }
+    }
+  }
 }
 
 /// Pass 1: this thread's max of its values, from the clamp floor. fmaxf ignores NaN, as BMTrain's max does.
@@ -220,19 +250,24 @@ GK_HD void ce_thread_softmax(const typename S::T* in, typename S::T* out, const 
   }
 }
 
-/// Pass 2's merge of a row's chunk statistics (x = chunk max, y = chunk sum), in chunk order: the row max,
-/// then the sum rescaled to it plus BMTrain's 1e-10, once. One thread per block does it.
+/// Pass 2's merge of a row's chunk statistics, as (max, sum of exp(x - max)) pairs: merging two rescales
+/// both sums to the larger max. The block merges in parallel: thread tid folds chunks tid, tid + 256, ...
+/// (ce_thread_merge), then a warp-shuffle tree and the per-warp slots in a fixed order (ce_cuda.cu, and
+/// ce_forward_host_float on the host), so every block of a row gets the same bits; 1e-10 is added once,
+/// to the merged sum. Chunk maxima are clamped (>= -1e6), so (-1e6, 0) is the identity.
 struct CeRowMerge {
-  float max = 0, sum = 0;
+  float max = kCeMaxFloor, sum = 0.0f;
 };
-template <class Stat>
-GK_HD CeRowMerge ce_merge_chunks(const Stat* st, std::size_t chunks) {
+GK_HD CeRowMerge ce_merge(const CeRowMerge& a, const CeRowMerge& b) {
   CeRowMerge m;
-  m.max = kCeMaxFloor;
-  for (std::size_t k = 0; k < chunks; ++k) m.max = gk_fmax(m.max, st[k].x);
-  m.sum = 0.0f;
-  for (std::size_t k = 0; k < chunks; ++k) m.sum += st[k].y * gk_exp(st[k].x - m.max);
-  m.sum += kCeSumEpsilon;
+  m.max = gk_fmax(a.max, b.max);
+  m.sum = a.sum * gk_exp(a.max - m.max) + b.sum * gk_exp(b.max - m.max);
+  return m;
+}
+template <class Stat>
+GK_HD CeRowMerge ce_thread_merge(const Stat* st, std::size_t chunks, unsigned tid) {
+  CeRowMerge m;
+  for (std::size_t k = tid; k < chunks; k += kCeBlock) m = ce_merge(m, CeRowMerge{st[k].x, st[k].y});
   return m;
 }
 

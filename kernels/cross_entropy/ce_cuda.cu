@@ -41,6 +41,28 @@ __device__ float block_sum(float v, float* slots) {
   return r;
 }
 
+// The block-wide merge of a row's chunk statistics (ce_chunk.h: ce_merge), the result in every thread:
+// each thread folds its chunks, a shuffle-down tree folds each warp into its lane 0, and every thread then
+// folds the warps' slots in order. One L2 round trip per thread and two barriers, instead of one thread
+// walking all of the row's chunks (about 24 dependent round trips at vocab 256k) while the block waits.
+__device__ CeRowMerge warp_merge(CeRowMerge m) {
+  for (int o = 16; o > 0; o >>= 1) {
+    const CeRowMerge other{__shfl_down_sync(0xffffffffu, m.max, o), __shfl_down_sync(0xffffffffu, m.sum, o)};
+    m = ce_merge(m, other);
+  }
+  return m;
+}
+__device__ CeRowMerge block_merge(const float2* st, std::size_t chunks, float2* slots) {
+  const CeRowMerge m = warp_merge(ce_thread_merge(st, chunks, threadIdx.x));
+  if ((threadIdx.x & 31) == 0) slots[threadIdx.x >> 5] = make_float2(m.max, m.sum);
+  __syncthreads();
+  CeRowMerge r{slots[0].x, slots[0].y};
+  for (int w = 1; w < kBlock / 32; ++w) r = ce_merge(r, CeRowMerge{slots[w].x, slots[w].y});
+  __syncthreads();  // the slots are rewritten for the next row
+  r.sum += kCeSumEpsilon;
+  return r;
+}
+
 // Pass 1: per (row, chunk) the clamped max and sum of exp(x - max), from one read of the chunk kept in
 // registers (ce_chunk.h: 16-byte packs, coalesced). fmaxf ignores NaN (as BMTrain's max does) while the sum
 // propagates it; +inf gives inf - inf = NaN in the sum, as in BMTrain.
@@ -66,35 +88,31 @@ __global__ void __launch_bounds__(kBlock) ce_chunk_stats(std::size_t rows, std::
   }
 }
 
-// Pass 2: one thread merges the row's chunk statistics in a fixed order (deterministic), adds 1e-10 once
-// and forms 1/sum; the block shares them and writes the softmax of this chunk; chunk 0 writes the loss.
+// Pass 2: the block merges the row's chunk statistics in a fixed order (block_merge: deterministic, the
+// same bits in every block of the row), adds 1e-10 once and forms 1/sum, and writes the softmax of this
+// chunk; chunk 0 writes the loss.
 template <typename S>
 __global__ void __launch_bounds__(kBlock) ce_chunk_softmax(std::size_t rows, std::size_t vocab, std::size_t chunks,
                                  const typename S::T* x, typename S::T* softmax, const float2* __restrict__ stats,
                                  const float* __restrict__ x_target,
                                  const std::int32_t* __restrict__ target, std::int32_t ignore_index,
                                  float* __restrict__ loss) {
-  __shared__ float merged[2];
+  __shared__ float2 merge_slots[kBlock / 32];
   const std::size_t c = blockIdx.x;
   for (std::size_t r = blockIdx.y; r < rows; r += gridDim.y) {
-    if (threadIdx.x == 0) {
-      const CeRowMerge m = ce_merge_chunks(stats + ce_stats_slot(r, chunks, 0), chunks);
-      merged[0] = m.max, merged[1] = m.sum;
-      if (c == 0) {
-        std::int32_t t = target[r];
-        float l;
-        if (t == ignore_index) l = 0.0f;
-        else if (t < 0 || static_cast<std::size_t>(t) >= vocab) l = nanf("");
-        else l = ce_loss<float>(x_target[r], m.max, m.sum);
-        loss[r] = l;
-      }
+    const CeRowMerge m = block_merge(stats + ce_stats_slot(r, chunks, 0), chunks, merge_slots);
+    if (c == 0 && threadIdx.x == 0) {
+      const std::int32_t t = target[r];
+      float l;
+      if (t == ignore_index) l = 0.0f;
+      else if (t < 0 || static_cast<std::size_t>(t) >= vocab) l = nanf("");
+      else l = ce_loss<float>(x_target[r], m.max, m.sum);
+      loss[r] = l;
     }
-    __syncthreads();
-    const float mx = merged[0], inv = 1.0f / merged[1];
-    __syncthreads();  // merged[] is rewritten for the next row
     const typename S::T* in = ce_row(x, r, vocab);
     typename S::T* out = ce_row(softmax, r, vocab);
-    ce_thread_softmax<S>(in, out, ce_row_plan(in, vocab), ce_row_plan(out, vocab), c, threadIdx.x, mx, inv);
+    ce_thread_softmax<S>(in, out, ce_row_plan(in, vocab), ce_row_plan(out, vocab), c, threadIdx.x, m.max,
+                         1.0f / m.sum);
   }
 }
 

@@ -70,20 +70,23 @@ CeForward ce_forward_reference(const CeCase& c) {
 }
 
 namespace {
-// Tree reduction over lanes in the order warp shuffles then the per-warp slots combine them.
-float tree(std::vector<float> v, bool is_max) {
-  auto op = [&](float a, float b) { return is_max ? std::fmax(a, b) : a + b; };
-  std::size_t lanes = v.size();
-  std::vector<float> warps;
+// Tree reduction over lanes in the order the warp shuffles (down, offsets 16..1) and then the per-warp
+// slots (in warp order) combine them, for any combine op: max, sum, the chunk-statistics merge.
+template <class V, class Op>
+V tree(std::vector<V> v, Op op) {
+  const std::size_t lanes = v.size();
+  std::vector<V> warps;
   for (std::size_t w = 0; w < lanes; w += 32) {
     for (std::size_t o = 16; o > 0; o >>= 1)
       for (std::size_t l = 0; l < o; ++l) v[w + l] = op(v[w + l], v[w + l + o]);
     warps.push_back(v[w]);
   }
-  float r = warps[0];
+  V r = warps[0];
   for (std::size_t k = 1; k < warps.size(); ++k) r = op(r, warps[k]);
   return r;
 }
+float fmax_op(float a, float b) { return std::fmax(a, b); }
+float sum_op(float a, float b) { return a + b; }
 }  // namespace
 
 namespace {
@@ -104,6 +107,7 @@ CeForward host_float_forward(const CeCase& c) {
   T* softmax = static_cast<T*>(f.softmax.data());
   std::vector<HostStat> st(chunks);
   std::vector<float> lane(kCeBlock);
+  std::vector<CeRowMerge> merge_lane(kCeBlock);
   float v[kCePerThread];
   for (std::size_t r = 0; r < c.rows; ++r) {
     // The row's phase on a 16-byte aligned device allocation (cudaMalloc's are 256-byte aligned).
@@ -117,14 +121,17 @@ CeForward host_float_forward(const CeCase& c) {
         ce_thread_load<S>(row, plan, k, tid, v);
         lane[tid] = ce_thread_max(v);
       }
-      const float mx = tree(lane, true);
+      const float mx = tree(lane, fmax_op);
       for (unsigned tid = 0; tid < kCeBlock; ++tid) {
         ce_thread_load<S>(row, plan, k, tid, v);
         lane[tid] = ce_thread_sum_exp(v, mx);
       }
-      st[k] = {mx, tree(lane, false)};
+      st[k] = {mx, tree(lane, sum_op)};
     }
-    const CeRowMerge m = ce_merge_chunks(st.data(), chunks);
+    // The softmax pass's block merge (ce_cuda.cu's block_merge): per-thread folds, then the same tree.
+    for (unsigned tid = 0; tid < kCeBlock; ++tid) merge_lane[tid] = ce_thread_merge(st.data(), chunks, tid);
+    CeRowMerge m = tree(merge_lane, ce_merge);
+    m.sum += kCeSumEpsilon;
     const float inv = 1.0f / m.sum;
     for (std::size_t k = 0; k < chunks; ++k)
       for (unsigned tid = 0; tid < kCeBlock; ++tid)

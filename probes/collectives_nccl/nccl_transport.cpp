@@ -335,6 +335,36 @@ double NcclTransport::run(const std::vector<Collective>& group, int iterations, 
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
+std::optional<double> NcclTransport::copy_seconds(int local, std::size_t bytes, int iterations, double timeout_s) {
+  const auto l = static_cast<std::size_t>(local);
+  void* src = alloc(local, bytes);
+  void* dst = nullptr;
+  try {
+    dst = alloc(local, bytes);
+  } catch (...) {
+    release(local, src);
+    throw;
+  }
+  const std::string what = fmt::format("device-to-device copy of {} bytes", bytes);
+  auto t0 = Clock::now();
+  auto deadline = t0 + std::chrono::duration<double>(timeout_s);
+  cudaError_t e = cudaSuccess;
+  for (int it = 0; it < iterations && e == cudaSuccess; ++it)
+    e = cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, streams_[l]);
+  while (e == cudaSuccess && (e = cudaStreamQuery(streams_[l])) == cudaErrorNotReady) {
+    if (Clock::now() > deadline) {
+      e = cudaErrorNotReady;
+      break;
+    }
+  }
+  double s = std::chrono::duration<double>(Clock::now() - t0).count();
+  if (e == cudaErrorNotReady) guard_.timeout(fmt::format("{} not complete on {} after {} s", what, infos_.at(l).device, timeout_s));
+  release(local, dst);
+  release(local, src);
+  if (e != cudaSuccess) throw TransportError(what + ": " + cuda_error_text(e));
+  return s;
+}
+
 double NcclTransport::sum_over_processes(double v) {
 #ifdef GPUCHECK_COLL_HAVE_MPI
   if (mpi_ != MPI_COMM_NULL) {

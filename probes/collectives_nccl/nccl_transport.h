@@ -56,6 +56,7 @@ class NcclTransport : public Transport {
   void upload(int local, void* dst, const void* host_src, std::size_t bytes) override;
   void download(int local, void* host_dst, const void* src, std::size_t bytes) override;
   double run(const std::vector<Collective>& group, int iterations, double timeout_s) override;
+  std::optional<double> copy_seconds(int local, std::size_t bytes, int iterations, double timeout_s) override;
   double sum_over_processes(double v) override;
   std::vector<std::string> gather_to_root(const std::string& s) override;
   std::vector<std::string> all_gather_strings(const std::string& s) override;

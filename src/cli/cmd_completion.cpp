@@ -5,6 +5,7 @@
 #include "cli/completion.h"
 #include "cli/man_page.h"
 #include "gpucheck/build_info.h"
+#include "model/tool_details.h"
 
 namespace gpucheck::cli {
 namespace {
@@ -22,7 +23,7 @@ Examples:
   gpucheck completion fish > ~/.config/fish/completions/gpucheck.fish)");
   return [shell, &sub, &g] {
     report::Report rep = new_report("completion", g);
-    rep.details = {{"shell", *shell}, {"script", completion_script(model_of(root_of(sub)), *shell)}};
+    rep.details = model::to_json(model::CompletionDetails{*shell, completion_script(model_of(root_of(sub)), *shell)});
     return emit_report(rep, g);
   };
 }
@@ -36,7 +37,7 @@ Examples:
   gpucheck man > ~/.local/share/man/man1/gpucheck.1)");
   return [&sub, &g] {
     report::Report rep = new_report("man", g);
-    rep.details = {{"format", "roff"}, {"page", man_page(model_of(root_of(sub)), build::kVersion)}};
+    rep.details = model::to_json(model::ManDetails{"roff", man_page(model_of(root_of(sub)), build::kVersion)});
     return emit_report(rep, g);
   };
 }

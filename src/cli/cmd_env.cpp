@@ -1,6 +1,5 @@
 #include "cli/command.h"
 #include "core/errors.h"
-#include "inventory/version_cache.h"
 #include "report/env_report.h"
 
 namespace gpucheck::cli {
@@ -9,7 +8,6 @@ namespace {
 struct EnvArgs {
   report::InventorySource source;
   bool no_python = false;
-  bool no_cache = false;
   bool paste = false;
 };
 
@@ -17,9 +15,6 @@ Runner setup_env(CLI::App& sub, GlobalOptions& g) {
   auto a = std::make_shared<EnvArgs>();
   add_inventory_source(sub, a->source);
   sub.add_flag("--no-python", a->no_python, "Skip the Python probes (fast)");
-  sub.add_flag("--no-cache", a->no_cache,
-               "Read every library version afresh (default: reuse readings of unchanged files from "
-               "~/.cache/gpucheck/library-versions.json)");
   sub.add_flag("--paste", a->paste,
                "For a bug report: the same as --format markdown (every fact collect_env prints, and more, in a "
                "fenced block an issue renders)");
@@ -42,7 +37,6 @@ Runner setup_env(CLI::App& sub, GlobalOptions& g) {
     report::EnvRequest req;
     req.source = a->source;
     req.collect.python = !a->no_python;
-    if (!a->no_cache) req.collect.version_cache = inventory::default_version_cache_file();
     req.collect.timings = g.verbose;
     report::Report rep = report::env_report(req, new_report("env", g));
     // env describes; it does not judge the machine: its exit code stays 0 whatever the host compiler

@@ -1,8 +1,9 @@
 // `gpucheck report FILE`: a saved report rendered again, in any format (text, markdown, junit, prom, html, json).
-#include <sstream>
+#include <ostream>
 
 #include "cli/command.h"
 #include "core/errors.h"
+#include "inventory/model.h"
 #include "model/report.h"
 
 namespace gpucheck::cli {
@@ -23,15 +24,31 @@ Runner setup_report(CLI::App& sub, GlobalOptions& g) {
 Exits with the report's own exit code (0, 1 or 3), 2 when FILE is not a gpucheck report.)");
   return [file, &g] {
     report::Report rep = report::read_report_file(*file);
-    // A finding's details are free-form JSON from another machine: a renderer that meets a field of another
-    // type than gpucheck writes makes the file bad input (exit 2), found before anything is printed.
-    try {
-      std::ostringstream dry_run;
-      render::render(rep, selected_format(g), dry_run, render_options(g, -1));
-    } catch (const nlohmann::json::exception& e) {
-      throw InputError(*file + ": a field has a type gpucheck does not write (" + e.what() + ")");
+    // Every format judges the same inventory: a mistyped field is bad input naming the field (exit 2) for
+    // all of them, not only for the text view that reads it whole (reliability-3, item 12).
+    if (!rep.inventory.is_null()) {
+      try {
+        inventory::inventory_from_document(rep.inventory, *file);
+      } catch (const InputError& e) {
+        throw InputError(*file + ": " + e.what());
+      }
     }
-    return emit_report(rep, g);
+    // A finding's details are free-form JSON from another machine: a renderer that meets a field of another
+    // type than gpucheck writes makes the file bad input (exit 2), found before anything is printed: on
+    // stdout by a first rendering into nothing (no copy of the output is kept); with --out, the file
+    // appears only once the rendering has ended, so that rendering is the check.
+    auto refused = [&](const nlohmann::json::exception& e) {
+      return InputError(*file + ": a field has a type gpucheck does not write (" + e.what() + ")");
+    };
+    try {
+      if (g.out.empty()) {
+        std::ostream discard(nullptr);
+        render::render(rep, selected_format(g), discard, render_options(g, -1));
+      }
+      return emit_report(rep, g);
+    } catch (const nlohmann::json::exception& e) {
+      throw refused(e);
+    }
   };
 }
 

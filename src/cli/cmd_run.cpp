@@ -6,6 +6,7 @@
 #include "cli/command.h"
 #include "cli/progress.h"
 #include "commands/run.h"
+#include "model/scrub.h"
 #include "runner/catalog.h"
 
 
@@ -24,9 +25,14 @@ int run_command(const RunArgs& a, const GlobalOptions& g) {
     progress.emplace(isatty(2) && human, use_color(g, 2), g.quiet || !human, g.verbose, budgets, recorded);
   };
   hooks.suite.on_start = [&](std::size_t i, std::size_t n, const runner::ProbeSpec& p) { progress->start(i, n, p.id); };
-  hooks.suite.on_finish = [&](std::size_t, std::size_t, const runner::ProbeSpec&, const Finding& r) { progress->finish(r); };
+  // Each finding as the report will hold it: redacted (model/scrub.h) before the terminal sees it.
+  auto show = [&](Finding f) {
+    model::scrub_secrets(f);
+    progress->finish(f);
+  };
+  hooks.suite.on_finish = [&](std::size_t, std::size_t, const runner::ProbeSpec&, const Finding& r) { show(r); };
   hooks.suite_done = [&] { progress->finish_suite(); };
-  hooks.judged = [&](const Finding& f) { progress->finish(f); };
+  hooks.judged = [&](const Finding& f) { show(f); };
   commands::RunResult done = commands::run(a, new_report("run", g), hooks);
   // On stdout the probes were already shown one by one (on stderr) as they finished: end with the verdict.
   render::RenderOptions o = render_options(g, 1);

@@ -4,11 +4,12 @@
 
 #include <cstdlib>
 #include <iostream>
-#include <sstream>
 
+#include "core/file_writer.h"
 #include "core/files.h"
 #include "core/text.h"
 #include "gpucheck/build_info.h"
+#include "model/scrub.h"
 #include "platform/environment.h"
 #include "platform/invocation.h"
 
@@ -35,10 +36,16 @@ void add_inventory_source(CLI::App& sub, report::InventorySource& source, bool p
       ->type_name("FILE");
   sub.add_option("--root", source.root, "Judge the stack installed under DIR (a mounted image or chroot; nothing run there)")
       ->type_name("DIR");
-  if (python)
+  if (python) {
     sub.add_option("--python", source.pythons, "Judge this interpreter's environment (repeatable; the other Pythons are then read from their files only)")
         ->type_name("PATH")
         ->allow_extra_args(false);
+    source.cache = true;
+    sub.add_flag(
+        "--no-cache", [&source](std::int64_t) { source.cache = false; },
+        "Look at everything afresh (default: reuse library versions and Python probe answers whose files are "
+        "unchanged, from ~/.cache/gpucheck)");
+  }
 }
 
 report::Report new_report(const std::string& command, const GlobalOptions& g) {
@@ -86,6 +93,7 @@ void commands_run_as_invoked(report::Report& r, const std::string& program) {
 
 int emit_report(report::Report& r, const GlobalOptions& g, const render::RenderOptions* tweak) {
   if (r.meta.finished_at.empty()) r.meta.finished_at = utc_now_iso();
+  model::scrub_secrets(r);  // the boundary: no format, file or terminal sees a credential
   const render::Format format = selected_format(g);
   if (format == render::Format::kText || format == render::Format::kMarkdown || format == render::Format::kHtml)
     commands_run_as_invoked(r, tweak ? tweak->program : render_options(g, 1).program);
@@ -93,9 +101,8 @@ int emit_report(report::Report& r, const GlobalOptions& g, const render::RenderO
     render::RenderOptions o = tweak ? *tweak : render_options(g, -1);
     o.color = false;  // a file never gets terminal escapes
     o.summary_only = false;
-    std::ostringstream text;
-    render::render(r, format, text, o);
-    write_file_atomic(g.out, text.str());
+    // Rendered straight into the file: a large report is never held whole in memory as text too.
+    write_file_atomic(g.out, [&](std::ostream& file) { render::render(r, format, file, o); });
   } else {
     render::RenderOptions o = tweak ? *tweak : render_options(g, 1);
     render::render(r, format, std::cout, o);

@@ -386,6 +386,29 @@ class CaseRunner {
   int world_;
 };
 
+// One rank moves nothing across a bus (busbw factor 0), so its collectives are judged by algbw against a
+// device-to-device copy of the largest timed sweep size, measured here in the same run, same stream and
+// same loop (warm-up, then o.iters back to back).
+void measure_copy_baseline(Transport& t, const std::vector<CaseSpec>& plan, const Options& o,
+                           std::vector<RankReport>& reports) {
+  std::size_t bytes = 0;
+  for (auto& c : plan)
+    if (c.kind == CaseKind::kSweep) bytes = std::max(bytes, c.bytes(1));
+  if (bytes == 0) return;
+  for (int l = 0; l < t.local_count(); ++l) {
+    CopyBaseline b;
+    b.bytes = bytes;
+    try {
+      if (o.warmup > 0) t.copy_seconds(l, bytes, o.warmup, o.timeout_s);
+      if (auto s = t.copy_seconds(l, bytes, o.iters, o.timeout_s)) b.time_s = *s / o.iters;
+      else b.error = fmt::format("the {} transport has no device-to-device copy", t.name());
+    } catch (const std::exception& e) {  // a timeout or CUDA error of the copy: no baseline, said why
+      b.error = fmt::format("device-to-device copy of {} bytes failed: {}", bytes, e.what());
+    }
+    reports[static_cast<std::size_t>(l)].copy = b;
+  }
+}
+
 }  // namespace
 
 std::vector<RankReport> run_plan(Transport& t, const std::vector<CaseSpec>& plan, const Options& o) {
@@ -425,6 +448,7 @@ std::vector<RankReport> run_plan(Transport& t, const std::vector<CaseSpec>& plan
     }
     for (int l = 0; l < L; ++l) reports[static_cast<std::size_t>(l)].cases.push_back(out[static_cast<std::size_t>(l)]);
   }
+  if (t.world() == 1) measure_copy_baseline(t, plan, o, reports);
   return reports;
 }
 

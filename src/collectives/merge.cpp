@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -130,6 +131,24 @@ void merge_into_result(const std::vector<RankReport>& ranks, const std::vector<C
   details["rows"] = jrows;
   details["table"] = render_table(rows);
 
+  // One rank: algbw against the same-run device-to-device copy (rank 0's; one rank is one GPU).
+  std::optional<double> copy_gbps;
+  if (world == 1 && !ranks.empty() && ranks.front().copy) {
+    const CopyBaseline& c = *ranks.front().copy;
+    nlohmann::json jc{{"bytes", c.bytes},
+                      {"rule", "cudaMemcpyAsync device to device of the largest sweep size on the collectives' "
+                               "stream, warm-up then --iters back to back, bytes counted once (as device.copy)"}};
+    if (c.time_s > 0) {
+      copy_gbps = algbw_gbps(c.bytes, c.time_s);
+      jc["time_us"] = c.time_s * 1e6;
+      jc["gbps"] = *copy_gbps;
+      r.add_metric("copy_d2d", *copy_gbps, "GB/s", "higher");
+    } else {
+      jc["error"] = c.error.empty() ? "not measured" : c.error;
+    }
+    details["copy_d2d"] = jc;
+  }
+
   nlohmann::json plateaus = nlohmann::json::array();
   std::vector<std::string> slow;
   for (auto& n : sweep_order) {
@@ -141,6 +160,10 @@ void merge_into_result(const std::vector<RankReport>& ranks, const std::vector<C
     if (p_oop) {
       j["out_of_place_gbps"] = *p_oop;
       r.add_metric(plateau_metric + n, *p_oop, "GB/s", "higher");
+      if (copy_gbps) {
+        j["ratio_to_copy"] = *p_oop / *copy_gbps;
+        r.add_metric("algbw_ratio_to_copy." + n, *p_oop / *copy_gbps, "ratio", "higher");
+      }
       if (o.min_busbw && world > 1 && *p_oop < *o.min_busbw)
         slow.push_back(fmt::format("{} plateau busbw {:.2f} GB/s < --min-busbw {:.2f}", n, *p_oop, *o.min_busbw));
     }
@@ -220,19 +243,28 @@ void merge_into_result(const std::vector<RankReport>& ranks, const std::vector<C
   for (auto& k : ranks)
     if (!k.error.empty() && (!stopped || (k.timed_out && !stopped->timed_out))) stopped = &k;
 
-  // The summary quotes the plateau of every collective for the first data type swept.
-  std::string perf;
-  if (!sweep_order.empty() && world == 1) {
-    perf = "; 1 rank: busbw is not meaningful (bus factor 0), the library and buffers were verified";
-    if (unexercised) perf += fmt::format("; {} in-place cases not exercised (one rank: nothing to move in place)", unexercised);
-  } else if (!sweep_order.empty()) {
-    std::string first_dtype = to_string(plan.front().dtype);
+  // The summary quotes the plateau of every collective for the first data type swept: busbw, or with one
+  // rank (no bus) algbw over the same-run copy.
+  const std::string first_dtype = plan.empty() ? "" : to_string(plan.front().dtype);
+  auto first_dtype_plateaus = [&](double divisor) {
+    std::string out;
     for (auto& n : sweep_order) {
       if (n.size() < first_dtype.size() || n.compare(n.size() - first_dtype.size(), first_dtype.size(), first_dtype) != 0)
         continue;
       if (auto p = plateau_busbw(sweeps[n].oop))
-        perf += fmt::format("{}{} {:.2f}", perf.empty() ? "" : ", ", n.substr(0, n.size() - first_dtype.size() - 1), *p);
+        out += fmt::format("{}{} {:.2f}", out.empty() ? "" : ", ", n.substr(0, n.size() - first_dtype.size() - 1),
+                           *p / divisor);
     }
+    return out;
+  };
+  std::string perf;
+  if (!sweep_order.empty() && world == 1) {
+    perf = copy_gbps ? fmt::format("; 1 rank, no bus: plateau algbw / same-run D2D copy ({:.0f} GB/s) ({}): {}",
+                                   *copy_gbps, first_dtype, first_dtype_plateaus(*copy_gbps))
+                     : "; 1 rank: busbw is not meaningful (bus factor 0), the library and buffers were verified";
+    if (unexercised) perf += fmt::format("; {} in-place cases not exercised (one rank: nothing to move in place)", unexercised);
+  } else if (!sweep_order.empty()) {
+    perf = first_dtype_plateaus(1.0);
     if (!perf.empty()) perf = fmt::format("; plateau busbw GB/s ({}): {}", first_dtype, perf);
   }
 

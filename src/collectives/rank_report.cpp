@@ -13,8 +13,10 @@ nlohmann::json to_json(const RankReport& r) {
     }
     cases.push_back(j);
   }
-  return {{"rank", r.info.rank}, {"host", r.info.host}, {"device", r.info.device},
-          {"error", r.error},    {"timed_out", r.timed_out}, {"cases", cases}};
+  nlohmann::json j{{"rank", r.info.rank}, {"host", r.info.host}, {"device", r.info.device},
+                   {"error", r.error},    {"timed_out", r.timed_out}, {"cases", cases}};
+  if (r.copy) j["copy"] = {{"bytes", r.copy->bytes}, {"time_s", r.copy->time_s}, {"error", r.copy->error}};
+  return j;
 }
 
 RankReport rank_report_from_json(const nlohmann::json& j) {
@@ -34,6 +36,10 @@ RankReport rank_report_from_json(const nlohmann::json& j) {
     o.expected_bits = c.value("expected_bits", 0u);
     o.got_bits = c.value("got_bits", 0u);
     r.cases.push_back(o);
+  }
+  if (j.contains("copy")) {
+    const nlohmann::json& c = j.at("copy");
+    r.copy = CopyBaseline{c.at("bytes").get<std::size_t>(), c.value("time_s", -1.0), c.value("error", "")};
   }
   return r;
 }

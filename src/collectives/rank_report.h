@@ -3,6 +3,7 @@
 // iteration. Serialised to JSON so rank 0 can gather every process's reports and merge them.
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,9 +22,17 @@ struct CaseOutcome {
   double time_s = -1;             // seconds per iteration on this rank; < 0: not timed
 };
 
+/// The same-run device-to-device copy one rank measured as its baseline (one rank: no bus to report).
+struct CopyBaseline {
+  std::size_t bytes = 0;  // copied once per iteration (as device.copy counts D2D)
+  double time_s = -1;     // seconds per iteration; < 0: not measured
+  std::string error;      // why not, when not
+};
+
 struct RankReport {
   RankInfo info;
   std::vector<CaseOutcome> cases;
+  std::optional<CopyBaseline> copy;  // only where a baseline was asked for (one rank)
   std::string error;       // what stopped this rank (timeout, NCCL error); empty when it finished
   bool timed_out = false;
 };

@@ -4,6 +4,7 @@
 // single-process NCCL mode); buffers are opaque pointers the transport allocated (device or host memory).
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -61,6 +62,14 @@ class Transport {
   /// completion; returns host wall seconds for all iterations. Throws CollectiveTimeout past `timeout_s`
   /// and TransportError on an error.
   virtual double run(const std::vector<Collective>& group, int iterations, double timeout_s) = 0;
+
+  /// The baseline a collective on one rank is judged against (nothing crosses a bus, so busbw is 0): a
+  /// device-to-device copy of `bytes` on the local rank's device, `iterations` back to back on the stream
+  /// the collectives use, timed as run() is. nullopt where the transport has no such copy (host memory).
+  virtual std::optional<double> copy_seconds(int local, std::size_t bytes, int iterations, double timeout_s) {
+    (void)local, (void)bytes, (void)iterations, (void)timeout_s;
+    return std::nullopt;
+  }
 
   /// Host-side bookkeeping across processes (no-ops in a single process).
   virtual double sum_over_processes(double v) = 0;

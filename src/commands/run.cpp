@@ -17,6 +17,7 @@
 #include "core/text.h"
 #include "inventory/collect.h"
 #include "model/run_details.h"
+#include "model/scrub.h"
 #include "report/run_thresholds.h"
 #include "runner/kernel_log_source.h"
 
@@ -144,6 +145,7 @@ RunResult run(const RunRequest& a, report::Report rep, const RunHooks& hooks) {
   }
   rep.meta.finished_at = utc_now_iso();
 
+  model::scrub_secrets(rep);  // before the report file: probe output and evidence come from outside
   RunResult out;
   if (!a.no_report)
     out.written = report::write_report_file(a.report_dir, rep.meta.hostname, utc_now_compact(),

@@ -10,7 +10,10 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <ostream>
+#include <streambuf>
 
+#include "core/file_writer.h"
 #include "core/json_input.h"
 #include "core/errors.h"
 
@@ -125,24 +128,73 @@ namespace {
   throw InputError("cannot write " + path + ": " + std::strerror(e));
 }
 
-void write_all(int fd, const std::string& path, const std::string& content) {
-  const char* p = content.data();
-  std::size_t left = content.size();
-  while (left > 0) {
-    ssize_t n = ::write(fd, p, left);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      write_error(path, errno);
+// An ostream onto a file descriptor, 64 KiB at a time, so a renderer writes a large report straight into
+// the file instead of into a string first. The first write error is kept and ends the output.
+class FdBuf : public std::streambuf {
+ public:
+  explicit FdBuf(int fd) : fd_(fd) { setp(buf_, buf_ + sizeof buf_); }
+  int error() const { return error_; }
+
+ protected:
+  int_type overflow(int_type c) override {
+    if (!flush_buffer()) return traits_type::eof();
+    if (!traits_type::eq_int_type(c, traits_type::eof())) {
+      *pptr() = traits_type::to_char_type(c);
+      pbump(1);
     }
-    p += n;
-    left -= static_cast<std::size_t>(n);
+    return traits_type::not_eof(c);
   }
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    if (n < epptr() - pptr()) {
+      std::memcpy(pptr(), s, static_cast<std::size_t>(n));
+      pbump(static_cast<int>(n));
+      return n;
+    }
+    return flush_buffer() && write_raw(s, static_cast<std::size_t>(n)) ? n : 0;
+  }
+  int sync() override { return flush_buffer() ? 0 : -1; }
+
+ private:
+  bool write_raw(const char* p, std::size_t left) {
+    while (left > 0 && error_ == 0) {
+      ssize_t n = ::write(fd_, p, left);
+      if (n < 0) {
+        if (errno != EINTR) error_ = errno;
+        continue;
+      }
+      p += n;
+      left -= static_cast<std::size_t>(n);
+    }
+    return error_ == 0;
+  }
+  bool flush_buffer() {
+    const bool ok = write_raw(pbase(), static_cast<std::size_t>(pptr() - pbase()));
+    setp(buf_, buf_ + sizeof buf_);
+    return ok;
+  }
+
+  int fd_;
+  int error_ = 0;
+  char buf_[1 << 16];
+};
+
+void write_all(int fd, const std::string& path, const FileWriter& write) {
+  FdBuf buf(fd);
+  std::ostream out(&buf);
+  write(out);
+  out.flush();
+  if (buf.error() != 0) write_error(path, buf.error());
+  if (!out) throw InputError("cannot write " + path + ": the output stream failed");
+}
+
+FileWriter text_writer(const std::string& content) {
+  return [&content](std::ostream& out) { out.write(content.data(), static_cast<std::streamsize>(content.size())); };
 }
 
 // A FIFO, terminal, device node or socket (--out /dev/stdout, /dev/null, a pipe), or a symlink: written in
 // place, the way a shell's `>` would; never replaced by a regular file. O_NONBLOCK on open so a FIFO without a reader
 // is an error instead of a hang.
-void write_in_place(const std::string& path, const std::string& content, bool create = false) {
+void write_in_place(const std::string& path, const FileWriter& content, bool create = false) {
   // `create`: a symlink, opened as `>` opens it (O_CREAT|O_TRUNC, mode 0666 less the umask).
   const int how = create ? O_CREAT | O_TRUNC : 0;
   int fd = ::open(path.c_str(), O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC | how, 0666);
@@ -181,7 +233,7 @@ int create_temporary(const std::filesystem::path& dir, const std::string& name, 
 
 // The temporary file beside `target`, written and synced; returns its path. A new file gets 0666 less the
 // umask; `keep` (an existing file's stat) gives it that file's mode and owner instead, as `>` keeps them.
-std::string write_temporary(const std::filesystem::path& target, const std::string& shown, const std::string& content,
+std::string write_temporary(const std::filesystem::path& target, const std::string& shown, const FileWriter& content,
                             const struct stat* keep = nullptr) {
   namespace fs = std::filesystem;
   fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
@@ -229,6 +281,10 @@ void refuse_planted_link(const std::string& path, const struct stat& link) {
 }  // namespace
 
 void write_file_atomic(const std::string& path, const std::string& content, bool no_clobber) {
+  write_file_atomic(path, text_writer(content), no_clobber);
+}
+
+void write_file_atomic(const std::string& path, const FileWriter& content, bool no_clobber) {
   if (path.empty()) throw InputError("cannot write: the file name is empty");
   struct stat lst {};
   const bool link = ::lstat(path.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode);
@@ -280,7 +336,7 @@ void check_writable_dir(const std::string& dir) {
 
 std::string write_new_file(const std::string& stem, const std::string& extension, const std::string& content) {
   if (stem.empty()) throw InputError("cannot write: the file name is empty");
-  std::string tmp = write_temporary(std::filesystem::path(stem + extension), stem + extension, content);
+  std::string tmp = write_temporary(std::filesystem::path(stem + extension), stem + extension, text_writer(content));
   for (int n = 1; n < 10000; ++n) {
     std::string path = n == 1 ? stem + extension : stem + "-" + std::to_string(n) + extension;
     // link() claims the name atomically: of several writers racing for one name, exactly one wins.

@@ -20,6 +20,7 @@
 #include "inventory/library_scan.h"
 #include "inventory/loader_cache.h"
 #include "inventory/python_distributions.h"
+#include "inventory/python_env_cache.h"
 #include "inventory/python_probe.h"
 #include "platform/root_fs.h"
 #include "inventory/system_info.h"
@@ -195,17 +196,30 @@ Inventory collect(const CollectOptions& given) {
   for (const auto& c : candidates)
     if (options.pythons.empty() || c.via == "--python") to_probe.push_back(c);
   std::future<std::vector<PythonEnv>> pythons;
+  // The probes' answers are remembered beside the library versions, under the same switch (--no-cache).
+  const std::string python_cache = options.version_cache.empty() ? "" : default_python_cache_dir();
+  std::vector<std::string> python_notes;
   if (options.python && fs.live()) {
     pythons = std::async(std::launch::async, [&] {
-      std::vector<std::future<PythonEnv>> jobs;
+      std::vector<std::future<std::pair<PythonEnv, std::string>>> jobs;  // each with its cache note
       for (const auto& c : to_probe)
-        jobs.push_back(std::async(std::launch::async, [c, run_as = resolve_pyenv_shim(fs, env, c.path, cwd)] {
-          PythonEnv p = probe_python(c.path, c.via, 120, run_as);
+        jobs.push_back(std::async(std::launch::async, [&, c, run_as = resolve_pyenv_shim(fs, env, c.path, cwd)] {
+          ProbeRequest req;
+          req.run_as = run_as;
+          FactsFrom from;
+          PythonEnv p = probe_python_cached(c.path, c.via, req, python_cache, &from);
           p.found_via.insert(p.found_via.end(), c.also_via.begin(), c.also_via.end());
-          return p;
+          return std::make_pair(std::move(p), cached_facts_note(c.path, from));
         }));
       std::vector<PythonEnv> out;
-      for (auto& j : jobs) out.push_back(j.get());
+      for (auto& j : jobs) {
+        auto [p, note] = j.get();
+        if (!note.empty()) {
+          std::lock_guard<std::mutex> lock(timings_mutex);
+          python_notes.push_back(note);
+        }
+        out.push_back(std::move(p));
+      }
       timed("pythons", t0);
       return out;
     });
@@ -244,6 +258,7 @@ Inventory collect(const CollectOptions& given) {
                          (probed[i].error.empty() ? std::string("its answer names no version") : probed[i].error) + ")");
     }
     inv.pythons = merge_python_envs(std::move(probed));
+    inv.notes.insert(inv.notes.end(), python_notes.begin(), python_notes.end());
     if (to_probe.size() < candidates.size()) add_pythons_from_files(fs, file_sites, inv.pythons);
   } else if (options.python) {
     add_pythons_from_files(fs, file_sites, inv.pythons);

@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "core/text.h"
+#include "inventory/collect_env_text.h"
 
 namespace gpucheck::inventory {
 namespace {
@@ -270,7 +271,9 @@ std::optional<PastedFacts> read_sglang_check_env(std::string_view text) {
       f.packages[normalized(key)] = first_word(value);
     }
   }
-  if (!sglang || !stack) return std::nullopt;
+  // "GPU 0,1 Compute Capability: 8.0" beside "CUDA Driver Version:" is check_env's own layout, so a paste
+  // cut before its package lines ("sglang: ...") is still one.
+  if ((!sglang && ccs.empty()) || !stack) return std::nullopt;
   // One capability line per group of GPUs with the same model: it applies to all of them.
   if (ccs.size() == 1)
     for (auto& g : f.gpus) g.cc = ccs.begin()->second;
@@ -354,7 +357,20 @@ std::optional<PastedFacts> read_package_list(std::string_view text) {
     return !n.empty() && std::isalnum(static_cast<unsigned char>(n[0])) &&
            std::all_of(n.begin(), n.end(), [](unsigned char c) { return std::isalnum(c) || c == '-' || c == '_' || c == '.'; });
   };
-  const auto lines = lines_of(text);
+  auto lines = lines_of(text);
+  // collect_env's library rows pasted without the rest of the report: "[pip3] torch==2.1.0",
+  // "[conda] pytorch-cuda  12.1  ha16c6d3_5  pytorch". The tag exists only in collect_env's output, so one
+  // such row is a list; inside a whole collect_env its own reader reads them.
+  int tagged_rows = 0;
+  bool tagged_conda = false;
+  if (!looks_like_collect_env(text))
+    for (auto& t : lines)
+      for (const char* tag : {"[pip3] ", "[pip] ", "[conda] "})
+        if (starts_with(t, tag) && t.find("Could not collect") == std::string::npos) {
+          tagged_conda |= tag[1] == 'c';
+          t = trim(t.substr(std::string(tag).size()));
+          ++tagged_rows;
+        }
   int bare_conda_rows = 0;  // conda list rows pasted without the "# Name Version Build Channel" header
   for (const auto& t : lines) {
     auto words = split(t, ' ');
@@ -362,6 +378,19 @@ std::optional<PastedFacts> read_package_list(std::string_view text) {
     bare_conda_rows += conda_row(words);
   }
   if (bare_conda_rows >= 3) conda = true;
+  // pip list rows pasted without the "Package  Version" header ("torch  2.9.1+cu128"): two words, a name
+  // and a version, at least two such rows and torch's family among them (so prose is not read as a list).
+  int bare_pip_rows = 0;
+  bool torch_family = false;
+  for (const auto& t : lines) {
+    auto words = split(t, ' ');
+    words.erase(std::remove(words.begin(), words.end(), std::string()), words.end());
+    if (words.size() != 2 || !valid_name(words[0]) || !is_version(words[1])) continue;
+    ++bare_pip_rows;
+    const std::string n = normalized(words[0]);
+    torch_family |= n == "torch" || n == "torchvision" || n == "torchaudio";
+  }
+  if (!conda && bare_pip_rows >= 2 && torch_family) pip_table = true;
   for (const auto& t : lines) {
     if (starts_with(t, "# packages in environment at") || (starts_with(t, "# Name") && t.find("Build") != std::string::npos)) {
       conda = true;
@@ -376,7 +405,7 @@ std::optional<PastedFacts> read_package_list(std::string_view text) {
     if (auto eq = t.find("=="); eq != std::string::npos && t.find(' ') == std::string::npos) {
       name = t.substr(0, eq);
       version = t.substr(eq + 2);
-    } else if (pip_table || conda) {
+    } else if (pip_table || conda || tagged_conda) {
       auto words = split(t, ' ');
       words.erase(std::remove(words.begin(), words.end(), std::string()), words.end());
       if (words.size() < 2 || (pip_table && words.size() > 3 && !conda) || (conda && words.size() > 4)) continue;
@@ -391,8 +420,8 @@ std::optional<PastedFacts> read_package_list(std::string_view text) {
     ++rows;
     if (key == "nvidia-cuda-runtime-cu12" || key == "nvidia-cuda-runtime-cu11") runtime_wheel = version;
   }
-  if (rows < 3) return std::nullopt;
-  f.format = conda ? "conda list" : pip_table ? "pip list" : "pip freeze";
+  if (rows == 0 || (rows < 3 && tagged_rows == 0 && !(pip_table && torch_family))) return std::nullopt;
+  f.format = tagged_rows > 0 ? "collect_env libraries" : conda ? "conda list" : pip_table ? "pip list" : "pip freeze";
   if (f.packages.count("torch")) {
     f.torch_version = f.packages["torch"];
     if (auto c = torch_cuda_from_local_tag(f.torch_version)) {

@@ -44,7 +44,8 @@ std::optional<PastedFacts> read_detectron2_env(std::string_view text);
 std::optional<PastedFacts> read_sglang_check_env(std::string_view text);
 /// `nvidia-smi` (its header and GPU rows) or `nvidia-smi -L`.
 std::optional<PastedFacts> read_nvidia_smi(std::string_view text);
-/// `pip list`, `pip freeze` and `conda list` (torch's CUDA from its local tag, conda build string, or the
+/// `pip list`, `pip freeze`, `conda list`, and collect_env's "[pip3] name==version" / "[conda] ..." library
+/// rows pasted without the rest of the report (torch's CUDA from its local tag, conda build string, or the
 /// nvidia-cuda-runtime wheel PyPI's torch requires).
 std::optional<PastedFacts> read_package_list(std::string_view text);
 

@@ -1,5 +1,7 @@
 #include "inventory/python_probe.h"
 
+#include <sched.h>
+
 #include <algorithm>
 #include <set>
 
@@ -36,82 +38,18 @@ for d in dirs:
                 if key not in pk: pk[key] = ver
 o["all_packages"] = pk
 def maps():
-    seen = []
+    seen, known = [], set()
     try:
         with open("/proc/self/maps") as f:
             for line in f:
                 p = line.split(None, 5)
                 if len(p) == 6:
                     path = p[5].strip()
-                    if path.startswith("/") and (".so" in os.path.basename(path)) and path not in seen: seen.append(path)
+                    if path not in known and path.startswith("/") and ".so" in os.path.basename(path):
+                        known.add(path)
+                        seen.append(path)
     except OSError: pass
     return seen
-o["torch_installed"] = False
-try:
-    import torch
-except BaseException as e:
-    # Not installed is not an error: ModuleNotFoundError for "torch" itself (Python 2: the message).
-    if not (isinstance(e, ImportError) and (getattr(e, "name", None) == "torch" or str(e) == "No module named torch")):
-        o["torch_import_error"] = "%s: %s" % (type(e).__name__, e)
-else:
-    o["torch_installed"] = True
-    def attempt(f):
-        try: return f()
-        except BaseException as e: return None
-    o["torch_version"] = str(getattr(torch, "__version__", ""))
-    o["torch_path"] = os.path.dirname(getattr(torch, "__file__", "") or "")
-    v = getattr(torch, "version", None)
-    o["torch_cuda"] = str(getattr(v, "cuda", "") or "")
-    o["torch_git_version"] = str(getattr(v, "git_version", "") or "")
-    cd = attempt(lambda: torch.backends.cudnn.version())
-    o["torch_cudnn"] = str(cd) if cd else ""
-    nc = attempt(lambda: torch.cuda.nccl.version())
-    o["torch_nccl"] = ".".join(str(x) for x in nc) if isinstance(nc, tuple) else (str(nc) if nc else "")
-    abi = attempt(lambda: torch._C._GLIBCXX_USE_CXX11_ABI)
-    o["torch_cxx11_abi"] = bool(abi) if abi is not None else None
-    arch = attempt(lambda: torch._C._cuda_getArchFlags())
-    o["torch_arch_list"] = arch.split() if isinstance(arch, str) else []
-    import warnings
-    with warnings.catch_warnings(record=True) as w:
-        warnings.simplefilter("always")
-        av = attempt(lambda: bool(torch.cuda.is_available()))
-    o["cuda_available"] = av
-    if av is False:
-        msg = ""
-        try: torch.cuda.init()
-        except BaseException as e: msg = "%s: %s" % (type(e).__name__, e)
-        if not msg and w: msg = str(w[-1].message)
-        o["cuda_error"] = msg.strip()
-    # torch built against another numpy C ABI (torch 2.1 with numpy 2: "_ARRAY_API not found" at import,
-    # then "Numpy is not available"): imports fine, fails at the first conversion.
-    if "numpy" in pk:
-        try:
-            import numpy
-            torch.from_numpy(numpy.zeros(1))
-        except BaseException as e: o["torch_numpy_error"] = "%s: %s" % (type(e).__name__, e)
-# Compiled extensions break at import time ("undefined symbol" after a torch upgrade; "No module named
-# 'torch'" when installed without it): import the installed ones (found by dist-info) and keep what they
-# raise. Skipped when torch itself fails to import (that is the one error then). torchao imports silently
-# when its C++ ops do not load, so its _C library is loaded the way torchao does.
-if not o.get("torch_import_error"):
-    ie = {}
-    for pkg, mod in (("flash-attn", "flash_attn"), ("xformers", "xformers"), ("apex", "apex"),
-                     ("bmtrain", "bmtrain"), ("bitsandbytes", "bitsandbytes"), ("torchvision", "torchvision"),
-                     ("torchaudio", "torchaudio"), ("torchao", "torchao")):
-        if pkg in pk:
-            try: m = __import__(mod)
-            except BaseException as e:
-                ie[mod] = "%s: %s" % (type(e).__name__, e)
-                continue
-            if mod == "torchao" and o["torch_installed"]:
-                here = os.path.dirname(getattr(m, "__file__", "") or "")
-                try: libs = sorted(n for n in os.listdir(here) if n.startswith("_C") and n.endswith(".so"))
-                except OSError: libs = []
-                for n in libs:
-                    try: torch.ops.load_library(os.path.join(here, n))
-                    except BaseException as e: ie["torchao." + n.split(".")[0]] = "%s: %s" % (type(e).__name__, e)
-    o["import_errors"] = ie
-o["mapped_libraries"] = maps()
 # The CUDA libraries now mapped, asked for their version by their own function here, where they are loaded
 # already: RTLD_NOLOAD never loads a file, so nothing runs that import torch did not run, and the inventory
 # spares a dlopen child per directory (libcublasLt alone: ~0.1 s of CPU). The kinds and calls are those of
@@ -156,7 +94,138 @@ def loaded_versions(paths):
             if rc == 0: out.append({"name": kind, "path": path, "raw": raw})
         except BaseException: continue
     return out
+# Compiled extensions break at import time ("undefined symbol" after a torch upgrade; "No module named
+# 'torch'" when installed without it): import the installed ones (found by dist-info) and keep what they
+# raise. Skipped when torch itself fails to import (that is the one error then). torchao imports silently
+# when its C++ ops do not load, so its _C library is loaded the way torchao does.
+# Each import runs in a child forked after `import torch` (copy-on-write: a child pays for its own import
+# only), at most `jobs` at a time and each within `limit` seconds: one that hangs is reported as such and
+# killed, the others still answer. A child sends its errors and the libraries it mapped beyond torch's.
+def import_in_child(pkg, mod, before):
+    ie = {}
+    try: m = __import__(mod)
+    except BaseException as e:
+        ie[mod] = "%s: %s" % (type(e).__name__, e)
+        m = None
+    if m is not None and mod == "torchao" and o["torch_installed"]:
+        here = os.path.dirname(getattr(m, "__file__", "") or "")
+        try: libs = sorted(n for n in os.listdir(here) if n.startswith("_C") and n.endswith(".so"))
+        except OSError: libs = []
+        for n in libs:
+            try: torch.ops.load_library(os.path.join(here, n))
+            except BaseException as e: ie["torchao." + n.split(".")[0]] = "%s: %s" % (type(e).__name__, e)
+    new = [p for p in maps() if p not in before]
+    return {"errors": ie, "mapped_libraries": new, "mapped_library_versions": loaded_versions(new)}
+import time
+now = getattr(time, "monotonic", time.time)
+class ImportChecks(object):
+    def __init__(self, todo, limit, jobs):
+        self.queue, self.limit, self.jobs, self.running, self.done = list(todo), limit, jobs, {}, {}
+        self.before = set(maps())
+    def spawn(self):
+        import warnings
+        while self.queue and len(self.running) < self.jobs:
+            pkg, mod = self.queue.pop(0)
+            r, w = os.pipe()
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # 3.12: "fork() with threads": the child only imports
+                pid = os.fork()
+            if pid == 0:
+                try:
+                    os.close(r)
+                    data = json.dumps(import_in_child(pkg, mod, self.before)).encode("utf-8")
+                    while data: data = data[os.write(w, data):]
+                finally:
+                    os._exit(0)
+            os.close(w)
+            self.running[r] = [pkg, mod, pid, now() + self.limit, []]
+    def finish(self, r, timed_out):
+        pkg, mod, pid, _, chunks = self.running.pop(r)
+        os.close(r)
+        if timed_out:
+            try: os.kill(pid, 9)
+            except OSError: pass
+        status = os.waitpid(pid, 0)[1]
+        try: res = json.loads(b"".join(chunks).decode("utf-8"))
+        except ValueError: res = None
+        if timed_out:
+            res = {"errors": {mod: "TimeoutError: import %s did not finish within %g s" % (mod, self.limit)}}
+        elif not isinstance(res, dict):
+            why = "was killed by signal %d" % os.WTERMSIG(status) if os.WIFSIGNALED(status) else \
+                  "exited %d without an answer" % os.WEXITSTATUS(status)
+            res = {"errors": {mod: "ChildProcessError: import %s %s" % (mod, why)}}
+        self.done[pkg] = res
+    def wait(self):
+        import select
+        self.spawn()
+        while self.running:
+            left = max(0.0, min(v[3] for v in self.running.values()) - now())
+            try: ready = select.select(list(self.running), [], [], left)[0]
+            except (OSError, select.error): ready = []  # EINTR on Python 2
+            for r in ready:
+                chunk = os.read(r, 1 << 16)
+                if chunk: self.running[r][4].append(chunk)
+                else: self.finish(r, False)
+            for r in [r for r, v in self.running.items() if v[3] <= now()]: self.finish(r, True)
+            self.spawn()
+        return self.done
+# What the caller still needs (sys.argv[1], JSON; the rest it has from its cache): "torch": torch's facts,
+# "imports": [distribution, module] pairs whose import to check when installed, "limit" and "jobs" for those.
+req = json.loads(sys.argv[1]) if len(sys.argv) > 1 else {}
+want_torch = req.get("torch", True)
+todo = [(p, m) for p, m in req.get("imports", []) if p in pk]
+o["torch_installed"] = False
+checks = None
+if want_torch or todo:
+    try:
+        import torch
+    except BaseException as e:
+        # Not installed is not an error: ModuleNotFoundError for "torch" itself (Python 2: the message).
+        if not (isinstance(e, ImportError) and (getattr(e, "name", None) == "torch" or str(e) == "No module named torch")):
+            o["torch_import_error"] = "%s: %s" % (type(e).__name__, e)
+    else:
+        o["torch_installed"] = True
+    if not o.get("torch_import_error"):
+        checks = ImportChecks(todo, float(req.get("limit", 60)), int(req.get("jobs", 0) or os.cpu_count() or 1))
+        checks.spawn()
+if o["torch_installed"] and want_torch:
+    def attempt(f):
+        try: return f()
+        except BaseException as e: return None
+    o["torch_version"] = str(getattr(torch, "__version__", ""))
+    o["torch_path"] = os.path.dirname(getattr(torch, "__file__", "") or "")
+    v = getattr(torch, "version", None)
+    o["torch_cuda"] = str(getattr(v, "cuda", "") or "")
+    o["torch_git_version"] = str(getattr(v, "git_version", "") or "")
+    cd = attempt(lambda: torch.backends.cudnn.version())
+    o["torch_cudnn"] = str(cd) if cd else ""
+    nc = attempt(lambda: torch.cuda.nccl.version())
+    o["torch_nccl"] = ".".join(str(x) for x in nc) if isinstance(nc, tuple) else (str(nc) if nc else "")
+    abi = attempt(lambda: torch._C._GLIBCXX_USE_CXX11_ABI)
+    o["torch_cxx11_abi"] = bool(abi) if abi is not None else None
+    arch = attempt(lambda: torch._C._cuda_getArchFlags())
+    o["torch_arch_list"] = arch.split() if isinstance(arch, str) else []
+    import warnings
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        av = attempt(lambda: bool(torch.cuda.is_available()))
+    o["cuda_available"] = av
+    if av is False:
+        msg = ""
+        try: torch.cuda.init()
+        except BaseException as e: msg = "%s: %s" % (type(e).__name__, e)
+        if not msg and w: msg = str(w[-1].message)
+        o["cuda_error"] = msg.strip()
+    # torch built against another numpy C ABI (torch 2.1 with numpy 2: "_ARRAY_API not found" at import,
+    # then "Numpy is not available"): imports fine, fails at the first conversion.
+    if "numpy" in pk:
+        try:
+            import numpy
+            torch.from_numpy(numpy.zeros(1))
+        except BaseException as e: o["torch_numpy_error"] = "%s: %s" % (type(e).__name__, e)
+o["mapped_libraries"] = maps()
 o["mapped_library_versions"] = loaded_versions(o["mapped_libraries"])
+if checks: o["import_checks"] = checks.wait()
 )PY";
 
 }  // namespace
@@ -197,7 +266,30 @@ std::vector<PythonCandidate> discover_pythons(const RootFs& fs, const EnvMap& en
 }
 
 namespace {
-// The interpreter's facts and the torch script's keys as an inventory entry.
+const nlohmann::json* member(const nlohmann::json& j, const char* key) {
+  if (!j.is_object()) return nullptr;
+  auto it = j.find(key);
+  return it == j.end() ? nullptr : &*it;
+}
+
+// An answer's (or one import check's) mapped libraries and the versions read in that process.
+void add_mapped(PythonEnv& p, const nlohmann::json& part) {
+  if (const auto* maps = member(part, "mapped_libraries"); maps && maps->is_array())
+    for (const auto& m : *maps)
+      if (m.is_string() && std::find(p.mapped_libraries.begin(), p.mapped_libraries.end(), m) == p.mapped_libraries.end())
+        p.mapped_libraries.push_back(m.get<std::string>());
+  if (const auto* readings = member(part, "mapped_library_versions"); readings && readings->is_array()) {
+    // The same lines gpucheck-libversion prints, read the same lenient way.
+    std::string lines;
+    for (const auto& reading : *readings) lines += reading.dump() + "\n";
+    for (const auto& [path, reading] : parse_version_helper_output(lines))
+      if (!reading.version.empty()) p.mapped_library_versions[path] = reading.version;
+  }
+}
+}  // namespace
+
+// The interpreter's facts and the torch script's keys as an inventory entry; each import check adds its
+// errors and the libraries (with versions) its child mapped beyond torch's.
 PythonEnv python_env_from(const platform::PythonFacts& f) {
   PythonEnv p;
   p.executable = f.executable;
@@ -219,20 +311,17 @@ PythonEnv python_env_from(const platform::PythonFacts& f) {
   p.cuda_available = f.flag("cuda_available");
   p.cuda_error = f.text("cuda_error");
   p.torch_import_error = f.text("torch_import_error");
-  p.import_errors = f.text_map("import_errors");
   p.torch_numpy_error = f.text("torch_numpy_error");
-  p.mapped_libraries = f.texts("mapped_libraries");
-  if (f.answer.is_object() && f.answer.contains("mapped_library_versions")) {
-    // The same lines gpucheck-libversion prints, read the same lenient way.
-    std::string lines;
-    if (f.answer["mapped_library_versions"].is_array())
-      for (const auto& reading : f.answer["mapped_library_versions"]) lines += reading.dump() + "\n";
-    for (const auto& [path, reading] : parse_version_helper_output(lines))
-      if (!reading.version.empty()) p.mapped_library_versions[path] = reading.version;
-  }
+  add_mapped(p, f.answer);
+  if (const auto* checks = member(f.answer, "import_checks"); checks && checks->is_object())
+    for (const auto& [dist, check] : checks->items()) {
+      if (const auto* errors = member(check, "errors"); errors && errors->is_object())
+        for (const auto& [module, error] : errors->items())
+          if (error.is_string()) p.import_errors[module] = error.get<std::string>();
+      add_mapped(p, check);
+    }
   return p;
 }
-}  // namespace
 
 std::string resolve_pyenv_shim(const RootFs& fs, const EnvMap& env, const std::string& path, const std::string& cwd) {
   std::string shims = parent_dir(path);
@@ -249,13 +338,35 @@ std::string resolve_pyenv_shim(const RootFs& fs, const EnvMap& env, const std::s
   return fs.is_executable(exe) ? exe : "";
 }
 
-PythonEnv probe_python(const std::string& interpreter, const std::string& via, double timeout_s,
-                       const std::string& run_as) {
+const std::vector<std::pair<std::string, std::string>>& import_checked_packages() {
+  static const std::vector<std::pair<std::string, std::string>> packages = {
+      {"flash-attn", "flash_attn"}, {"xformers", "xformers"},         {"apex", "apex"},
+      {"bmtrain", "bmtrain"},       {"bitsandbytes", "bitsandbytes"}, {"torchvision", "torchvision"},
+      {"torchaudio", "torchaudio"}, {"torchao", "torchao"}};
+  return packages;
+}
+
+platform::PythonFacts query_probe(const std::string& interpreter, const ProbeRequest& req) {
+  nlohmann::json asked = {{"torch", req.torch}, {"limit", req.import_timeout_s}, {"imports", nlohmann::json::array()}};
+  int jobs = req.import_jobs;
+  if (jobs <= 0) {
+    cpu_set_t set;
+    jobs = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 1;
+  }
+  asked["jobs"] = std::max(1, jobs);
+  for (const auto& [dist, module] : import_checked_packages())
+    if (!req.imports || std::find(req.imports->begin(), req.imports->end(), dist) != req.imports->end())
+      asked["imports"].push_back({dist, module});
   platform::PythonQuery q;
   q.extra_script = kTorchScript;
-  q.timeout_s = timeout_s;
-  q.run_as = run_as;
-  auto facts = platform::query_python(interpreter, q);
+  q.args = {asked.dump()};
+  q.timeout_s = req.timeout_s;
+  q.run_as = req.run_as;
+  return platform::query_python(interpreter, q);
+}
+
+PythonEnv probe_python(const std::string& interpreter, const std::string& via, const ProbeRequest& req) {
+  auto facts = query_probe(interpreter, req);
   PythonEnv p;
   if (facts.answered) p = python_env_from(facts);
   else p.error = facts.error;

@@ -96,7 +96,13 @@ nlohmann::json to_json(const Report& r, const std::string& program) {
   return j;
 }
 
-Report report_from_json(const nlohmann::json& j) {
+namespace {
+
+// `consumed`, when given, is `j` itself, and each part is moved out of it as soon as it is read; `streamed`,
+// when given, holds each section's findings, read while the file was parsed (read_report_file), and `j`'s
+// findings arrays hold only what was not read that way.
+Report read_report(const nlohmann::json& j, nlohmann::json* consumed,
+                   std::vector<std::vector<Finding>>* streamed = nullptr) {
   // Compared as JSON, not read with value(): a "kind" of another type is "not a report", never a type_error
   // (the `report` fuzz target found {"kind": {...}} ending `gpucheck report FILE` in "internal error", exit 3).
   if (!j.is_object() || !j.contains("kind") || j.at("kind") != "gpucheck.report")
@@ -115,20 +121,32 @@ Report report_from_json(const nlohmann::json& j) {
     r.meta.exit.error_fails = j.value("error_fails", false);
     r.meta.exit.informational = j.value("informational", false);
     r.meta.environment = j.value("environment", std::map<std::string, std::string>{});
-    if (j.contains("sections")) {
-      for (auto& sj : j.at("sections"))
-        r.sections.push_back({sj.at("name").get<std::string>(), sj.at("findings").get<std::vector<Finding>>()});
-    } else {
+    if (!j.contains("sections")) {
       r.section("probes").findings = j.at("results").get<std::vector<Finding>>();  // schema 1
+    } else {
+      const nlohmann::json& sections = j.at("sections");
+      if (streamed && streamed->size() != sections.size()) throw InputError("sections is not an array of sections");
+      for (std::size_t i = 0; i < sections.size(); ++i) {
+        const nlohmann::json& findings = sections.at(i).at("findings");
+        if (!findings.is_array()) throw InputError("sections[" + std::to_string(i) + "].findings is not an array");
+        Section section{sections[i].at("name").get<std::string>(), {}};
+        if (streamed) section.findings = std::move((*streamed)[i]);
+        for (const auto& f : findings) section.findings.push_back(f.get<Finding>());  // throws: not a finding
+        r.sections.push_back(std::move(section));
+      }
     }
     r.notes = j.value("notes", std::vector<std::string>{});
-    r.inventory = j.value("inventory", nlohmann::json());
-    r.details = j.value("details", nlohmann::json());
+    if (j.contains("inventory")) r.inventory = consumed ? std::move((*consumed)["inventory"]) : j.at("inventory");
+    if (j.contains("details")) r.details = consumed ? std::move((*consumed)["details"]) : j.at("details");
     return r;
   } catch (const std::exception& e) {
     throw InputError(std::string("malformed gpucheck report: ") + e.what());
   }
 }
+
+}  // namespace
+
+Report report_from_json(const nlohmann::json& j) { return read_report(j, nullptr); }
 
 std::string write_report_file(const std::string& dir, const std::string& host, const std::string& compact_time,
                               const std::string& content) {
@@ -138,10 +156,43 @@ std::string write_report_file(const std::string& dir, const std::string& host, c
 }
 
 Report read_report_file(const std::string& path) {
-  nlohmann::json doc = parse_json_or_discarded(read_file(path));
+  // Each finding is made a Finding as soon as the parser has read it, and its JSON tree dropped: a report of
+  // 300,000 findings never exists as a whole tree (about 8 times the file) beside the Report made from it.
+  std::vector<std::vector<Finding>> streamed;  // sections[i].findings, in order
+  std::string unreadable;                      // the first finding that is no Finding
+  std::vector<std::string> keys(kMaxJsonDepth + 2);  // the key being read at each depth
+  auto read_as_parsed = [&](int depth, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+    using Event = nlohmann::json::parse_event_t;
+    if (depth < 0 || static_cast<std::size_t>(depth) >= keys.size()) return true;
+    if (event == Event::key) {
+      keys[static_cast<std::size_t>(depth)] = parsed.is_string() ? parsed.get<std::string>() : "";
+      // A key given twice: the tree keeps the last value, and so does what was read.
+      if (depth == 1 && parsed == "sections") streamed.clear(), unreadable.clear();
+      if (depth == 3 && keys[1] == "sections" && parsed == "findings" && !streamed.empty()) streamed.back().clear();
+    } else if (keys[1] != "sections") {
+      return true;
+    } else if (event == Event::object_start && depth == 2) {  // sections[i]
+      streamed.emplace_back();
+    } else if (event == Event::object_end && depth == 4 && keys[3] == "findings" && unreadable.empty() &&
+               !streamed.empty()) {  // sections[i].findings[k]
+      try {
+        streamed.back().push_back(parsed.get<Finding>());
+        return false;  // read: not kept in the tree
+      } catch (const std::exception& e) {
+        unreadable = e.what();  // kept in the tree; read_report reports it
+      }
+    }
+    return true;
+  };
+  nlohmann::json doc;
+  {
+    const std::string text = read_file(path);
+    doc = json_too_deep(text) ? nlohmann::json(nlohmann::json::value_t::discarded)
+                              : nlohmann::json::parse(text, read_as_parsed, /*allow_exceptions=*/false);
+  }
   if (doc.is_discarded()) throw InputError(path + ": not JSON, or nested too deep (a gpucheck report is the JSON of --json or reports/)");
   try {
-    return report_from_json(doc);
+    return read_report(doc, &doc, doc.contains("sections") ? &streamed : nullptr);
   } catch (const InputError& e) {
     throw InputError(path + ": " + e.what());
   } catch (const nlohmann::json::exception& e) {

@@ -9,6 +9,8 @@
 #include "core/verdict.h"
 #include "model/compare_details.h"
 #include "model/diff_details.h"
+#include "model/doctor_details.h"
+#include "model/explain_details.h"
 
 namespace gpucheck::model {
 namespace {
@@ -233,7 +235,7 @@ bool judges(const Report& r) {
 
 bool counted(const Finding& f) {
   // doctor's plan headline (planner verdict in details) sums up the plan's own findings.
-  return !(starts_with(f.id, "plan.") && f.details.is_object() && f.details.contains("verdict"));
+  return !(starts_with(f.id, "plan.") && is_install_plan(f));
 }
 
 bool needs_attention(const Finding& f) {
@@ -270,7 +272,7 @@ const Finding* root_cause(const Report& r) {
   if (!causes || causes->findings.empty() || causes->findings.front().status == Status::kFail) return nullptr;
   const Finding* root = &causes->findings.front();
   for (const auto& c : causes->findings)
-    if (c.details.is_object() && c.details.value("root", false) == true) root = &c;
+    if (explain_cause(c).root) root = &c;
   return root;
 }
 

@@ -37,7 +37,7 @@ void text::markdown_compare(const report::Report& r, std::ostream& out) {
     out << "| benchmark | base | new | change | p | verdict |\n|---|---:|---:|---:|---:|---|\n";
     for (const auto& row : rows) {
       const std::string verdict = mark(row.verdict);
-      out << "| " << escape(row.name) << " | " << row.base << " | " << row.now << " | " << row.change << " | "
+      out << "| " << escape(row.name) << " | " << row.base << " | " << row.now << " | " << row.shown_change << " | "
           << row.p << " | " << verdict << " |\n";
     }
     out << "\n";

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "model/finding_details.h"
+
 namespace gpucheck::render::compare {
 
 std::string format_time(double ns) {
@@ -19,22 +21,24 @@ std::vector<Row> rows(const report::Report& r) {
   const auto* s = r.find_section("benchmarks");
   if (!s) return out;
   for (const auto& f : s->findings) {
-    if (f.id.rfind("bench.", 0) != 0 || !f.details.is_object()) continue;
+    if (f.id.rfind("bench.", 0) != 0) continue;
+    const std::optional<model::BenchmarkComparison> c = model::benchmark_comparison(f);
+    if (!c) continue;
     Row row;
     row.finding = &f;
-    row.name = f.details.value("name", f.title);
+    row.name = c->name;
     const std::string suffix = "/manual_time";
     if (row.name.size() > suffix.size() && row.name.compare(row.name.size() - suffix.size(), suffix.size(), suffix) == 0)
       row.name.resize(row.name.size() - suffix.size());
-    row.verdict = f.details.value("verdict", "");
-    if (f.details.contains("base") && f.details["base"].is_object() && f.details.contains("p")) {
-      row.base = format_time(f.details["base"].value("median_ns", 0.0));
-      row.now = format_time(f.details["new"].value("median_ns", 0.0));
-      row.change = fmt::format("{:+.1f}%", 100 * f.details.value("change", 0.0));
-      double p = f.details.value("p", 1.0);
-      row.p = p >= 0.001 ? fmt::format("{:.3f}", p) : fmt::format("{:.1e}", p);
+    row.verdict = c->verdict;
+    row.change = c->change;
+    if (c->measured) {
+      row.base = format_time(c->base_median_ns);
+      row.now = format_time(c->new_median_ns);
+      row.shown_change = fmt::format("{:+.1f}%", 100 * (std::isnan(c->change) ? 0.0 : c->change));
+      row.p = c->p >= 0.001 ? fmt::format("{:.3f}", c->p) : fmt::format("{:.1e}", c->p);
     } else {
-      row.base = row.now = row.change = row.p = "-";
+      row.base = row.now = row.shown_change = row.p = "-";
     }
     out.push_back(row);
   }

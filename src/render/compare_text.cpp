@@ -34,7 +34,7 @@ void compare(const report::Report& r, std::ostream& out, const RenderOptions& o)
                             : row.verdict == "undecidable" ? std::string("too few")
                                                            : row.verdict;
       out << fmt::format("{:<{}} {:>9} {:>9} {:>7} {:>7} {}\n", fit(row.name, name_width), name_width, row.base,
-                         row.now, row.change, row.p, verdict);
+                         row.now, row.shown_change, row.p, verdict);
     }
   }
   for (const auto& row : rows)

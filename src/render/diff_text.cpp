@@ -22,8 +22,7 @@ std::string side(const model::DiffSide& s) {
 
 }  // namespace
 
-void diff(const report::Report& r, std::ostream& out, const RenderOptions& o) {
-  const model::DiffDetails d = model::diff_details(r);
+void diff(const report::Report& r, const model::DiffDetails& d, std::ostream& out, const RenderOptions& o) {
   out << "A: " << side(d.a) << "\nB: " << side(d.b) << "\n";
   const report::Section* s = r.find_section("differences");
   if (!s || s->findings.empty()) {

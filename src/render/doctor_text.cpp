@@ -9,9 +9,6 @@
 namespace gpucheck::render::text {
 namespace {
 
-/// The plan's own Finding (section "plan" starts with it; its details carry the verdict).
-bool is_plan_itself(const Finding& f) { return f.details.is_object() && f.details.contains("verdict"); }
-
 std::string str(const nlohmann::json& j, const char* key) {
   return j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : "";
 }
@@ -23,15 +20,14 @@ std::string toolkit_line(const nlohmann::json& t) {
 }
 
 /// "python 3.11.7 at /venv/bin/python (venv, chosen by --python), torch 2.1.2+cu121 (CUDA 12.1)".
-std::string judged_python_line(const nlohmann::json& p) {
-  if (!p.is_object()) return "no Python environment";
-  std::string kind = str(p, "kind"), rule = str(p, "chosen_by");
-  std::string why = kind + (kind.empty() || rule.empty() ? "" : ", ") + (rule.empty() ? "" : "chosen by " + rule);
-  std::string torch = str(p, "torch").empty() ? "no torch"
-                      : "torch " + str(p, "torch") + (str(p, "torch_cuda").empty() ? " (CPU build)"
-                                                                                   : " (CUDA " + str(p, "torch_cuda") + ")");
-  return "python " + str(p, "version") + " at " + str(p, "interpreter") + (why.empty() ? "" : " (" + why + ")") + ", " +
-         torch;
+std::string judged_python_line(const std::optional<model::JudgedPython>& judged) {
+  if (!judged) return "no Python environment";
+  const model::JudgedPython& p = *judged;
+  std::string why = p.kind + (p.kind.empty() || p.chosen_by.empty() ? "" : ", ") +
+                    (p.chosen_by.empty() ? "" : "chosen by " + p.chosen_by);
+  std::string torch = p.torch.empty() ? "no torch"
+                      : "torch " + p.torch + (p.torch_cuda.empty() ? " (CPU build)" : " (CUDA " + p.torch_cuda + ")");
+  return "python " + p.version + " at " + p.interpreter + (why.empty() ? "" : " (" + why + ")") + ", " + torch;
 }
 
 /// What sets plan `alt` apart from the best plan, and when one would take it instead: "torch 2.14.1 (CUDA
@@ -68,16 +64,15 @@ std::string alternative_line(const nlohmann::json& best, const nlohmann::json& a
 
 }  // namespace
 
-void doctor(const report::Report& r, std::ostream& out, const RenderOptions& o) {
+void doctor(const report::Report& r, const model::DoctorDetails& d, std::ostream& out, const RenderOptions& o) {
   const report::Section* plan = r.find_section("plan");
   const Finding* itself = nullptr;
   if (plan)
     for (const auto& f : plan->findings)
-      if (!itself && is_plan_itself(f)) itself = &f;
+      if (!itself && model::is_install_plan(f)) itself = &f;
   // doctor --for: the plan is the answer. Without -v the first screen is what was judged in a line, each
   // finding in a line, and one install path in full with the others in a line each; -v has every detail.
   const bool brief = itself && !o.verbose;
-  const nlohmann::json python = r.details.is_object() ? r.details.value("python", nlohmann::json()) : nullptr;
   const nlohmann::json toolkits =
       r.inventory.is_object() ? r.inventory.value("toolkits", nlohmann::json::array()) : nlohmann::json::array();
   // The brief leaves out the notes (info, pass) and the inventory's failed lookups, and says how many.
@@ -92,13 +87,13 @@ void doctor(const report::Report& r, std::ostream& out, const RenderOptions& o) 
       auto v = compat::Version::parse(str(t, "version"));
       tks.push_back((v ? v->major_minor() : str(t, "version")) + (str(t, "nvcc").empty() ? " (no nvcc)" : ""));
     }
-    const std::string torch = str(python, "torch");
-    out << "gpucheck doctor: python " << str(python, "version") << " (" << str(python, "kind") << "), "
+    const std::string torch = d.python ? d.python->torch : "";
+    out << "gpucheck doctor: " << (d.python ? "python " + d.python->version + " (" + d.python->kind + "), " : "no Python, ")
         << (torch.empty() ? "no torch" : "torch " + torch) << "; CUDA toolkit " << (tks.empty() ? "none" : join(tks, ", "))
         << (left_out ? "; " + std::to_string(left_out) + " notes: -v" : "") << "\n";
   } else {
-    out << "gpucheck doctor (" << str(r.details, "inventory_source") << ")\n";
-    out << "judged: " << judged_python_line(python) << "\n";
+    out << "gpucheck doctor (" << d.inventory_source << ")\n";
+    out << "judged: " << judged_python_line(d.python) << "\n";
     out << "toolkits found:" << (toolkits.empty() ? " none" : "") << "\n";
     for (const auto& t : toolkits) out << "  " << toolkit_line(t) << "\n";
     for (const auto& n : r.notes) out << "inventory note: " << n << "\n";

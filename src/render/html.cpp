@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "core/text.h"
+#include "model/finding_details.h"
 #include "model/verdict.h"
 #include "render/html_charts.h"
 #include "render/html_escape.h"
@@ -89,9 +90,7 @@ void finding_body(const Finding& f, std::string& out, bool with_summary = true) 
   if (!f.explanation.empty()) out += "<p><strong>Why:</strong> " + escape(f.explanation) + "</p>\n";
   fixes_html(f.fixes, out);
   references_html(f.references, out);
-  if (f.details.is_object())
-    if (auto t = f.details.find("table"); t != f.details.end() && t->is_string())
-      out += "<pre class=\"plain\">" + escape(t->get<std::string>()) + "</pre>\n";
+  if (auto table = model::plain_table(f)) out += "<pre class=\"plain\">" + escape(*table) + "</pre>\n";
 }
 
 void banner(const report::Report& r, const model::Verdict& v, std::string& out) {

@@ -5,21 +5,15 @@
 #include <map>
 #include <unordered_map>
 
+#include "model/details.h"
 #include "model/finding_details.h"
 #include "core/measurement_details.h"
 #include "core/text.h"
 #include "render/compare_rows.h"
-#include "render/report_fields.h"
 #include "render/svg_chart.h"
 
 namespace gpucheck::render::html {
 namespace {
-
-const nlohmann::json* rows_of(const Finding& f) {
-  if (!f.details.is_object()) return nullptr;
-  auto it = f.details.find("rows");
-  return it != f.details.end() && it->is_array() ? &*it : nullptr;
-}
 
 // "sweep.all_reduce.sum.fp16.1048576.out" -> chart "all_reduce sum", line "fp16 out-of-place": one chart per
 // collective (a dozen lines in one frame cannot be told apart), one line per dtype and placement.
@@ -36,18 +30,14 @@ std::pair<std::string, std::string> sweep_chart_and_series(const std::string& ke
 
 void collectives_busbw(const report::Report& r, std::vector<Chart>& out) {
   for (const auto* f : r.findings()) {
-    const nlohmann::json* rows = rows_of(*f);
-    if (!rows) continue;
-    const bool bus = number_at(f->details, "world") > 1;
+    const model::Sweep sweep = model::sweep_of(*f);
+    const bool bus = sweep.bus_bandwidth;
     std::vector<std::string> charts;                                   // in first-seen order
     std::map<std::string, std::vector<svg::Series>> series_of_chart;
-    for (const auto& row : *rows) {
-      if (!row.is_object() || (row.contains("exercised") && row["exercised"] == false)) continue;
-      const std::string key = text_at(row, "key");
+    for (const auto& point : sweep.points) {
+      const std::string& key = point.key;
       if (key.rfind("sweep.", 0) != 0) continue;
-      const double y = number_at(row, bus ? "busbw_gbps" : "algbw_gbps");
-      const double x = number_at(row, "bytes");
-      if (!std::isfinite(x) || !std::isfinite(y)) continue;
+      const double y = point.gbps, x = point.bytes;
       // Not a structured binding: C++17 lambdas cannot capture one (clang refuses, scripts/sanitize builds with it).
       const auto chart_and_series = sweep_chart_and_series(key);
       const std::string& chart = chart_and_series.first;
@@ -190,14 +180,14 @@ void gemm_sizes(const report::Report& r, std::vector<Chart>& out) {
 }
 
 void compare_deltas(const report::Report& r, std::vector<Chart>& out) {
-  if (r.meta.command != "compare") return;
+  if (!std::holds_alternative<model::CompareDetails>(model::details_of(r))) return;
   svg::BarChart c;
   c.title = "Median time change, new against base";
   c.unit = "%";
   c.signed_axis = true;
   for (const auto& row : compare::rows(r)) {
     if (!row.finding) continue;
-    const double change = 100 * number_at(row.finding->details, "change");  // NaN (not compared): no bar
+    const double change = 100 * row.change;  // NaN (not compared): no bar
     const std::string tone = row.verdict == "regression" ? "bad" : row.verdict == "improvement" ? "good"
                              : row.verdict == "undecidable" ? "warn" : "neutral";
     c.bars.push_back({row.name, change, std::nullopt, tone});

@@ -6,8 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/text.h"
-#include "model/compare_details.h"
-#include "model/run_details.h"
+#include "model/details.h"
 
 namespace gpucheck::render::html {
 namespace {
@@ -19,8 +18,8 @@ std::string names(const std::vector<std::string>& ids, std::size_t most = 8) {
   return join(shown, ", ") + (ids.size() > most ? fmt::format(" and {} more", ids.size() - most) : "");
 }
 
-void run_scope(const report::Report& r, Scope& s) {
-  const auto probes = model::run_details(r).gpu_probes;
+void run_scope(const report::Report& r, const model::RunDetails& d, Scope& s) {
+  const auto& probes = d.gpu_probes;
   const std::set<std::string> gpu(probes.begin(), probes.end());
   std::vector<std::string> gpu_ran, gpu_not, host_ran, host_not;
   std::string first_reason;
@@ -56,8 +55,7 @@ void fleet_scope(const report::Report& r, Scope& s) {
   s.lines.push_back("Judged from the nodes' own run reports; this command ran nothing on the nodes.");
 }
 
-void compare_scope(const report::Report& r, Scope& s) {
-  const model::CompareDetails d = model::compare_details(r);
+void compare_scope(const model::CompareDetails& d, Scope& s) {
   const std::string base = d.mode == "history" ? fmt::format("{} documents", d.base.size())
                            : d.base.empty()    ? "(none)"
                                                : d.base.front();
@@ -72,18 +70,22 @@ Scope tested_scope(const report::Report& r, const model::Verdict& v) {
   Scope s;
   s.verdict = v.word;
   s.tone = v.tone;
-  const std::string& c = r.meta.command;
-  if (c == "run") run_scope(r, s);
-  else if (c == "fleet") fleet_scope(r, s);
-  else if (c == "compare") compare_scope(r, s);
-  else if (c == "bench")
-    s.lines.push_back(fmt::format("Benchmarks ran on this machine: {} in all, {} of them skipped; the times are in the "
-                                  "benchmark document.",
-                                  r.details.is_object() && r.details.contains("benchmarks") ? r.details["benchmarks"].dump() : "?",
-                                  r.details.is_object() && r.details.contains("skipped") && r.details["skipped"].is_array()
-                                      ? r.details["skipped"].size() : 0));
-  else if (c == "list" || c == "version") s.lines.push_back("A listing: nothing was tested.");
-  else s.lines.push_back("The installed stack was read (files, versions, libraries); nothing ran on a GPU.");
+  std::visit(
+      [&](const auto& d) {
+        using T = std::decay_t<decltype(d)>;
+        if constexpr (std::is_same_v<T, model::RunDetails>) run_scope(r, d, s);
+        else if constexpr (std::is_same_v<T, model::FleetDetails>) fleet_scope(r, s);
+        else if constexpr (std::is_same_v<T, model::CompareDetails>) compare_scope(d, s);
+        else if constexpr (std::is_same_v<T, model::BenchDetails>)
+          s.lines.push_back(fmt::format("Benchmarks ran on this machine: {} in all, {} of them skipped; the times are "
+                                        "in the benchmark document.",
+                                        d.benchmarks ? std::to_string(*d.benchmarks) : "?", d.skipped.size()));
+        else if constexpr (std::is_same_v<T, model::ListDetails> || std::is_same_v<T, model::VersionDetails>)
+          s.lines.push_back("A listing: nothing was tested.");
+        else
+          s.lines.push_back("The installed stack was read (files, versions, libraries); nothing ran on a GPU.");
+      },
+      model::details_of(r));
   return s;
 }
 

@@ -230,14 +230,10 @@ namespace gpucheck::render::text {
 // `env`: the inventory summary, each toolkit with the host compiler verdict of the report's
 // "host_compiler" section; then the report's notes.
 void env(const report::Report& r, std::ostream& out, const RenderOptions& o) {
-  std::map<std::string, std::string> fits, brief_fits;  // brief: "gcc 12.2.0 is within 6 .. 15" when inside
-  if (const auto* s = r.find_section("host_compiler"))
-    for (const auto& f : s->findings)
-      if (f.details.is_object() && f.details.contains("toolkit")) {
-        const std::string fit = f.details.value("fit", "unknown"), root = f.details.value("toolkit", "");
-        fits[root] = fit + " (" + f.summary + ")";
-        brief_fits[root] = fit == "inside" ? f.summary : fits[root];
-      }
+  const std::map<std::string, std::string> fits = model::host_compiler_fits(r);
+  std::map<std::string, std::string> brief_fits;  // "gcc 12.2.0 is within 6 .. 15" when inside, else as is
+  for (const auto& [root, fit] : fits)
+    brief_fits[root] = starts_with(fit, "inside (") && fit.back() == ')' ? fit.substr(8, fit.size() - 9) : fit;
   if (!r.inventory.is_null()) {
     inventory::Inventory inv;
     inventory::from_json(r.inventory, inv);

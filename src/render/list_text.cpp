@@ -24,8 +24,7 @@ void list(const report::Report& r, std::ostream& out, const RenderOptions&) {
   std::vector<std::string> levels;
   if (probes)
     for (const auto& f : probes->findings) {
-      const auto& d = f.details;
-      levels.push_back(levels_text(d.is_object() ? d.value("levels", std::vector<std::string>{}) : std::vector<std::string>{}));
+      levels.push_back(levels_text(model::probe_listing(f).levels));
       id_width = std::max(id_width, f.id.size());
       levels_width = std::max(levels_width, levels.back().size());
     }
@@ -33,8 +32,8 @@ void list(const report::Report& r, std::ostream& out, const RenderOptions&) {
   if (!probes) return;
   for (std::size_t i = 0; i < probes->findings.size(); ++i) {
     const auto& f = probes->findings[i];
-    double timeout = f.details.is_object() ? f.details.value("timeout_s", 0.0) : 0.0;
-    out << fmt::format("{:<{}}  {:<{}}  {:>6.0f}s  {}\n", f.id, id_width, levels[i], levels_width, timeout, f.title);
+    const model::ProbeListing p = model::probe_listing(f);
+    out << fmt::format("{:<{}}  {:<{}}  {:>6.0f}s  {}\n", f.id, id_width, levels[i], levels_width, p.timeout_s, f.title);
   }
 }
 

@@ -92,7 +92,8 @@ void render_markdown(const report::Report& unsafe, std::ostream& out, const Rend
   if (!attention.empty()) out << "#### Needs attention\n\n";
   for (const auto* f : attention) attention_block(*f, out);
 
-  if (r.meta.command == "compare") return text::markdown_compare(r, out);  // a table of benchmarks
+  // A compare report is a table of benchmarks.
+  if (std::holds_alternative<model::CompareDetails>(model::details_of(r))) return text::markdown_compare(r, out);
   if (r.meta.command == "env") return environment_block(r, out);  // describes: no table of pass/fail rows
   if (!r.findings().empty()) {
     out << "| status | check | result |\n|---|---|---|\n";

@@ -4,9 +4,12 @@
 
 #include <fmt/format.h>
 
-#include "render/report_fields.h"
+#include "model/json_fields.h"
 
 namespace gpucheck::render {
+using model::count_at;
+using model::text_at;
+
 namespace {
 
 

@@ -1,24 +1,26 @@
 #pragma once
-// The text renderer's parts: one function per command's report, and the shared block for one Finding.
-// render_text() picks the part by the report's command; a command without its own part gets findings().
+// The text renderer's parts: one function per command's typed details (model/details.h), each in
+// <command>_text.cpp unless said, and the shared block for one Finding. render_text() picks the part by the
+// type of the report's details; details without their own part get findings().
 #include <ostream>
 
+#include "model/details.h"
 #include "render/render.h"
 
 namespace gpucheck::render::text {
 
-void run(const report::Report& r, std::ostream& out, const RenderOptions& o);      // run_text.cpp
-void doctor(const report::Report& r, std::ostream& out, const RenderOptions& o);   // doctor_text.cpp
-void explain(const report::Report& r, std::ostream& out, const RenderOptions& o);  // explain_text.cpp
-void abi(const report::Report& r, std::ostream& out, const RenderOptions& o);      // abi_text.cpp
-void env(const report::Report& r, std::ostream& out, const RenderOptions& o);      // inventory_text.cpp
-void list(const report::Report& r, std::ostream& out, const RenderOptions& o);     // list_text.cpp
-void version(const report::Report& r, std::ostream& out, const RenderOptions& o);  // version_text.cpp
-void use_cuda(const report::Report& r, std::ostream& out, const RenderOptions& o);     // envtools_text.cpp
-void modulefiles(const report::Report& r, std::ostream& out, const RenderOptions& o);  // envtools_text.cpp
-void fleet(const report::Report& r, std::ostream& out, const RenderOptions& o);        // fleet_text.cpp
-void compare(const report::Report& r, std::ostream& out, const RenderOptions& o);      // compare_text.cpp
-void diff(const report::Report& r, std::ostream& out, const RenderOptions& o);         // diff_text.cpp
+void run(const report::Report& r, std::ostream& out, const RenderOptions& o);  // terminal.cpp
+void doctor(const report::Report& r, const model::DoctorDetails& d, std::ostream& out, const RenderOptions& o);
+void explain(const report::Report& r, const model::ExplainDetails& d, std::ostream& out, const RenderOptions& o);
+void abi(const report::Report& r, const model::AbiDetails& d, std::ostream& out, const RenderOptions& o);
+void env(const report::Report& r, std::ostream& out, const RenderOptions& o);  // inventory_text.cpp
+void list(const report::Report& r, std::ostream& out, const RenderOptions& o);
+void version(const model::VersionDetails& d, std::ostream& out);
+void modulefiles(const report::Report& r, const model::ModulefilesDetails& d, std::ostream& out,
+                 const RenderOptions& o);  // envtools_text.cpp
+void fleet(const report::Report& r, std::ostream& out, const RenderOptions& o);
+void compare(const report::Report& r, std::ostream& out, const RenderOptions& o);
+void diff(const report::Report& r, const model::DiffDetails& d, std::ostream& out, const RenderOptions& o);
 /// Markdown of a (terminal-safe) compare report: its table of benchmarks (compare_markdown.cpp).
 void markdown_compare(const report::Report& r, std::ostream& out);
 /// Any report: its notes, then every section's findings as blocks.

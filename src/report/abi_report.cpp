@@ -5,6 +5,7 @@
 #include "checks/abi/findings.h"
 #include "checks/abi/loader.h"
 #include "core/errors.h"
+#include "model/abi_details.h"
 
 namespace gpucheck::report {
 
@@ -36,7 +37,7 @@ Report abi_report(const AbiOptions& options, Report into) {
   for (const auto& t : audit.targets) targets.findings.push_back(abi::to_finding(t));
   for (const auto& [pkg, error] : audit.import_failures) targets.findings.push_back(abi::import_failure_finding(pkg, error));
   into.notes.insert(into.notes.end(), audit.notes.begin(), audit.notes.end());
-  into.details = {{"seconds", audit.seconds}, {"objects_parsed", audit.objects_parsed}};
+  into.details = model::to_json(model::AbiDetails{audit.seconds, audit.objects_parsed});
   into.meta.command = "abi";  // what the renderers dispatch on, also for a Report not stamped by the cli
   into.meta.exit.warn_fails = options.strict;
   into.meta.exit.error_fails = true;

@@ -14,7 +14,9 @@
 #include "core/text.h"
 #include "gpucheck/build_info.h"
 #include "inventory/version_cache.h"
+#include "model/scrub.h"
 #include "report/inventory_source.h"
+#include "model/bench_details.h"
 
 namespace gpucheck::report {
 
@@ -28,7 +30,7 @@ std::string tool_build_description() {
 
 namespace {
 
-Finding suite_finding(const runner::SuiteRun& r, int& benchmarks, int& skipped, nlohmann::json& skips) {
+Finding suite_finding(const runner::SuiteRun& r, int& benchmarks, int& skipped, std::vector<model::SkippedBenchmark>& skips) {
   Finding f;
   f.id = "bench.suite." + r.suite.name;
   f.title = r.suite.name + ": " + r.suite.subject;
@@ -59,7 +61,7 @@ Finding suite_finding(const runner::SuiteRun& r, int& benchmarks, int& skipped, 
   skipped += static_cast<int>(skipped_names.size());
   for (const auto& n : skipped_names) {
     f.evidence.add(n, "skipped: " + reason[n]);
-    skips.push_back({{"suite", r.suite.name}, {"name", n}, {"reason", reason[n]}});
+    skips.push_back({r.suite.name, n, reason[n]});
   }
   f.add_metric("benchmarks", static_cast<double>(names.size()), "");
   f.add_metric("skipped", static_cast<double>(skipped_names.size()), "");
@@ -109,6 +111,7 @@ Report bench_report(const BenchRequest& req, Report rep) {
   if (!req.options.filter.empty()) doc["context"]["gpucheck"]["filter"] = req.options.filter;
   if (req.options.test_slowdown != 1) doc["context"]["gpucheck"]["test_slowdown"] = req.options.test_slowdown;
 
+  model::scrub_secrets(doc);  // suite names, errors and context come from outside too
   std::string text = json_text(doc, 2) + "\n";
   std::string written;
   if (!req.out.empty()) {
@@ -119,7 +122,7 @@ Report bench_report(const BenchRequest& req, Report rep) {
   }
 
   int benchmarks = 0, skipped = 0;
-  nlohmann::json skips = nlohmann::json::array();
+  std::vector<model::SkippedBenchmark> skips;
   Section& s = rep.section("suites");
   for (const auto& r : runs) s.findings.push_back(suite_finding(r, benchmarks, skipped, skips));
   if (int sig = interrupt_signal()) {
@@ -142,8 +145,7 @@ Report bench_report(const BenchRequest& req, Report rep) {
     s.findings.push_back(stopped);
     rep.notes.push_back("incomplete: " + stopped.summary);
   }
-  rep.details = {{"document", written}, {"key", context.key}, {"context", regression::to_json(context)},
-                 {"benchmarks", benchmarks}, {"skipped", skips}};
+  rep.details = model::to_json(model::BenchDetails{written, context.key, regression::to_json(context), benchmarks, skips});
   rep.notes.push_back("benchmark document: " + written + " (key " + context.key + ")");
   return rep;
 }

@@ -15,6 +15,7 @@
 #include "core/text.h"
 #include "core/verdict.h"
 #include "knowledge/pep440.h"
+#include "model/doctor_details.h"
 
 namespace gpucheck::report {
 namespace {
@@ -99,13 +100,11 @@ std::vector<Finding> plan_section(const compat::DoctorContext& ctx, const std::v
 }
 
 // The environment every rule judged, so a reader knows which one the verdicts are about.
-nlohmann::json judged_python_json(const compat::DoctorContext& ctx) {
-  if (!ctx.python) return nullptr;
+std::optional<model::JudgedPython> judged_python(const compat::DoctorContext& ctx) {
+  if (!ctx.python) return std::nullopt;
   const auto& p = *ctx.python;
-  return {{"interpreter", p.interpreter}, {"executable", p.executable}, {"version", p.version},
-          {"prefix", p.prefix},           {"kind", p.kind},             {"chosen_by", ctx.python_rule},
-          {"torch", p.torch_installed ? p.torch_version : ""},
-          {"torch_cuda", p.torch_installed ? p.torch_cuda : ""}};
+  return model::JudgedPython{p.interpreter, p.executable, p.version, p.prefix, p.kind, ctx.python_rule,
+                             p.torch_installed ? p.torch_version : "", p.torch_installed ? p.torch_cuda : ""};
 }
 
 }  // namespace
@@ -132,8 +131,7 @@ Report doctor_report(Report base, const inventory::Inventory& inv, const compat:
   }
   r.inventory = inv;
   r.notes = inv.notes;
-  r.details = {{"inventory_source", inventory_source}, {"knowledge_base", kb.directory()},
-               {"python", judged_python_json(ctx)}};
+  r.details = model::to_json(model::DoctorDetails{inventory_source, kb.directory(), judged_python(ctx)});
   return r;
 }
 

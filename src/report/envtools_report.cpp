@@ -1,6 +1,7 @@
 #include "report/envtools_report.h"
 
 #include "envtools/cuda_env.h"
+#include "model/envtools_details.h"
 #include "platform/root_fs.h"
 
 namespace gpucheck::report {
@@ -31,16 +32,14 @@ Report use_cuda_report(const UseCudaRequest& req, Report rep) {
     f.summary = "found: " + compat::toolkits_found(inv) + "; ways to put CUDA " + req.version + " beside them:";
     f.fixes = compat::toolkit_install_ways(compat::load_toolkit_runfiles(), req.version, tools);
     rep.section("use_cuda").findings.push_back(f);
-    rep.details = {{"toolkit", nullptr}, {"exports", nlohmann::json::array()}, {"shell", ""}};
+    rep.details = model::to_json(model::UseCudaDetails{});  // no toolkit, no exports, no shell lines
     return rep;
   }
   const auto& t = *found;
-  nlohmann::json exports = nlohmann::json::array();
+  model::UseCudaDetails details{t.root, t.version, {}, compat::shell_exports(inv, t, req.path, req.ld_library_path)};
   for (const auto& e : compat::cuda_exports(inv, t, req.path, req.ld_library_path))
-    exports.push_back({{"name", e.name}, {"value", e.value}});
-  rep.details = {{"toolkit", {{"root", t.root}, {"version", t.version}}},
-                 {"exports", exports},
-                 {"shell", compat::shell_exports(inv, t, req.path, req.ld_library_path)}};
+    details.exports.push_back({e.name, e.value});
+  rep.details = model::to_json(details);
   return rep;
 }
 
@@ -48,10 +47,8 @@ Report modulefiles_report(const ModulefilesRequest& req, Report rep) {
   if (rep.meta.command.empty()) rep.meta.command = "modulefiles";
   inventory::Inventory inv = toolkits_inventory(req.source);
   std::vector<std::string> refused;  // toolkits left out; the good ones are still written
-  rep.details = {{"dir", req.dir},
-                 {"written", compat::write_modulefiles(inv, req.dir, &refused)},
-                 {"tcl", req.dir + "/tcl"},
-                 {"lua", req.dir + "/lua"}};
+  rep.details = model::to_json(model::ModulefilesDetails{
+      req.dir, compat::write_modulefiles(inv, req.dir, &refused), req.dir + "/tcl", req.dir + "/lua"});
   for (const auto& why : refused) {
     Finding f;
     f.id = "modulefiles.toolkit_refused";

@@ -21,18 +21,13 @@
 #include "core/errors.h"
 #include "core/files.h"
 #include "core/paths.h"
+#include "model/explain_details.h"
 
 namespace gpucheck::report {
 namespace {
 
-nlohmann::json input_json(const explain::InputSummary& in) {
-  return {{"name", in.name},
-          {"bytes", in.bytes},
-          {"lines", in.lines},
-          {"long_lines", in.long_lines},
-          {"invalid_utf8_bytes", in.invalid_utf8_bytes},
-          {"control_bytes", in.control_bytes},
-          {"binary", in.binary}};
+model::ExplainInput input_of(const explain::InputSummary& in) {
+  return {in.name, in.bytes, in.lines, in.long_lines, in.invalid_utf8_bytes, in.control_bytes, in.binary};
 }
 
 bool names_an_inventory(const InventorySource& s) { return !s.from.empty() || !s.root.empty() || !s.pythons.empty(); }
@@ -183,7 +178,7 @@ Report explain_report(const ExplainRequest& req, Report rep) {
   }
 
   rep.section("causes").findings = ex.findings();
-  rep.details = {{"input", input_json(ex.input)}};
+  model::ExplainDetails details{input_of(ex.input), std::nullopt};
   if (pasted) {
     // The pasted environment judged by the doctor's rules: its errors count for the exit code (1).
     Report doc = doctor_report_pasted(Report{}, *pasted, PlanRequest{}, pasted_kind + " report in " + req.log);
@@ -199,8 +194,9 @@ Report explain_report(const ExplainRequest& req, Report rep) {
     if (build_log) apply_goal(rep.section("environment").findings, Goal::kSourceBuild);
     for (const auto& n : doc.notes) notes.push_back(n);
     rep.meta.exit.error_fails = true;
-    rep.details["environment_report"] = {{"kind", pasted_kind}, {"inventory", *pasted}};
+    details.environment_report = model::PastedEnvironment{pasted_kind, *pasted};
   }
+  rep.details = model::to_json(details);
   rep.notes = ex.notes;
   if (auto n = inv.note(); !n.empty()) notes.push_back(n);
   rep.notes.insert(rep.notes.end(), notes.begin(), notes.end());

@@ -13,6 +13,7 @@
 #include "core/errors.h"
 #include "core/files.h"
 #include "core/text.h"
+#include "model/fleet_details.h"
 
 namespace gpucheck::report {
 namespace {
@@ -362,11 +363,7 @@ Report fleet_report(Report rep, const std::vector<std::string>& inputs, const Fl
                     drain_commands);
     rep.section("actions").findings.push_back(drain);
   }
-  rep.details = {{"nodes", nodes.size() + unreadable.size()},
-                 {"rejected", rejected.size()},
-                 {"outlier_z", o.peer.outlier_z},
-                 {"min_relative", o.peer.min_relative},
-                 {"min_peers", o.peer.min_peers}};
+  rep.details = model::to_json(model::FleetDetails{nodes.size() + unreadable.size(), rejected.size(), o.peer});
   return rep;
 }
 

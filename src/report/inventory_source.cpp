@@ -2,6 +2,7 @@
 
 #include "core/errors.h"
 #include "core/files.h"
+#include "inventory/version_cache.h"
 
 namespace gpucheck::report {
 
@@ -18,6 +19,8 @@ inventory::Inventory load_inventory(const InventorySource& source, inventory::Co
     return inventory::load_inventory(source.from);  // an inventory, or a report embedding one
   }
   if (!source.root.empty()) base.root = source.root;
+  // Library versions and Python probe answers are remembered under one switch (collect.h).
+  if (source.cache && base.version_cache.empty()) base.version_cache = inventory::default_version_cache_file();
   base.pythons.insert(base.pythons.end(), source.pythons.begin(), source.pythons.end());
   return inventory::collect(base);
 }

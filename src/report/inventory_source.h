@@ -14,6 +14,10 @@ struct InventorySource {
   std::string from;                  // --from FILE
   std::string root;                  // --root DIR
   std::vector<std::string> pythons;  // --python PATH, repeatable
+  /// Reuse what earlier runs remembered of unchanged files (library versions, Python environments' probe
+  /// answers: inventory/version_cache.h, python_env_cache.h); `--no-cache` looks at everything afresh.
+  /// Only for a live inventory (env, doctor).
+  bool cache = false;
 
   /// "--from FILE", "--root DIR" or "live": how the report names where its facts came from.
   std::string describe() const;

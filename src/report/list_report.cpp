@@ -1,4 +1,5 @@
 #include "report/list_report.h"
+#include "model/tool_details.h"
 
 namespace gpucheck::report {
 
@@ -11,7 +12,7 @@ Report list_report(const std::vector<runner::ProbeSpec>& catalog, Report rep) {
     f.status = Status::kInfo;
     f.title = p.title;
     f.summary = p.description;
-    f.details = {{"levels", p.levels}, {"timeout_s", p.timeout_s}, {"tags", p.tags}, {"executable", p.executable}};
+    f.details = model::to_json(model::ProbeListing{p.levels, p.tags, p.timeout_s, p.executable});
     probes.push_back(std::move(f));
   }
   return rep;

@@ -1,17 +1,15 @@
 #include "report/version_report.h"
 
 #include "gpucheck/build_info.h"
+#include "model/tool_details.h"
 
 namespace gpucheck::report {
 
 Report version_report(Report rep) {
   if (rep.meta.command.empty()) rep.meta.command = "version";
-  rep.details = {{"version", build::kVersion},
-                 {"cuda_compiler", build::kCudaCompilerVersion},
-                 {"cuda_architectures", build::kCudaArchitectures},
-                 {"cuda", build::kHaveCuda},
-                 {"nccl", build::kHaveNccl},
-                 {"torch", build::kHaveTorch}};
+  rep.details = model::to_json(model::VersionDetails{build::kVersion, build::kCudaCompilerVersion,
+                                                     build::kCudaArchitectures, build::kHaveCuda, build::kHaveNccl,
+                                                     build::kHaveTorch});
   return rep;
 }
 

@@ -1,10 +1,13 @@
 // The reproductions of the third adversarial pass (shared/research/reliability-3.md, issue 34), each run
 // against the real binary: a hole found there is a test here, so it cannot come back.
 #include <gtest/gtest.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -159,6 +162,64 @@ TEST(Hardening, SecretsByNameAndValueShapeNeverReachAReport) {
     auto e = gpucheck({"explain", "--no-env", "--format", format, "-v", (dir / "pip.log").string()});
     EXPECT_NE(e.exit_code, 2) << e.err;
     EXPECT_EQ(e.out.find("SEKRIT"), std::string::npos) << format << "\n" << e.out;
+  }
+  fs::remove_all(dir);
+}
+
+// Item 12: `report F` of a report whose inventory has a mistyped field exited 2 for text (which reads the
+// inventory whole) and 0 for html, junit, prom and markdown. Now every format refuses it alike, naming the field.
+TEST(Hardening, ReportOfAMistypedInventoryExitsAlikeInEveryFormat) {
+  auto dir = fresh_temp_dir("mistyped-inventory");
+  nlohmann::json rep = real_report(dir);
+  rep["command"] = "env";
+  rep["inventory"] = {{"schema_version", "2.0"}, {"gpus", nlohmann::json::array({{{"index", "zero"}}})}};
+  save(dir / "bad.json", rep);
+  rep["inventory"]["gpus"][0]["index"] = 0;
+  save(dir / "good.json", rep);
+  for (const std::string& format : {"text", "json", "markdown", "junit", "prom", "html"}) {
+    auto bad = gpucheck({"report", (dir / "bad.json").string(), "--format", format});
+    EXPECT_EQ(bad.exit_code, 2) << format << "\n" << bad.out << bad.err;
+    EXPECT_EQ(lines_of(bad.err), 1u) << format << "\n" << bad.err;
+    EXPECT_NE(bad.err.find("gpus[0].index"), std::string::npos) << format << "\n" << bad.err;
+    EXPECT_TRUE(bad.out.empty()) << format << ": printed before refusing\n" << bad.out;
+    auto good = gpucheck({"report", (dir / "good.json").string(), "--format", format});
+    EXPECT_EQ(good.exit_code, 0) << format << "\n" << good.err;
+  }
+  fs::remove_all(dir);
+}
+
+// N9, every field: a credential in any string of a report read back (a probe's output, a log line in the
+// evidence, a fix, a note, a device, the host name, the inventory) never reaches any format, nor `fleet
+// merge`. One pass (model/scrub.h) at the boundary where a Report leaves gpucheck.
+TEST(Hardening, SecretsInEveryFieldOfAReadBackReportNeverLeave) {
+  auto dir = fresh_temp_dir("secrets-every-field");
+  nlohmann::json rep = real_report(dir);
+  auto& f = rep["sections"][0]["findings"][0];
+  f["status"] = "fail";
+  f["title"] = "failed with NCCL_COLLNET_PASSPHRASE=SEKRIT51";
+  f["summary"] = "curl -H 'Authorization: Bearer SEKRIT52' https://u:SEKRIT53@files.example/w.whl";
+  f["evidence"] = nlohmann::json::array(
+      {nlohmann::json{{"what", "stderr_tail"}, {"value", "ok\nNCCL_IB_AUTH_TOKEN=SEKRIT54\nok"}},
+       nlohmann::json{{"what", "url"}, {"value", "https://x.example/a?X-Amz-Signature=SEKRIT55&token=SEKRIT56"}}});
+  f["fixes"] = nlohmann::json::array({nlohmann::json{
+      {"rank", 1}, {"summary", "use the mirror"}, {"commands", {"pip install torch --index-url https://u:SEKRIT57@pypi.example/"}}}});
+  f["details"] = {{"log", "NCCL_CERT=SEKRIT58"}};
+  rep["notes"] = {"read https://u:SEKRIT59@host.example/x"};
+  rep["host"] = "node7?token=SEKRIT60";
+  rep["inventory"] = {{"schema_version", "2.0"}, {"notes", {"PIP_INDEX_URL=https://u:SEKRIT61@pypi.example"}}};
+  save(dir / "r.json", rep);
+  for (const std::string& format : {"text", "json", "markdown", "junit", "prom", "html"}) {
+    auto r = gpucheck({"report", (dir / "r.json").string(), "--format", format, "-v"});
+    EXPECT_EQ(r.exit_code, 1) << format << "\n" << r.err;
+    EXPECT_EQ(r.out.find("SEKRIT"), std::string::npos) << format << "\n" << r.out;
+    EXPECT_EQ(r.err.find("SEKRIT"), std::string::npos) << format << "\n" << r.err;
+  }
+  fs::create_directories(dir / "fleet");
+  save(dir / "fleet" / "a.json", rep);
+  for (const std::string& format : {"text", "json", "markdown"}) {
+    auto m = gpucheck({"fleet", "merge", (dir / "fleet").string(), "--format", format});
+    EXPECT_NE(m.exit_code, 2) << m.err;
+    EXPECT_EQ(m.out.find("SEKRIT"), std::string::npos) << format << "\n" << m.out;
   }
   fs::remove_all(dir);
 }
@@ -511,6 +572,86 @@ TEST(Hardening, CompareOfManyBenchmarksIsLinear) {
   const double large = timed({"compare", "--json", doc(20000), doc(20000)}, 0);
   std::printf("compare against itself, 5 repetitions each: 5,000 benchmarks %.2f s, 20,000 %.2f s\n", small, large);
   EXPECT_LT(large, 6 * small + 0.5) << "quadratic: " << small << " s, then " << large << " s";
+  fs::remove_all(dir);
+}
+
+// What one gpucheck command cost: wall time and the peak resident memory of that process alone (wait4).
+struct Measured {
+  double seconds = 0;
+  double peak_mib = 0;
+  int exit_code = -1;
+};
+
+Measured measured(const std::vector<std::string>& args) {
+  const std::string bin = gpucheck_binary();
+  std::vector<std::string> words = {bin};
+  words.insert(words.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& w : words) argv.push_back(w.data());
+  argv.push_back(nullptr);
+  auto t0 = Clock::now();
+  pid_t pid = fork();
+  if (pid == 0) {
+    int null = ::open("/dev/null", O_WRONLY);
+    dup2(null, 1);
+    dup2(null, 2);
+    execv(bin.c_str(), argv.data());
+    _exit(127);
+  }
+  Measured m;
+  int status = 0;
+  struct rusage ru {};
+  if (pid > 0 && wait4(pid, &status, 0, &ru) == pid) {
+    m.seconds = seconds_since(t0);
+    m.peak_mib = static_cast<double>(ru.ru_maxrss) / 1024.0;
+    m.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  }
+  return m;
+}
+
+// A run report of `n` findings of the size real probes write (evidence, a fix, a metric).
+std::uintmax_t write_large_report(const fs::path& p, const nlohmann::json& real, int n) {
+  nlohmann::json rep = real;
+  nlohmann::json findings = nlohmann::json::array();
+  for (int i = 0; i < n; ++i) {
+    const std::string k = std::to_string(i);
+    findings.push_back({{"id", "probe.synthetic_" + k},
+                        {"status", i % 3 ? "pass" : "warn"},
+                        {"title", "synthetic check " + k + " <b>&amp;</b>"},
+                        {"summary", "12.5 GB/s against 25.0 GB/s expected on device " + std::to_string(i % 8)},
+                        {"evidence", {{{"what", "device"}, {"value", "GPU-" + k + "-1111-2222-3333"}, {"source", "nvml"}},
+                                      {{"what", "stderr_tail"}, {"value", "line one\nline two"}, {"source", ""}}}},
+                        {"fixes", {{{"rank", 1}, {"summary", "reinstall"}, {"commands", {"pip install 'pkg" + k + "==1.0'"}}}}},
+                        {"metrics", {{{"name", "bandwidth"}, {"value", 12.5}, {"unit", "GB/s"}, {"better", "higher"}}}}});
+  }
+  rep["sections"] = nlohmann::json::array({{{"name", "probes"}, {"findings", std::move(findings)}}});
+  save(p, rep);
+  return fs::file_size(p);
+}
+
+// N4: `report --html` of 20,000 findings took 41 s and 180,000 did not end in 300 s. Now every format is linear
+// in time and memory (4x the findings: under 6x the time, under 5x the peak RSS) and the peak stays under 16
+// times the document plus the process's own 64 MiB: findings are read as parsed (no whole JSON tree) and
+// the output goes straight into the file (no string of it). Figures: docs/reliability.md, "Largest documents".
+TEST(Hardening, ReportOfManyFindingsIsLinearInTimeAndBoundedInMemory) {
+  auto dir = fresh_temp_dir("report-many");
+  const nlohmann::json real = real_report(dir);
+  const auto small_bytes = write_large_report(dir / "small.json", real, 5000);
+  const auto large_bytes = write_large_report(dir / "large.json", real, 20000);
+  for (const std::string& format : {"html", "text", "markdown", "junit", "prom", "json"}) {
+    auto run = [&](const char* name) {
+      return measured({"report", (dir / name).string(), "--format", format, "--out", (dir / ("out." + format)).string()});
+    };
+    const Measured small = run("small.json"), large = run("large.json");
+    EXPECT_EQ(small.exit_code, 0) << format;
+    EXPECT_EQ(large.exit_code, 0) << format;
+    std::printf("report --format %-8s 5,000 findings (%.1f MB) %.2f s %.0f MiB; 20,000 (%.1f MB) %.2f s %.0f MiB\n",
+                format.c_str(), small_bytes / 1e6, small.seconds, small.peak_mib, large_bytes / 1e6, large.seconds,
+                large.peak_mib);
+    EXPECT_LT(large.seconds, 6 * small.seconds + 0.5) << format << ": quadratic";
+    EXPECT_LT(large.peak_mib, 5 * small.peak_mib) << format << ": memory grows faster than the document";
+    EXPECT_LT(large.peak_mib, 16.0 * static_cast<double>(large_bytes) / (1 << 20) + 64) << format << ": memory";
+  }
   fs::remove_all(dir);
 }
 

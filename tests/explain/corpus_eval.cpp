@@ -35,6 +35,12 @@ std::vector<CorpusCase> load_corpus(const std::string& dir) {
       c.fix_confirmed = j.at("fix_confirmed").get<bool>();
       c.family = j.at("family").get<std::string>();
       c.heldout = is_heldout_thread(c.thread);
+      c.set = c.heldout ? "held-out" : "written-from";  // the split rule, unless a batch marked the case
+      if (j.contains("set")) {
+        c.set = j.at("set").get<std::string>();
+        if (c.set != "blind" && c.set != "written-from")
+          throw std::runtime_error("set must be \"blind\" or \"written-from\", not \"" + c.set + "\"");
+      }
       out.push_back(std::move(c));
     } catch (const std::exception& ex) {
       throw std::runtime_error(name + ": " + ex.what());
@@ -75,28 +81,44 @@ std::map<std::string, Score> score_by_family(const std::vector<CaseResult>& resu
   return out;
 }
 
+std::map<std::string, Score> score_by_family(const std::vector<CaseResult>& results, const std::string& set) {
+  std::map<std::string, Score> out;
+  for (const auto& r : results) {
+    if (r.c.set != set) continue;
+    add(out[r.c.family], r);
+    add(out["all"], r);
+  }
+  return out;
+}
+
 std::string corpus_markdown(const std::vector<CaseResult>& results) {
   std::string md;
-  for (bool held : {true, false}) {
-    md += held ? "#### Held-out cases (the headline)\n\n" : "#### Tuning cases (read while writing signatures)\n\n";
+  const std::pair<const char*, const char*> sets[] = {
+      {"blind", "#### Blind cases (collected after the signatures they are measured by; never used to write one)\n\n"},
+      {"held-out", "#### Held-out cases (the split rule's side; seen once while collecting)\n\n"},
+      {"written-from", "#### Written-from cases (read while writing signatures)\n\n"}};
+  for (const auto& [set, heading] : sets) {
+    md += heading;
     md += "| family | cases | top-1 right | wrong cause | unknown |\n|---|---:|---:|---:|---:|\n";
-    auto fam = score_by_family(results, held);
+    auto fam = score_by_family(results, std::string(set));
     for (const char* f : {"build", "runtime", "all"})
       if (fam.count(f)) md += score_row(f == std::string("all") ? "**all**" : f, fam[f]);
     md += "\n";
   }
-  // Per cause: the held-out side first, the tuning side after it; "named wrongly" counts logs of another
-  // cause for which explain answered this one (what a wrong-cause rate is made of).
+  // Per cause: the cases no signature was written from (held-out and blind) first, the written-from side
+  // after them; "named wrongly" counts such logs of another cause for which explain answered this one (what
+  // a wrong-cause rate is made of).
   std::map<std::string, Score> held, tune;
   std::map<std::string, int> named_wrongly;
   std::map<std::string, std::string> family;
   for (const auto& r : results) {
-    add(r.c.heldout ? held[r.c.cause] : tune[r.c.cause], r);
+    const bool unseen = r.c.set != "written-from";
+    add(unseen ? held[r.c.cause] : tune[r.c.cause], r);
     family[r.c.cause] = r.c.family;
-    if (r.c.heldout && !r.top1.empty() && r.top1 != r.c.cause) ++named_wrongly[r.top1];  // includes "unknown" logs
+    if (unseen && !r.top1.empty() && r.top1 != r.c.cause) ++named_wrongly[r.top1];  // includes "unknown" logs
   }
   md += "#### Per cause\n\n"
-        "| cause id | family | held-out | top-1 | wrong | unknown | named wrongly | tuning | tuning top-1 |\n"
+        "| cause id | family | held-out + blind | top-1 | wrong | unknown | named wrongly | written-from | written-from top-1 |\n"
         "|---|---|---:|---:|---:|---:|---:|---:|---:|\n";
   std::set<std::string> ids;
   for (const auto& [id, _] : family) ids.insert(id);

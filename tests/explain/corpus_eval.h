@@ -1,7 +1,7 @@
 #pragma once
 // The explain corpus under tests/data/corpus: <slug>.log (verbatim log text from a public thread) +
-// <slug>.json ({source, thread, cause, fix, fix_confirmed, family, notes?}), the frozen held-out split
-// (by thread URL), and the per-cause accuracy table that docs/explain.md embeds.
+// <slug>.json ({source, thread, cause, fix, fix_confirmed, family, set?, notes?}), the frozen held-out split
+// (by thread URL), the three measurement sets, and the per-cause accuracy table that docs/explain.md embeds.
 #include <map>
 #include <ostream>
 #include <string>
@@ -19,6 +19,11 @@ struct CorpusCase {
   bool fix_confirmed = false;  // the thread says the fix worked
   std::string family;        // "build" or "runtime"
   bool heldout = false;      // computed from `thread`, never stored
+  // Which measurement the case belongs to: "written-from" (read while signatures were written), "held-out"
+  // (the split rule's side, seen once while collecting) or "blind" (collected after the signatures it is
+  // measured by, never used to write one). Stored as "set" when a batch marked it ("blind", or
+  // "written-from" for a blind case that was opened); otherwise the split rule decides.
+  std::string set;
 };
 
 inline void PrintTo(const CorpusCase& c, std::ostream* os) { *os << c.slug; }
@@ -46,8 +51,11 @@ struct Score {
 /// Scores by family ("build", "runtime", "all") for one side of the split.
 std::map<std::string, Score> score_by_family(const std::vector<CaseResult>& results, bool heldout);
 
-/// Markdown: the held-out headline per family, then per cause held-out top-1 / wrong / unknown (and how
-/// often the cause was named for another cause's log), with the tuning side in separate columns.
+/// Scores by family for one measurement set ("written-from", "held-out", "blind").
+std::map<std::string, Score> score_by_family(const std::vector<CaseResult>& results, const std::string& set);
+
+/// Markdown: per family, one table each for the blind, held-out and written-from sets, then per cause the
+/// cases no signature was written from (held-out and blind) and the written-from side in separate columns.
 std::string corpus_markdown(const std::vector<CaseResult>& results);
 
 }  // namespace gpucheck::explain::testing

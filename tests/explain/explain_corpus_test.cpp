@@ -150,6 +150,17 @@ TEST(ExplainCorpus, HeldOutScoreDoesNotDropBelowTheRatchet) {
   }
 }
 
+// The blind set (logs collected after the signatures they are measured by) keeps its floor: right answers
+// never fewer than last measured, and a wrong cause on at most max_wrong of them ("unknown" rather than wrong).
+TEST(ExplainCorpus, BlindSetKeepsItsFloorAndNamesFewWrongCauses) {
+  auto floor = gpucheck::read_json_file(kRatchet).at("blind");
+  auto scores = score_by_family(results(), std::string("blind"));
+  ASSERT_TRUE(scores.count("all")) << "no blind cases";
+  const Score& s = scores.at("all");
+  EXPECT_GE(s.right, floor.at("min_right").get<int>()) << "blind top-1 " << s.right << "/" << s.cases;
+  EXPECT_LE(s.wrong_rate(), floor.at("max_wrong").get<double>()) << "blind wrong cause " << s.wrong << "/" << s.cases;
+}
+
 // The signature files are written in the RE2 subset (no lookaround, no backreferences,
 // named groups spelled (?P<name>...)), so they stay valid whichever regex engine runs them.
 TEST(ExplainCorpus, BuildFamilySignaturesUseTheRe2Subset) {

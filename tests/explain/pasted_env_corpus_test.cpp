@@ -27,7 +27,9 @@ const char* kEnd = "<!-- pasted-env-table:end -->";
 
 struct Case {
   std::string slug, expect, why, source;
-  std::string set;  // "read": read while the readers were written; "blind": collected after, measured unchanged
+  // "read": read while the readers were written; "opened": measured blind in an earlier session, then opened;
+  // "blind": collected after the readers and rules it is measured by, never opened before the measurement
+  std::string set;
   std::set<std::string> findings;
 };
 
@@ -103,8 +105,10 @@ std::string table() {
   }
   auto pct = [](int a, int b) { return b ? std::to_string((a * 100 + b / 2) / b) + "%" : std::string("-"); };
   auto set_name = [](const std::string& s) {
-    return s == "read" ? std::string("read while the readers were written")
-                       : s == "blind" ? std::string("collected after, measured unchanged") : std::string("**all**");
+    return s == "read"     ? std::string("read while the readers were written")
+           : s == "opened" ? std::string("earlier blind sets, opened after their measurement")
+           : s == "blind"  ? std::string("**blind**: collected after, never used to write a reader or rule")
+                           : std::string("**all**");
   };
   auto expect_name = [](const std::string& e) {
     return e == "problem" ? std::string("a problem to find")
@@ -113,13 +117,17 @@ std::string table() {
   };
   std::ostringstream o;
   o << "| pasted reports | expected | cases | judged right |\n|---|---|---:|---:|\n";
-  for (const char* set : {"read", "blind", "all"})
+  for (const char* set : {"read", "opened", "blind", "all"})
     for (const auto& [key, cr] : by)
       if (key.first == set)
         o << "| " << set_name(set) << " | " << expect_name(key.second) << " | " << cr.first << " | "
           << pct(cr.second, cr.first) << " (" << cr.second << ") |\n";
+  // The blind cases are counted above but not listed: a list of their answers would open them to whoever
+  // writes the next reader, and they would no longer be blind.
+  o << "\nThe blind reports are counted above and not listed here, so that they stay blind.\n";
   o << "\n| case | set | expected | doctor's fail/warn findings | right |\n|---|---|---|---|---|\n";
   for (const auto& j : judged()) {
+    if (j.c.set == "blind") continue;
     std::string got;
     for (const auto& id : j.flagged) got += (got.empty() ? "" : ", ") + ("`" + id + "`");
     std::string want = j.c.expect == "problem" ? "" : "no FAIL";
@@ -140,7 +148,7 @@ TEST(PastedEnvCorpus, EveryCaseIsLabelledAndRecognised) {
     EXPECT_EQ(j.c.expect == "problem", !j.c.findings.empty()) << j.c.slug << ": a problem names the findings that find it";
     EXPECT_EQ(j.c.source.rfind("https://", 0), 0u) << j.c.slug;
     EXPECT_FALSE(j.c.why.empty()) << j.c.slug;
-    EXPECT_TRUE(j.c.set == "read" || j.c.set == "blind") << j.c.slug;
+    EXPECT_TRUE(j.c.set == "read" || j.c.set == "opened" || j.c.set == "blind") << j.c.slug;
     // The reports the readers were written from are all read; the blind ones are measured as they come.
     if (j.c.set == "read") {
       EXPECT_NE(j.exit_code, 2) << j.c.slug << ": not read as an environment report";

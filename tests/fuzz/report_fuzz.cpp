@@ -38,13 +38,26 @@ void render_every_format(const gpucheck::report::Report& r) {
   }
 }
 
+// The file reader (read_report_file) makes each finding a Finding while it parses: it must read the same
+// Report as report_from_json of the whole tree, or refuse what that refuses.
+std::string read_from_file(const std::uint8_t* data, std::size_t size) {
+  try {
+    return gpucheck::report::to_json(gpucheck::report::read_report_file(fuzzcheck::as_file(data, size))).dump();
+  } catch (const gpucheck::InputError& e) {
+    fuzzcheck::one_line(e.what());
+    return "refused";
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   auto doc = nlohmann::json::parse(data, data + size, nullptr, false);
   if (doc.is_discarded()) return 0;
+  std::string whole = "refused";
   try {
     auto r = gpucheck::report::report_from_json(doc);
+    whole = gpucheck::report::to_json(r).dump();
     (void)gpucheck::json_text(gpucheck::report::to_json(r));
     int code = gpucheck::report::exit_code(r);
     if (code < 0 || code > 3) std::abort();
@@ -52,5 +65,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const gpucheck::InputError& e) {
     fuzzcheck::one_line(e.what());
   }
+  if (read_from_file(data, size) != whole) std::abort();
   return 0;
 }

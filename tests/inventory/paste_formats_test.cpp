@@ -102,6 +102,38 @@ TEST(PasteFormats, PackageListsPipTableAndCondaList) {
   EXPECT_FALSE(read_package_list(paste("logs/vllm-1060.log")));
 }
 
+// Pasted without the rest of their report (the `opened` cases vllm-36099 and kzhang2-aoneus-2): collect_env's
+// tagged library rows, and pip list rows without their header when torch's family is among them.
+TEST(PasteFormats, CollectEnvLibraryRowsAndHeaderlessPipRowsAreAList) {
+  auto rows = read_package_list(paste("pasted_env/vllm-project-vllm-36099.txt"));
+  ASSERT_TRUE(rows);
+  EXPECT_EQ(rows->format, "collect_env libraries");
+  EXPECT_EQ(rows->packages.at("nvidia-nccl-cu12"), "2.27.5");
+  EXPECT_EQ(rows->packages.at("nvidia-nccl-cu13"), "2.28.9");
+  EXPECT_FALSE(rows->packages.count("could")) << "\"[conda] Could not collect\" is not a package";
+  // One tagged row is enough: the tag exists only in collect_env's output.
+  auto one = read_package_list("[pip3] torch==2.1.0+cpu\n");
+  ASSERT_TRUE(one);
+  EXPECT_EQ(one->torch_cuda, std::string());
+  auto bare = read_package_list(paste("pasted_env/kzhang2-aoneus-2.txt"));
+  ASSERT_TRUE(bare);
+  EXPECT_EQ(bare->torch_version, "2.9.1+cu128");
+  EXPECT_EQ(bare->torch_cuda, std::string("12.8"));
+  // Two-word prose lines without torch's family are not a list.
+  EXPECT_FALSE(read_package_list("Driver 13.0\nToolkit 12.8\n"));
+  // Inside a whole collect_env the tagged rows belong to its own reader, not to a second format.
+  EXPECT_FALSE(read_package_list(paste("collect_env/torch-points3d-66-torch-1.1.txt")));
+}
+
+TEST(PasteFormats, SglangCheckEnvCutBeforeItsPackagesIsStillCheckEnv) {
+  // sgl-project-sglang-1693 (opened): the paste stops after "CUDA Driver Version"
+  auto f = read_sglang_check_env(paste("pasted_env/sgl-project-sglang-1693.txt"));
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->driver_version, "535.86.10");
+  ASSERT_EQ(f->gpus.size(), 8u);
+  EXPECT_EQ(f->gpus.front().cc, "8.0");
+}
+
 TEST(PasteFormats, TorchCudaFromALocalTag) {
   EXPECT_EQ(torch_cuda_from_local_tag("2.1.0+cu121"), std::optional<std::string>("12.1"));
   EXPECT_EQ(torch_cuda_from_local_tag("1.13.1+cu117"), std::optional<std::string>("11.7"));

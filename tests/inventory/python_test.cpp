@@ -2,6 +2,7 @@
 // torch in a venv, and one on PYTHONPATH), and Debian's python3-torch where it is installed.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "core/errors.h"
@@ -77,6 +78,61 @@ TEST(InvPythonProbe, ExtensionThatFailsToImportAfterTorchDid) {
   EXPECT_NE(p.import_errors.at("flash_attn").find("undefined symbol: _ZN3c104cuda9SetDeviceEi"), std::string::npos);
   EXPECT_EQ(p.import_errors.count("xformers"), 0u);  // imported fine
   EXPECT_EQ(p.packages.at("flash-attn"), "2.5.8");
+}
+
+// Each import is checked in a child forked after `import torch` (issue 38): one that hangs is cut off at
+// the per-import limit and reported as such, one that crashes is reported with its signal, and the others
+// still answer, with the libraries their child mapped.
+TEST(InvPythonProbe, ForkedImportChecksReportHangsCrashesAndFailures) {
+  TempDir tmp;
+  std::string site = make_venv(tmp / "venv");
+  write_file(site + "/torch/__init__.py", "__version__ = '2.5.1'\n");
+  write_file(site + "/torch-2.5.1.dist-info/METADATA", "");
+  write_file(site + "/xformers/__init__.py", "import time\ntime.sleep(600)\n");
+  write_file(site + "/xformers-0.0.28.dist-info/METADATA", "");
+  write_file(site + "/flash_attn/__init__.py", "raise ImportError('flash_attn_2_cuda.so: undefined symbol: _ZN3c104cuda9SetDeviceEi')\n");
+  write_file(site + "/flash_attn-2.6.3.dist-info/METADATA", "");
+  write_file(site + "/apex/__init__.py", "import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)\n");
+  write_file(site + "/apex-0.1.dist-info/METADATA", "");
+  write_file(site + "/torchvision/__init__.py", "import _lzma\n");  // an extension module torch did not map
+  write_file(site + "/torchvision-0.20.1.dist-info/METADATA", "");
+  ProbeRequest req;
+  req.import_timeout_s = 1;
+  req.import_jobs = 2;
+  auto p = probe_python(tmp / "venv/bin/python", "--python", req);
+  ASSERT_TRUE(p.error.empty()) << p.error;
+  EXPECT_EQ(p.torch_version, "2.5.1");
+  ASSERT_EQ(p.import_errors.count("xformers"), 1u);
+  EXPECT_EQ(p.import_errors.at("xformers"), "TimeoutError: import xformers did not finish within 1 s");
+  ASSERT_EQ(p.import_errors.count("flash_attn"), 1u);
+  EXPECT_EQ(p.import_errors.at("flash_attn"), "ImportError: flash_attn_2_cuda.so: undefined symbol: _ZN3c104cuda9SetDeviceEi");
+  ASSERT_EQ(p.import_errors.count("apex"), 1u);
+  EXPECT_EQ(p.import_errors.at("apex"), "ChildProcessError: import apex was killed by signal 11");
+  EXPECT_EQ(p.import_errors.count("torchvision"), 0u);
+  EXPECT_TRUE(std::any_of(p.mapped_libraries.begin(), p.mapped_libraries.end(),
+                          [](const std::string& m) { return m.find("_lzma") != std::string::npos; }))
+      << join(p.mapped_libraries, "\n");
+  EXPECT_LT(p.probe_seconds, 30) << "the hanging import was not cut off at its limit";
+}
+
+// Only the imports asked for are checked (the others' answers come from the cache).
+TEST(InvPythonProbe, OnlyTheAskedImportsAreChecked) {
+  TempDir tmp;
+  std::string site = make_venv(tmp / "venv");
+  write_file(site + "/torch/__init__.py", "");
+  write_file(site + "/torch-2.5.1.dist-info/METADATA", "");
+  write_file(site + "/xformers/__init__.py", "raise ImportError('x')\n");
+  write_file(site + "/xformers-0.0.28.dist-info/METADATA", "");
+  write_file(site + "/flash_attn/__init__.py", "raise ImportError('f')\n");
+  write_file(site + "/flash_attn-2.6.3.dist-info/METADATA", "");
+  ProbeRequest req;
+  req.imports = std::vector<std::string>{"flash-attn"};
+  req.torch = false;
+  auto facts = query_probe(tmp / "venv/bin/python", req);
+  ASSERT_TRUE(facts.answered) << facts.error;
+  EXPECT_EQ(facts.answer["import_checks"].size(), 1u) << facts.answer.dump();
+  EXPECT_TRUE(facts.answer["import_checks"].contains("flash-attn"));
+  EXPECT_FALSE(facts.answer.contains("torch_version"));  // torch's facts were not asked
 }
 
 TEST(InvPythonProbe, ImportTorchRaisesFromPythonpathThroughCollect) {

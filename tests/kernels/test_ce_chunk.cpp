@@ -6,6 +6,7 @@
 // the element math applied with row-local indices.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
 #include <random>
 #include <vector>
@@ -163,18 +164,49 @@ TEST(CeChunkIndex, RowAndSlotArithmeticIs64Bit) {
   for (std::size_t row = 0; row < many; ++row) ASSERT_EQ(seen[row], 1) << row;
 }
 
-// The one-thread merge: chunk order, 1e-10 once, empty chunks (floor, 0) change nothing.
+// The softmax pass's merge of chunk statistics as (max, sum) pairs: the larger max, both sums rescaled to
+// it; (-1e6, 0) changes nothing; a NaN sum or a +inf max (inf - inf in its chunk) stays NaN.
 TEST(CeChunkIndex, MergeOfChunkStatistics) {
-  struct St { float x, y; };
-  const St st[] = {{1.0f, 2.0f}, {3.0f, 1.0f}, {kCeMaxFloor, 0.0f}};
-  CeRowMerge m = ce_merge_chunks(st, 3);
+  const CeRowMerge a{1.0f, 2.0f}, b{3.0f, 1.0f}, empty{};
+  const CeRowMerge m = ce_merge(a, b);
   EXPECT_EQ(m.max, 3.0f);
-  float want = 0.0f;
-  want += 2.0f * std::exp(1.0f - 3.0f);
-  want += 1.0f * std::exp(0.0f);
-  want += 0.0f;
-  want += kCeSumEpsilon;
-  EXPECT_EQ(float_bits(m.sum), float_bits(want));
+  EXPECT_EQ(float_bits(m.sum), float_bits(2.0f * std::exp(1.0f - 3.0f) + 1.0f * std::exp(0.0f)));
+  EXPECT_EQ(float_bits(ce_merge(b, a).sum), float_bits(m.sum));  // two terms: order-free
+  for (const CeRowMerge& x : {a, b, CeRowMerge{kCeMaxFloor, 0.0f}}) {
+    EXPECT_EQ(float_bits(ce_merge(empty, x).max), float_bits(x.max));
+    EXPECT_EQ(float_bits(ce_merge(empty, x).sum), float_bits(x.sum));
+    EXPECT_EQ(float_bits(ce_merge(x, empty).sum), float_bits(x.sum));
+  }
+  EXPECT_TRUE(std::isnan(ce_merge(a, CeRowMerge{0.5f, NAN}).sum));
+  EXPECT_TRUE(std::isnan(ce_merge(a, CeRowMerge{INFINITY, NAN}).sum));
+  EXPECT_EQ(ce_merge(a, CeRowMerge{INFINITY, NAN}).max, INFINITY);
+}
+
+// Thread tid folds chunks tid, tid + 256, ... in that order; over a row of 700 chunks the block's merge (any
+// order of the per-thread folds) gives the row's max exactly and the sum within a few float roundings.
+TEST(CeChunkIndex, ThreadFoldsOfChunkStatistics) {
+  struct St { float x, y; };
+  std::vector<St> st(700);
+  for (std::size_t k = 0; k < st.size(); ++k)
+    st[k] = {static_cast<float>(std::sin(0.37 * k) * 40.0), static_cast<float>(1.0 + (k % 13) * 0.25)};
+  double want_max = kCeMaxFloor, want_sum = 0.0;
+  for (const St& s : st) want_max = std::fmax(want_max, s.x);
+  for (const St& s : st) want_sum += s.y * std::exp(static_cast<double>(s.x) - want_max);
+  CeRowMerge block;
+  for (unsigned tid = 0; tid < kCeBlock; ++tid) {
+    const CeRowMerge m = ce_thread_merge(st.data(), st.size(), tid);
+    CeRowMerge by_hand;
+    for (std::size_t k = tid; k < st.size(); k += kCeBlock) by_hand = ce_merge(by_hand, CeRowMerge{st[k].x, st[k].y});
+    ASSERT_EQ(float_bits(m.max), float_bits(by_hand.max)) << tid;
+    ASSERT_EQ(float_bits(m.sum), float_bits(by_hand.sum)) << tid;
+    block = ce_merge(block, m);
+  }
+  EXPECT_EQ(static_cast<double>(block.max), want_max);
+  EXPECT_NEAR(block.sum, want_sum, want_sum * 1e-5);
+  // A thread past the last chunk keeps the identity; fewer chunks than threads leave most threads idle.
+  const CeRowMerge idle = ce_thread_merge(st.data(), 3, 200);
+  EXPECT_EQ(idle.max, kCeMaxFloor);
+  EXPECT_EQ(idle.sum, 0.0f);
 }
 
 // One row of a 20000 x 256000 tensor at a time (rows straddling element 2^31 and 2^32, and the last row;

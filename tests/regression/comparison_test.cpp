@@ -2,6 +2,8 @@
 // skipped benchmarks, and the history's step change against one noisy run.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <fstream>
 #include <functional>
 
 #include "checks/regression/comparison.h"
@@ -59,6 +61,37 @@ TEST(BenchmarkDocument, ReadsRepetitionsInNanosecondsAndSkipsAggregates) {
   EXPECT_THROW(parse_benchmark_document({{"benchmarks", {{{"name", "a"}, {"real_time", "fast"}}}}}, "x.json"), InputError);
   EXPECT_THROW(parse_benchmark_document({{"benchmarks", {{{"name", "a"}, {"real_time", 1}, {"time_unit", "weeks"}}}}}, "x"),
                InputError);
+}
+
+// load_benchmark_document reads a file row by row while it is parsed (each row's tree dropped at once):
+// the same samples, context and errors as parse_benchmark_document of the whole tree.
+TEST(BenchmarkDocument, AFileReadRowByRowIsTheWholeDocument) {
+  auto ctx = h200();
+  const std::string file = ::testing::TempDir() + "/rows.json";
+  auto load = [&](const nlohmann::json& doc) {
+    std::ofstream(file) << doc.dump();
+    return load_benchmark_document(file);
+  };
+  nlohmann::json doc = document(&ctx, {{"BM_A", {1, 2, 3}}, {"BM_B", around(5)}});
+  doc["benchmarks"].push_back({{"name", "BM_C"}, {"run_name", "BM_C"}, {"error_occurred", true}, {"error_message", "no GPU"}});
+  const BenchmarkDocument whole = parse_benchmark_document(doc, file), rows = load(doc);
+  ASSERT_EQ(rows.benchmarks.size(), whole.benchmarks.size());
+  for (std::size_t i = 0; i < rows.benchmarks.size(); ++i) {
+    EXPECT_EQ(rows.benchmarks[i].name, whole.benchmarks[i].name);
+    EXPECT_EQ(rows.benchmarks[i].times_ns, whole.benchmarks[i].times_ns);
+    EXPECT_EQ(rows.benchmarks[i].counters, whole.benchmarks[i].counters);
+    EXPECT_EQ(rows.benchmarks[i].error, whole.benchmarks[i].error);
+  }
+  EXPECT_EQ(rows.context, whole.context);
+  ASSERT_NE(rows.find("BM_B"), nullptr);
+  for (const nlohmann::json& bad : std::vector<nlohmann::json>{
+           nlohmann::json::array(), {{"benchmarks", 3}}, {{"benchmarks", {{"a", 1}}}},
+           {{"benchmarks", {{{"name", "a"}, {"real_time", "fast"}}}}}, {{"benchmarks", nlohmann::json::array({7})}},
+           {{"benchmarks", {{{"name", "a"}, {"real_time", 1}, {"time_unit", "weeks"}}}}}})
+    EXPECT_THROW(load(bad), InputError) << bad.dump();
+  std::ofstream(file) << "{\"benchmarks\": [";
+  EXPECT_THROW(load_benchmark_document(file), InputError);
+  std::remove(file.c_str());
 }
 
 TEST(Context, KeyNamesTheCombinationAndIgnoresTheCard) {

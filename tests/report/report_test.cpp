@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 
@@ -137,6 +138,52 @@ TEST(ReportJson, RoundTrips) {
   EXPECT_EQ(back.sections.at(0).findings[0].metrics[0].better, "higher");
   EXPECT_EQ(back.sections.at(0).findings[0].devices[0].status, Status::kFail);
   EXPECT_TRUE(back.meta.exit.strict);
+}
+
+// read_report_file makes each finding a Finding while the file is parsed (its JSON tree dropped at once):
+// what it reads is what report_from_json reads from the whole tree, section by section, in order; a
+// finding that is no finding is still bad input, and so is a sections array of another shape.
+TEST(ReportJson, ReadingAFileFindingByFindingGivesTheSameReport) {
+  Report r;
+  r.meta.tool_version = "0.1.0";
+  r.meta.hostname = "node1";
+  for (const char* section : {"findings", "plan", "empty"}) {
+    r.section(section);
+    if (std::string(section) == "empty") continue;
+    for (int i = 0; i < 3; ++i) {
+      Finding f = with(i ? Status::kPass : Status::kWarn);
+      f.id = std::string(section) + "." + std::to_string(i);
+      f.evidence["nested"] = "sections";  // a key named like the path, deeper down, changes nothing
+      f.details = {{"findings", {{{"id", "not.a.finding"}}}}};
+      r.section(section).findings.push_back(f);
+    }
+  }
+  r.inventory = {{"sections", {{{"findings", {{{"id", "inventory.is.no.section"}}}}}}}};
+  const std::string file = ::testing::TempDir() + "/streamed-report.json";
+  std::ofstream(file) << to_json(r).dump(1);
+  const Report read = read_report_file(file);
+  const Report whole = report_from_json(to_json(r));
+  EXPECT_EQ(to_json(read), to_json(whole));
+  ASSERT_EQ(read.sections.size(), 3u);
+  EXPECT_EQ(read.sections[1].findings.at(2).id, "plan.2");
+  EXPECT_TRUE(read.sections[2].findings.empty());
+  EXPECT_EQ(read.inventory, r.inventory);
+  auto refused = [&](const std::string& text) -> std::string {
+    std::ofstream(file) << text;
+    try {
+      read_report_file(file);
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  const std::string head = R"({"kind":"gpucheck.report","tool":{"version":"1"},"host":"h","sections":)";
+  EXPECT_NE(refused(head + R"([{"name":"a","findings":[{"id":"x","status":"pass"},{"id":"y","status":"sideways"}]}]})"), "");
+  EXPECT_NE(refused(head + R"([{"name":"a","findings":[{"id":"x","status":"pass"},7]}]})"), "");
+  EXPECT_NE(refused(head + R"([3,{"name":"a","findings":[]}]})"), "");
+  EXPECT_NE(refused(head + R"({"name":"a","findings":[]}})"), "");
+  EXPECT_EQ(refused(head + R"([{"name":"a","findings":[{"id":"x","status":"pass"}]}]})"), "");
+  std::remove(file.c_str());
 }
 
 TEST(ReportJson, RejectsOtherDocuments) {

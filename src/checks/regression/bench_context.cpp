@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "core/cuda_version.h"
+#include "core/fnv1a.h"
 
 namespace gpucheck::regression {
 
@@ -26,16 +27,6 @@ std::string slug(const std::string& s) {
   }
   while (!out.empty() && out.back() == '-') out.pop_back();
   return out.substr(0, 40);
-}
-
-// FNV-1a, 64 bits: stable across builds and platforms (std::hash is not).
-std::uint64_t fnv1a(const std::string& s) {
-  std::uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  return h;
 }
 
 // The version of the copy of `name` the loader picks, else of the first copy found.
@@ -64,14 +55,13 @@ std::vector<std::pair<std::string, std::string>> key_fields(const BenchContext& 
 std::string make_key(const BenchContext& c) {
   std::string canonical;
   for (const auto& [k, v] : key_fields(c)) canonical += k + "=" + v + "\n";
-  char hex[17];
-  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(fnv1a(canonical)));
+  const std::string hex = fnv1a_hex(canonical);
   std::string gpu = c.gpus.empty() ? "nogpu" : slug(c.gpus.front().model);
   if (c.gpus.size() > 1) gpu += "x" + std::to_string(c.gpus.size());
   std::string key = gpu;
   if (!c.driver.empty()) key += "-drv" + slug(c.driver);
   if (!c.cuda.empty()) key += "-cuda" + slug(c.cuda);
-  return key + "-" + std::string(hex, 12);
+  return key + "-" + hex.substr(0, 12);
 }
 
 BenchContext context_from_inventory(const inventory::Inventory& inv, const std::string& tool_version,

@@ -52,6 +52,9 @@ inline float __uint_as_float(unsigned u) {
   std::memcpy(&f, &u, sizeof f);
   return f;
 }
+// sm_32_intrinsics' explicit 16-byte store (st.global.wb.v4): one typed 16-byte store, checked like the rest.
+inline void __stwb(uint4* p, uint4 v) { *p = v; }
+inline void __stwb(float4* p, float4 v) { *p = v; }
 #endif
 
 // ---- built-in variables ---------------------------------------------------------------------------------
