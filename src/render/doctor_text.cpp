@@ -30,13 +30,12 @@ std::string judged_python_line(const std::optional<model::JudgedPython>& judged)
   return "python " + p.version + " at " + p.interpreter + (why.empty() ? "" : " (" + why + ")") + ", " + torch;
 }
 
-/// What sets plan `alt` apart from the best plan, and when one would take it instead: "torch 2.14.1 (CUDA
-/// 13.0) instead of 2.15.0: for torch<2.15 or CUDA 13.0". From the plans in the plan's details.
-std::string alternative_line(const nlohmann::json& best, const nlohmann::json& alt) {
-  const nlohmann::json bt = best.value("torch", nlohmann::json::object()), at = alt.value("torch", nlohmann::json::object());
+/// What sets path `alt` apart from the best path, and when one would take it instead: "torch 2.14.1 (CUDA
+/// 13.0) instead of 2.15.0: for torch<2.15 or CUDA 13.0".
+std::string alternative_line(const model::InstallPath& best, const model::InstallPath& alt) {
   std::vector<std::string> differs, why;
-  const std::string bv = str(bt, "version"), av = str(at, "version"), bc = str(bt, "cuda"), ac = str(at, "cuda");
-  if (at.value("installed", false) && !bt.value("installed", false)) {
+  const std::string &bv = best.torch_version, &av = alt.torch_version, &bc = best.torch_cuda, &ac = alt.torch_cuda;
+  if (alt.torch_installed && !best.torch_installed) {
     differs.push_back("keeps the installed torch " + av);
     why.push_back("nothing to download, no extension to rebuild");
   } else if (av != bv) {
@@ -51,12 +50,11 @@ std::string alternative_line(const nlohmann::json& best, const nlohmann::json& a
     differs.push_back("torch built for CUDA " + (ac.empty() ? std::string("none (CPU)") : ac) + " instead of " + bc);
   }
   if (ac != bc && !ac.empty()) why.push_back("CUDA " + ac);
-  std::map<std::string, std::string> best_pkgs;
-  for (const auto& p : best.value("packages", nlohmann::json::array())) best_pkgs[str(p, "name")] = str(p, "version");
-  for (const auto& p : alt.value("packages", nlohmann::json::array())) {
-    const std::string name = str(p, "name"), version = str(p, "version");
-    if (name == "torch" || best_pkgs.count(name) == 0 || best_pkgs[name] == version) continue;
-    differs.push_back(name + " " + version + " instead of " + best_pkgs[name]);
+  std::map<std::string, std::string> best_pkgs(best.packages.begin(), best.packages.end());
+  for (const auto& [name, version] : alt.packages) {
+    auto it = best_pkgs.find(name);
+    if (name == "torch" || it == best_pkgs.end() || it->second == version) continue;
+    differs.push_back(name + " " + version + " instead of " + it->second);
   }
   if (differs.empty()) return "the same packages, installed another way";
   return join(differs, ", ") + (why.empty() ? "" : ": for " + join(why, " or "));
@@ -114,8 +112,7 @@ void doctor(const report::Report& r, const model::DoctorDetails& d, std::ostream
     if (&f != itself) finding(f);
   if (!itself) return;
   // One path to take; the others in a line each (what differs, why one would take it), in full with -v.
-  const nlohmann::json plans =
-      itself->details.is_object() ? itself->details.value("plans", nlohmann::json::array()) : nlohmann::json::array();
+  const std::vector<model::InstallPath> plans = model::install_paths(*itself);
   const bool one_path = brief && itself->fixes.size() > 1 && plans.size() == itself->fixes.size();
   out << (brief ? "" : "\n") << itself->title << ": " << itself->summary
       << (one_path ? "; the best path, then the others (in full: -v):" : "") << "\n";

@@ -57,7 +57,7 @@ void environment_block(const report::Report& r, std::ostream& out) {
   } catch (const std::exception&) {  // a saved report with an inventory of another schema: the table above
     return;
   }
-  const bool env = r.meta.command == "env";
+  const bool env = std::holds_alternative<model::EnvDetails>(model::details_of(r));
   if (env) out << "#### Environment\n\n";
   else out << "<details><summary>Environment (collect_env's facts, toolkits, loaded libraries)</summary>\n\n";
   out << markdown::fence(environment_paste(inv), "text") << "\n";
@@ -94,7 +94,8 @@ void render_markdown(const report::Report& unsafe, std::ostream& out, const Rend
 
   // A compare report is a table of benchmarks.
   if (std::holds_alternative<model::CompareDetails>(model::details_of(r))) return text::markdown_compare(r, out);
-  if (r.meta.command == "env") return environment_block(r, out);  // describes: no table of pass/fail rows
+  // env describes: no table of pass/fail rows.
+  if (std::holds_alternative<model::EnvDetails>(model::details_of(r))) return environment_block(r, out);
   if (!r.findings().empty()) {
     out << "| status | check | result |\n|---|---|---|\n";
     for (const auto& s : r.sections)
