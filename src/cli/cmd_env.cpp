@@ -7,20 +7,32 @@ namespace {
 struct EnvArgs {
   report::InventorySource source;
   bool no_python = false;
+  bool paste = false;
 };
 
 Runner setup_env(CLI::App& sub, GlobalOptions& g) {
   auto a = std::make_shared<EnvArgs>();
   add_inventory_source(sub, a->source);
   sub.add_flag("--no-python", a->no_python, "Skip the Python probes (fast)");
+  sub.add_flag("--paste", a->paste,
+               "For a bug report: the same as --format markdown (every fact collect_env prints, and more, in a "
+               "fenced block an issue renders)");
   sub.footer(
-      "Lists the driver, GPUs (NVML), every CUDA toolkit and which one PATH / CMake / torch cpp_extension would\n"
-      "pick, every copy of cudart/cuBLAS/cuDNN/NCCL/NVRTC/nvJitLink with its version, Python environments with\n"
-      "torch facts and the libraries `import torch` really mapped, compilers and system, and whether each\n"
-      "toolkit's nvcc takes the host compiler it would use. --json prints the report, the inventory under\n"
-      "\"inventory\" (schemas: share/gpucheck/schema/report.schema.json, inventory.schema.json); --from FILE\n"
-      "shows a saved inventory or report again. No GPU required.");
+      "The first screen is the facts that decide compatibility: system and glibc, driver, GPUs, the CUDA\n"
+      "toolkits and which one PATH / CMake / torch cpp_extension would pick, the compilers, the judged Python\n"
+      "with torch's CUDA, cuDNN and NCCL and whether CUDA is available, its packages. -v lists everything:\n"
+      "every copy of cudart/cuBLAS/cuDNN/NCCL/NVRTC/nvJitLink with its version, every Python environment\n"
+      "and the libraries `import torch` really mapped, each toolkit's host compiler range, the variables.\n"
+      "--paste (--format markdown) is that for an issue: paste it where collect_env's output is asked for.\n"
+      "--json prints the report, the inventory under \"inventory\" (schemas: share/gpucheck/schema/\n"
+      "report.schema.json, inventory.schema.json); --from FILE shows a saved inventory or report again.\n"
+      "No GPU required.\n"
+      "\n"
+      "Examples:\n"
+      "  gpucheck env\n"
+      "  gpucheck env --paste > env.md       # then paste env.md into the issue");
   return [a, &g] {
+    if (a->paste) g.format = "markdown";
     commands::EnvRequest req;
     req.source = a->source;
     req.collect.python = !a->no_python;

@@ -20,8 +20,9 @@ int run_command(const RunArgs& a, const GlobalOptions& g) {
   const bool human = !g.json;
   std::optional<Progress> progress;
   commands::RunHooks hooks;
-  hooks.selected = [&](const std::vector<runner::ProbeSpec>&, const std::vector<double>& budgets) {
-    progress.emplace(isatty(2) && human, use_color(g, 2), g.quiet || !human, g.verbose, budgets);
+  hooks.selected = [&](const std::vector<runner::ProbeSpec>&, const std::vector<double>& budgets,
+                       const std::vector<double>& recorded) {
+    progress.emplace(isatty(2) && human, use_color(g, 2), g.quiet || !human, g.verbose, budgets, recorded);
   };
   hooks.suite.on_start = [&](std::size_t i, std::size_t n, const runner::ProbeSpec& p) { progress->start(i, n, p.id); };
   // Each finding as the report will hold it: redacted (model/scrub.h) before the terminal sees it.

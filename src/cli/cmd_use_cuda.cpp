@@ -1,4 +1,6 @@
 // gpucheck use-cuda VERSION: shell exports that switch this shell to one installed toolkit.
+#include <iostream>
+
 #include "cli/command.h"
 #include "commands/envtools.h"
 
@@ -12,11 +14,20 @@ Runner setup_use_cuda(CLI::App& sub, GlobalOptions& g) {
   sub.footer(R"X(Prints CUDA_HOME, CUDA_PATH, PATH and LD_LIBRARY_PATH exports; other toolkits' directories are
 removed from PATH and LD_LIBRARY_PATH. Values are single-quoted for POSIX shells. --json prints the report
 instead (the exports under details).
+A version not installed here prints nothing on stdout and, on stderr, the ways to install it beside the
+others into /opt/cuda-X.Y (NVIDIA's conda label, the runfile with --toolkit, then its modulefile); exit 1.
 
 Example:
   eval "$(gpucheck use-cuda 11.8)")X");
   return [req, &g] {
-    report::Report rep = commands::use_cuda(*req, new_report("use-cuda", g));
+    commands::UseCudaRequest r = *req;
+    r.program = render_options(g, 1).program;
+    report::Report rep = commands::use_cuda(r, new_report("use-cuda", g));
+    // Not installed: stdout stays empty (`eval` runs nothing) and the ways go to the terminal on stderr.
+    if (!rep.findings().empty() && selected_format(g) == render::Format::kText && g.out.empty()) {
+      render::render(rep, render::Format::kText, std::cerr, render_options(g, 2));
+      return report::exit_code(rep);
+    }
     return emit_report(rep, g);
   };
 }

@@ -11,6 +11,7 @@
 #include "gpucheck/build_info.h"
 #include "model/scrub.h"
 #include "platform/environment.h"
+#include "platform/invocation.h"
 
 extern char** environ;
 
@@ -70,14 +71,32 @@ render::RenderOptions render_options(const GlobalOptions& g, int fd) {
   o.verbose = g.verbose;
   o.quiet = g.quiet;
   o.width = render::terminal_width(fd);
-  if (!g.argv.empty() && !g.argv[0].empty()) o.program = g.argv[0];
+  // The prefix of every gpucheck command printed for the user: runnable from the user's shell (uvx, PATH).
+  o.program = platform::command_prefix(platform::this_invocation(g.argv.empty() ? "" : g.argv[0]));
   return o;
 }
+
+namespace {
+
+// A fix that runs gpucheck again ("gpucheck run --only device.copy") shown to a reader starts with the words
+// that run this gpucheck from their shell (uvx, a PATH without it); a JSON document keeps the plain name.
+void commands_run_as_invoked(report::Report& r, const std::string& program) {
+  if (program == "gpucheck") return;
+  for (auto& s : r.sections)
+    for (auto& f : s.findings)
+      for (auto& fx : f.fixes)
+        for (auto& c : fx.commands)
+          if (starts_with(c, "gpucheck ")) c = program + c.substr(8);
+}
+
+}  // namespace
 
 int emit_report(report::Report& r, const GlobalOptions& g, const render::RenderOptions* tweak) {
   if (r.meta.finished_at.empty()) r.meta.finished_at = utc_now_iso();
   model::scrub_secrets(r);  // the boundary: no format, file or terminal sees a credential
   const render::Format format = selected_format(g);
+  if (format == render::Format::kText || format == render::Format::kMarkdown || format == render::Format::kHtml)
+    commands_run_as_invoked(r, tweak ? tweak->program : render_options(g, 1).program);
   if (!g.out.empty()) {
     render::RenderOptions o = tweak ? *tweak : render_options(g, -1);
     o.color = false;  // a file never gets terminal escapes

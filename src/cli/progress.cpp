@@ -19,8 +19,10 @@ std::string short_duration(double seconds) {
   return fmt::format("{}h{:02}m", s / 3600, (s % 3600) / 60);
 }
 
-Progress::Progress(bool tty, bool color, bool quiet, bool verbose, std::vector<double> budgets_s)
-    : tty_(tty), color_(color), quiet_(quiet), verbose_(verbose), budgets_(std::move(budgets_s)) {
+Progress::Progress(bool tty, bool color, bool quiet, bool verbose, std::vector<double> budgets_s,
+                   std::vector<double> recorded_s)
+    : tty_(tty), color_(color), quiet_(quiet), verbose_(verbose), budgets_(std::move(budgets_s)),
+      recorded_(std::move(recorded_s)) {
   if (tty_ && !quiet_) ticker_ = std::thread([this] { tick(); });
 }
 
@@ -29,16 +31,27 @@ Progress::~Progress() {
   if (ticker_.joinable()) ticker_.join();
 }
 
+double Progress::expected(std::size_t probe) const {
+  if (probe < recorded_.size() && recorded_[probe] > 0) return recorded_[probe];
+  if (used_budget_s_ > 0) return budgets_[probe] * std::min(1.0, used_s_ / used_budget_s_);
+  return -1;
+}
+
 std::string Progress::eta(std::size_t index, double elapsed_s) const {
   if (index >= budgets_.size()) return "";
+  bool bound_only = false;  // a probe with neither a record nor a finished probe to scale by: its timeout
+  auto guess = [&](std::size_t i) {
+    double e = expected(i);
+    if (e >= 0) return e;
+    bound_only = true;
+    return budgets_[i];
+  };
   double rest = 0;
-  for (std::size_t i = index + 1; i < budgets_.size(); ++i) rest += budgets_[i];
-  const double current = budgets_[index];
-  if (used_budget_s_ <= 0)  // nothing finished yet: only the budgets are known
-    return "at most " + short_duration(rest + std::max(0.0, current - elapsed_s)) + " left";
-  const double ratio = std::min(1.0, used_s_ / used_budget_s_);
-  const double left = rest * ratio + std::max(0.0, current * ratio - elapsed_s);
-  return "ETA ~" + short_duration(left);
+  for (std::size_t i = index + 1; i < budgets_.size(); ++i) rest += guess(i);
+  const double current = guess(index);
+  if (bound_only) return "at most " + short_duration(rest + std::max(0.0, current - elapsed_s)) + " left";
+  if (elapsed_s > current) return "ETA ~" + short_duration(rest) + " after this probe";  // slower than before
+  return "ETA ~" + short_duration(rest + current - elapsed_s);
 }
 
 void Progress::start(std::size_t index, std::size_t total, const std::string& id) {

@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include "envtools/cuda_env.h"
+#include "platform/root_fs.h"
 #include "report/envtools_report.h"
 
 namespace gpucheck::commands {
@@ -25,7 +26,21 @@ std::string getenv_or_empty(const char* name) {
 report::Report use_cuda(const UseCudaRequest& request, report::Report base) {
   const inventory::Inventory inv = toolkits_inventory(request.source);
   // PATH and LD_LIBRARY_PATH are this shell's, so `eval` keeps everything else the user had.
-  return report::use_cuda_report(inv, request.version, getenv_or_empty("PATH"), getenv_or_empty("LD_LIBRARY_PATH"),
+  const std::string path = getenv_or_empty("PATH");
+  report::ToolkitInstallFacts install;
+  if (!compat::find_toolkit(inv, request.version)) {
+    const inventory::RootFs fs;  // this machine: which tools a printed way may name
+    install.tools.conda = !fs.which("conda", path).empty();
+    install.tools.downloader = !fs.which("curl", path).empty()   ? "curl"
+                               : !fs.which("wget", path).empty() ? "wget"
+                                                                 : "";
+    install.tools.modules = !getenv_or_empty("LMOD_CMD").empty()     ? "lua"
+                            : !getenv_or_empty("MODULESHOME").empty() ? "tcl"
+                                                                      : "";
+    install.tools.program = request.program;
+    install.runfiles = compat::load_toolkit_runfiles();
+  }
+  return report::use_cuda_report(inv, request.version, path, getenv_or_empty("LD_LIBRARY_PATH"), install,
                                  std::move(base));
 }
 

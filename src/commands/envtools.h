@@ -11,10 +11,12 @@ namespace gpucheck::commands {
 struct UseCudaRequest {
   report::InventorySource source;  // --from FILE / --root DIR; the toolkits are read from there
   std::string version;             // "11.8", "12", "12.1.105" or a toolkit root
+  std::string program = "gpucheck";  // how the user ran gpucheck, quoted for the shell (for printed ways)
 };
 
-/// The exports that switch this shell (its PATH and LD_LIBRARY_PATH) to the toolkit asked. Throws
-/// InputError when no toolkit matches.
+/// The exports that switch this shell (its PATH and LD_LIBRARY_PATH) to the toolkit asked; for a version
+/// not installed, a failed finding with the ways to install it that this machine's tools can run. Throws
+/// InputError for a toolkit root that is none, or a word that is no version.
 report::Report use_cuda(const UseCudaRequest& request, report::Report base);
 
 struct ModulefilesRequest {

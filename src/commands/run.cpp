@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <map>
 #include <thread>
 
+#include "commands/run_history.h"
 #include "core/errors.h"
 #include "core/files.h"
 #include "core/interrupt.h"
@@ -84,7 +86,13 @@ RunResult run(const RunRequest& a, report::Report rep, const RunHooks& hooks) {
   std::vector<double> budgets;  // what the ETA is made of: each probe's timeout here
   for (const auto& p : probes)
     budgets.push_back(a.timeout > 0 ? a.timeout : runner::effective_timeout(p, a.level, std::thread::hardware_concurrency()));
-  if (hooks.selected) hooks.selected(probes, budgets);
+  std::vector<double> recorded;  // and what each took here last time, when a report of it is at hand
+  if (hooks.selected) {
+    const auto took = a.report_dir.empty() ? std::map<std::string, double>{}
+                                           : recorded_durations(a.report_dir, rep.meta.hostname, a.level);
+    for (const auto& p : probes) recorded.push_back(took.count(p.id) ? took.at(p.id) : 0.0);
+    hooks.selected(probes, budgets, recorded);
+  }
   // Which selected probes need a GPU: a run where all of them skipped says so instead of PASS.
   model::RunDetails details;
   for (const auto& p : probes)

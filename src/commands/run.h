@@ -28,7 +28,11 @@ struct RunRequest {
 
 /// How the caller watches the run (the CLI's progress lines); every hook may be empty.
 struct RunHooks {
-  std::function<void(const std::vector<runner::ProbeSpec>&, const std::vector<double>& budgets_s)> selected;
+  /// The probes chosen, with each one's timeout and what it took in this host's last run at this level
+  /// (0 = no record; commands/run_history.h), in run order: what a progress line's ETA is made of.
+  std::function<void(const std::vector<runner::ProbeSpec>&, const std::vector<double>& budgets_s,
+                     const std::vector<double>& recorded_s)>
+      selected;
   runner::SuiteObserver suite;
   std::function<void()> suite_done;
   std::function<void(const Finding&)> judged;  // each thresholds.<probe> finding, shown like a probe

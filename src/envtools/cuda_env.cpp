@@ -52,20 +52,20 @@ std::string lua_quote(const std::string& s) {
 
 }  // namespace
 
-const inventory::Toolkit& select_toolkit(const inventory::Inventory& inv, const std::string& wanted_in) {
+const inventory::Toolkit* find_toolkit(const inventory::Inventory& inv, const std::string& wanted_in) {
   std::string wanted = trim(wanted_in);
   std::vector<const inventory::Toolkit*> usable;
   for (const auto& t : inv.toolkits)
     if (!t.nvcc.empty() && !t.root.empty()) usable.push_back(&t);
   if (starts_with(wanted, "/")) {
     for (auto* t : usable)
-      if (strip(t->root) == strip(wanted)) return *t;
+      if (strip(t->root) == strip(wanted)) return t;
     // /usr/local/cuda -> /usr/local/cuda-13.0: the same toolkit through a symlink (only resolved, never run).
     std::error_code ec;
     fs::path real = fs::canonical(wanted, ec);
     for (auto* t : usable) {
       std::error_code ec_root;
-      if (!ec && fs::canonical(t->root, ec_root) == real && !ec_root) return *t;
+      if (!ec && fs::canonical(t->root, ec_root) == real && !ec_root) return t;
     }
     throw InputError("no CUDA toolkit with nvcc at " + wanted + " (found: " + found_list(inv) + ")");
   }
@@ -84,9 +84,15 @@ const inventory::Toolkit& select_toolkit(const inventory::Inventory& inv, const 
                    !starts_with(best->root, "/usr/local/cuda-"));
     if (better) best = t;
   }
-  if (!best) throw InputError("no CUDA " + wanted + " toolkit with nvcc found (found: " + found_list(inv) + ")");
-  return *best;
+  return best;
 }
+
+const inventory::Toolkit& select_toolkit(const inventory::Inventory& inv, const std::string& wanted) {
+  if (const auto* t = find_toolkit(inv, wanted)) return *t;
+  throw InputError("no CUDA " + trim(wanted) + " toolkit with nvcc found (found: " + found_list(inv) + ")");
+}
+
+std::string toolkits_found(const inventory::Inventory& inv) { return found_list(inv); }
 
 std::vector<ShellExport> cuda_exports(const inventory::Inventory& inv, const inventory::Toolkit& t,
                                       const std::string& path, const std::string& ld_library_path) {

@@ -11,6 +11,11 @@ namespace gpucheck::compat {
 /// The toolkit for "11.8" (major.minor; /usr/local/cuda-X.Y preferred), "12" (newest 12.x), "12.1.105"
 /// (exact) or an absolute root. Throws InputError listing the toolkits found when none matches.
 const inventory::Toolkit& select_toolkit(const inventory::Inventory& inv, const std::string& wanted);
+/// As select_toolkit, but nullptr when `wanted` is a valid version no installed toolkit has (a root that is
+/// no toolkit, or a word that is no version, still throws InputError).
+const inventory::Toolkit* find_toolkit(const inventory::Inventory& inv, const std::string& wanted);
+/// "13.0.88 at /usr/local/cuda-13.0, ..." or "none".
+std::string toolkits_found(const inventory::Inventory& inv);
 
 /// One variable use-cuda sets.
 struct ShellExport {

@@ -25,7 +25,8 @@ CompilerScan scan_compilers(const RootFs& fs, const EnvMap& env) {
   };
   std::vector<Want> wants;
   std::string path_list = platform::env_value(env, "PATH");
-  for (const char* n : {"gcc", "g++", "clang", "clang++", "cc", "c++"})
+  // cmake too: which CMake builds an extension is one of the facts an issue asks for (as collect_env).
+  for (const char* n : {"gcc", "g++", "clang", "clang++", "cc", "c++", "cmake"})
     if (auto p = fs.which(n, path_list); !p.empty()) wants.push_back({n, p, "--version"});
   for (const char* var : {"CC", "CXX", "CUDAHOSTCXX", "NVCC_CCBIN"}) {
     std::string v = platform::env_value(env, var);

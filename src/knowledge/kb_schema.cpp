@@ -70,6 +70,9 @@ const std::vector<Schema>& schemas() {
          {{"versions", T::kString}, {"distribution", T::kString}, {"setup_imports_torch", T::kBool},
           {"build", T::kString}, {"needs_nvcc", T::kBool}, {"torch_abi_coupled", T::kBool}},
          "import_needs_rtld_global", {{"torch", T::kString}, {"why", T::kString}}}}},
+      {"toolkit_installers.json", "gpucheck.compat.toolkit_installers/1",
+       {{"runfiles", {{"cuda", T::kString}, {"release", T::kString}, {"runfile", T::kString}, {"url", T::kString}}},
+        {"methods", {{"id", T::kString}, {"text", T::kString}}}}},
       // Written by scripts/gen-compat-pypi; every release row carries the file its metadata came from.
       {"pypi.json", "gpucheck.compat.pypi/1",
        {{"packages", {{"name", T::kString}, {"versions", T::kArray}}, false, "versions",

@@ -30,3 +30,25 @@ DoctorDetails doctor_details(const report::Report& r) {
 bool is_install_plan(const Finding& f) { return f.details.is_object() && f.details.contains("verdict"); }
 
 }  // namespace gpucheck::model
+
+namespace gpucheck::model {
+
+std::vector<InstallPath> install_paths(const Finding& plan) {
+  std::vector<InstallPath> out;
+  const nlohmann::json& plans = member(plan.details, "plans");
+  if (!plans.is_array()) return out;
+  for (const auto& p : plans) {
+    InstallPath path;
+    const nlohmann::json& torch = member(p, "torch");
+    path.torch_version = text_at(torch, "version");
+    path.torch_cuda = text_at(torch, "cuda");
+    path.torch_installed = flag_at(torch, "installed");
+    const nlohmann::json& pkgs = member(p, "packages");
+    if (pkgs.is_array())
+      for (const auto& x : pkgs) path.packages.emplace_back(text_at(x, "name"), text_at(x, "version"));
+    out.push_back(std::move(path));
+  }
+  return out;
+}
+
+}  // namespace gpucheck::model

@@ -3,6 +3,8 @@
 // read by the text renderer through this struct, never by key.
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -33,5 +35,15 @@ DoctorDetails doctor_details(const report::Report& r);
 /// Whether `f` is the install plan's own Finding (the first of section "plan"; planner::plan_finding
 /// writes its verdict into details), not one of the plan's notes.
 bool is_install_plan(const Finding& f);
+
+/// One install path of the plan (planner::result_details' plans[i]), best first: what the text's brief
+/// compares with the best path.
+struct InstallPath {
+  std::string torch_version, torch_cuda;  // torch_cuda "" for a CPU build
+  bool torch_installed = false;           // keeps the torch already installed
+  std::vector<std::pair<std::string, std::string>> packages;  // (name, version), install order
+};
+/// The plan's paths, lenient like the readers above: a path without its fields keeps the defaults.
+std::vector<InstallPath> install_paths(const Finding& plan);
 
 }  // namespace gpucheck::model

@@ -308,7 +308,7 @@ Verdict verdict(const Report& r, const std::string& program) {
                      v.kind == VerdictKind::kSame                                  ? "pass"
            : v.kind == VerdictKind::kDescribes || v.kind == VerdictKind::kListing ? "info"
                                                                                    : "warn";
-  v.next = next_step(r, s, program.empty() ? "gpucheck" : shell_quote(program));
+  v.next = next_step(r, s, program.empty() ? "gpucheck" : program);  // already words for the shell
   return v;
 }
 

@@ -13,4 +13,10 @@ namespace gpucheck::inventory {
 std::string render_summary(const Inventory& inv, bool verbose,
                            const std::map<std::string, std::string>& host_compiler_fits = {});
 
+/// The first screen of `gpucheck env`: one line per fact that decides compatibility (system and glibc,
+/// driver, GPUs, toolkits and which one PATH, CMake and torch's cpp_extension pick, compilers, the judged
+/// Python with torch's CUDA/cuDNN/NCCL and whether CUDA is available, its packages); render_summary (-v)
+/// has every detail.
+std::string render_brief(const Inventory& inv, const std::map<std::string, std::string>& host_compiler_fits = {});
+
 }  // namespace gpucheck::inventory

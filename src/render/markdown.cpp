@@ -1,12 +1,15 @@
 // The summary to paste into an issue instead of collect_env: what was run, the stack, what needs
-// attention with its evidence and fixes, then every check in one table. Nothing secret: the report's
-// environment and inventory paths stay out except the few stack facts.
+// attention with its evidence and fixes, every check in one table, then the environment in full
+// (render/environment_paste.h: collect_env's facts plus toolkits, picks and loaded libraries) in a fenced
+// block, folded under <details> except for `env`, whose answer it is. Nothing secret: the report's
+// environment variables stay out (allow-listed as they are); the inventory's paths are in the block.
 #include <string>
 
 #include <fmt/format.h>
 
 #include "core/text.h"
 #include "model/verdict.h"
+#include "render/environment_paste.h"
 #include "render/markdown_escape.h"
 #include "render/render.h"
 #include "render/stack_facts.h"
@@ -45,6 +48,22 @@ void attention_block(const Finding& f, std::ostream& out) {
   }
 }
 
+// The environment block: open for `env`, folded for a command whose answer is a verdict.
+void environment_block(const report::Report& r, std::ostream& out) {
+  if (!r.inventory.is_object()) return;
+  inventory::Inventory inv;
+  try {
+    inventory::from_json(r.inventory, inv);
+  } catch (const std::exception&) {  // a saved report with an inventory of another schema: the table above
+    return;
+  }
+  const bool env = std::holds_alternative<model::EnvDetails>(model::details_of(r));
+  if (env) out << "#### Environment\n\n";
+  else out << "<details><summary>Environment (collect_env's facts, toolkits, loaded libraries)</summary>\n\n";
+  out << markdown::fence(environment_paste(inv), "text") << "\n";
+  if (!env) out << "</details>\n\n";
+}
+
 }  // namespace
 
 void render_markdown(const report::Report& unsafe, std::ostream& out, const RenderOptions& o) {
@@ -75,6 +94,8 @@ void render_markdown(const report::Report& unsafe, std::ostream& out, const Rend
 
   // A compare report is a table of benchmarks.
   if (std::holds_alternative<model::CompareDetails>(model::details_of(r))) return text::markdown_compare(r, out);
+  // env describes: no table of pass/fail rows.
+  if (std::holds_alternative<model::EnvDetails>(model::details_of(r))) return environment_block(r, out);
   if (!r.findings().empty()) {
     out << "| status | check | result |\n|---|---|---|\n";
     for (const auto& s : r.sections)
@@ -85,6 +106,7 @@ void render_markdown(const report::Report& unsafe, std::ostream& out, const Rend
       }
     out << "\n";
   }
+  environment_block(r, out);
 }
 
 }  // namespace gpucheck::render

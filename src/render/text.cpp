@@ -38,8 +38,10 @@ struct Part {
 void render_text(const report::Report& unsafe, std::ostream& out, const RenderOptions& o) {
   const report::Report r = terminal_safe_copy(unsafe);  // nothing read from outside moves the cursor
   const model::Details details = model::details_of(r);
-  // use-cuda's text is shell code for eval: a wrapped line would be another command.
-  if (const auto* d = std::get_if<model::UseCudaDetails>(&details)) return void(out << d->shell);
+  // use-cuda's text is shell code for eval: a wrapped line would be another command. (A version not
+  // installed has no shell code: its ways to install it are findings for a reader, wrapped; cli prints
+  // them on stderr.)
+  if (const auto* d = std::get_if<model::UseCudaDetails>(&details); d && r.findings().empty()) return void(out << d->shell);
   // completion scripts and the man page are files for a program: exactly as generated.
   if (const auto* d = std::get_if<model::CompletionDetails>(&details)) return void(out << d->script);
   if (const auto* d = std::get_if<model::ManDetails>(&details)) return void(out << d->page);

@@ -4,6 +4,7 @@
 // CLI itself (`--help`), so a renamed option shows up here.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -117,6 +118,16 @@ TEST(ManPage, RendersWithManAndNamesEveryCommand) {
     EXPECT_NE(man.out.find(std::string("gpucheck ") + c), std::string::npos) << c;
   EXPECT_NE(man.out.find("--level"), std::string::npos);
   EXPECT_NE(man.out.find("Exit codes"), std::string::npos);
+  // Filled, not no-fill: at MANWIDTH=80 no rendered line runs past 80 columns (UTF-8 counted as characters).
+  std::istringstream rendered(man.out);
+  std::size_t longest = 0;
+  for (std::string line; std::getline(rendered, line);) {
+    std::size_t columns = 0;
+    for (unsigned char c : line) columns += (c & 0xC0) != 0x80;
+    EXPECT_LE(columns, 80u) << line;
+    longest = std::max(longest, columns);
+  }
+  EXPECT_GE(longest, 60u) << "the page is filled to the width, not left in short lines";
 }
 
 }  // namespace

@@ -122,7 +122,7 @@ TEST_F(InvLiveJson, FromASavedReportShowsTheSameInventory) {
   auto doc2 = nlohmann::json::parse(again.out);
   EXPECT_EQ(doc2["inventory"], doc);
   EXPECT_EQ(doc2["sections"], report["sections"]);
-  auto text = gpucheck({"env", "--from", tmp / "env.json"});
+  auto text = gpucheck({"env", "-v", "--from", tmp / "env.json"});
   ASSERT_TRUE(text.ok()) << text.err;
   EXPECT_NE(text.out.find("\nCUDA toolkits"), std::string::npos) << text.out;
   // A bare inventory document is read as well.
@@ -220,7 +220,7 @@ TEST(InvEnvCli, VersionCacheReusedThenBypassed) {
 }
 
 TEST(InvEnvCli, HumanSummary) {
-  auto r = gpucheck({"env", "--no-python"});
+  auto r = gpucheck({"env", "--no-python", "-v"});  // every section; the first screen is tests/cli/first_screen_test
   ASSERT_TRUE(r.ok()) << r.err;
   for (const char* section : {"System", "Driver", "GPUs", "CUDA toolkits", "Libraries", "Compilers"})
     EXPECT_NE(r.out.find(std::string("\n") + section), std::string::npos) << section;
