@@ -30,7 +30,7 @@ std::string judged_python_line(const std::optional<model::JudgedPython>& judged)
   return "python " + p.version + " at " + p.interpreter + (why.empty() ? "" : " (" + why + ")") + ", " + torch;
 }
 
-/// What sets path `alt` apart from the best path, and when one would take it instead: "torch 2.14.1 (CUDA
+/// What sets path `alt` apart from the path above it (best first), and when one would take it instead: "torch 2.14.1 (CUDA
 /// 13.0) instead of 2.15.0: for torch<2.15 or CUDA 13.0".
 std::string alternative_line(const model::InstallPath& best, const model::InstallPath& alt) {
   std::vector<std::string> differs, why;
@@ -55,6 +55,7 @@ std::string alternative_line(const model::InstallPath& best, const model::Instal
     auto it = best_pkgs.find(name);
     if (name == "torch" || it == best_pkgs.end() || it->second == version) continue;
     differs.push_back(name + " " + version + " instead of " + it->second);
+    why.push_back(name + "==" + version);  // that exact release (e.g. the one asked, built here)
   }
   if (differs.empty()) return "the same packages, installed another way";
   return join(differs, ", ") + (why.empty() ? "" : ": for " + join(why, " or "));
@@ -111,17 +112,18 @@ void doctor(const report::Report& r, const model::DoctorDetails& d, std::ostream
   for (const auto& f : plan->findings)
     if (&f != itself) finding(f);
   if (!itself) return;
-  // One path to take; the others in a line each (what differs, why one would take it), in full with -v.
+  // One path to take; the others in a line each (what differs from the one above, why one would take it),
+  // in full with -v.
   const std::vector<model::InstallPath> plans = model::install_paths(*itself);
   const bool one_path = brief && itself->fixes.size() > 1 && plans.size() == itself->fixes.size();
   out << (brief ? "" : "\n") << itself->title << ": " << itself->summary
-      << (one_path ? "; the best path, then the others (in full: -v):" : "") << "\n";
+      << (one_path ? "; the best path, then the others, each against the one above (in full: -v):" : "") << "\n";
   if (!brief)
     for (const auto& e : itself->evidence) out << "  " << e.value << "\n";  // what the plans could not check
   if (!itself->fixes.empty() && !one_path) out << "  install paths, best first:\n";
   for (std::size_t i = 0; i < itself->fixes.size(); ++i) {
     if (!one_path || i == 0) fix_block(itself->fixes[i], "  ", out);
-    else out << "  " << itself->fixes[i].rank << ". " << alternative_line(plans[0], plans[i]) << "\n";
+    else out << "  " << itself->fixes[i].rank << ". " << alternative_line(plans[i - 1], plans[i]) << "\n";
   }
 }
 

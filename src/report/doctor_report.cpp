@@ -88,6 +88,7 @@ std::vector<Finding> plan_section(const compat::DoctorContext& ctx, const std::v
             (build.empty() ? "" : " (" + build + ")");
   f.summary = compat::verdict_text(v);
   f.fixes = planner::plan_fixes(r);
+  nlohmann::json prebuilt_plan;  // the prebuilt wheel's plan, first in details.plans as in the fixes
   // An existing prebuilt wheel before a build, as explain ranks them (bmtrain 0.2.2 compiles for 20 minutes;
   // 0.2.3.post2 is a wheel): its plan first, the asked release's plans after it.
   if (wanted.size() == 1)
@@ -105,9 +106,17 @@ std::vector<Finding> plan_section(const compat::DoctorContext& ctx, const std::v
                                                    p.summary,
                                                p.commands, p.cost});
         for (std::size_t i = 0; i < f.fixes.size(); ++i) f.fixes[i].rank = static_cast<int>(i) + 1;
+        const nlohmann::json wd = planner::result_details(w);
+        if (wd.contains("plans") && wd["plans"].is_array() && !wd["plans"].empty()) prebuilt_plan = wd["plans"][0];
       }
     }
   f.details = planner::result_details(r);
+  if (!prebuilt_plan.is_null() && f.details.contains("plans") && f.details["plans"].is_array()) {
+    auto& plans = f.details["plans"];
+    plans.insert(plans.begin(), prebuilt_plan);
+    for (std::size_t i = 0; i < plans.size(); ++i)
+      if (plans[i].is_object()) plans[i]["rank"] = i + 1;
+  }
   f.details["package"] = wanted.size() == 1 ? wanted[0]->req.name : "";
   f.details["version"] = wanted.size() == 1 ? exact_pin(wanted[0]->req) : "";
   f.details["build"] = build;

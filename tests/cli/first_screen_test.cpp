@@ -65,7 +65,9 @@ TEST(FirstScreen, DoctorForOnePackageShowsOneBestPathAndTheOthersInALineEach) {
   Screen s = screen({"doctor", "--for", "bmtrain==0.2.2"});
   EXPECT_LE(s.rows.size(), 24u) << shown(s);
   const std::string text = shown(s);
-  const auto best = text.find("the best path, then the others (in full: -v):\n  1. ");
+  const auto header = text.find("the best path, then the others, each against the one");
+  ASSERT_NE(header, std::string::npos) << text;
+  const auto best = text.find("\n  1. ", header);
   ASSERT_NE(best, std::string::npos) << text;
   // The best path with its commands; each alternative in one line saying what differs and why take it.
   const auto others = text.find("\n  2. ", best);
