@@ -16,6 +16,7 @@
 #include <optional>
 #include <vector>
 
+#include "../rank_benchmarks.h"
 #include "collectives/bandwidth.h"
 #include "collectives/transport.h"
 #include "core/files.h"
@@ -267,13 +268,6 @@ void register_all() {
   }
 }
 
-// Ranks other than 0 run the same benchmarks silently.
-class SilentReporter : public benchmark::BenchmarkReporter {
- public:
-  bool ReportContext(const Context&) override { return true; }
-  void ReportRuns(const std::vector<Run>&) override {}
-};
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -285,12 +279,7 @@ int main(int argc, char** argv) {
 #endif
   benchmark::Initialize(&argc, argv);
   register_all();
-  if (rank == 0) {
-    benchmark::RunSpecifiedBenchmarks();
-  } else {
-    SilentReporter silent;
-    benchmark::RunSpecifiedBenchmarks(&silent);
-  }
+  gpucheck::bench::run_benchmarks_reporting_on_rank0(rank);
   benchmark::Shutdown();
 #ifdef GPUCHECK_COLL_HAVE_NCCL
   nccl().t.reset();

@@ -14,6 +14,7 @@
 
 #include <mpi.h>
 
+#include "../rank_benchmarks.h"
 #include "mpi_transport.h"
 #include "reference.h"
 #include "step_kernels.h"
@@ -69,13 +70,6 @@ void BM_ZeroStep(benchmark::State& st, const char* level, Dtype dtype) {
   if (gemm_total > 0) st.counters["step_vs_gemms"] = step_total / gemm_total;
 }
 
-// Ranks other than 0 run the same benchmarks silently.
-class SilentReporter : public benchmark::BenchmarkReporter {
- public:
-  bool ReportContext(const Context&) override { return true; }
-  void ReportRuns(const std::vector<Run>&) override {}
-};
-
 }  // namespace
 
 // Fixed iteration counts: every rank must run the same number of steps (they are collective).
@@ -88,13 +82,7 @@ int main(int argc, char** argv) {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   benchmark::Initialize(&argc, argv);
-  // Every rank runs the benchmarks (they are collective); rank 0 reports.
-  if (rank == 0) {
-    benchmark::RunSpecifiedBenchmarks();
-  } else {
-    SilentReporter silent;
-    benchmark::RunSpecifiedBenchmarks(&silent);
-  }
+  gpucheck::bench::run_benchmarks_reporting_on_rank0(rank);
   benchmark::Shutdown();
   MPI_Finalize();
   return 0;
