@@ -94,11 +94,18 @@ NextStep doctor_step(const Report& r, const std::string& prog) {
   // A saved inventory or pasted report describes another machine: the fix and the check happen there.
   const bool elsewhere = !option_value(r, "--from").empty() || !option_value(r, "--from-text").empty();
   const std::string again = elsewhere ? "gpucheck doctor" : prog + " doctor" + source_options(r, {"--root", "--python"});
-  if (const Finding* f = first_problem(r); f && f->status != Status::kWarn)
+  const report::Section* plan = r.find_section("plan");
+  const Finding* itself = plan && !plan->findings.empty() ? &plan->findings.front() : nullptr;
+  if (const Finding* f = first_problem(r); f && f->status != Status::kWarn) {
+    // doctor --for: a problem only for the asked goal (at risk: install.*, the nvcc-vs-torch mismatch of
+    // a source build) is what the install paths avoid, so the first path is the step, not the prediction.
+    // Something broken now still comes first.
+    if (itself && !itself->fixes.empty() && (f == itself || concern_of(*f) == Concern::kAtRisk))
+      return {"run the commands of install path 1 above (it avoids [" + f->id + "])", ""};
     return {act_on(*f) + (elsewhere ? ", then check again on that machine:" : ", then check again:"), again};
-  if (const report::Section* plan = r.find_section("plan"); plan && !plan->findings.empty()) {
-    const Finding& itself = plan->findings.front();
-    if (!itself.fixes.empty()) return {"run the commands of install path 1 above", ""};
+  }
+  if (itself) {
+    if (!itself->fixes.empty()) return {"run the commands of install path 1 above", ""};
     return {"change the pins that conflict (above), then plan again", ""};
   }
   // Nothing GPU-side to test here (or the report is of another machine): no pointer at `run`.

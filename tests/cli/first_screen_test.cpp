@@ -68,6 +68,8 @@ TEST(FirstScreen, DoctorForOnePackageShowsOneBestPathAndTheOthersInALineEach) {
   const auto header = text.find("the best path, then the others, each against the one");
   ASSERT_NE(header, std::string::npos) << text;
   const auto best = text.find("\n  1. ", header);
+  // The step is the path, not the prediction it avoids (was "read what [install.setup_imports_torch] found").
+  EXPECT_NE(text.find("Next step: run the commands of install path 1 above (it avoids"), std::string::npos) << text;
   ASSERT_NE(best, std::string::npos) << text;
   // The best path with its commands; each alternative in one line saying what differs and why take it.
   const auto others = text.find("\n  2. ", best);
