@@ -195,7 +195,20 @@ Report explain_report(const ExplainRequest& req, Report rep) {
     notes.push_back("no similar-reports index at " + index_path);
   }
 
-  rep.section("causes").findings = ex.findings();
+  // Every command names a cause by the one registry's id (core/verdict.h): explain's signature ids that
+  // doctor knows by another name are shown under doctor's; the signature stays in details.signature.
+  auto& causes = rep.section("causes").findings;
+  causes = ex.findings();
+  for (auto& f : causes) {
+    if (const std::string id = canonical_cause_id(f.id); id != f.id) {
+      if (!f.details.is_object()) f.details = nlohmann::json::object();
+      f.details["signature"] = f.id;
+      f.id = id;
+    }
+    if (f.details.is_object() && f.details.contains("similar") && f.details["similar"].is_array())
+      for (auto& s : f.details["similar"])
+        if (s.is_object() && s.contains("cause") && s["cause"].is_string()) s["cause"] = canonical_cause_id(s["cause"]);
+  }
   model::ExplainDetails details{input_of(ex.input), std::nullopt};
   if (pasted) {
     // The pasted environment judged by the doctor's rules: its errors count for the exit code (1).

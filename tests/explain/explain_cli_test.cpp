@@ -75,13 +75,13 @@ TEST(ExplainCli, SeedLogHumanOutputHasVerdictEvidenceAndFix) {
   auto r = run_gpucheck({"explain", kLogs + "/cpm-bee-57-seed.log", "--no-env", "--color", "never"});
   ASSERT_TRUE(r.started) << r.spawn_error;
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("[build-isolation-missing-torch]"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("[install.setup_imports_torch]"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("(root cause)"), std::string::npos);
-  EXPECT_NE(r.out.find("[cuda-mismatch-nvcc-torch] nvcc is CUDA 12.1 but torch was built with CUDA 11.8"),
+  EXPECT_NE(r.out.find("[cuda.nvcc_torch_major_mismatch] nvcc is CUDA 12.1 but torch was built with CUDA 11.8"),
             std::string::npos);
   EXPECT_NE(r.out.find("    151 | The detected CUDA version (12.1) mismatches"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("fix, best first:"), std::string::npos);
-  EXPECT_NE(r.out.find("\nNext step: apply the fix of [build-isolation-missing-torch] above, then retry what failed\n"),
+  EXPECT_NE(r.out.find("\nNext step: apply the fix of [install.setup_imports_torch] above, then retry what failed\n"),
             std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("\x1b["), std::string::npos) << "--color never must not colour";
 }
@@ -156,11 +156,11 @@ TEST(ExplainCli, NoDriverInTheInventoryTurnsErrorThirtyFiveIntoNoDriver) {
   TempDir t;
   auto log = kLogs + "/local-no-driver-cudagetdevicecount.log";
   auto alone = run_gpucheck({"explain", log, "--no-env", "--json"});
-  EXPECT_EQ(causes_of(nlohmann::json::parse(alone.out))[0]["id"], "driver-too-old");
+  EXPECT_EQ(causes_of(nlohmann::json::parse(alone.out))[0]["id"], "driver.too_old_for_torch");
   auto with_env = run_gpucheck({"explain", log, "--env", t.file("env.json", inventory_json(false).dump()), "--json"});
   ASSERT_EQ(with_env.exit_code, 0) << with_env.err;
   auto j = nlohmann::json::parse(with_env.out);
-  EXPECT_EQ(causes_of(j)[0]["id"], "no-gpu-or-driver");
+  EXPECT_EQ(causes_of(j)[0]["id"], "driver.missing");
   EXPECT_EQ(causes_of(j)[0]["details"]["lines"][0], 1);
 }
 

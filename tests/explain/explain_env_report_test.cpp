@@ -60,7 +60,9 @@ TEST(ExplainEnvReport, ACollectEnvInsideALogIsJudgedAndUsedForTheFixes) {
   auto r = gpucheck_run({"explain", "-", "--json"}, paste);
   EXPECT_EQ(r.exit_code, 1) << "the environment has an error finding";
   auto doc = nlohmann::json::parse(r.out);
-  EXPECT_EQ(findings(doc, "causes").at(0)["id"], "cuda-mismatch-nvcc-torch");
+  EXPECT_EQ(findings(doc, "causes").at(0)["id"], "cuda.nvcc_torch_major_mismatch");
+  // One id for one cause in every command; the signature that matched stays beside it.
+  EXPECT_EQ(findings(doc, "causes").at(0)["details"]["signature"], "cuda-mismatch-nvcc-torch");
   // A build log: the build is the goal, so the mismatch that stops it is an error here (core/verdict.h).
   bool mismatch = false;
   for (const auto& f : findings(doc, "environment"))

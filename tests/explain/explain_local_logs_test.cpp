@@ -89,13 +89,13 @@ TEST(ExplainLocalLogs, CudaRuntimeWithoutADriver) {
   ASSERT_EQ(causes.size(), 1u) << run.err;
   std::string id = causes[0]["id"];
   // Error 35 from the log alone; with this machine's inventory (no driver found) it is named as such.
-  EXPECT_TRUE(id == "driver-too-old" || id == "no-gpu-or-driver") << run.err;
+  EXPECT_TRUE(id == "driver.too_old_for_torch" || id == "driver.missing") << run.err;
   if (!std::filesystem::exists("/proc/driver/nvidia/version")) {
     nlohmann::json inv = {{"schema_version", "1"},
                           {"driver", {{"present", false}, {"error", "no /proc/driver/nvidia/version"}}}};
     auto env = s.put("env.json", inv.dump());
     auto with_env = explain_json(run.err, {"--env", env});
-    EXPECT_EQ(with_env[0]["id"], "no-gpu-or-driver");
+    EXPECT_EQ(with_env[0]["id"], "driver.missing");
   }
 }
 

@@ -36,7 +36,7 @@ TEST(ExplainRepro, PipInstallBmtrainWithoutTorch) {
   auto j = nlohmann::json::parse(r.out);
   ASSERT_EQ(j["sections"][0]["name"], "causes");
   const auto& cause = j["sections"][0]["findings"][0];
-  EXPECT_EQ(cause["id"], "build-isolation-missing-torch");
+  EXPECT_EQ(cause["id"], "install.setup_imports_torch");
   EXPECT_TRUE(cause["details"]["root"]);
   EXPECT_EQ(cause["details"]["captures"]["package"], "bmtrain");
   EXPECT_EQ(cause["details"]["captures"]["package_version"], "0.2.2");
