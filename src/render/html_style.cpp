@@ -32,7 +32,8 @@ pre.plain { background: #f1f1ef; color: #1d1d1f; user-select: text; }
 .facts { display: grid; grid-template-columns: max-content 1fr; gap: 4px 18px; margin: 0; }
 .facts dt { font-weight: 600; } .facts dd { margin: 0; overflow-wrap: anywhere; }
 .pill { display: inline-block; min-width: 52px; text-align: center; border-radius: 10px; padding: 0 8px; color: #fff;
-  font-size: 12px; font-weight: 700; text-transform: uppercase; }
+  font-size: 12px; font-weight: 700; text-transform: uppercase; white-space: nowrap; overflow-wrap: normal;
+  word-break: keep-all; }
 .pill.pass { background: var(--pass); } .pill.fail, .pill.error { background: var(--fail); }
 .pill.warn { background: var(--warn); } .pill.info { background: var(--info); } .pill.skip { background: var(--skip); }
 .finding { border-left: 5px solid var(--skip); padding: 4px 0 6px 14px; margin: 14px 0; }

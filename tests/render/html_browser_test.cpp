@@ -199,6 +199,53 @@ TEST_F(Browser, DoctorPageRenders) {
   expect_renders(html_of(dir / "doctor.json"), 1280, banner, verdict, 0);
 }
 
+// Layout is measured, not guessed: a copy of the page (its Content-Security-Policy, which forbids scripts,
+// taken out) with a script that writes each status badge's line boxes and height into the DOM. Issue 35: in
+// doctor --for's page at 1280 px a `WARN` badge broke into `WAR`/`N` (two line boxes, 35 px high).
+std::vector<std::string> badges_on_more_than_one_line(const fs::path& page, int width) {
+  std::string html = read_file(page.string());
+  html = std::regex_replace(html, std::regex("<meta http-equiv=\"Content-Security-Policy\"[^>]*>"), "");
+  const std::string probe =
+      "<pre id=\"badge-lines\"></pre><script>{const out=[];document.querySelectorAll('.pill').forEach(p=>{"
+      "const lh=parseFloat(getComputedStyle(p).lineHeight)||17;"
+      "if(p.getBoundingClientRect().height>1.5*lh)out.push(p.textContent);});"
+      "document.getElementById('badge-lines').textContent='measured:'+out.join(',');}</script>";
+  const auto body = html.rfind("</body>");
+  html.insert(body == std::string::npos ? html.size() : body, probe);
+  const fs::path measured = page.parent_path() / (page.stem().string() + "-measured.html");
+  write_file_atomic(measured.string(), html);
+  SubprocessOptions o;
+  o.timeout = std::chrono::seconds(180);
+  auto r = run_subprocess({find_in_path("chromium"), "--headless", "--no-sandbox", "--disable-gpu",
+                           "--user-data-dir=" + (page.parent_path() / "profile-measure").string(),
+                           "--host-resolver-rules=MAP * ~NOTFOUND", "--no-first-run", "--disable-background-networking",
+                           "--window-size=" + std::to_string(width) + ",2000", "--virtual-time-budget=2000",
+                           "--dump-dom", "file://" + measured.string()},
+                          o);
+  std::smatch m;
+  static const std::regex found("<pre id=\"badge-lines\">measured:([^<]*)</pre>");
+  if (!r.ok() || !std::regex_search(r.out, m, found)) return {"(not measured: " + r.describe() + ")"};
+  std::vector<std::string> out;
+  std::string list = m[1];
+  for (std::size_t start = 0, comma; start < list.size(); start = comma + 1) {
+    comma = list.find(',', start);
+    if (comma == std::string::npos) comma = list.size();
+    out.push_back(list.substr(start, comma - start));
+  }
+  return out;
+}
+
+TEST_F(Browser, StatusBadgesStayOnOneLineAt1280And400) {
+  auto r = gpucheck({"doctor", "--for", "bmtrain==0.2.2", "--json", "--out", (dir / "doctor-for.json").string()});
+  ASSERT_TRUE(fs::exists(dir / "doctor-for.json")) << r.describe() << r.err;
+  const fs::path page = html_of(dir / "doctor-for.json");
+  ASSERT_NE(read_file(page.string()).find("class=\"pill warn\""), std::string::npos) << "no WARN badge to measure";
+  for (int width : {1280, 400}) {
+    const auto broken = badges_on_more_than_one_line(page, width);
+    EXPECT_TRUE(broken.empty()) << width << " px: " << broken.front();
+  }
+}
+
 TEST_F(Browser, CompareOfTwoRealBenchDocumentsDrawsTheRegression) {
   const std::vector<std::string> bench{"bench", "--suite", "regression", "--filter", "BM_ExactDistribution/30",
                                        "--min-time", "0.05", "--no-python", "--out"};
