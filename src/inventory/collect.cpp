@@ -293,7 +293,6 @@ Inventory collect(const CollectOptions& given) {
   inv.driver = driver.get();
   auto g = gpus.get();
   inv.gpus = std::move(g.gpus);
-  if (!g.error.empty()) inv.notes.push_back("GPUs: " + g.error);
   if (inv.driver.version.empty() && !g.driver_version.empty()) inv.driver.version = g.driver_version;
   inv.system = system.get();
   auto c = compilers.get();
@@ -303,7 +302,7 @@ Inventory collect(const CollectOptions& given) {
   if (!kb) inv.notes.push_back("host compiler support policy not loaded: " + knowledge_error);
   add_host_compiler_ranges(inv.toolkits, kb ? &*kb : nullptr);
   inv.compilers = std::move(c.compilers);
-  if (!inv.driver.present) inv.notes.push_back("driver: " + (inv.driver.error.empty() ? "not found" : inv.driver.error));
+  for (auto& n : driver_notes(inv.driver, g.error)) inv.notes.push_back(std::move(n));
   if (!options.python) inv.notes.push_back("Python environments not probed (gpucheck env --no-python, or run --level quick)");
   trace("collect: done");
   if (options.timings) {

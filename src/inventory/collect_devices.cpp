@@ -24,9 +24,8 @@ Inventory collect_devices() {
   GpuScan g = gpus_from_helper(reply, std::getenv("CUDA_VISIBLE_DEVICES"));
   inv.gpus = std::move(g.gpus);
   inv.gpu_presence = read_gpu_presence(fs);
-  if (!g.error.empty()) inv.notes.push_back("GPUs: " + g.error);
   if (inv.driver.version.empty() && !g.driver_version.empty()) inv.driver.version = g.driver_version;
-  if (!inv.driver.present) inv.notes.push_back("driver: " + (inv.driver.error.empty() ? "not found" : inv.driver.error));
+  for (auto& n : driver_notes(inv.driver, g.error)) inv.notes.push_back(std::move(n));
   inv.notes.push_back("devices only: GPUs and driver (toolkits, libraries, compilers and Python not collected)");
   return inv;
 }

@@ -89,4 +89,24 @@ Driver read_driver(const RootFs& fs, const abi::LdCache& ld_cache, const DeviceH
   return d;
 }
 
+namespace {
+// "libcuda.so.1: cannot open shared object file: No such file or directory": the library is not installed.
+bool library_absent(const std::string& error, const std::string& soname) {
+  return error.rfind(soname + ": cannot open shared object file", 0) == 0;
+}
+}  // namespace
+
+std::vector<std::string> driver_notes(const Driver& driver, const std::string& gpu_error) {
+  const bool no_libcuda = !driver.present && library_absent(driver.error, "libcuda.so.1");
+  const bool no_nvml = library_absent(gpu_error, "libnvidia-ml.so.1");
+  std::vector<std::string> out;
+  if (no_libcuda && no_nvml) return {"driver: none installed (the loader finds neither libcuda.so.1 nor libnvidia-ml.so.1)"};
+  if (!gpu_error.empty())
+    out.push_back("GPUs: " + (no_nvml ? std::string("no NVML (libnvidia-ml.so.1 is not installed)") : gpu_error));
+  if (!driver.present)
+    out.push_back("driver: " + (no_libcuda ? std::string("none installed (the loader finds no libcuda.so.1)")
+                                           : driver.error.empty() ? std::string("not found") : driver.error));
+  return out;
+}
+
 }  // namespace gpucheck::inventory

@@ -17,6 +17,12 @@ namespace gpucheck::inventory {
 /// among its questions, saves asking again.
 Driver read_driver(const RootFs& fs, const abi::LdCache& ld_cache, const DeviceHelperReply* asked = nullptr);
 
+/// The inventory's notes on a missing driver, in words instead of the loader's: no libcuda.so.1 and no
+/// libnvidia-ml.so.1 is one note, "driver: none installed (the loader finds neither libcuda.so.1 nor
+/// libnvidia-ml.so.1)"; any other reason (a driver that does not initialise, NVML errors) is kept as it was
+/// said. The inventory's facts (driver.error) keep the loader's own text.
+std::vector<std::string> driver_notes(const Driver& driver, const std::string& gpu_error);
+
 /// "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.15  Tue Mar  5 ..." -> "550.54.15".
 std::string parse_proc_driver_version(const std::string& text);
 

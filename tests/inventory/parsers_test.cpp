@@ -319,5 +319,25 @@ TEST(InvVersionCache, FieldsOfAnotherTypeAreACorruptCacheNotAnError) {
   }
 }
 
+// Issue 35: the loader's "libcuda.so.1: cannot open shared object file" was doctor's only word on a
+// missing driver, twice (NVML and libcuda). Now one note in words; other reasons kept as said.
+TEST(DriverNotes, NoDriverLibrariesIsOneNoteInWords) {
+  Driver none;
+  none.error = "libcuda.so.1: cannot open shared object file: No such file or directory";
+  const std::string no_nvml = "libnvidia-ml.so.1: cannot open shared object file: No such file or directory";
+  EXPECT_EQ(driver_notes(none, no_nvml),
+            std::vector<std::string>{"driver: none installed (the loader finds neither libcuda.so.1 nor libnvidia-ml.so.1)"});
+  EXPECT_EQ(driver_notes(none, ""), std::vector<std::string>{"driver: none installed (the loader finds no libcuda.so.1)"});
+  Driver broken;
+  broken.error = "cuInit: CUDA_ERROR_NO_DEVICE (100)";
+  EXPECT_EQ(driver_notes(broken, no_nvml),
+            (std::vector<std::string>{"GPUs: no NVML (libnvidia-ml.so.1 is not installed)", "driver: cuInit: CUDA_ERROR_NO_DEVICE (100)"}));
+  Driver present;
+  present.present = true;
+  EXPECT_TRUE(driver_notes(present, "").empty());
+  EXPECT_EQ(driver_notes(present, "nvmlInit: NVML_ERROR_DRIVER_NOT_LOADED"),
+            std::vector<std::string>{"GPUs: nvmlInit: NVML_ERROR_DRIVER_NOT_LOADED"});
+}
+
 }  // namespace
 }  // namespace gpucheck::inventory
