@@ -34,3 +34,28 @@ if(CMAKE_CUDA_COMPILER)
   set(CMAKE_CUDA_HOST_LINK_LAUNCHER "${_link}")
 endif()
 message(STATUS "gpucheck: wheel build, linked for glibc 2.28 by ${GPUCHECK_WHEEL_ZIG}")
+
+# A cold wheel build (pip from a clone: no ccache to help) parsed nlohmann/json, fmt and the standard
+# library's headers again in every one of its ~300 sources: each target with several C++ sources compiles
+# them once, as a precompiled header (packaging/wheel/precompiled.h), and scripts/wheel generates no debug
+# information (the wheel's files are stripped). Only here: the main build keeps every source's own includes
+# honest and its ccache hits. Measured in docs/wheel.md.
+function(gpucheck_wheel_precompile_headers dir)
+  get_property(_targets DIRECTORY ${dir} PROPERTY BUILDSYSTEM_TARGETS)
+  foreach(_t IN LISTS _targets)
+    get_target_property(_type ${_t} TYPE)
+    if(NOT _type MATCHES "^(STATIC_LIBRARY|OBJECT_LIBRARY|SHARED_LIBRARY|MODULE_LIBRARY|EXECUTABLE)$")
+      continue()
+    endif()
+    get_target_property(_sources ${_t} SOURCES)
+    list(FILTER _sources INCLUDE REGEX "\\.cpp$")
+    list(LENGTH _sources _n)
+    if(_n GREATER 2)  # the header costs about what three sources save
+      target_precompile_headers(${_t} PRIVATE "$<$<COMPILE_LANGUAGE:CXX>:${CMAKE_SOURCE_DIR}/packaging/wheel/precompiled.h>")
+    endif()
+  endforeach()
+  get_property(_subdirs DIRECTORY ${dir} PROPERTY SUBDIRECTORIES)
+  foreach(_d IN LISTS _subdirs)
+    gpucheck_wheel_precompile_headers(${_d})
+  endforeach()
+endfunction()

@@ -108,13 +108,11 @@ InstallPlan plan_install(const DoctorContext& ctx, const PackageRequest& req) {
         {asked, {"nvcc", tk->version, tk->root}}, "setup.py checks the nvcc version before compiling.");
   }
   std::string nvcc_mm = tk ? major_minor(tk->version) : "", torch_mm = major_minor(torch_cuda);
-  bool mismatch_blocks = false;  // the build stops on the nvcc / torch.version.cuda difference
   if (source_build && rel->needs_nvcc && tk && torch && !torch_mm.empty() && nvcc_mm != torch_mm &&
       (rel->build == "torch_cpp_extension" || rel->build == "jit_ops")) {
     auto rule = ctx.kb.cuda_check_rule(py->torch_version);
     bool major = Version::parse(nvcc_mm)->major() != Version::parse(torch_mm)->major();
     bool mismatch_fatal = major || rel->strict_minor;
-    mismatch_blocks = mismatch_fatal;
     std::string text = rule ? rule->text : "";
     for (auto [k, v] : {std::pair<std::string, std::string>{"{nvcc}", nvcc_mm}, {"{torch_cuda}", torch_mm}})
       for (auto p = text.find(k); p != std::string::npos; p = text.find(k)) text.replace(p, k.size(), v);
@@ -130,7 +128,6 @@ InstallPlan plan_install(const DoctorContext& ctx, const PackageRequest& req) {
   }
   // The architectures the build compiles: a CMake build's fixed list; for torch's extension builder
   // TORCH_CUDA_ARCH_LIST, else the visible GPUs, else the package's own default list.
-  bool unbuildable = false;
   std::string arch_list_fix;  // TORCH_CUDA_ARCH_LIST value that this nvcc can build, when one helps
   std::vector<std::string> archs;
   std::string arch_origin;
@@ -161,7 +158,6 @@ InstallPlan plan_install(const DoctorContext& ctx, const PackageRequest& req) {
       (ctx.kb.cuda_can_build(tk->version, cc) ? good : bad).push_back(a);
     }
     if (!bad.empty()) {
-      unbuildable = true;
       std::string cc = bad.front().substr(0, bad.front().find('+'));
       cc.erase(std::remove(cc.begin(), cc.end(), '.'), cc.end());
       std::string why = "nvcc stops with \"nvcc fatal   : Unsupported gpu architecture 'compute_" + cc + "'\".";
