@@ -1,13 +1,13 @@
-// `gpucheck compare BASE NEW`: options only; report::compare_report gates every benchmark.
+// `gpucheck compare BASE NEW`: options only; commands::compare reads the documents and gates them.
 #include "cli/command.h"
 #include "core/errors.h"
-#include "report/compare_report.h"
+#include "commands/compare.h"
 
 namespace gpucheck::cli {
 namespace {
 
 Runner setup_compare(CLI::App& sub, GlobalOptions& g) {
-  auto req = std::make_shared<report::CompareRequest>();
+  auto req = std::make_shared<commands::CompareRequest>();
   auto files = std::make_shared<std::vector<std::string>>();
   sub.add_option("documents", *files, "BASE NEW (only NEW with --baseline-dir/--history)")
       ->type_name("FILE")
@@ -42,7 +42,7 @@ Examples:
     if (!dir && files->size() != 2) throw InputError("give BASE and NEW (or NEW with --baseline-dir DIR)");
     req->current = files->back();
     if (!dir) req->base = files->front();
-    report::Report rep = report::compare_report(*req, new_report("compare", g));
+    report::Report rep = commands::compare(*req, new_report("compare", g));
     return emit_report(rep, g);
   };
 }

@@ -1,6 +1,6 @@
 #pragma once
-// `gpucheck compare`'s own part of its Report (Report.details), typed: written by report/compare_report.cpp,
-// read by the verdict, the Markdown and the HTML scope through this struct, never by key.
+// `gpucheck compare`'s own part of its Report (Report.details), typed: written by report/compare_report.cpp
+// (from what commands::compare read), read by the verdict, the Markdown and the HTML scope through this struct, never by key.
 #include <map>
 #include <optional>
 #include <string>
