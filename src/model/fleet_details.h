@@ -1,6 +1,6 @@
 #pragma once
 // `gpucheck fleet merge`'s own part of its Report (Report.details), typed: written by
-// report/fleet_report.cpp, read through this struct, never by key.
+// report/fleet_report.cpp (from what commands::fleet_merge read), read through this struct, never by key.
 #include <cstdint>
 
 #include <nlohmann/json.hpp>

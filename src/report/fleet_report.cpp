@@ -9,9 +9,6 @@
 
 #include <fmt/format.h>
 
-#include "core/json_input.h"
-#include "core/errors.h"
-#include "core/files.h"
 #include "core/text.h"
 #include "model/fleet_details.h"
 
@@ -35,26 +32,6 @@ struct Node {
 std::string str(const nlohmann::json& j, const char* key) {
   auto it = j.find(key);
   return it != j.end() && it->is_string() ? it->get<std::string>() : "";
-}
-
-std::vector<std::string> report_files(const std::vector<std::string>& inputs) {
-  std::vector<std::string> files;
-  for (const auto& in : inputs) {
-    std::error_code ec;
-    if (fs::is_directory(in, ec)) {
-      std::vector<std::string> here;
-      for (auto& e : fs::directory_iterator(in, ec))
-        if (e.path().extension() == ".json" && e.is_regular_file(ec)) here.push_back(e.path().string());
-      std::sort(here.begin(), here.end());
-      files.insert(files.end(), here.begin(), here.end());
-    } else if (fs::exists(in, ec)) {
-      files.push_back(in);
-    } else {
-      throw InputError(in + ": no such file or directory");
-    }
-  }
-  if (files.empty()) throw InputError("no report (*.json) in " + join(inputs, ", "));
-  return files;
 }
 
 std::string gpu_model(const nlohmann::json& inv) {
@@ -128,49 +105,35 @@ std::string quoted_reason(const std::string& reason) {
   return "'" + out + "'";
 }
 
-// The file is the JSON of one multi-node probe (collectives.nccl --json): an object with an id and
-// per-rank devices, not a report.
-bool is_probe_result(const nlohmann::json& j) {
-  return j.is_object() && j.contains("id") && j["id"].is_string() && j.contains("devices") && !j.contains("sections");
-}
-
 }  // namespace
 
-Report fleet_report(Report rep, const std::vector<std::string>& inputs, const FleetOptions& o) {
+Report fleet_report(Report rep, const std::vector<std::string>& inputs, std::vector<FleetFile> files, const FleetOptions& o) {
   std::map<std::string, Node> by_host;
   std::map<std::string, std::vector<std::string>> reports_of;  // host -> every file reporting it
   std::map<std::string, std::string> newest_of;
   std::vector<Node> unreadable;
   std::vector<std::pair<std::string, Finding>> multi_node;  // file, probe result
-  for (const auto& file : report_files(inputs)) {
+  for (auto& file : files) {
     Node n;
-    n.file = file;
-    try {
-      nlohmann::json doc = parse_json_or_discarded(read_file(file));
-      if (is_probe_result(doc)) {
-        Finding f;
-        try {
-          from_json(doc, f);
-        } catch (const std::exception& e) {
-          throw InputError(file + ": not a probe result: " + e.what());
-        }
-        multi_node.emplace_back(file, std::move(f));
-        continue;
-      }
-      n.report = read_report_file(file);
-      n.name = n.report.meta.hostname.empty() ? file : n.report.meta.hostname;
-      if (auto it = n.report.meta.environment.find("SLURMD_NODENAME"); it != n.report.meta.environment.end())
-        n.slurm_name = it->second;
-    } catch (const InputError& e) {
-      n.name = fs::path(file).filename().string();
-      n.problem = e.what();
+    n.file = file.path;
+    if (file.probe) {
+      multi_node.emplace_back(file.path, std::move(*file.probe));
+      continue;
+    }
+    if (!file.report) {
+      n.name = fs::path(file.path).filename().string();
+      n.problem = file.problem;
       unreadable.push_back(std::move(n));
       continue;
     }
+    n.report = std::move(*file.report);
+    n.name = n.report.meta.hostname.empty() ? file.path : n.report.meta.hostname;
+    if (auto it = n.report.meta.environment.find("SLURMD_NODENAME"); it != n.report.meta.environment.end())
+      n.slurm_name = it->second;
     auto it = by_host.find(n.name);
-    reports_of[n.name].push_back(file);
+    reports_of[n.name].push_back(file.path);
     if (it == by_host.end() || it->second.report.meta.finished_at < n.report.meta.finished_at) {
-      newest_of[n.name] = file;
+      newest_of[n.name] = file.path;
       by_host[n.name] = std::move(n);
     }
   }

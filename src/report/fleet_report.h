@@ -3,6 +3,7 @@
 // accept, reject (failed probes, a metric far below its peers with the same GPUs, software that differs
 // from the rest of the fleet) or incomplete (no usable report, an interrupted run, a probe without a
 // verdict). Only facts from the reports are used; the drain command is printed, never run.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,10 +23,20 @@ struct FleetOptions {
   std::vector<std::string> expect;
 };
 
-/// `inputs` are report files or directories of them (*.json, not recursive). Unreadable files become
-/// incomplete nodes named by their file; several reports of one host: the newest counts. A file holding a
-/// multi-node probe result (collectives-<job>.json from scripts/slurm/accept.sbatch: the collectives probe's
-/// own JSON, one device per rank with its host) rejects the hosts of its failed ranks.
-Report fleet_report(Report base, const std::vector<std::string>& inputs, const FleetOptions& o);
+/// One file given to `fleet merge`, as commands::fleet_merge read it: a node's report, the JSON of one
+/// multi-node probe (collectives-<job>.json from scripts/slurm/accept.sbatch: the collectives probe's own
+/// JSON, one device per rank with its host), or neither with the reason it could not be read.
+struct FleetFile {
+  std::string path;
+  std::optional<Report> report;
+  std::optional<Finding> probe;
+  std::string problem;
+};
+
+/// `files` read from `inputs` (the files and directories the user named, quoted for an expected node
+/// without a report). Unreadable files become incomplete nodes named by their file; several reports of one
+/// host: the newest counts. A multi-node probe result rejects the hosts of its failed ranks.
+Report fleet_report(Report base, const std::vector<std::string>& inputs, std::vector<FleetFile> files,
+                    const FleetOptions& o);
 
 }  // namespace gpucheck::report
