@@ -10,6 +10,7 @@
 #include "checks/explain/log_environment.h"
 #include "core/errors.h"
 #include "core/files.h"
+#include "support/sanitizers.h"
 #include "checks/explain/fix_template.h"
 #include "checks/explain/literal_matcher.h"
 #include "checks/explain/log_normalizer.h"
@@ -359,16 +360,11 @@ TEST(ExplainRobustness, HundredMegabytesStreamWithBoundedMemory) {
   EXPECT_EQ(captures(e.causes[0]).at("requested"), "20.00 MiB");
   // The bound is the default build's: ASan keeps freed chunks in quarantine (256 MiB by default) and adds
   // shadow memory, so there the stream and its verdict above are checked, for memory errors, and not the bound.
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define GPUCHECK_TEST_UNDER_ASAN 1
-#endif
-#endif
-#if !defined(__SANITIZE_ADDRESS__) && !defined(GPUCHECK_TEST_UNDER_ASAN)
-  struct rusage ru {};
-  getrusage(RUSAGE_SELF, &ru);
-  EXPECT_LT(ru.ru_maxrss, 64 * 1024) << "peak RSS in KiB; the input was 100 MiB";
-#endif
+  if (!gpucheck::test::kUnderAsan) {
+    struct rusage ru {};
+    getrusage(RUSAGE_SELF, &ru);
+    EXPECT_LT(ru.ru_maxrss, 64 * 1024) << "peak RSS in KiB; the input was 100 MiB";
+  }
 }
 
 TEST(LogEnvironment, PrefixesOfTheEnvironmentsALogPrints) {

@@ -16,6 +16,7 @@
 #include "core/errors.h"
 #include "core/files.h"
 #include "core/subprocess.h"
+#include "support/sanitizers.h"
 
 namespace gpucheck {
 namespace {
@@ -237,13 +238,7 @@ TEST(Files, PlantedLinksAreRefusedOwnLinksAreWrittenThroughAndKept) {
 // A regular file is refused from its size: under an address-space limit far below the cap, the refusal
 // still comes as an InputError, not an allocation failure.
 TEST(Files, OverSizeDocumentIsRefusedFromItsSizeBeforeReading) {
-#if defined(__SANITIZE_ADDRESS__)
-  GTEST_SKIP() << "an address-space limit and ASan's shadow memory do not mix";
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-  GTEST_SKIP() << "an address-space limit and ASan's shadow memory do not mix";
-#endif
-#endif
+  if (gpucheck::test::kUnderAsan) GTEST_SKIP() << "an address-space limit and ASan's shadow memory do not mix";
   auto d = temp_dir("oversize");
   std::string big = (d / "big.json").string();
   {
