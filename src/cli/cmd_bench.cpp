@@ -1,14 +1,14 @@
-// `gpucheck bench`: options only; report::bench_report runs the suites and writes the benchmark document.
+// `gpucheck bench`: options only; commands::bench runs the suites and writes the benchmark document.
 #include "cli/command.h"
 #include "core/interrupt.h"
 #include "core/errors.h"
-#include "report/bench_report.h"
+#include "commands/bench.h"
 
 namespace gpucheck::cli {
 namespace {
 
 Runner setup_bench(CLI::App& sub, GlobalOptions& g) {
-  auto req = std::make_shared<report::BenchRequest>();
+  auto req = std::make_shared<commands::BenchRequest>();
   sub.add_option("--repetitions", req->options.repetitions, "Repetitions of each benchmark (U test: >= 5)")
       ->default_val(9);
   sub.add_option("--filter", req->options.filter, "Only benchmarks whose name matches this regex")
@@ -45,7 +45,7 @@ Examples:
     if (req->options.test_slowdown < 1 || req->options.test_slowdown > 100)
       throw InputError("--test-slowdown must be between 1 and 100");
     catch_interrupts();  // Ctrl-C, SIGTERM, SIGHUP: stop the suite's process group, write what finished
-    report::Report rep = report::bench_report(*req, new_report("bench", g));
+    report::Report rep = commands::bench(*req, new_report("bench", g));
     return emit_report(rep, g);
   };
 }

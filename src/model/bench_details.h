@@ -1,6 +1,6 @@
 #pragma once
-// `gpucheck bench`'s own part of its Report (Report.details), typed: written by report/bench_report.cpp,
-// read by the HTML page's scope through this struct, never by key.
+// `gpucheck bench`'s own part of its Report (Report.details), typed: written by report/bench_report.cpp
+// (from what commands::bench did), read by the HTML page's scope through this struct, never by key.
 #include <optional>
 #include <string>
 #include <vector>

@@ -1,21 +1,12 @@
 #include "report/bench_report.h"
 
-#include <sys/stat.h>
-
 #include <algorithm>
-#include <filesystem>
 #include <map>
 
 #include "checks/regression/bench_context.h"
-#include "core/errors.h"
-#include "core/files.h"
 #include "core/interrupt.h"
-#include "core/paths.h"
 #include "core/text.h"
 #include "gpucheck/build_info.h"
-#include "inventory/version_cache.h"
-#include "model/scrub.h"
-#include "report/inventory_source.h"
 #include "model/bench_details.h"
 
 namespace gpucheck::report {
@@ -79,74 +70,31 @@ Finding suite_finding(const runner::SuiteRun& r, int& benchmarks, int& skipped, 
 
 }  // namespace
 
-Report bench_report(const BenchRequest& req, Report rep) {
-  if (req.options.repetitions < 1 || req.options.repetitions > 1000)
-    throw InputError("--repetitions must be between 1 and 1000");
-  const std::string suites_file = req.suites_file.empty() ? data_path("bench/suites.json") : req.suites_file;
-  std::vector<runner::BenchSuite> suites = runner::load_bench_suites(suites_file, runner::bench_dir());
-  if (req.out.empty() && !std::filesystem::is_directory(req.dir))
-    throw InputError("--dir " + req.dir + " is not a directory");
-  // Found out now, not after every suite has run: the directory the document goes to takes a file.
-  if (req.out.empty()) {
-    check_writable_dir(req.dir);
-  } else {
-    struct stat st {};
-    if (::stat(req.out.c_str(), &st) != 0 || S_ISREG(st.st_mode)) {
-      std::filesystem::path out(req.out);
-      check_writable_dir(out.has_parent_path() ? out.parent_path().string() : ".");
-    }
-  }
-
-  inventory::CollectOptions collect;
-  collect.python = !req.no_python;
-  collect.version_cache = inventory::default_version_cache_file();  // the readings `gpucheck env` keeps
-  InventorySource source;
-  source.pythons = req.pythons;
-  inventory::Inventory inv = load_inventory(source, collect);
-  regression::BenchContext context = regression::context_from_inventory(inv, build::kVersion, tool_build_description());
-
-  std::vector<runner::SuiteRun> runs = runner::run_bench_suites(suites, req.options);
-  nlohmann::json doc = runner::merge_suite_documents(runs, regression::to_json(context));
-  doc["context"]["gpucheck"]["repetitions"] = req.options.repetitions;
-  if (!req.options.filter.empty()) doc["context"]["gpucheck"]["filter"] = req.options.filter;
-  if (req.options.test_slowdown != 1) doc["context"]["gpucheck"]["test_slowdown"] = req.options.test_slowdown;
-
-  model::scrub_secrets(doc);  // suite names, errors and context come from outside too
-  std::string text = json_text(doc, 2) + "\n";
-  std::string written;
-  if (!req.out.empty()) {
-    write_file_atomic(req.out, text);
-    written = req.out;
-  } else {
-    written = write_new_file(req.dir + "/" + context.key + "-" + utc_now_compact(), ".json", text);
-  }
-
+Report bench_report(const BenchOutcome& o, Report rep) {
   int benchmarks = 0, skipped = 0;
   std::vector<model::SkippedBenchmark> skips;
   Section& s = rep.section("suites");
-  for (const auto& r : runs) s.findings.push_back(suite_finding(r, benchmarks, skipped, skips));
-  if (int sig = interrupt_signal()) {
+  for (const auto& r : o.runs) s.findings.push_back(suite_finding(r, benchmarks, skipped, skips));
+  if (o.interrupted_by) {
     // Stopped: the document holds what finished; the run has no verdict (exit 3), never a pass.
     std::vector<std::string> not_run;
-    for (const auto& suite : suites) {
-      if (!req.options.only.empty() &&
-          std::find(req.options.only.begin(), req.options.only.end(), suite.name) == req.options.only.end())
-        continue;
+    for (const auto& suite : o.suites) {
+      if (!o.only.empty() && std::find(o.only.begin(), o.only.end(), suite.name) == o.only.end()) continue;
       bool ran = false;
-      for (const auto& r : runs) ran = ran || r.suite.name == suite.name;
+      for (const auto& r : o.runs) ran = ran || r.suite.name == suite.name;
       if (!ran) not_run.push_back(suite.name);
     }
     Finding stopped;
     stopped.id = "bench.incomplete";
     stopped.status = Status::kError;
     stopped.title = "the benchmark run was stopped";
-    stopped.summary = "gpucheck received " + signal_name(sig) + " after " + std::to_string(runs.size()) + " suite(s)";
+    stopped.summary = "gpucheck received " + signal_name(o.interrupted_by) + " after " + std::to_string(o.runs.size()) + " suite(s)";
     if (!not_run.empty()) stopped.evidence.add("not run", join(not_run, ", "));
     s.findings.push_back(stopped);
     rep.notes.push_back("incomplete: " + stopped.summary);
   }
-  rep.details = model::to_json(model::BenchDetails{written, context.key, regression::to_json(context), benchmarks, skips});
-  rep.notes.push_back("benchmark document: " + written + " (key " + context.key + ")");
+  rep.details = model::to_json(model::BenchDetails{o.document, o.context.key, regression::to_json(o.context), benchmarks, skips});
+  rep.notes.push_back("benchmark document: " + o.document + " (key " + o.context.key + ")");
   return rep;
 }
 

@@ -1,28 +1,29 @@
 #pragma once
-// `gpucheck bench` as one call: take this machine's context (inventory), run the benchmark suites, write
-// one Google Benchmark JSON document with the context filled, and report what each suite did.
+// `gpucheck bench`'s report, from what commands::bench did: one Finding per suite that ran, the run's stop
+// if it was interrupted, and where the document went.
 #include <string>
 #include <vector>
 
+#include "checks/regression/bench_context.h"
 #include "model/report.h"
 #include "runner/bench_suites.h"
 
 namespace gpucheck::report {
 
-struct BenchRequest {
-  runner::BenchOptions options;
-  std::string out;                   // the document's path; "" = DIR/<key>-<UTC time>.json
-  std::string dir = ".";             // where a document without --out goes (a --baseline-dir)
-  bool no_python = false;            // no torch version in the context (faster; a different key)
-  std::vector<std::string> pythons;  // the interpreter whose torch the context names (first one)
-  std::string suites_file;           // "" = the installed data/bench/suites.json
+struct BenchOutcome {
+  std::vector<runner::BenchSuite> suites;  // every suite known (for what an interrupted run did not reach)
+  std::vector<std::string> only;           // --suite: the suites asked for ("" = all)
+  std::vector<runner::SuiteRun> runs;      // the suites that ran, in order
+  int interrupted_by = 0;                  // the signal that stopped the run; 0 when it finished
+  std::string document;                    // where the benchmark document was written
+  regression::BenchContext context;        // this machine's hardware+software, and its key
 };
 
 /// Fills `rep`: section "suites", one Finding per suite (id bench.suite.<name>: pass when it ran, with
 /// its benchmarks' skip reasons as evidence; skip when not built, no benchmark matched, or every
-/// benchmark skipped; error when it crashed, timed out or wrote no JSON), details {document, key,
-/// context, benchmarks, skipped}. The document is written atomically. InputError on bad options.
-Report bench_report(const BenchRequest& req, Report rep);
+/// benchmark skipped; error when it crashed, timed out or wrote no JSON), bench.incomplete (error) when
+/// interrupted, details {document, key, context, benchmarks, skipped}.
+Report bench_report(const BenchOutcome& o, Report rep);
 
 /// The tool's build as the context names it: "cuda 12.4 archs 80;90 nccl torch" or "no cuda".
 std::string tool_build_description();
