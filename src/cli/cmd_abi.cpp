@@ -1,12 +1,12 @@
 #include "cli/command.h"
 #include "cli/path_option.h"
-#include "report/abi_report.h"
+#include "commands/abi.h"
 
 namespace gpucheck::cli {
 namespace {
 
 Runner setup_abi(CLI::App& sub, GlobalOptions& g) {
-  auto opts = std::make_shared<report::AbiOptions>();
+  auto opts = std::make_shared<commands::AbiOptions>();
   abi::AbiRequest* r = &opts->request;
   sub.add_option("targets", r->paths, "ELF files or directories (walked recursively) to audit")
       ->type_name("FILE|DIR");
@@ -56,7 +56,7 @@ Examples:
   gpucheck abi --torch-extensions --json
   gpucheck abi /opt/app/lib --from env.json --cross-check)");
   return [opts, &g]() -> int {
-    report::Report rep = report::abi_report(*opts, new_report("abi", g));
+    report::Report rep = commands::abi(*opts, new_report("abi", g));
     return emit_report(rep, g);
   };
 }

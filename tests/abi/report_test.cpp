@@ -1,4 +1,4 @@
-// `gpucheck abi` on the one model: report::abi_report turns each audited target into a Finding in section
+// `gpucheck abi` on the one model: commands::abi audits and report::abi_report turns each audited target into a Finding in section
 // "targets" (id from its first problem, evidence per problem line, the symbol groups' remedies as ranked
 // fixes, the per-target audit as details), the exit code follows today's rule through Report.meta, and the
 // text is rendered from the Report alone.
@@ -10,7 +10,7 @@
 #include "core/errors.h"
 #include "fixture.h"
 #include "render/render.h"
-#include "report/abi_report.h"
+#include "commands/abi.h"
 
 using namespace abitest;
 using gpucheck::Status;
@@ -19,12 +19,12 @@ namespace report = gpucheck::report;
 namespace {
 
 report::Report audit(const std::vector<std::string>& paths, bool strict = false, const std::string& cuobjdump = "") {
-  report::AbiOptions o;
+  gpucheck::commands::AbiOptions o;
   o.request.paths = paths;
   o.request.gpus = {"sm_90"};
   o.request.cuobjdump = cuobjdump;
   o.strict = strict;
-  return report::abi_report(o);
+  return gpucheck::commands::abi(o);
 }
 
 std::string text_of(const report::Report& r) {
@@ -148,10 +148,10 @@ TEST_F(AbiReportTest, GpusAndDriverFromAnInventoryDocumentAreEmbedded) {
                         {"gpus", {{{"index", 0}, {"name", "NVIDIA H100"}, {"cc_major", 9}, {"cc_minor", 0}},
                                   {{"index", 1}, {"name", "Tesla T4"}, {"cc_major", 7}, {"cc_minor", 5}}}}};
   write_file(d / "env.json", env.dump());
-  report::AbiOptions o;
+  gpucheck::commands::AbiOptions o;
   o.request.paths = {d / "libok.so"};
   o.inventory.from = d / "env.json";
-  report::Report r = report::abi_report(o);
+  report::Report r = gpucheck::commands::abi(o);
   ASSERT_FALSE(r.inventory.is_null());
   EXPECT_EQ(r.inventory["gpus"].size(), 2u);
   EXPECT_EQ(r.sections[0].findings[0].status, Status::kPass);  // no device code: nothing to judge
