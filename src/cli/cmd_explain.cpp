@@ -1,12 +1,12 @@
-// `gpucheck explain LOG|-`: options only; report::explain_report does the work and emit_report shows it.
+// `gpucheck explain LOG|-`: options only; commands::explain does the work and emit_report shows it.
 #include "cli/command.h"
-#include "report/explain_report.h"
+#include "commands/explain.h"
 
 namespace gpucheck::cli {
 namespace {
 
 Runner setup_explain(CLI::App& sub, GlobalOptions& g) {
-  auto req = std::make_shared<report::ExplainRequest>();
+  auto req = std::make_shared<commands::ExplainRequest>();
   sub.add_option("log", req->log, "The log file, or - for stdin")->type_name("LOG")->required();
   add_inventory_source(sub, req->source, /*python=*/true);
   sub.add_option("--env", req->source.from, "The same as --from (the older name)")
@@ -26,7 +26,7 @@ Examples:
   pip install bmtrain 2>&1 | gpucheck explain -
   gpucheck explain build.log --from env.json --json)");
   return [req, &g] {
-    report::Report rep = report::explain_report(*req, new_report("explain", g));
+    report::Report rep = commands::explain(*req, new_report("explain", g));
     return emit_report(rep, g);
   };
 }

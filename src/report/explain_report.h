@@ -1,24 +1,31 @@
 #pragma once
-// `gpucheck explain` as one call: read the log, pick the environment the fixes may quote, run the explain
-// engine and put what it concluded into a Report (section "causes", the input facts in details).
+// `gpucheck explain`'s Report, from what commands::explain read and the engine concluded: section "causes"
+// (under the one registry's ids), section "environment" when the input held an environment report (judged
+// by the doctor's rules), the input facts in details.
+#include <optional>
 #include <string>
+#include <vector>
 
-#include "report/inventory_source.h"
+#include "checks/explain/explanation.h"
+#include "inventory/model.h"
+#include "knowledge/knowledge_base.h"
 #include "model/report.h"
 
 namespace gpucheck::report {
 
-struct ExplainRequest {
-  std::string log;             // a path, or "-" for stdin
-  std::string signatures_dir;  // "" = the installed data/signatures
-  InventorySource source;      // --from / --root / --python; empty = this machine
-  bool no_env = false;         // explain the log alone (ignored when `source` names an inventory)
+struct ExplainOutcome {
+  explain::Explanation explanation;
+  std::string log;                                  // the input's name (a path, or "-")
+  std::optional<inventory::Inventory> pasted;       // an environment report inside the input
+  std::string pasted_kind;                          // "collect_env", "xformers.info+pip list", ...
+  std::optional<compat::KnowledgeBase> knowledge;   // the doctor's rules, loaded when `pasted`
+  bool build_log = false;                           // a cause came from a build signature: the goal is a build
+  std::vector<std::string> notes;                   // what the command noted (environment used, ...)
+  std::optional<inventory::Inventory> inventory;    // what the fixes quoted (none: null)
 };
 
-/// Fills `rep` (metadata already stamped) with the causes found in req.log: section "causes" (the causes,
-/// each status info, or one "unknown" status fail), details {input: {name, bytes, lines, long_lines,
-/// invalid_utf8_bytes, control_bytes, binary}}, notes, and the inventory the fixes used (null without one).
-/// Throws InputError for an unreadable log, a directory, bad signatures or a bad inventory.
-Report explain_report(const ExplainRequest& req, Report rep);
+/// Fills `rep` (metadata already stamped): section "causes" (each status info, or one "unknown" status
+/// fail), details {input, environment_report}, notes, the inventory the fixes used.
+Report explain_report(ExplainOutcome o, Report rep);
 
 }  // namespace gpucheck::report
