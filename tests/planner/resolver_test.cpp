@@ -303,6 +303,22 @@ TEST(Planner, ExternallyManagedPythonGetsAVenvFirst) {
   EXPECT_TRUE(starts_with(r.plans[0].commands.at(1), ".venv/bin/python -m pip install torch=="));
 }
 
+// deepspeed installs from its sdist with nothing compiled (its ops are JIT-built at first use,
+// data/compat/extensions.json): the plan must not promise "minutes to hours" of compiling.
+TEST(Planner, DeepspeedsSdistCompilesNothingAtInstall) {
+  auto m = machine("3.11.7", "13.0", {"9.0"}, "13.0");
+  auto r = plan_for(m, {"deepspeed"});
+  ASSERT_FALSE(r.plans.empty());
+  const auto& p = r.plans[0];
+  EXPECT_EQ(p.cost.find("compiles deepspeed"), std::string::npos) << p.cost;
+  EXPECT_NE(p.cost.find("its CUDA ops compile at first use"), std::string::npos) << p.cost;
+  EXPECT_NE(p.summary.find("(its sdist, nothing compiled)"), std::string::npos) << p.summary;
+  // bmtrain's build does compile, and says so.
+  auto b = plan_for(machine("3.11.7", "13.0", {"9.0"}, "13.0"), {"bmtrain==0.2.2"});
+  ASSERT_FALSE(b.plans.empty());
+  EXPECT_NE(b.plans[0].cost.find("compiles bmtrain 0.2.2 (minutes to hours)"), std::string::npos) << b.plans[0].cost;
+}
+
 TEST(Planner, RebuildKeepsTheEnvironmentsArchList) {
   auto m = machine("3.11.7", "12.4", {"8.0"}, "12.4");
   m.arch_list = "8.0 8.6+PTX";

@@ -62,10 +62,10 @@ void render_plan(Plan& plan, const Machine& m) {
     for (const auto& [name, version] : plan.abi_pins) wheels.push_back(pin(name, version));
   if (!wheels.empty()) cmds.push_back(py + " -m pip install " + join(wheels, " ") + keep_torch);
   bool exported = false;
-  std::vector<std::string> built;
+  std::vector<std::string> built, jit;  // compiled at install; installed from an sdist, ops compiled at first use
   for (const auto& p : plan.packages) {
     if (!p.build) continue;
-    built.push_back(p.version.empty() ? p.name : p.name + " " + p.version);
+    (p.jit_ops ? jit : built).push_back(p.version.empty() ? p.name : p.name + " " + p.version);
     if (!exported) {  // the build's settings: its arch list and the toolkit the plan was checked against
       if (!p.arch_list.empty()) cmds.push_back("export TORCH_CUDA_ARCH_LIST=" + quote(p.arch_list));
       std::string root = p.toolkit_root.empty() ? m.nvcc_root : p.toolkit_root;
@@ -103,7 +103,8 @@ void render_plan(Plan& plan, const Machine& m) {
   if (!t.version.empty()) parts.push_back((t.installed ? "keep " : "") + t.describe());
   for (const auto& p : plan.packages)
     parts.push_back(p.version.empty() ? p.name + " (its source tree, built here)"
-                                      : p.name + " " + p.version + (p.build ? " (built here)" : ""));
+                                      : p.name + " " + p.version +
+                                            (p.jit_ops ? " (its sdist, nothing compiled)" : p.build ? " (built here)" : ""));
   plan.summary = join(parts, " + ");
   std::vector<std::string> cost;
   if (!t.version.empty() && !t.installed)
@@ -111,6 +112,7 @@ void render_plan(Plan& plan, const Machine& m) {
                    (m.installed_torch.empty() || m.externally_managed ? "" : "; replaces torch " + m.installed_torch +
                                                          ": extensions built against it must be rebuilt"));
   if (!built.empty()) cost.push_back("compiles " + join(built, ", ") + " (minutes to hours)");
+  if (!jit.empty()) cost.push_back(join(jit, ", ") + ": its CUDA ops compile at first use (nvcc then)");
   if (!global_imports.empty())
     cost.push_back(join(global_imports, ", ") + " imports only with TORCH_USE_RTLD_GLOBAL=1 set, in every shell");
   if (m.externally_managed) cost.push_back("a new venv (.venv): the system Python is externally managed (PEP 668)");

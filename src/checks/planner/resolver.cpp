@@ -311,6 +311,7 @@ std::optional<PackageFit> fit_package(const compat::KnowledgeBase& kb, const Mac
     fit.planned.name = c.req->name;
     fit.planned.version = r.version;
     fit.planned.build = build;
+    fit.planned.jit_ops = build && row && row->build == "jit_ops";
     fit.planned.no_build_isolation = build && row && row->setup_imports_torch;
     if (from_source) fit.planned.install = row->install;
     fit.planned.source = row && build ? row->source : r.source;

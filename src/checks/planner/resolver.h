@@ -44,6 +44,8 @@ struct TorchOption {
 struct PlannedPackage {
   std::string name, version;
   bool build = false;               // compiled here (sdist or source tree)
+  bool jit_ops = false;             // built from its sdist with nothing compiled: its CUDA ops compile at first
+                                    // use with torch's extension builder (deepspeed)
   bool no_build_isolation = false;  // its setup imports torch: built without isolation and without pip's
                                     // wheel cache (keyed by the sdist, not the torch it built against)
   std::vector<std::string> install; // the knowledge base's own install steps (apex's git tree); empty: pip
