@@ -76,8 +76,8 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PythonEnv, interpreter, version,
                                                 torch_cuda, torch_cudnn, torch_nccl, torch_cxx11_abi,
                                                 torch_arch_list, cuda_available, cuda_error, torch_import_error,
                                                 mapped_libraries, mapped_library_versions, packages, executable, torch_git_version,
-                                                probe_seconds, import_errors, torch_numpy_error, distributions,
-                                                shared_files)
+                                                probe_seconds, import_errors, torch_numpy_error, extension_archs,
+                                                distributions, shared_files)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Compiler, name, path, version, source)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(System, os_id, os_version_id, os_pretty, kernel, glibc,
                                                 glibcxx_max, libstdcxx_path, cpu_model, cpu_flags, cpu_count,

@@ -137,6 +137,9 @@ struct PythonEnv {
   double probe_seconds = 0;       // wall time of the probe child
   std::map<std::string, std::string> import_errors;  // extension module -> what importing it raised ("undefined symbol: ...")
   std::string torch_numpy_error;  // torch.from_numpy() raised this (numpy built for another ABI), "" when it works
+  // An extension's own report of the GPU code in its binary (detectron2's collect_env "detectron2 arch flags
+  // 7.5", read from its _C.so with cuobjdump): name -> architectures ("7.5", "sm_37"). Pasted reports only.
+  std::map<std::string, std::vector<std::string>> extension_archs;
   std::vector<Distribution> distributions;  // every distribution in its site-packages (dist-info metadata)
   std::vector<SharedFile> shared_files;     // files more than one distribution's RECORD lists
 };

@@ -270,6 +270,22 @@ std::optional<PastedFacts> read_detectron2_env(std::string_view text) {
       f.import_errors["detectron2"] = "detectron2._C " + value;
     else if ((key == "detectron2" || key == "torchvision" || key == "fvcore" || key == "numpy") && is_version(value))
       f.packages[key] = first_word(value);
+    else if (ends_with(key, " arch flags") && key.find(' ') == key.size() - 11) {
+      // "detectron2 arch flags  3.7, 7.5" or "sm_35, sm_50": cuobjdump's list of the binary's SASS. A path
+      // or "cannot find cuobjdump" instead means it could not be read: nothing is taken.
+      std::vector<std::string> archs;
+      bool all = true;
+      for (const auto& part : split(value, ',')) {
+        std::string a = trim(part);
+        const bool sm = starts_with(a, "sm_") && a.size() >= 5 && a.size() <= 7 &&
+                        a.find_first_not_of("0123456789", 3) == std::string::npos;
+        const bool dotted = a.size() >= 3 && a.size() <= 5 && std::isdigit(static_cast<unsigned char>(a[0])) &&
+                            a.find('.') != std::string::npos && a.find_first_not_of("0123456789.") == std::string::npos;
+        if (!sm && !dotted) all = false;
+        archs.push_back(a);
+      }
+      if (all && !archs.empty()) f.extension_archs[key.substr(0, key.size() - 11)] = archs;
+    }
     else if (starts_with(key, "GPU ") && std::isdigit(static_cast<unsigned char>(key[4]))) {
       // "GPU 0", "GPU 0,1,2,3": value "NVIDIA GeForce RTX 3090 (arch=8.6)"
       std::size_t count = std::min<std::size_t>(std::count(key.begin(), key.end(), ',') + 1, 256);
@@ -283,6 +299,38 @@ std::optional<PastedFacts> read_detectron2_env(std::string_view text) {
     }
   }
   if (!seen || f.torch_version.empty()) return std::nullopt;
+  return f;
+}
+
+std::optional<PastedFacts> read_ds_report(std::string_view text) {
+  PastedFacts f;
+  f.format = "DeepSpeed ds_report";
+  bool seen = false;
+  for (const auto& t : lines_of(text)) {
+    if (t.find("DeepSpeed C++/CUDA extension op report") != std::string::npos ||
+        t.find("DeepSpeed general environment info") != std::string::npos) {
+      seen = true;
+      continue;
+    }
+    // "torch version .................... 2.1.0+cu121": the key, a run of dots, the value.
+    auto dots = t.find(" ...");
+    if (!seen || dots == std::string::npos) continue;
+    std::string key = trim(t.substr(0, dots));
+    std::size_t at = dots + 1;
+    while (at < t.size() && (t[at] == '.' || t[at] == ' ')) ++at;
+    std::string value = trim(t.substr(at));
+    if (key == "torch version" && is_version(value)) f.torch_version = first_word(value);
+    else if (key == "torch cuda version") {
+      if (is_version(value)) f.torch_cuda = first_word(value);
+      else if (value == "None") f.torch_cuda = "";  // a CPU (or ROCm) build of torch
+    } else if (key == "nvcc version" && is_version(value)) {
+      f.states_nvcc = true;
+      f.nvcc_version = first_word(value);
+    } else if (key == "deepspeed info" && is_version(value)) {
+      f.packages["deepspeed"] = first_word(value.substr(0, value.find(',')));
+    }
+  }
+  if (!seen) return std::nullopt;
   return f;
 }
 

@@ -33,6 +33,7 @@ struct PastedFacts {
   bool states_nvcc = false;  // the format says whether nvcc exists ("CUDA compiler  not available" counts)
   std::string glibc;         // "2.35"
   std::vector<std::string> torch_archs;  // torch's own list ("supports CUDA capabilities sm_50 ... sm_90")
+  std::map<std::string, std::vector<std::string>> extension_archs;  // "detectron2 arch flags  7.5": name -> archs
 };
 
 /// `python -m xformers.info`, or xFormers' warning "xFormers was built for: PyTorch X ... (you have Y)".
@@ -41,6 +42,9 @@ std::optional<PastedFacts> read_xformers_info(std::string_view text);
 std::optional<PastedFacts> read_bitsandbytes_report(std::string_view text);
 /// detectron2's `python -m detectron2.utils.collect_env` (also mmcv-era copies of it): "key  value" rows.
 std::optional<PastedFacts> read_detectron2_env(std::string_view text);
+/// DeepSpeed's `ds_report`: its op table and "DeepSpeed general environment info" ("torch version ....
+/// 2.1.0+cu121", "torch cuda version .... 12.1", "nvcc version .... 12.1", "deepspeed info .... 0.12.3, ...").
+std::optional<PastedFacts> read_ds_report(std::string_view text);
 /// `python3 -m sglang.check_env` (and lmdeploy's copy of it): "Key: value" lines, GPUs with capabilities.
 std::optional<PastedFacts> read_sglang_check_env(std::string_view text);
 /// torch's own warnings pasted as the report: "<GPU> with CUDA capability sm_120 is not compatible with the

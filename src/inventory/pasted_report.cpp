@@ -4,6 +4,7 @@
 
 #include "core/text.h"
 #include "inventory/collect_env_text.h"
+#include "inventory/log_prefixes.h"
 #include "inventory/paste_formats.h"
 #include "knowledge/gpu_models.h"
 
@@ -12,8 +13,8 @@ namespace {
 
 std::vector<PastedFacts> read_formats(std::string_view text) {
   std::vector<PastedFacts> out;
-  for (auto reader : {read_detectron2_env, read_sglang_check_env, read_xformers_info, read_bitsandbytes_report,
-                      read_nvidia_smi, read_package_list, read_torch_warnings})
+  for (auto reader : {read_detectron2_env, read_sglang_check_env, read_ds_report, read_xformers_info,
+                      read_bitsandbytes_report, read_nvidia_smi, read_package_list, read_torch_warnings})
     if (auto f = reader(text)) out.push_back(std::move(*f));
   return out;
 }
@@ -41,6 +42,7 @@ void merge(Inventory& inv, const PastedFacts& f) {
   if (py.version.empty()) py.version = f.python_version;
   for (const auto& [k, v] : f.packages) py.packages.emplace(k, v);
   for (const auto& [k, v] : f.import_errors) py.import_errors.emplace(k, v);
+  for (const auto& [k, v] : f.extension_archs) py.extension_archs.emplace(k, v);
   if (!py.cuda_available && f.cuda_available) py.cuda_available = f.cuda_available;
   if (py.torch_version.empty() && !f.torch_version.empty()) py.torch_version = f.torch_version;
   if (!py.torch_installed && !py.torch_version.empty()) {
@@ -99,16 +101,20 @@ void merge(Inventory& inv, const PastedFacts& f) {
 
 const char* pasted_formats_help() {
   return "`python -m torch.utils.collect_env`, vLLM's or detectron2's collect_env, sglang's check_env, "
+         "DeepSpeed's ds_report, "
          "`python -m xformers.info`, "
          "`python -m bitsandbytes`, nvidia-smi, pip list / pip freeze, or conda list";
 }
 
-bool looks_like_environment_report(std::string_view text) {
+bool looks_like_environment_report(std::string_view pasted) {
+  const std::string text = without_log_prefixes(pasted);
   return looks_like_collect_env(text) || !read_formats(text).empty();
 }
 
-std::optional<PastedEnvironment> read_pasted_environment(std::string_view text, const std::string& name,
+std::optional<PastedEnvironment> read_pasted_environment(std::string_view pasted, const std::string& name,
                                                          const std::string& compat_dir) {
+  const std::string plain = without_log_prefixes(pasted);
+  const std::string_view text = plain;
   PastedEnvironment out;
   auto formats = read_formats(text);
   if (auto ce = inventory_from_collect_env(text, name)) {

@@ -130,6 +130,41 @@ TEST(GpuPresence, NoNvidiaGpuIsSaidOnceAndNothingPointsAtRun) {
   EXPECT_TRUE(with_id(j, "driver.missing").empty());
 }
 
+// detectron2's collect_env lists the architectures in its binary ("arch flags"): a GPU older than all of
+// them has no kernel (an error), a newer one only PTX the list does not show could run (a warning); the
+// fix rebuilds it with the GPU's architecture added (detectron2 #235, #1621).
+TEST(GpuPresence, AnExtensionBuiltWithoutTheGpusArchitectureIsFound) {
+  auto table = [](const std::string& flags, const std::string& gpu) {
+    return "----------------------  -------------------------------------------\n"
+           "sys.platform            linux\n"
+           "Python                  3.8.5 (default)\n"
+           "detectron2              0.2.1 @/env/lib/python3.8/site-packages/detectron2\n"
+           "detectron2 arch flags   " + flags + "\n"
+           "PyTorch                 1.6.0+cu101 @/env/lib/python3.8/site-packages/torch\n"
+           "GPU available           True\n"
+           "GPU 0                   " + gpu + "\n";
+  };
+  const fs::path tmp = fs::temp_directory_path() / ("gpucheck_ext_arch_" + std::to_string(::getpid()) + ".txt");
+  auto judge = [&](const std::string& text) {
+    std::ofstream(tmp) << text;
+    auto r = run_gpucheck({"doctor", "--from-text", tmp.string(), "--json"});
+    EXPECT_TRUE(r.exited) << r.describe();
+    return std::make_pair(r.exit_code, nlohmann::json::parse(r.out));
+  };
+  auto [older_code, older] = judge(table("7.5", "GeForce GTX TITAN X (arch=5.2)"));
+  EXPECT_EQ(older_code, 1);
+  auto found = with_id(older, "ext.arch_not_built");
+  ASSERT_EQ(found.size(), 1u) << older.dump(1).substr(0, 3000);
+  EXPECT_EQ(found[0]["status"], "fail");
+  EXPECT_EQ(found[0]["fixes"][0]["commands"][0], "export TORCH_CUDA_ARCH_LIST='7.5 5.2'");
+  auto [newer_code, newer] = judge(table("sm_37", "Tesla V100-SXM2-16GB (arch=7.0)"));
+  ASSERT_EQ(with_id(newer, "ext.arch_not_built").size(), 1u);
+  EXPECT_EQ(with_id(newer, "ext.arch_not_built")[0]["status"], "warn");
+  auto [fine_code, fine] = judge(table("6.0, 7.0", "Tesla V100-SXM2-16GB (arch=7.0)"));
+  EXPECT_TRUE(with_id(fine, "ext.arch_not_built").empty()) << fine.dump(1).substr(0, 2000);
+  fs::remove(tmp);
+}
+
 TEST(GpuPresence, APastedReportWithADriverOlderThanTorchsCudaIsNotAPass) {
   // torch 1.6.0 built with CUDA 10.2, driver 418.67 (CUDA 10.1's), "Is CUDA available: No".
   auto r = run_gpucheck({"doctor", "--from-text", kData + "/collect_env/driver-418-torch-1.6-cuda-10.2.txt", "--json"});

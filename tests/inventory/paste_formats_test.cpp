@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "core/files.h"
+#include "inventory/log_prefixes.h"
 #include "inventory/paste_formats.h"
 #include "inventory/pasted_report.h"
 #include "knowledge/gpu_models.h"
@@ -49,6 +50,77 @@ TEST(PasteFormats, Detectron2TableGivesGpusWithTheirArchAndTheBuildToolkit) {
   EXPECT_EQ(many->nvcc_version, "10.1");
   EXPECT_TRUE(many->import_errors.count("detectron2"));
   EXPECT_FALSE(many->torch_cuda.has_value()) << "PyTorch 1.4.0 without a local tag or a 'built with' line";
+}
+
+// detectron2's collect_env reports what cuobjdump found in its _C.so ("arch flags"): a list is taken, a path
+// or "cannot find cuobjdump" (it could not tell) is not.
+TEST(PasteFormats, Detectron2ArchFlagsAreTheExtensionsArchitectures) {
+  const std::string table =
+      "----------------------  ---------------------------------------------\n"
+      "sys.platform            linux\n"
+      "Python                  3.8.5 (default)\n"
+      "detectron2              0.2.1 @/env/lib/python3.8/site-packages/detectron2\n"
+      "detectron2 arch flags   sm_37, sm_60\n"
+      "PyTorch                 1.6.0 @/env/lib/python3.8/site-packages/torch\n"
+      "GPU 0                   Tesla V100-SXM2-16GB (arch=7.0)\n"
+      "torchvision             0.7.0 @/env/lib/python3.8/site-packages/torchvision\n"
+      "torchvision arch flags  /env/lib/python3.8/site-packages/torchvision/_C.so\n";
+  auto f = read_detectron2_env(table);
+  ASSERT_TRUE(f);
+  ASSERT_TRUE(f->extension_archs.count("detectron2"));
+  EXPECT_EQ(f->extension_archs.at("detectron2"), (std::vector<std::string>{"sm_37", "sm_60"}));
+  EXPECT_FALSE(f->extension_archs.count("torchvision")) << "a path is not a list of architectures";
+  std::string dotted = table;
+  dotted.replace(dotted.find("sm_37, sm_60"), 12, "3.5, 5.0, 7.5");
+  EXPECT_EQ(read_detectron2_env(dotted)->extension_archs.at("detectron2"), (std::vector<std::string>{"3.5", "5.0", "7.5"}));
+}
+
+// DeepSpeed's ds_report: its op table alone is recognised (nothing to judge in it), and its environment
+// block gives torch, torch's CUDA, nvcc and deepspeed.
+TEST(PasteFormats, DsReportGivesTorchItsCudaNvccAndDeepspeed) {
+  const std::string ops =
+      "--------------------------------------------------\n"
+      "DeepSpeed C++/CUDA extension op report\n"
+      "--------------------------------------------------\n"
+      "cpu_adam ............... [NO] ....... [OKAY]\n";
+  auto only_ops = read_ds_report(ops);
+  ASSERT_TRUE(only_ops);
+  EXPECT_TRUE(only_ops->torch_version.empty());
+  auto f = read_ds_report(ops +
+                          "DeepSpeed general environment info:\n"
+                          "torch install path ............... ['/env/lib/python3.10/site-packages/torch']\n"
+                          "torch version .................... 2.1.0+cu121\n"
+                          "deepspeed info ................... 0.12.3, unknown, unknown\n"
+                          "torch cuda version ............... 12.1\n"
+                          "nvcc version ..................... 11.8\n");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->torch_version, "2.1.0+cu121");
+  EXPECT_EQ(f->torch_cuda, std::optional<std::string>("12.1"));
+  EXPECT_EQ(f->nvcc_version, "11.8");
+  EXPECT_EQ(f->packages.at("deepspeed"), "0.12.3");
+  EXPECT_FALSE(read_ds_report("torch version .................... 2.1.0\n")) << "no ds_report header";
+}
+
+// A report copied out of journald or a timestamped container log is read as printed.
+TEST(PasteFormats, LogPrefixesAreRemovedBeforeReading) {
+  const std::string logged =
+      "Aug 12 10:38:34 fileserver unsloth[4073658]: WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. "
+      "xFormers was built for:\n"
+      "Aug 12 10:38:34 fileserver unsloth[4073658]:     PyTorch 2.10.0+cu128 with CUDA 1208 (you have 2.11.0+cu130)\n"
+      "Aug  2 10:38:34 fileserver unsloth[4073658]:     Python  3.10.19 (you have 3.13.9)\n";
+  EXPECT_EQ(without_log_prefixes(logged),
+            "WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n"
+            "    PyTorch 2.10.0+cu128 with CUDA 1208 (you have 2.11.0+cu130)\n"
+            "    Python  3.10.19 (you have 3.13.9)\n");
+  EXPECT_EQ(without_log_prefixes("2024-05-01T12:00:00.123456789Z PyTorch version: 2.3.0\n"
+                                 "2024-05-01 12:00:01+02:00 Is CUDA available: True\n"),
+            "PyTorch version: 2.3.0\nIs CUDA available: True\n");
+  // Lines without a prefix, and look-alikes, are kept whole.
+  EXPECT_EQ(without_log_prefixes("PyTorch version: 2.3.0\nOS: Ubuntu 22.04: x\n"), "PyTorch version: 2.3.0\nOS: Ubuntu 22.04: x\n");
+  auto env = read_pasted_environment(logged, "log", kCompat);
+  ASSERT_TRUE(env);
+  EXPECT_EQ(env->inventory.pythons.front().torch_version, "2.11.0+cu130");
+  EXPECT_TRUE(env->inventory.pythons.front().import_errors.count("xformers"));
 }
 
 TEST(PasteFormats, NvidiaSmiTableGivesDriverTheDriversCudaAndGpuNames) {

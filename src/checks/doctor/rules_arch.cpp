@@ -60,11 +60,53 @@ void check_arch_list_env(const DoctorContext& ctx, std::vector<Finding>& out) {
   out.push_back(std::move(f));
 }
 
+/// An extension whose own report lists the GPU code in its binary (detectron2's collect_env "arch flags",
+/// cuobjdump's ELF list: SASS only) with none for a GPU here: older than every listed architecture, no
+/// kernel can run (FAIL); newer, only PTX the list does not show could (WARN). Both: "no kernel image is
+/// available for execution on the device" at its first kernel (detectron2 #235, #1621, #740).
+void check_extension_archs(const DoctorContext& ctx, std::vector<Finding>& out) {
+  for (const auto& [ext, archs] : ctx.python->extension_archs) {
+    std::string lowest;
+    for (const auto& a : archs)
+      if (std::string cc = arch_to_cc(a); !cc.empty() && (lowest.empty() || compare_versions(cc, lowest) < 0)) lowest = cc;
+    if (lowest.empty()) continue;
+    std::set<std::string> seen;
+    for (const auto& g : ctx.inv.gpus) {
+      std::string cc = std::to_string(g.cc_major) + "." + std::to_string(g.cc_minor);
+      if (g.cc_major == 0 || !seen.insert(cc).second || arch_coverage(cc, archs) == Coverage::kSass) continue;
+      const bool older = compare_versions(cc, lowest) < 0;
+      const std::string sm = "sm_" + std::to_string(g.cc_major) + std::to_string(g.cc_minor);
+      Finding f;
+      f.id = "ext.arch_not_built";
+      f.status = older ? Status::kFail : Status::kWarn;
+      f.title = ext + " was built without kernels for " + g.name + " (" + sm + ")";
+      f.evidence = {{"GPU " + std::to_string(g.index), g.name + " (compute capability " + cc + ")", g.source},
+                    {ext + " arch flags", join(archs, ", "), "pasted: " + ext + "'s own report (cuobjdump of its binary)"}};
+      f.explanation = older ? "Its binary holds SASS for " + join(archs, ", ") + " only, and no code built for a newer "
+                                  "GPU runs on an older one: its first kernel fails with \"no kernel image is available "
+                                  "for execution on the device\"."
+                            : "Its binary holds SASS for " + join(archs, ", ") + " only (the list shows no PTX): unless "
+                                  "its build also embedded PTX, its first kernel fails with \"no kernel image is "
+                                  "available for execution on the device\".";
+      std::vector<std::string> wanted;
+      for (const auto& a : archs)
+        if (std::string c = arch_to_cc(a); !c.empty() && std::find(wanted.begin(), wanted.end(), c) == wanted.end()) wanted.push_back(c);
+      wanted.push_back(cc);
+      f.fixes.push_back({1, "Rebuild " + ext + " from its source for this GPU too, as it was installed (its build reads "
+                                "TORCH_CUDA_ARCH_LIST)",
+                         {"export TORCH_CUDA_ARCH_LIST=" + shell_quote(join(wanted, " "))},
+                         "then run the same install of " + ext + " again in this shell"});
+      out.push_back(std::move(f));
+    }
+  }
+}
+
 }  // namespace
 
 void check_gpu_arch(const DoctorContext& ctx, std::vector<Finding>& out) {
   check_arch_list_env(ctx, out);
   if (!ctx.python || ctx.inv.gpus.empty()) return;
+  check_extension_archs(ctx, out);
   // torch's own arch list (only a CUDA build has one) is enough even where its version was not stated, as in
   // a pasted "is not compatible with the current PyTorch installation" warning.
   if (ctx.python->torch_arch_list.empty() && (!ctx.python->torch_installed || ctx.torch_cuda().empty())) return;

@@ -1,0 +1,74 @@
+#include "inventory/log_prefixes.h"
+
+#include <cctype>
+
+namespace gpucheck::inventory {
+namespace {
+
+bool digits(std::string_view s, std::size_t at, std::size_t n) {
+  if (at + n > s.size()) return false;
+  for (std::size_t i = at; i < at + n; ++i)
+    if (!std::isdigit(static_cast<unsigned char>(s[i]))) return false;
+  return true;
+}
+
+// "HH:MM:SS" at `at`.
+bool clock(std::string_view s, std::size_t at) {
+  return digits(s, at, 2) && at + 8 <= s.size() && s[at + 2] == ':' && digits(s, at + 3, 2) && s[at + 5] == ':' &&
+         digits(s, at + 6, 2);
+}
+
+// "Aug 12 10:38:34 host unit[pid]: " (day space-padded or not): the prefix's length, 0 when none.
+std::size_t syslog_prefix(std::string_view l) {
+  if (l.size() < 20 || !std::isupper(static_cast<unsigned char>(l[0])) || !std::islower(static_cast<unsigned char>(l[1])) ||
+      !std::islower(static_cast<unsigned char>(l[2])) || l[3] != ' ')
+    return 0;
+  std::size_t at = 4;
+  if (l[at] == ' ') ++at;
+  std::size_t day = at;
+  while (at < l.size() && std::isdigit(static_cast<unsigned char>(l[at]))) ++at;
+  if (at == day || at - day > 2 || at >= l.size() || l[at] != ' ' || !clock(l, at + 1)) return 0;
+  at += 9;
+  if (at >= l.size() || l[at] != ' ') return 0;
+  std::size_t host = ++at;
+  while (at < l.size() && l[at] != ' ') ++at;
+  if (at == host || at >= l.size()) return 0;
+  std::size_t tag = ++at;
+  while (at < l.size() && l[at] != ' ') ++at;
+  if (at == tag || l[at - 1] != ':') return 0;
+  return at < l.size() ? at + 1 : at;
+}
+
+// "2024-05-01T12:00:00[.123][Z|+01:00] ": the prefix's length, 0 when none.
+std::size_t iso_prefix(std::string_view l) {
+  if (!digits(l, 0, 4) || l.size() < 20 || l[4] != '-' || !digits(l, 5, 2) || l[7] != '-' || !digits(l, 8, 2) ||
+      (l[10] != 'T' && l[10] != ' ') || !clock(l, 11))
+    return 0;
+  std::size_t at = 19;
+  if (at < l.size() && (l[at] == '.' || l[at] == ','))
+    for (++at; at < l.size() && std::isdigit(static_cast<unsigned char>(l[at]));) ++at;
+  if (at < l.size() && l[at] == 'Z') ++at;
+  else if (at + 6 <= l.size() && (l[at] == '+' || l[at] == '-') && digits(l, at + 1, 2) && l[at + 3] == ':' && digits(l, at + 4, 2))
+    at += 6;
+  if (at >= l.size() || l[at] != ' ') return 0;
+  return at + 1;
+}
+
+}  // namespace
+
+std::string without_log_prefixes(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t start = 0; start < text.size();) {
+    std::size_t nl = text.find('\n', start);
+    std::size_t end = nl == std::string_view::npos ? text.size() : nl + 1;
+    std::string_view line = text.substr(start, end - start);
+    std::size_t cut = syslog_prefix(line);
+    if (!cut) cut = iso_prefix(line);
+    out.append(line.substr(cut));
+    start = end;
+  }
+  return out;
+}
+
+}  // namespace gpucheck::inventory
