@@ -59,6 +59,9 @@ TEST(BenchmarkDocument, ReadsRepetitionsInNanosecondsAndSkipsAggregates) {
   EXPECT_THROW(parse_benchmark_document(nlohmann::json::array(), "x.json"), InputError);
   EXPECT_THROW(parse_benchmark_document({{"benchmarks", 3}}, "x.json"), InputError);
   EXPECT_THROW(parse_benchmark_document({{"benchmarks", {{{"name", "a"}, {"real_time", "fast"}}}}}, "x.json"), InputError);
+  // fuzz_benchmark: a number where Google Benchmark writes a boolean escaped as json's type_error.
+  EXPECT_THROW(parse_benchmark_document({{"benchmarks", {{{"name", "a"}, {"real_time", 1}, {"error_occurred", 1}}}}}, "x"),
+               InputError);
   EXPECT_THROW(parse_benchmark_document({{"benchmarks", {{{"name", "a"}, {"real_time", 1}, {"time_unit", "weeks"}}}}}, "x"),
                InputError);
 }

@@ -64,7 +64,11 @@ void add_row(BenchmarkDocument& d, const nlohmann::json& row, std::size_t row_in
     d.benchmarks.back().label = text("label");
   }
   BenchmarkSamples& s = d.benchmarks[it->second];
-  if (row.value("error_occurred", false)) {
+  // Google Benchmark writes a boolean; anything else there is not its document (json's value() would throw
+  // a type_error past the caller's InputError: found by fuzz_benchmark).
+  if (row.contains("error_occurred") && !row["error_occurred"].is_boolean())
+    throw bad(where + " (" + run_name + ") has an error_occurred that is not true or false");
+  if (row.contains("error_occurred") && row["error_occurred"].get<bool>()) {
     s.error = text("error_message").empty() ? "the benchmark reported an error" : text("error_message");
     return;
   }
