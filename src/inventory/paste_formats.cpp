@@ -305,7 +305,7 @@ std::optional<PastedFacts> read_detectron2_env(std::string_view text) {
 std::optional<PastedFacts> read_ds_report(std::string_view text) {
   PastedFacts f;
   f.format = "DeepSpeed ds_report";
-  bool seen = false;
+  bool seen = false, rocm = false;
   for (const auto& t : lines_of(text)) {
     if (t.find("DeepSpeed C++/CUDA extension op report") != std::string::npos ||
         t.find("DeepSpeed general environment info") != std::string::npos) {
@@ -322,7 +322,9 @@ std::optional<PastedFacts> read_ds_report(std::string_view text) {
     if (key == "torch version" && is_version(value)) f.torch_version = first_word(value);
     else if (key == "torch cuda version") {
       if (is_version(value)) f.torch_cuda = first_word(value);
-      else if (value == "None") f.torch_cuda = "";  // a CPU (or ROCm) build of torch
+      else if (value == "None") f.torch_cuda = "";  // no CUDA: a CPU build, unless a HIP version says ROCm
+    } else if (key == "torch hip version" && is_version(value)) {
+      rocm = true;
     } else if (key == "nvcc version" && is_version(value)) {
       f.states_nvcc = true;
       f.nvcc_version = first_word(value);
@@ -331,6 +333,7 @@ std::optional<PastedFacts> read_ds_report(std::string_view text) {
     }
   }
   if (!seen) return std::nullopt;
+  if (rocm && f.torch_cuda && f.torch_cuda->empty()) f.torch_cuda.reset();  // a ROCm torch is not CPU-only
   return f;
 }
 

@@ -99,6 +99,10 @@ TEST(PasteFormats, DsReportGivesTorchItsCudaNvccAndDeepspeed) {
   EXPECT_EQ(f->nvcc_version, "11.8");
   EXPECT_EQ(f->packages.at("deepspeed"), "0.12.3");
   EXPECT_FALSE(read_ds_report("torch version .................... 2.1.0\n")) << "no ds_report header";
+  // "torch cuda version .... None" is a CPU build, unless a HIP version says it is ROCm's.
+  const std::string cpu = ops + "torch version .................... 2.1.0\ntorch cuda version ............... None\n";
+  EXPECT_EQ(read_ds_report(cpu)->torch_cuda, std::optional<std::string>(""));
+  EXPECT_FALSE(read_ds_report(cpu + "torch hip version ................ 5.6.31061\n")->torch_cuda.has_value());
 }
 
 // A report copied out of journald or a timestamped container log is read as printed.
