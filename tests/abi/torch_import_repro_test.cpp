@@ -67,7 +67,8 @@ std::string build_venv(const fs::path& dir) {
        // setup.py imports torch: metadata only prepares with torch importable and no build isolation.
        {py, "-m", "pip", "download", "-q", "--no-deps", "--no-build-isolation", "bmtrain==0.2.2", "-d", src},
        {"tar", "-C", src, "-xzf", src + "/bmtrain-0.2.2.tar.gz"}},
-      o, "torch 2.11.0, bmtrain 0.2.2 with only bmtrain.nccl._C built", prepare, build_and_install);
+      o, "torch 2.11.0, bmtrain 0.2.2 with only bmtrain.nccl._C built", prepare, build_and_install,
+      gpucheck::testing::kTorchVenvRoom);
 }
 
 struct Outcome {

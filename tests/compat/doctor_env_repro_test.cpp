@@ -37,7 +37,8 @@ std::string build_venv(const fs::path& dir) {
       {{py, "-m", "pip", "install", "-q", "torch==2.1.2", "numpy==2.1.3"},
        {py, "-m", "pip", "install", "-q", "--no-deps", "torchvision==0.17.0", "nvidia-nccl-cu11==2.14.3",
         "accelerate==1.0.0"}},
-      o, "torch 2.1.2, numpy 2.1.3, torchvision 0.17.0 --no-deps, nccl cu11 over cu12");
+      o, "torch 2.1.2, numpy 2.1.3, torchvision 0.17.0 --no-deps, nccl cu11 over cu12", {}, {},
+      gpucheck::testing::kTorchVenvRoom);
 }
 
 std::vector<nlohmann::json> findings_with(const nlohmann::json& doc, const std::string& id) {
@@ -152,14 +153,10 @@ TEST(DoctorEnvRepro, Torch25CudnnWithAnotherReleasesSubLibrariesFirstOnLdLibrary
   const std::string toolkit_lib = "/usr/local/cuda/lib64";
   if (!fs::exists(toolkit_lib + "/libcudnn_graph.so.9"))
     GTEST_SKIP() << toolkit_lib << " has no cuDNN 9 (libcudnn_graph.so.9): nothing can shadow the venv's";
-  const fs::path dir = fs::path(gpucheck::testing::kept_venv_root()) / "torch251-cu124";
-  SubprocessOptions build;
-  build.timeout = std::chrono::minutes(30);
-  const std::string py = (dir / "bin/python").string();
-  if (auto why = gpucheck::testing::keep_venv(dir, {{py, "-m", "pip", "install", "-q", "torch==2.5.1", "numpy<2"}},
-                                              build, "torch 2.5.1 (cuDNN 9.1.0.70)");
-      !why.empty())
+  fs::path dir;
+  if (auto why = gpucheck::testing::keep_torch251_cu124_venv(dir); !why.empty())
     GTEST_SKIP() << "could not build the venv: " << why;
+  const std::string py = (dir / "bin/python").string();
 
   // The version cache of these runs only (a real one may hold readings of other runs).
   const fs::path cache = fs::temp_directory_path() / ("gpucheck-cudnn-cache-" + std::to_string(::getpid()));

@@ -45,27 +45,11 @@ SubprocessOptions clean_env(int minutes) {
   return o;
 }
 
-/// A scratch copy of a cached venv, removed when the test ends.
-struct ScratchVenv {
-  fs::path dir;
-  std::string python;
-  ~ScratchVenv() {
-    std::error_code ec;
-    if (!dir.empty()) fs::remove_all(dir.parent_path(), ec);
-  }
-};
+using gpucheck::testing::ScratchVenv;
 
+/// "" when the kept venv `name` is copied into `out`, else why not (the test skips).
 std::string copy_venv(const std::string& name, ScratchVenv& out) {
-  fs::path cached = venv_root() / name;
-  if (!fs::exists(cached / ".complete")) return cached.string() + " is not built (its repro test builds it)";
-  fs::path base = fs::temp_directory_path() / ("gpucheck_fixrepro_" + name + "_" + std::to_string(::getpid()));
-  fs::remove_all(base);
-  fs::create_directories(base);
-  out.dir = base / "venv";
-  auto r = run_subprocess({"cp", "-al", cached.string(), out.dir.string()}, clean_env(5));
-  if (!r.ok()) return "cp -al " + cached.string() + ": " + r.err + " (the scratch directory must be on its file system)";
-  out.python = (out.dir / "bin/python").string();
-  return "";
+  return out.copy_of(venv_root() / name, "fixrepro_" + name);
 }
 
 nlohmann::json doctor(const std::string& python) {
@@ -363,6 +347,9 @@ TEST(DoctorFixRepro, Bmtrain022FromSourceWithCuda13BuildsAndImportsAsThePlanIsPa
   if (!long_run || std::string(long_run) != "1")
     GTEST_SKIP() << "set GPUCHECK_TEST_LONG=1 as well: it compiles bmtrain 0.2.2's CUDA sources (7-25 min on 2 cores)";
   if (!fs::exists("/usr/local/cuda/bin/nvcc")) GTEST_SKIP() << "no CUDA toolkit at /usr/local/cuda";
+  if (auto why = gpucheck::testing::room_for(std::filesystem::temp_directory_path(), gpucheck::testing::kTorchVenvRoom);
+      !why.empty())
+    GTEST_SKIP() << "a torch venv " << why;
   gpucheck::testing::Venv v = gpucheck::testing::fresh_venv("fixrepro_bmtrain_full");
   auto t = run_subprocess({v.python, "-m", "pip", "install", "-q", "torch==2.11.0", "wheel==0.48.0"}, clean_env(30));
   if ((t.out + t.err).find("Failed to establish a new connection") != std::string::npos) GTEST_SKIP() << "PyPI unreachable";

@@ -1,6 +1,7 @@
-// The kept-venv helper the two torch repro tests build their venvs with (tests/support/venv.h), on a real
+// The kept-venv helper the torch repro tests build their venvs with (tests/support/venv.h), on a real
 // `python3 -m venv` without PyPI: built once (prepare, steps, finish, then .complete), not rebuilt while
-// .complete stands, and a failing step or finish named and never marked complete.
+// .complete stands, a failing step or finish named and never marked complete, not started without room on
+// the disk, and identical large files of kept venvs linked to one copy by the real util-linux hardlink.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -56,6 +57,39 @@ TEST(KeptVenv, AFailureIsNamedAndNotMarkedComplete) {
   EXPECT_EQ(why, "finish said no");
   EXPECT_FALSE(fs::exists(dir / ".complete"));
   fs::remove_all(dir);
+}
+
+TEST(KeptVenv, NotBuiltWithoutRoomAndSaysHowMuchIsFree) {
+  const fs::path dir = fs::temp_directory_path() / ("gpucheck_kept_venv_room_" + std::to_string(::getpid()));
+  SubprocessOptions o;
+  const std::uintmax_t more_than_any_disk = std::uintmax_t{1} << 60;
+  std::string why = testing::keep_venv(dir, {}, o, "never", {}, {}, more_than_any_disk);
+  EXPECT_NE(why.find("needs 1073741824.0 GiB free under " + fs::temp_directory_path().string() + ", "), std::string::npos)
+      << why;
+  EXPECT_NE(why.find(" GiB free"), std::string::npos);
+  EXPECT_FALSE(fs::exists(dir));
+  EXPECT_EQ(testing::room_for(dir, 1), "");
+}
+
+// Two kept venvs with the same large file (as two torch venvs hold the same CUDA wheels) end up sharing it;
+// a file of another mode, and one in a venv not yet complete, stay apart.
+TEST(KeptVenv, IdenticalLargeFilesOfCompleteVenvsShareOneCopy) {
+  if (find_in_path("hardlink").empty()) GTEST_SKIP() << "util-linux's hardlink is not on PATH";
+  const fs::path root = fs::temp_directory_path() / ("gpucheck_kept_root_" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  const std::string blob(2u << 20, 'x');
+  for (const char* name : {"a", "b", "c", "d"}) {
+    fs::create_directories(root / name);
+    std::ofstream(root / name / "libbig.so", std::ios::binary) << blob;
+    if (std::string(name) != "d") std::ofstream(root / name / ".complete") << "done\n";
+  }
+  fs::permissions(root / "c/libbig.so", fs::perms::owner_exec, fs::perm_options::add);
+  testing::link_identical_files(root);
+  EXPECT_TRUE(fs::equivalent(root / "a/libbig.so", root / "b/libbig.so"));
+  EXPECT_FALSE(fs::equivalent(root / "a/libbig.so", root / "c/libbig.so"));
+  EXPECT_FALSE(fs::equivalent(root / "a/libbig.so", root / "d/libbig.so"));
+  EXPECT_TRUE(fs::exists(root / ".identical-files-linked"));
+  fs::remove_all(root);
 }
 
 }  // namespace

@@ -53,7 +53,8 @@ const fs::path kTorchVenv = fs::path(gpucheck::testing::kept_venv_root()) / "tor
 std::string build_torch_venv() {
   const std::string py = (kTorchVenv / "bin/python").string();
   return gpucheck::testing::keep_venv(kTorchVenv, {{py, "-m", "pip", "install", "-q", "torch==2.1.2", "numpy==1.26.4"}},
-                                      clean_env(45), "torch 2.1.2, numpy 1.26.4 (healthy)");
+                                      clean_env(45), "torch 2.1.2, numpy 1.26.4 (healthy)", {}, {},
+                                      gpucheck::testing::kTorchVenvRoom);
 }
 
 // torch 2.5.1 with the torchvision and torchaudio made for it (the versions issue 38's venv uses: one download
@@ -65,26 +66,10 @@ std::string build_torch251_venv() {
   return gpucheck::testing::keep_venv(
       kTorch251Venv, {{py, "-m", "pip", "install", "-q", "torch==2.5.1", "torchvision==0.20.1", "torchaudio==2.5.1",
                        "numpy==2.1.3"}},
-      clean_env(45), "torch 2.5.1, torchvision 0.20.1, torchaudio 2.5.1, numpy 2.1.3 (healthy)");
+      clean_env(45), "torch 2.5.1, torchvision 0.20.1, torchaudio 2.5.1, numpy 2.1.3 (healthy)", {}, {},
+      gpucheck::testing::kTorchVenvRoom);
 }
 
-/// A hard-link copy of a kept venv (pip unlinks before writing: the original never changes).
-struct Copy {
-  fs::path base;
-  std::string python;
-  explicit Copy(const std::string& tag, const fs::path& from = kTorchVenv) {
-    base = fs::temp_directory_path() / ("gpucheck_verdict_" + tag + "_" + std::to_string(::getpid()));
-    fs::remove_all(base);
-    fs::create_directories(base);
-    auto r = run_subprocess({"cp", "-al", from.string(), (base / "venv").string()}, clean_env(5));
-    if (!r.ok()) throw std::runtime_error("cp -al: " + r.err);
-    python = (base / "venv/bin/python").string();
-  }
-  ~Copy() {
-    std::error_code ec;
-    fs::remove_all(base, ec);
-  }
-};
 
 struct Doctor {
   int exit_code = -1;
@@ -156,7 +141,8 @@ void broken_then_fixed(const std::string& tag, const fs::path& venv, const std::
                        const Breakage& breakage, const std::vector<std::string>& ids, const std::string& check) {
   if (!repro_enabled()) GTEST_SKIP() << "set GPUCHECK_TEST_REPRO=1 (downloads about 3 GB from PyPI once)";
   if (auto why = build(); !why.empty()) GTEST_SKIP() << "could not build the venv: " << why;
-  Copy v(tag, venv);
+  gpucheck::testing::ScratchVenv v;
+  if (auto why = v.copy_of(venv, "verdict_" + tag); !why.empty()) FAIL() << why;
   if (!breakage.remove.empty()) ASSERT_TRUE(pip_uninstall(v.python, breakage.remove).ok());
   auto broke = pip(v.python, breakage.install);
   ASSERT_TRUE(broke.ok()) << broke.err;
@@ -337,6 +323,9 @@ bool long_enabled() {
 // plan 1 pasted in a fresh venv installs a deepspeed that imports (torch from PyPI: about 3 GB).
 TEST(VerdictRepro, DoctorForDeepspeedInAFreshVenvTopPlanImports) {
   if (!repro_enabled()) GTEST_SKIP() << "set GPUCHECK_TEST_REPRO=1 (downloads about 3 GB from PyPI)";
+  if (auto why = gpucheck::testing::room_for(std::filesystem::temp_directory_path(), gpucheck::testing::kTorchVenvRoom);
+      !why.empty())
+    GTEST_SKIP() << "a torch venv " << why;
   auto v = gpucheck::testing::fresh_venv("verdict_deepspeed");
   int code = -1;
   auto doc = plan_for(v.python, "deepspeed", code);
@@ -359,6 +348,9 @@ TEST(VerdictRepro, DoctorForDeepspeedInAFreshVenvTopPlanImports) {
 // hours here: GPUCHECK_TEST_LONG=1 as well.
 TEST(VerdictRepro, DoctorForFlashAttnPairsItWithATorchItsBuildCanCompile) {
   if (!repro_enabled()) GTEST_SKIP() << "set GPUCHECK_TEST_REPRO=1";
+  if (auto why = gpucheck::testing::room_for(std::filesystem::temp_directory_path(), gpucheck::testing::kTorchVenvRoom);
+      !why.empty())
+    GTEST_SKIP() << "a torch venv " << why;
   auto v = gpucheck::testing::fresh_venv("verdict_flashattn");
   int code = -1;
   auto doc = plan_for(v.python, "flash-attn", code);
@@ -387,6 +379,9 @@ TEST(VerdictRepro, DoctorForFlashAttnPairsItWithATorchItsBuildCanCompile) {
 // explain does, and that path pasted in a fresh venv gives a bmtrain that imports.
 TEST(VerdictRepro, DoctorForBmtrain022OffersThePrebuiltWheelFirstAndItImports) {
   if (!repro_enabled()) GTEST_SKIP() << "set GPUCHECK_TEST_REPRO=1 (downloads about 3 GB from PyPI)";
+  if (auto why = gpucheck::testing::room_for(std::filesystem::temp_directory_path(), gpucheck::testing::kTorchVenvRoom);
+      !why.empty())
+    GTEST_SKIP() << "a torch venv " << why;
   auto v = gpucheck::testing::fresh_venv("verdict_bmtrain_plan");
   int code = -1;
   auto doc = plan_for(v.python, "bmtrain==0.2.2", code);

@@ -63,6 +63,9 @@ planner::Machine venv_machine(const Venv& v) {
 
 TEST(PlanRepro, SeedRequirementsTopPlanInstallsAndImports) {
   if (find_in_path("python3").empty()) GTEST_SKIP() << "python3 not on PATH";
+  if (auto why = gpucheck::testing::room_for(std::filesystem::temp_directory_path(), gpucheck::testing::kTorchVenvRoom);
+      !why.empty())
+    GTEST_SKIP() << "a torch venv " << why;
   Venv v = gpucheck::testing::fresh_venv("plan_seed");
   std::ofstream(v.dir / "requirements.txt") << "torch<2.0.0,>=1.10\nbmtrain>=0.2.1\n";
   std::vector<std::string> notes;
@@ -93,6 +96,9 @@ TEST(PlanRepro, SeedRequirementsTopPlanInstallsAndImports) {
 
 TEST(PlanRepro, TransformersWithATooOldTorchKeepsItAndImports) {
   if (find_in_path("python3").empty()) GTEST_SKIP() << "python3 not on PATH";
+  if (auto why = gpucheck::testing::room_for(std::filesystem::temp_directory_path(), gpucheck::testing::kTorchVenvRoom);
+      !why.empty())
+    GTEST_SKIP() << "a torch venv " << why;
   Venv v = gpucheck::testing::fresh_venv("plan_transformers");
   // The too-old torch, as the user has it: PyPI's torch 2.1.2 (CUDA 12.1).
   SubprocessOptions o;
