@@ -61,7 +61,7 @@ Examples:
   };
 }
 
-Registration reg({"abi", "Audit libraries and extension modules: dependencies, symbols, C++ ABI, GPU code", 40, &setup_abi});
+Registration abi_registration({"abi", "Audit libraries and extension modules: dependencies, symbols, C++ ABI, GPU code", 40, &setup_abi});
 
 }  // namespace
 }  // namespace gpucheck::cli

@@ -50,7 +50,7 @@ Examples:
   };
 }
 
-Registration reg({"bench", "Run the benchmark suites into one Google Benchmark document", 50, &setup_bench});
+Registration bench_registration({"bench", "Run the benchmark suites into one Google Benchmark document", 50, &setup_bench});
 
 }  // namespace
 }  // namespace gpucheck::cli

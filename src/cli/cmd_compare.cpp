@@ -47,7 +47,7 @@ Examples:
   };
 }
 
-Registration reg({"compare", "Gate two benchmark documents: regressions by a U test and a threshold", 51, &setup_compare});
+Registration compare_registration({"compare", "Gate two benchmark documents: regressions by a U test and a threshold", 51, &setup_compare});
 
 }  // namespace
 }  // namespace gpucheck::cli

@@ -30,7 +30,7 @@ Examples:
   };
 }
 
-Registration reg({"diff", "What differs between two inventories (working vs broken env, two nodes)", 25, &setup_diff});
+Registration diff_registration({"diff", "What differs between two inventories (working vs broken env, two nodes)", 25, &setup_diff});
 
 }  // namespace
 }  // namespace gpucheck::cli

@@ -54,7 +54,7 @@ Examples:
   };
 }
 
-Registration reg({"doctor", "Diagnose the CUDA/torch stack and plan installs, before anything is compiled", 30,
+Registration doctor_registration({"doctor", "Diagnose the CUDA/torch stack and plan installs, before anything is compiled", 30,
                   &setup_doctor});
 
 }  // namespace

@@ -5,7 +5,7 @@ namespace gpucheck::cli {
 namespace {
 
 struct EnvArgs {
-  report::InventorySource source;
+  commands::InventorySource source;
   bool no_python = false;
   bool paste = false;
 };
@@ -42,7 +42,7 @@ Runner setup_env(CLI::App& sub, GlobalOptions& g) {
   };
 }
 
-Registration reg({"env", "Inventory of the GPU stack (driver, GPUs, toolkits, libraries, Python, compilers)", 20,
+Registration env_registration({"env", "Inventory of the GPU stack (driver, GPUs, toolkits, libraries, Python, compilers)", 20,
                   &setup_env});
 
 }  // namespace

@@ -31,7 +31,7 @@ Examples:
   };
 }
 
-Registration reg({"explain", "Explain a failure log: cause, evidence, fix", 40, &setup_explain});
+Registration explain_registration({"explain", "Explain a failure log: cause, evidence, fix", 40, &setup_explain});
 
 }  // namespace
 }  // namespace gpucheck::cli

@@ -44,7 +44,7 @@ Exit codes: 0 every node accepted, 1 a node rejected, 3 a node incomplete (and n
   };
 }
 
-Registration reg({"fleet", "Accept a batch of nodes from their run reports (fleet merge)", 80, &setup_fleet});
+Registration fleet_registration({"fleet", "Accept a batch of nodes from their run reports (fleet merge)", 80, &setup_fleet});
 
 }  // namespace
 }  // namespace gpucheck::cli

@@ -13,7 +13,7 @@ Runner setup_list(CLI::App& sub, GlobalOptions& g) {
   };
 }
 
-Registration reg({"list", "List the available probes", 15, &setup_list});
+Registration list_registration({"list", "List the available probes", 15, &setup_list});
 
 }  // namespace
 }  // namespace gpucheck::cli

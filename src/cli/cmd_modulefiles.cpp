@@ -23,7 +23,7 @@ Example:
   };
 }
 
-Registration reg({"modulefiles", "Write Tcl and Lua modulefiles for every CUDA toolkit found", 32, &setup_modulefiles});
+Registration modulefiles_registration({"modulefiles", "Write Tcl and Lua modulefiles for every CUDA toolkit found", 32, &setup_modulefiles});
 
 }  // namespace
 }  // namespace gpucheck::cli

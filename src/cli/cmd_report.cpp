@@ -52,7 +52,7 @@ Exits with the report's own exit code (0, 1 or 3), 2 when FILE is not a gpucheck
   };
 }
 
-Registration reg({"report", "Render a saved report as text, Markdown, JUnit XML, Prometheus metrics or HTML", 85, &setup_report});
+Registration report_registration({"report", "Render a saved report as text, Markdown, JUnit XML, Prometheus metrics or HTML", 85, &setup_report});
 
 }  // namespace
 }  // namespace gpucheck::cli

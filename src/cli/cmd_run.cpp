@@ -100,7 +100,7 @@ Examples:
   return [a, &g] { return run_command(*a, g); };
 }
 
-Registration reg({"run", "Run the probe suite and write a report", 10, &setup_run});
+Registration run_registration({"run", "Run the probe suite and write a report", 10, &setup_run});
 
 }  // namespace
 }  // namespace gpucheck::cli

@@ -35,7 +35,7 @@ Examples:
   };
 }
 
-Registration reg({"selftest", "Prove every acceptance rule fires on injected faults (no GPU touched)", 9, &setup_selftest});
+Registration selftest_registration({"selftest", "Prove every acceptance rule fires on injected faults (no GPU touched)", 9, &setup_selftest});
 
 }  // namespace
 }  // namespace gpucheck::cli

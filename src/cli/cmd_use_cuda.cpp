@@ -32,7 +32,7 @@ Example:
   };
 }
 
-Registration reg({"use-cuda", "Print shell exports that select one installed CUDA toolkit", 31, &setup_use_cuda});
+Registration use_cuda_registration({"use-cuda", "Print shell exports that select one installed CUDA toolkit", 31, &setup_use_cuda});
 
 }  // namespace
 }  // namespace gpucheck::cli

@@ -12,7 +12,7 @@ Runner setup_version(CLI::App& sub, GlobalOptions& g) {
   };
 }
 
-Registration reg({"version", "Version and build configuration", 90, &setup_version});
+Registration version_registration({"version", "Version and build configuration", 90, &setup_version});
 
 }  // namespace
 }  // namespace gpucheck::cli

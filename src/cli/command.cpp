@@ -30,7 +30,7 @@ bool use_color(const GlobalOptions& g, int fd) {
   return isatty(fd) && !(no_color && *no_color) && !(term && std::string(term) == "dumb");
 }
 
-void add_inventory_source(CLI::App& sub, report::InventorySource& source, bool python) {
+void add_inventory_source(CLI::App& sub, commands::InventorySource& source, bool python) {
   sub.add_option("--from", source.from,
                  "Judge this inventory instead of this machine: `gpucheck env --json` output or a report")
       ->type_name("FILE");

@@ -12,7 +12,7 @@
 #include <CLI/CLI.hpp>
 
 #include "render/render.h"
-#include "report/inventory_source.h"
+#include "commands/inventory_source.h"
 #include "model/report.h"
 
 namespace gpucheck::cli {
@@ -49,7 +49,7 @@ bool use_color(const GlobalOptions& g, int fd);
 
 /// Declares the inventory-source options every command that reads an inventory takes, with the same names
 /// and help: --from FILE, --root DIR and (with `python`) --python PATH, repeatable.
-void add_inventory_source(CLI::App& sub, report::InventorySource& source, bool python = true);
+void add_inventory_source(CLI::App& sub, commands::InventorySource& source, bool python = true);
 
 /// A Report stamped with this invocation: command, tool version, host, start time, command line and the
 /// allow-listed environment.

@@ -10,13 +10,13 @@ namespace gpucheck::commands {
 
 report::Report abi(const AbiOptions& options, report::Report into) {
   abi::AbiRequest req = options.request;
-  const report::InventorySource& src = options.inventory;
+  const commands::InventorySource& src = options.inventory;
   // The same rule as always: an inventory is read when named, else collected only when no --gpu says
   // which GPUs to judge.
   if (!src.from.empty() || !src.root.empty()) {
     inventory::CollectOptions co;
     co.python = false;
-    req.inventory = report::load_inventory(src, co);
+    req.inventory = commands::load_inventory(src, co);
     into.inventory = *req.inventory;
   } else if (req.gpus.empty() && req.live_inventory) {
     // This machine's GPUs and driver only, asked in a child: abi loads nothing in-process. The loader's

@@ -3,13 +3,13 @@
 // targets (checks/abi: ELF files read, nothing loaded in-process), then report::abi_report.
 #include "checks/abi/request.h"
 #include "model/report.h"
-#include "report/inventory_source.h"
+#include "commands/inventory_source.h"
 
 namespace gpucheck::commands {
 
 struct AbiOptions {
   abi::AbiRequest request;            // targets, preloads, --gpu, ...; its inventory is filled from `inventory`
-  report::InventorySource inventory;  // --from FILE / --root DIR: the GPUs and driver; this machine when neither and no --gpu
+  commands::InventorySource inventory;  // --from FILE / --root DIR: the GPUs and driver; this machine when neither and no --gpu
   bool strict = false;                // --strict: a warning fails (Metadata::warn_fails)
 };
 

@@ -14,7 +14,7 @@
 #include "inventory/version_cache.h"
 #include "model/scrub.h"
 #include "report/bench_report.h"
-#include "report/inventory_source.h"
+#include "commands/inventory_source.h"
 
 namespace gpucheck::commands {
 
@@ -39,9 +39,9 @@ report::Report bench(const BenchRequest& req, report::Report rep) {
   inventory::CollectOptions collect;
   collect.python = !req.no_python;
   collect.version_cache = inventory::default_version_cache_file();  // the readings `gpucheck env` keeps
-  report::InventorySource source;
+  commands::InventorySource source;
   source.pythons = req.pythons;
-  inventory::Inventory inv = report::load_inventory(source, collect);
+  inventory::Inventory inv = commands::load_inventory(source, collect);
   regression::BenchContext context = regression::context_from_inventory(inv, build::kVersion, report::tool_build_description());
 
   std::vector<runner::SuiteRun> runs = runner::run_bench_suites(suites, req.options);

@@ -28,7 +28,7 @@ void write_constraints(const report::Report& rep, const std::string& path) {
 report::Report judge(const DoctorRequest& request, report::Report base) {
   if (request.from_text.empty()) {
     const compat::KnowledgeBase kb = compat::KnowledgeBase::load();
-    const inventory::Inventory inv = report::load_inventory(request.source);
+    const inventory::Inventory inv = commands::load_inventory(request.source);
     return report::doctor_report(std::move(base), inv, kb, request.plan, request.source.describe());
   }
   const std::string& path = request.from_text;

@@ -5,12 +5,12 @@
 
 #include "model/report.h"
 #include "report/doctor_report.h"
-#include "report/inventory_source.h"
+#include "commands/inventory_source.h"
 
 namespace gpucheck::commands {
 
 struct DoctorRequest {
-  report::InventorySource source;
+  commands::InventorySource source;
   report::PlanRequest plan;
   std::string from_text;        // --from-text FILE: a pasted collect_env (or similar) report
   std::string constraints_out;  // --constraints-out FILE: plan 1's pins, for pip/uv -c

@@ -19,7 +19,7 @@ report::Report env(const EnvRequest& request, report::Report base) {
       return std::nullopt;
     }
   });
-  inventory::Inventory inv = report::load_inventory(request.source, request.collect);
+  inventory::Inventory inv = commands::load_inventory(request.source, request.collect);
   std::optional<compat::KnowledgeBase> kb = loading.get();
   if (!kb) base.notes.push_back("host compiler support policy not loaded: " + kb_error);
   report::Report rep = report::env_report_for(inv, kb ? &*kb : nullptr, std::move(base));

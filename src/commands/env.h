@@ -3,12 +3,12 @@
 // I/O (the collector, the knowledge base) lives here; report::env_report_for builds the Report.
 #include "inventory/collect.h"
 #include "model/report.h"
-#include "report/inventory_source.h"
+#include "commands/inventory_source.h"
 
 namespace gpucheck::commands {
 
 struct EnvRequest {
-  report::InventorySource source;     // --from FILE (an inventory or a report), --root DIR, --python PATH
+  commands::InventorySource source;     // --from FILE (an inventory or a report), --root DIR, --python PATH
   inventory::CollectOptions collect;  // python probing, version cache, timings
 };
 

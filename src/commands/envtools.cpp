@@ -10,10 +10,10 @@ namespace gpucheck::commands {
 namespace {
 
 // Only the toolkits matter here: no Python probes.
-inventory::Inventory toolkits_inventory(const report::InventorySource& source) {
+inventory::Inventory toolkits_inventory(const commands::InventorySource& source) {
   inventory::CollectOptions co;
   co.python = false;
-  return report::load_inventory(source, co);
+  return commands::load_inventory(source, co);
 }
 
 std::string getenv_or_empty(const char* name) {

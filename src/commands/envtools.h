@@ -4,12 +4,12 @@
 #include <string>
 
 #include "model/report.h"
-#include "report/inventory_source.h"
+#include "commands/inventory_source.h"
 
 namespace gpucheck::commands {
 
 struct UseCudaRequest {
-  report::InventorySource source;  // --from FILE / --root DIR; the toolkits are read from there
+  commands::InventorySource source;  // --from FILE / --root DIR; the toolkits are read from there
   std::string version;             // "11.8", "12", "12.1.105" or a toolkit root
   std::string program = "gpucheck";  // how the user ran gpucheck, quoted for the shell (for printed ways)
 };
@@ -20,7 +20,7 @@ struct UseCudaRequest {
 report::Report use_cuda(const UseCudaRequest& request, report::Report base);
 
 struct ModulefilesRequest {
-  report::InventorySource source;
+  commands::InventorySource source;
   std::string dir;  // --dir: DIR/tcl/cuda/<version>, DIR/lua/cuda/<version>.lua
 };
 

@@ -31,8 +31,8 @@
 namespace gpucheck::commands {
 namespace {
 
-using report::InventorySource;
-using report::load_inventory;
+using commands::InventorySource;
+using commands::load_inventory;
 
 bool names_an_inventory(const InventorySource& s) { return !s.from.empty() || !s.root.empty() || !s.pythons.empty(); }
 

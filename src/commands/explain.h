@@ -3,7 +3,7 @@
 // then report::explain_report puts what it concluded into a Report.
 #include <string>
 
-#include "report/inventory_source.h"
+#include "commands/inventory_source.h"
 #include "model/report.h"
 
 namespace gpucheck::commands {
@@ -11,7 +11,7 @@ namespace gpucheck::commands {
 struct ExplainRequest {
   std::string log;             // a path, or "-" for stdin
   std::string signatures_dir;  // "" = the installed data/signatures
-  report::InventorySource source;  // --from / --root / --python; empty = this machine
+  commands::InventorySource source;  // --from / --root / --python; empty = this machine
   bool no_env = false;         // explain the log alone (ignored when `source` names an inventory)
 };
 

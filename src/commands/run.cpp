@@ -18,7 +18,7 @@
 #include "inventory/collect.h"
 #include "model/run_details.h"
 #include "model/scrub.h"
-#include "report/run_thresholds.h"
+#include "commands/run_thresholds.h"
 #include "runner/kernel_log_source.h"
 
 namespace gpucheck::commands {
@@ -67,7 +67,7 @@ RunResult run(const RunRequest& a, report::Report rep, const RunHooks& hooks) {
   if (probes.empty()) throw InputError("no probe selected for level '" + a.level + "'" + (skip.empty() ? "" : " after --skip"));
 
   // Read before any probe runs: a bad config or baseline stops here (exit 2), not after the probes.
-  auto thresholds = report::prepare_run_thresholds(a.thresholds, a.baseline);
+  auto thresholds = commands::prepare_run_thresholds(a.thresholds, a.baseline);
   auto kernel_log = kernel_log_options(a.kernel_log);
   // Likewise an unwritable --report-dir (read-only, not ours): found out before a long run, not after it.
   if (!a.no_report) check_writable_dir(a.report_dir);
@@ -130,7 +130,7 @@ RunResult run(const RunRequest& a, report::Report rep, const RunHooks& hooks) {
   }
   // The GPU probes' metrics against the datasheet, the node's peers and the baseline (docs/acceptance.md).
   try {
-    auto judged = report::judge_run_thresholds(rep.section("probes").findings, thresholds);
+    auto judged = commands::judge_run_thresholds(rep.section("probes").findings, thresholds);
     if (hooks.judged)
       for (const auto& f : judged) hooks.judged(f);  // shown like the probes: the run's verdict rests on them
     if (!judged.empty()) rep.section("thresholds").findings = std::move(judged);

@@ -43,6 +43,27 @@ bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+std::string json_string(const nlohmann::json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+bool contains(const std::vector<std::string>& v, const std::string& s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+std::optional<std::string> nonempty(const std::string& s) {
+  if (s.empty()) return std::nullopt;
+  return s;
+}
+
+std::string fit_middle(const std::string& s, std::size_t width) {
+  if (s.size() <= width) return s;
+  if (width < 5) return s.substr(0, width);
+  const std::size_t head = (width - 2) / 2, tail = width - 2 - head;
+  return s.substr(0, head) + ".." + s.substr(s.size() - tail);
+}
+
 std::size_t edit_distance(const std::string& a, const std::string& b) {
   std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
   for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;

@@ -16,11 +16,6 @@ int int_field(const nlohmann::json& j, const char* key) {
   return it != j.end() && it->is_number_integer() ? it->get<int>() : 0;
 }
 
-std::string string_field(const nlohmann::json& j, const char* key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : "";
-}
-
 }  // namespace
 
 std::vector<Gpu> apply_visible_devices(const std::vector<Gpu>& all, const std::string& value) {
@@ -59,8 +54,8 @@ GpuScan gpus_from_helper(const DeviceHelperReply& reply, const char* cuda_visibl
   std::vector<Gpu> all;
   bool done = false;
   for (const auto& j : reply.lines) {
-    if (j.contains("nvml_error")) scan.error = string_field(j, "nvml_error");
-    if (j.contains("driver_version")) scan.driver_version = string_field(j, "driver_version");
+    if (j.contains("nvml_error")) scan.error = json_string(j, "nvml_error");
+    if (j.contains("driver_version")) scan.driver_version = json_string(j, "driver_version");
     if (j.contains("nvml_done")) done = true;
     auto it = j.find("gpu");
     if (it == j.end() || !it->is_object()) continue;
@@ -68,9 +63,9 @@ GpuScan gpus_from_helper(const DeviceHelperReply& reply, const char* cuda_visibl
     Gpu g;
     g.index = g.nvml_index = int_field(d, "index");
     g.source = "NVML (libnvidia-ml.so.1)";
-    g.name = string_field(d, "name");
-    g.uuid = string_field(d, "uuid");
-    g.pci_bus_id = string_field(d, "pci_bus_id");
+    g.name = json_string(d, "name");
+    g.uuid = json_string(d, "uuid");
+    g.pci_bus_id = json_string(d, "pci_bus_id");
     if (d.contains("pci_device_id")) {
       char id[16];
       std::snprintf(id, sizeof id, "0x%04x", static_cast<unsigned>(int_field(d, "pci_device_id")) & 0xffffu);

@@ -34,7 +34,7 @@ namespace {
 
 using nlohmann::json;
 
-constexpr int kFormat = 1;
+constexpr int kPythonEnvCacheFormat = 1;
 const char* kInterpreterPart = "interpreter";
 const char* kTorchPart = "torch";
 
@@ -220,7 +220,7 @@ std::optional<json> read_cache_file(const std::string& file) {
   }
   ::close(fd);
   auto j = parse_json_or_discarded(text);
-  if (j.is_discarded() || !j.is_object() || j.value("format", json()) != kFormat || !j.contains("parts") ||
+  if (j.is_discarded() || !j.is_object() || j.value("format", json()) != kPythonEnvCacheFormat || !j.contains("parts") ||
       !j["parts"].is_object())
     return std::nullopt;
   for (const auto& [name, part] : j["parts"].items())
@@ -398,7 +398,7 @@ PythonEnv probe_python_cached(const std::string& interpreter, const std::string&
   keys = part_keys(common, sys_path, hashes);
   for (const auto& [record, known] : hashes)
     if (!known.first.empty() && !known.second.empty()) used[record] = known;
-  json store = {{"format", kFormat}, {"interpreter", interpreter}, {"parts", json::object()}};
+  json store = {{"format", kPythonEnvCacheFormat}, {"interpreter", interpreter}, {"parts", json::object()}};
   auto keep = [&](const std::string& part, const std::string& key, const json& answer, bool was_cached) {
     store["parts"][part] = {{"key", key}, {"answer", answer}};
     from[part] = was_cached ? "cache" : "probe";

@@ -16,7 +16,7 @@ namespace gpucheck::inventory {
 namespace {
 // 2: readings of cuDNN 9 taken with another release's sub-libraries first on LD_LIBRARY_PATH named that
 // release (issue 13); format 1 files may hold such a number, so they are an empty cache.
-constexpr int kFormat = 2;
+constexpr int kVersionCacheFormat = 2;
 }  // namespace
 
 
@@ -36,7 +36,7 @@ VersionCache::VersionCache(std::string file) : file_(std::move(file)) {
     return;  // unreadable or oversized: start afresh, and the next save replaces it
   }
   auto j = parse_json_or_discarded(text);
-  if (j.is_discarded() || !j.is_object() || !j.contains("format") || j.at("format") != kFormat || !j.contains("entries"))
+  if (j.is_discarded() || !j.is_object() || !j.contains("format") || j.at("format") != kVersionCacheFormat || !j.contains("entries"))
     return;
   try {
     for (const auto& [path, e] : j.at("entries").items()) {
@@ -78,7 +78,7 @@ void VersionCache::store(const std::string& path, const VersionReading& reading)
 
 void VersionCache::save() const {
   if (file_.empty() || !dirty_) return;
-  nlohmann::json j = {{"format", kFormat}, {"entries", nlohmann::json::object()}};
+  nlohmann::json j = {{"format", kVersionCacheFormat}, {"entries", nlohmann::json::object()}};
   for (const auto& [path, e] : entries_)
     j["entries"][path] = {{"identity", e.first}, {"version", e.second.version}, {"source", e.second.source}};
   try {

@@ -1,14 +1,10 @@
 #include "model/compare_details.h"
 
 #include <limits>
+#include "core/text.h"
 
 namespace gpucheck::model {
 namespace {
-
-std::string text(const nlohmann::json& j, const char* key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : "";
-}
 
 double number(const nlohmann::json& j, const char* key, double otherwise) {
   auto it = j.find(key);
@@ -31,15 +27,15 @@ CompareDetails compare_details(const report::Report& r) {
   CompareDetails d;
   const nlohmann::json& j = r.details;
   if (!j.is_object()) return d;
-  d.mode = text(j, "mode");
-  d.new_document = text(j, "new");
+  d.mode = json_string(j, "mode");
+  d.new_document = json_string(j, "new");
   if (auto b = j.find("base"); b != j.end()) {
     if (b->is_string()) d.base.push_back(b->get<std::string>());
     if (b->is_array())
       for (const auto& name : *b)
         if (name.is_string()) d.base.push_back(name.get<std::string>());
   }
-  d.key = text(j, "key");
+  d.key = json_string(j, "key");
   d.threshold = number(j, "threshold", d.threshold);
   d.alpha = number(j, "alpha", d.alpha);
   if (auto c = j.find("counts"); c != j.end() && c->is_object())

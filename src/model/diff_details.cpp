@@ -1,14 +1,10 @@
 #include "model/diff_details.h"
 
 #include <limits>
+#include "core/text.h"
 
 namespace gpucheck::model {
 namespace {
-
-std::string text(const nlohmann::json& j, const char* key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : "";
-}
 
 int count(const nlohmann::json& j, const char* key) {
   auto it = j.find(key);
@@ -22,9 +18,9 @@ DiffSide side(const nlohmann::json& d, const char* key) {
   auto it = d.find(key);
   if (it == d.end() || !it->is_object()) return s;
   s.present = true;
-  s.file = text(*it, "file");
-  s.hostname = text(*it, "hostname");
-  s.collected_at = text(*it, "collected_at");
+  s.file = json_string(*it, "file");
+  s.hostname = json_string(*it, "hostname");
+  s.collected_at = json_string(*it, "collected_at");
   return s;
 }
 

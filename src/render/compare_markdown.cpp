@@ -12,7 +12,6 @@ namespace gpucheck::render {
 
 namespace {
 
-std::string escape(const std::string& s) { return markdown::text(s); }
 
 std::string mark(const std::string& verdict) {
   if (verdict == "regression") return "**regression**";
@@ -28,8 +27,8 @@ void text::markdown_compare(const report::Report& r, std::ostream& out) {
   if (const auto* s = r.find_section("benchmarks"))
     for (const auto& f : s->findings)
       if (f.id.rfind("compare.", 0) == 0) {
-        out << "> **" << escape(f.title) << "**: " << escape(f.summary) << "\n";
-        for (const auto& e : f.evidence) out << "> - " << escape(e.what) << ": " << escape(e.value) << "\n";
+        out << "> **" << markdown::text(f.title) << "**: " << markdown::text(f.summary) << "\n";
+        for (const auto& e : f.evidence) out << "> - " << markdown::text(e.what) << ": " << markdown::text(e.value) << "\n";
         out << "\n";
       }
   auto rows = compare::rows(r);
@@ -37,12 +36,12 @@ void text::markdown_compare(const report::Report& r, std::ostream& out) {
     out << "| benchmark | base | new | change | p | verdict |\n|---|---:|---:|---:|---:|---|\n";
     for (const auto& row : rows) {
       const std::string verdict = mark(row.verdict);
-      out << "| " << escape(row.name) << " | " << row.base << " | " << row.now << " | " << row.shown_change << " | "
+      out << "| " << markdown::text(row.name) << " | " << row.base << " | " << row.now << " | " << row.shown_change << " | "
           << row.p << " | " << verdict << " |\n";
     }
     out << "\n";
   }
-  for (const auto& n : r.notes) out << "- " << escape(n) << "\n";
+  for (const auto& n : r.notes) out << "- " << markdown::text(n) << "\n";
 }
 
 }  // namespace gpucheck::render

@@ -4,18 +4,9 @@
 
 #include "render/compare_rows.h"
 #include "render/text_blocks.h"
+#include "core/text.h"
 
 namespace gpucheck::render::text {
-
-namespace {
-// `s` cut to `width` columns, keeping its head and tail ("BM_Offload..1048576").
-std::string fit(const std::string& s, std::size_t width) {
-  if (s.size() <= width) return s;
-  if (width < 5) return s.substr(0, width);
-  std::size_t head = (width - 2) / 2, tail = width - 2 - head;
-  return s.substr(0, head) + ".." + s.substr(s.size() - tail);
-}
-}  // namespace
 
 void compare(const report::Report& r, std::ostream& out, const RenderOptions& o) {
   for (const auto& n : r.notes) out << "note: " << n << "\n";
@@ -33,7 +24,7 @@ void compare(const report::Report& r, std::ostream& out, const RenderOptions& o)
       std::string verdict = row.verdict == "regression" ? (o.color ? "\033[31mREGRESSED\033[0m" : "REGRESSED")
                             : row.verdict == "undecidable" ? std::string("too few")
                                                            : row.verdict;
-      out << fmt::format("{:<{}} {:>9} {:>9} {:>7} {:>7} {}\n", fit(row.name, name_width), name_width, row.base,
+      out << fmt::format("{:<{}} {:>9} {:>9} {:>7} {:>7} {}\n", fit_middle(row.name, name_width), name_width, row.base,
                          row.now, row.shown_change, row.p, verdict);
     }
   }

@@ -4,16 +4,10 @@
 
 #include "model/diff_details.h"
 #include "render/text_blocks.h"
+#include "core/text.h"
 
 namespace gpucheck::render::text {
 namespace {
-
-// `s` in `width` columns, keeping its head and tail ("2.1.2+cu1..cu121").
-std::string fit(const std::string& s, std::size_t width) {
-  if (s.size() <= width) return s;
-  std::size_t head = (width - 2) / 2;
-  return s.substr(0, head) + ".." + s.substr(s.size() - (width - 2 - head));
-}
 
 std::string side(const model::DiffSide& s) {
   if (!s.present) return "-";
@@ -36,8 +30,8 @@ void diff(const report::Report& r, const model::DiffDetails& d, std::ostream& ou
     const bool matters = f.status == Status::kFail;
     std::string mark = matters ? (o.color ? "\033[31m!\033[0m " : "! ") : "  ";
     out << mark
-        << fmt::format("{:<18} {:<{}} {}\n", fit(f.title, 18), fit(f.evidence.at("A"), value), value,
-                       fit(f.evidence.at("B"), value));
+        << fmt::format("{:<18} {:<{}} {}\n", fit_middle(f.title, 18), fit_middle(f.evidence.at("A"), value), value,
+                       fit_middle(f.evidence.at("B"), value));
   }
   out << "(! = can break something)\n";
   bool any = false;

@@ -10,7 +10,6 @@
 
 #include "inventory/model.h"
 #include "knowledge/knowledge_base.h"
-#include "report/inventory_source.h"
 #include "model/report.h"
 
 namespace gpucheck::report {

@@ -1,8 +1,8 @@
 #pragma once
 // `gpucheck env`'s Report: the inventory and the verdicts the checks draw from it alone (the host compiler
 // nvcc would use, per toolkit). Collecting or loading the inventory is commands/env.cpp's.
+#include "inventory/model.h"
 #include "knowledge/knowledge_base.h"
-#include "report/inventory_source.h"
 #include "model/report.h"
 
 namespace gpucheck::report {

@@ -29,16 +29,11 @@ struct Node {
   std::map<std::string, std::string> software;     // "driver" -> "580.65.06", "libcublas.so.13" -> ...
 };
 
-std::string str(const nlohmann::json& j, const char* key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : "";
-}
-
 std::string gpu_model(const nlohmann::json& inv) {
   std::map<std::string, int> by_name;
   if (auto g = inv.find("gpus"); g != inv.end() && g->is_array())
     for (auto& gpu : *g)
-      if (gpu.is_object()) by_name[str(gpu, "name")]++;
+      if (gpu.is_object()) by_name[json_string(gpu, "name")]++;
   std::string out;
   for (auto& [name, n] : by_name) out += (out.empty() ? "" : " + ") + fmt::format("{} x {}", n, name);
   return out.empty() ? "no GPU" : out;
@@ -51,24 +46,24 @@ std::map<std::string, std::string> software_of(const Report& r) {
   const nlohmann::json& inv = r.inventory;
   if (!inv.is_object()) return sw;
   if (auto d = inv.find("driver"); d != inv.end() && d->is_object())
-    sw["driver"] = d->value("present", false) ? str(*d, "version") : "none";
+    sw["driver"] = d->value("present", false) ? json_string(*d, "version") : "none";
   if (auto t = inv.find("toolkits"); t != inv.end() && t->is_array()) {
     std::vector<std::string> v;
     for (auto& tk : *t)
-      if (tk.is_object()) v.push_back(str(tk, "version") + " at " + str(tk, "root"));
+      if (tk.is_object()) v.push_back(json_string(tk, "version") + " at " + json_string(tk, "root"));
     std::sort(v.begin(), v.end());
     sw["toolkits"] = join(v, ", ");
   }
   if (auto p = inv.find("pythons"); p != inv.end() && p->is_array() && !p->empty() && (*p)[0].is_object()) {
     const auto& py = (*p)[0];
-    std::string torch = str(py, "torch_version");
-    if (!torch.empty()) sw["torch"] = torch + " (CUDA " + str(py, "torch_cuda") + ")";
+    std::string torch = json_string(py, "torch_version");
+    if (!torch.empty()) sw["torch"] = torch + " (CUDA " + json_string(py, "torch_cuda") + ")";
   }
   if (auto libs = inv.find("libraries"); libs != inv.end() && libs->is_array())
     for (auto& lib : *libs)
       if (lib.is_object() && lib.value("loader_pick", false)) {
-        std::string soname = str(lib, "soname").empty() ? str(lib, "name") : str(lib, "soname");
-        if (!soname.empty()) sw[soname] = str(lib, "version") + " at " + str(lib, "path");
+        std::string soname = json_string(lib, "soname").empty() ? json_string(lib, "name") : json_string(lib, "soname");
+        if (!soname.empty()) sw[soname] = json_string(lib, "version") + " at " + json_string(lib, "path");
       }
   return sw;
 }

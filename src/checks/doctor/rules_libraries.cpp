@@ -34,12 +34,6 @@ std::string decode_cudnn(const std::string& raw) {
   return v > 0 ? inventory::decode_version("cudnn", {v}) : "";
 }
 
-bool has(const std::vector<std::string>& v, const std::string& s) {
-  for (const auto& x : v)
-    if (x == s) return true;
-  return false;
-}
-
 std::string real_path(const std::string& p) {
   std::error_code ec;
   auto r = std::filesystem::canonical(p, ec);
@@ -167,8 +161,8 @@ bool is_mapped(const inventory::PythonEnv& py, const std::string& path) {
 void check_same_soname(const DoctorContext& ctx, std::vector<Finding>& out) {
   const auto& py = *ctx.python;
   for (const auto& lib : ctx.inv.libraries) {
-    const bool via_ld_path = has(lib.found_via, "LD_LIBRARY_PATH");
-    const bool via_cache = has(lib.found_via, "ld.so.cache");
+    const bool via_ld_path = contains(lib.found_via, "LD_LIBRARY_PATH");
+    const bool via_cache = contains(lib.found_via, "ld.so.cache");
     if ((!via_ld_path && !via_cache) || lib.soname.empty() || under(lib.path, py.site_packages)) continue;
     const bool mapped = is_mapped(py, lib.path);
     const inventory::Library* own = own_copy(ctx, lib.soname);

@@ -10,12 +10,6 @@
 namespace gpucheck::compat {
 namespace {
 
-bool has(const std::vector<std::string>& v, const std::string& s) {
-  for (const auto& x : v)
-    if (x == s) return true;
-  return false;
-}
-
 bool inside(const std::string& path, const std::string& dir) {
   return !dir.empty() && starts_with(path, dir) && (path.size() == dir.size() || path[dir.size()] == '/');
 }
@@ -55,7 +49,7 @@ void check_torch_install(const DoctorContext& ctx, std::vector<Finding>& out) {
   // Several interpreters on PATH, each with its own torch: `python`, `pip` and `python3` may disagree.
   std::map<std::string, const inventory::PythonEnv*> installs;
   for (const auto& py : ctx.inv.pythons)
-    if (py.torch_installed && has(py.found_via, "PATH") && !py.torch_path.empty()) installs.emplace(py.torch_path, &py);
+    if (py.torch_installed && contains(py.found_via, "PATH") && !py.torch_path.empty()) installs.emplace(py.torch_path, &py);
   if (installs.size() > 1) {
     Finding f;
     f.id = "torch.multiple_installs";

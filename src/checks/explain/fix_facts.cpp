@@ -28,11 +28,6 @@ std::string major_minor(const std::string& raw) {
 
 namespace {
 
-std::optional<std::string> nonempty(const std::string& s) {
-  if (s.empty()) return std::nullopt;
-  return s;
-}
-
 std::optional<std::string> inventory_fact(const inventory::Inventory& inv, const std::string& fn,
                                           const std::vector<std::string>& args) {
   const auto* py = inventory::primary_python(inv);

@@ -13,11 +13,6 @@
 namespace gpucheck::explain {
 namespace {
 
-std::optional<std::string> nonempty(const std::string& s) {
-  if (s.empty()) return std::nullopt;
-  return s;
-}
-
 // "sm_50", "compute_35", "lto_90", "8.6" -> "5.0", "3.5", "9.0", "8.6".
 std::string capability(const std::string& arch) {
   auto us = arch.find('_');

@@ -9,7 +9,7 @@
 #include "checks/acceptance/thresholds.h"
 #include "core/finding.h"
 
-namespace gpucheck::report {
+namespace gpucheck::commands {
 
 struct RunThresholds {
   acceptance::ThresholdConfig config;
@@ -29,4 +29,4 @@ std::vector<Finding> judge_run_thresholds(const std::vector<Finding>& probe_find
 /// GPU identities from an inventory's JSON `gpus` array (a report's embedded inventory).
 std::vector<acceptance::GpuIdentity> gpu_identities_from_inventory(const nlohmann::json& inventory);
 
-}  // namespace gpucheck::report
+}  // namespace gpucheck::commands

@@ -8,7 +8,7 @@
 #include "inventory/collect.h"
 #include "inventory/model.h"
 
-namespace gpucheck::report {
+namespace gpucheck::commands {
 
 struct InventorySource {
   std::string from;                  // --from FILE
@@ -28,4 +28,4 @@ struct InventorySource {
 /// --from together with --root, or a document that is neither an inventory nor a report with one.
 inventory::Inventory load_inventory(const InventorySource& source, inventory::CollectOptions base = {});
 
-}  // namespace gpucheck::report
+}  // namespace gpucheck::commands

@@ -1,10 +1,10 @@
-#include "report/inventory_source.h"
+#include "commands/inventory_source.h"
 
 #include "core/errors.h"
 #include "core/files.h"
 #include "inventory/version_cache.h"
 
-namespace gpucheck::report {
+namespace gpucheck::commands {
 
 std::string InventorySource::describe() const {
   if (!from.empty()) return "--from " + from;
@@ -25,4 +25,4 @@ inventory::Inventory load_inventory(const InventorySource& source, inventory::Co
   return inventory::collect(base);
 }
 
-}  // namespace gpucheck::report
+}  // namespace gpucheck::commands

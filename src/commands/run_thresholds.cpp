@@ -1,4 +1,4 @@
-#include "report/run_thresholds.h"
+#include "commands/run_thresholds.h"
 
 #include <cstdlib>
 
@@ -7,7 +7,11 @@
 #include "inventory/gpu_info.h"
 #include "model/report.h"
 
-namespace gpucheck::report {
+namespace gpucheck::commands {
+using report::read_report_file;
+using report::Report;
+using report::Section;
+
 namespace {
 
 unsigned parse_pci_id(const std::string& s) {
@@ -70,4 +74,4 @@ std::vector<Finding> judge_run_thresholds(const std::vector<Finding>& probe_find
   return acceptance::judge_thresholds(in);
 }
 
-}  // namespace gpucheck::report
+}  // namespace gpucheck::commands
