@@ -72,7 +72,7 @@ Parsed parse(std::string_view text) {
   return p;
 }
 
-std::string first_word(const std::string& s) { return s.substr(0, s.find_first_of(" \t(|")); }
+std::string leading_word(const std::string& s) { return s.substr(0, s.find_first_of(" \t(|")); }
 
 // "(Ubuntu 11.4.0-1ubuntu1~22.04) 11.4.0" -> "11.4.0"; "(GCC) 8.5.0 20210514 (Red Hat 8.5.0-3)" -> "8.5.0".
 std::string compiler_version(const std::string& v) {
@@ -81,7 +81,7 @@ std::string compiler_version(const std::string& v) {
     auto close = rest.find(')');
     rest = close == std::string::npos ? "" : strip(rest.substr(close + 1));
   }
-  return first_word(rest);
+  return leading_word(rest);
 }
 
 bool yes(const std::string& v) { return v == "True" || v == "Yes"; }
@@ -99,7 +99,7 @@ void add_cudnn(Inventory& inv, const Parsed& p) {
       lib.path = it->second;
       lib.version = it->second.substr(at + 12);
     } else {
-      lib.version = first_word(it->second);
+      lib.version = leading_word(it->second);
     }
   } else if (p.blocks.count("cuDNN version")) {
     for (const auto& cand : p.blocks.at("cuDNN version")) {
@@ -149,7 +149,7 @@ std::optional<Inventory> inventory_from_collect_env(std::string_view text, const
   PythonEnv py;
   py.interpreter = "python";  // the reporter's own: fixes print `python -m pip ...` for that environment
   py.found_via = {"collect_env"};
-  py.version = first_word(get("Python version"));
+  py.version = leading_word(get("Python version"));
   py.torch_version = get("PyTorch version");
   py.torch_installed = !py.torch_version.empty();
   py.torch_cuda = get("CUDA used to build PyTorch");
@@ -181,28 +181,31 @@ std::optional<Inventory> inventory_from_collect_env(std::string_view text, const
       std::string pkg, version;
       if (auto eq = rest.find("=="); eq != std::string::npos) {
         pkg = rest.substr(0, eq);
-        version = first_word(rest.substr(eq + 2));
+        version = leading_word(rest.substr(eq + 2));
       } else if (tool == "conda") {
-        pkg = first_word(rest);
-        version = first_word(strip(rest.substr(pkg.size())));
+        pkg = leading_word(rest);
+        version = leading_word(strip(rest.substr(pkg.size())));
       }
       std::transform(pkg.begin(), pkg.end(), pkg.begin(), [](unsigned char c) { return c == '_' ? '-' : std::tolower(c); });
       if (!pkg.empty() && !version.empty() && pkg != "could" && !py.packages.count(pkg)) py.packages[pkg] = version;
     }
-  if (auto v = get("vLLM Version"); !v.empty()) py.packages.emplace("vllm", first_word(v));
+  if (auto v = get("vLLM Version"); !v.empty()) py.packages.emplace("vllm", leading_word(v));
   if (py.packages.count("torch") == 0 && !py.torch_version.empty()) py.packages["torch"] = py.torch_version;
   inv.pythons.push_back(py);
 
   if (auto d = get("Nvidia driver version"); !d.empty()) {
     inv.driver.present = true;
-    inv.driver.version = first_word(d);
+    inv.driver.version = leading_word(d);
     inv.driver.source = "pasted collect_env: Nvidia driver version";
   } else if (p.values.count("Nvidia driver version")) {
     inv.driver.error = "pasted collect_env: Nvidia driver version: " + p.values["Nvidia driver version"] + " (nvidia-smi gave nothing)";
   }
 
+  // A ROCm build's report lists AMD GPUs there ("Device 66a1"): not NVIDIA GPUs, none needs a driver of NVIDIA's.
+  const bool rocm_build = py.torch_cuda.empty() && other_backend();
   std::vector<std::string> gpu_lines;
-  if (p.blocks.count("GPU models and configuration")) gpu_lines = p.blocks.at("GPU models and configuration");
+  if (rocm_build) inv.notes.push_back("the GPUs listed belong to a ROCm/XPU build of torch: not read as NVIDIA GPUs");
+  else if (p.blocks.count("GPU models and configuration")) gpu_lines = p.blocks.at("GPU models and configuration");
   else if (auto g = get("GPU models and configuration"); !g.empty()) gpu_lines.push_back(g);
   int index = 0;
   for (const auto& l : gpu_lines) {
@@ -222,13 +225,13 @@ std::optional<Inventory> inventory_from_collect_env(std::string_view text, const
 
   // collect_env's "CUDA runtime version" is what `nvcc --version` says: the toolkit a build would use.
   if (auto nvcc = get("CUDA runtime version"); !nvcc.empty() && std::isdigit(static_cast<unsigned char>(nvcc[0]))) {
-    add_pasted_nvcc(inv, first_word(nvcc), "pasted collect_env: CUDA runtime version (nvcc --version)",
+    add_pasted_nvcc(inv, leading_word(nvcc), "pasted collect_env: CUDA runtime version (nvcc --version)",
                     "nvcc on PATH, as collect_env ran it");
   }
 
   if (auto gcc = compiler_version(get("GCC version")); !gcc.empty())
     inv.compilers.push_back({"gcc", "gcc", gcc, "pasted collect_env: GCC version"});
-  if (auto clang = first_word(get("Clang version")); !clang.empty() && std::isdigit(static_cast<unsigned char>(clang[0])))
+  if (auto clang = leading_word(get("Clang version")); !clang.empty() && std::isdigit(static_cast<unsigned char>(clang[0])))
     inv.compilers.push_back({"clang", "clang", clang, "pasted collect_env: Clang version"});
 
   inv.system.os_pretty = get("OS");

@@ -21,6 +21,7 @@ struct Driver {
   std::string error;              // why it is absent, e.g. "libcuda.so.1: cannot open shared object file"
   std::string kernel_module_version;  // from /proc/driver/nvidia/version ("" when not loaded)
   std::string library_path;       // the libcuda.so.1 that was (or would be) loaded
+  std::string refused_by;         // a pasted program's own verdict: torch's "driver ... too old (found ...)"
 };
 
 /// NVIDIA GPUs seen without the driver (inventory/gpu_presence.h): PCI functions of vendor 0x10de with a

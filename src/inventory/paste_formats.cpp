@@ -114,6 +114,11 @@ std::optional<PastedFacts> read_xformers_info(std::string_view text) {
   bool seen = false, built_block = false;
   for (const auto& t : lines_of(text)) {
     if (t.find("xFormers was built for") != std::string::npos) seen = built_block = true;
+    // The same warning pasted without its first line: "PyTorch 2.9.0+cu128 with CUDA 1208 (you have ...)"
+    // is xFormers' own wording (torch's CUDA as an integer, then what is installed).
+    if (!built_block && starts_with(t, "PyTorch ") && t.find(" with CUDA ") != std::string::npos &&
+        t.find("(you have ") != std::string::npos)
+      seen = built_block = true;
     if (t.find("xFormers wasn't build with CUDA support") != std::string::npos && !f.import_errors.count("xformers"))
       f.import_errors["xformers"] = t.substr(t.find("xFormers wasn't"));
     if (built_block && starts_with(t, "PyTorch ") && t.find("(you have ") != std::string::npos) {
@@ -165,8 +170,15 @@ std::optional<PastedFacts> read_bitsandbytes_report(std::string_view text) {
       if (auto v = after(t, "bitsandbytes v"); is_version(v)) f.packages["bitsandbytes"] = v;
     }
     if (starts_with(t, "CUDA SETUP:") || starts_with(t, "COMPILED_WITH_CUDA") || starts_with(t, "CUDA specs:") ||
-        starts_with(t, "PyTorch settings found:"))
+        starts_with(t, "PyTorch settings found:") || t.find("BUG REPORT INFORMATION") != std::string::npos)
       seen = true;
+    // bitsandbytes 0.43+ (cextension.py) when its native library does not load: every GPU op fails.
+    for (const char* load : {"Could not load bitsandbytes native library", "bitsandbytes library load error",
+                             "Could not find the bitsandbytes CUDA binary"})
+      if (starts_with(t, load)) {
+        seen = true;
+        if (!f.import_errors.count("bitsandbytes")) f.import_errors["bitsandbytes"] = t;
+      }
     if (auto at = t.find("/bitsandbytes-"); at != std::string::npos && !f.packages.count("bitsandbytes")) {
       std::string v = t.substr(at + 14);
       v = v.substr(0, v.find("-py"));
@@ -231,6 +243,8 @@ std::optional<PastedFacts> read_torch_warnings(std::string_view text) {
       v = v.substr(0, v.find(')'));
       if (small_number(v, found) && found > 0) {
         f.driver_cuda = found;
+        f.driver_refusal = trim(t.substr(t.find("The NVIDIA driver") == std::string::npos ? at : t.find("The NVIDIA driver")));
+        f.driver_refusal = f.driver_refusal.substr(0, f.driver_refusal.find(')') + 1);
         seen = true;
       }
     }
@@ -374,6 +388,39 @@ std::optional<PastedFacts> read_sglang_check_env(std::string_view text) {
   return f;
 }
 
+std::optional<PastedFacts> read_hf_env_list(std::string_view text) {
+  PastedFacts f;
+  f.format = "an `env` list (transformers-cli, accelerate, llamafactory-cli)";
+  int rows = 0;
+  bool torch_row = false;
+  for (const auto& t : lines_of(text)) {
+    if (!starts_with(t, "- ")) continue;
+    auto colon = t.find(": ");
+    if (colon == std::string::npos) continue;
+    std::string key = trim(t.substr(2, colon - 2)), value = trim(t.substr(colon + 2));
+    ++rows;
+    // "PyTorch version (GPU?): 2.1.2+cu121 (True)", llamafactory's "PyTorch version: 2.3.0+cu121 (GPU)".
+    if (starts_with(key, "PyTorch version")) torch_row = true;  // "not installed (NA)" too
+    if (starts_with(key, "PyTorch version") && is_version(value)) {
+      f.torch_version = first_word(value);
+      if (value.find("(True)") != std::string::npos || value.find("(GPU)") != std::string::npos) f.cuda_available = true;
+      if (value.find("(False)") != std::string::npos || value.find("(CPU)") != std::string::npos) f.cuda_available = false;
+    } else if (key == "Python version") {
+      f.python_version = first_word(value);
+    } else if (key == "GPU type" && !value.empty()) {
+      f.gpus.push_back({value, ""});
+    } else if (ends_with(key, " version") && is_version(value)) {
+      // "`transformers` version", "Accelerate version", "🤗 Diffusers version": the last word before " version".
+      std::string name = key.substr(0, key.size() - 8);
+      if (auto sp = name.rfind(' '); sp != std::string::npos) name = name.substr(sp + 1);
+      name.erase(std::remove(name.begin(), name.end(), '`'), name.end());
+      if (!name.empty() && name.find_first_of("()?") == std::string::npos) f.packages[normalized(name)] = first_word(value);
+    }
+  }
+  if (!torch_row || rows < 4) return std::nullopt;
+  return f;
+}
+
 std::optional<PastedFacts> read_nvidia_smi(std::string_view text) {
   PastedFacts f;
   f.format = "nvidia-smi";
@@ -426,6 +473,14 @@ std::map<std::string, std::string> read_import_warnings(std::string_view text) {
   return out;
 }
 
+std::optional<PastedFacts> read_import_warning_report(std::string_view text) {
+  PastedFacts f;
+  f.format = "a package's import warning";
+  f.import_errors = read_import_warnings(text);
+  if (f.import_errors.empty()) return std::nullopt;
+  return f;
+}
+
 // A conda list row without its header: "name  version  build  channel" with a conda build string
 // ("pypi_0", "h2bbff1b_0", "py310h06a4308_0") or a known channel in the last column.
 bool conda_row(const std::vector<std::string>& w) {
@@ -465,13 +520,21 @@ std::optional<PastedFacts> read_package_list(std::string_view text) {
           t = trim(t.substr(std::string(tag).size()));
           ++tagged_rows;
         }
-  int bare_conda_rows = 0;  // conda list rows pasted without the "# Name Version Build Channel" header
+  auto torch_family_name = [](const std::string& n) {
+    return n == "torch" || n == "pytorch" || n == "torchvision" || n == "torchaudio";
+  };
+  // conda list rows pasted without the "# Name Version Build Channel" header: three, or two with pytorch's
+  // family among them ("pytorch 1.3.1 py3.6_cuda10.1.243_cudnn7.6.3_0 pytorch" and "cudatoolkit ...").
+  int bare_conda_rows = 0;
+  bool conda_torch_family = false;
   for (const auto& t : lines) {
     auto words = split(t, ' ');
     words.erase(std::remove(words.begin(), words.end(), std::string()), words.end());
-    bare_conda_rows += conda_row(words);
+    if (!conda_row(words)) continue;
+    ++bare_conda_rows;
+    conda_torch_family |= torch_family_name(normalized(words[0]));
   }
-  if (bare_conda_rows >= 3) conda = true;
+  if (bare_conda_rows >= 3 || (bare_conda_rows == 2 && conda_torch_family)) conda = true;
   // pip list rows pasted without the "Package  Version" header ("torch  2.9.1+cu128"): two words, a name
   // and a version, at least two such rows and torch's family among them (so prose is not read as a list).
   int bare_pip_rows = 0;
@@ -481,8 +544,7 @@ std::optional<PastedFacts> read_package_list(std::string_view text) {
     words.erase(std::remove(words.begin(), words.end(), std::string()), words.end());
     if (words.size() != 2 || !valid_name(words[0]) || !is_version(words[1])) continue;
     ++bare_pip_rows;
-    const std::string n = normalized(words[0]);
-    torch_family |= n == "torch" || n == "torchvision" || n == "torchaudio";
+    torch_family |= torch_family_name(normalized(words[0]));
   }
   if (!conda && bare_pip_rows >= 2 && torch_family) pip_table = true;
   for (const auto& t : lines) {
@@ -514,7 +576,8 @@ std::optional<PastedFacts> read_package_list(std::string_view text) {
     ++rows;
     if (key == "nvidia-cuda-runtime-cu12" || key == "nvidia-cuda-runtime-cu11") runtime_wheel = version;
   }
-  if (rows == 0 || (rows < 3 && tagged_rows == 0 && !(pip_table && torch_family))) return std::nullopt;
+  if (rows == 0 || (rows < 3 && tagged_rows == 0 && !(pip_table && torch_family) && !(conda && conda_torch_family)))
+    return std::nullopt;
   f.format = tagged_rows > 0 ? "collect_env libraries" : conda ? "conda list" : pip_table ? "pip list" : "pip freeze";
   if (f.packages.count("torch")) {
     f.torch_version = f.packages["torch"];

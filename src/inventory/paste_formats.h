@@ -32,6 +32,7 @@ struct PastedFacts {
   std::string nvcc_version;  // "11.8"
   bool states_nvcc = false;  // the format says whether nvcc exists ("CUDA compiler  not available" counts)
   std::string glibc;         // "2.35"
+  std::string driver_refusal;  // torch's "The NVIDIA driver on your system is too old (found version 11070)"
   std::vector<std::string> torch_archs;  // torch's own list ("supports CUDA capabilities sm_50 ... sm_90")
   std::map<std::string, std::vector<std::string>> extension_archs;  // "detectron2 arch flags  7.5": name -> archs
 };
@@ -51,6 +52,9 @@ std::optional<PastedFacts> read_sglang_check_env(std::string_view text);
 /// current PyTorch installation" with the arch list that follows it, and "The NVIDIA driver on your system is
 /// too old (found version 9010)" (the CUDA version cudaDriverGetVersion returned).
 std::optional<PastedFacts> read_torch_warnings(std::string_view text);
+/// The "- key: value" lists of `transformers-cli env`, `accelerate env`, `diffusers-cli env` and
+/// `llamafactory-cli env`: torch ("PyTorch version (GPU?): 2.1.2+cu121 (True)"), Python, packages, GPU type.
+std::optional<PastedFacts> read_hf_env_list(std::string_view text);
 /// `nvidia-smi` (its header and GPU rows) or `nvidia-smi -L`.
 std::optional<PastedFacts> read_nvidia_smi(std::string_view text);
 /// `pip list`, `pip freeze`, `conda list`, and collect_env's "[pip3] name==version" / "[conda] ..." library
@@ -59,8 +63,11 @@ std::optional<PastedFacts> read_nvidia_smi(std::string_view text);
 std::optional<PastedFacts> read_package_list(std::string_view text);
 
 /// What a package says about its own compiled part in a paste ("Failed to import from vllm._C with
-/// ImportError(...)"): module -> the failure. Read only beside a recognised format, never alone.
+/// ImportError(...)"): module -> the failure.
 std::map<std::string, std::string> read_import_warnings(std::string_view text);
+/// Those warnings pasted as the report itself (the reporter's whole "environment" section): a fact about
+/// the environment, that the package's compiled part does not load.
+std::optional<PastedFacts> read_import_warning_report(std::string_view text);
 
 /// "2.1.0+cu121" -> "12.1", "1.13.1+cu117" -> "11.7", "2.1.0+cpu" -> "", other -> unset.
 std::optional<std::string> torch_cuda_from_local_tag(const std::string& torch_version);

@@ -14,7 +14,8 @@ namespace {
 std::vector<PastedFacts> read_formats(std::string_view text) {
   std::vector<PastedFacts> out;
   for (auto reader : {read_detectron2_env, read_sglang_check_env, read_ds_report, read_xformers_info,
-                      read_bitsandbytes_report, read_nvidia_smi, read_package_list, read_torch_warnings})
+                      read_bitsandbytes_report, read_nvidia_smi, read_package_list, read_torch_warnings,
+                      read_import_warning_report, read_hf_env_list})
     if (auto f = reader(text)) out.push_back(std::move(*f));
   return out;
 }
@@ -95,13 +96,14 @@ void merge(Inventory& inv, const PastedFacts& f) {
     add_pasted_nvcc(inv, f.nvcc_version, src + ": nvcc", "nvcc the pasted report ran");
   }
   if (inv.system.glibc.empty() && dotted_number(f.glibc)) inv.system.glibc = f.glibc;
+  if (inv.driver.refused_by.empty() && !f.driver_refusal.empty()) inv.driver.refused_by = "torch: " + f.driver_refusal;
 }
 
 }  // namespace
 
 const char* pasted_formats_help() {
   return "`python -m torch.utils.collect_env`, vLLM's or detectron2's collect_env, sglang's check_env, "
-         "DeepSpeed's ds_report, "
+         "DeepSpeed's ds_report, transformers-cli / accelerate / llamafactory-cli env, "
          "`python -m xformers.info`, "
          "`python -m bitsandbytes`, nvidia-smi, pip list / pip freeze, or conda list";
 }
@@ -135,7 +137,6 @@ std::optional<PastedEnvironment> read_pasted_environment(std::string_view pasted
     states_nvcc |= f.states_nvcc;
   }
   Inventory& inv = out.inventory;
-  for (const auto& [module, error] : read_import_warnings(text)) inv.pythons.front().import_errors.emplace(module, error);
   std::vector<compat::GpuModel> models;
   for (auto& g : inv.gpus) {
     if (compat_dir.empty() || g.cc_major != 0 || g.name.empty()) continue;

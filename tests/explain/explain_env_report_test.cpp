@@ -136,3 +136,62 @@ TEST(DoctorFromText, APipFreezeWithTwoCudaMajorsOfCudnnWarnsAndKeepsTorchs) {
     EXPECT_NE(f["id"], "cuda.no_toolkit");
   }
 }
+
+// facebookresearch-xformers-939 (opened): xformers.info of 0.0.22.post7+cu118, every attention operator
+// "unavailable", beside torch 2.0.1+cu118 and no "built for" line. Its PyPI wheel requires torch==2.1.0
+// (data/compat/pypi.json): the pin names the mismatch; a torch that meets it gets no such finding.
+TEST(DoctorFromText, AnExtensionsPublishedTorchPinJudgesAPastedTorch) {
+  const std::string paste = gpucheck::read_file(kData + "/pasted_env/facebookresearch-xformers-939.txt");
+  auto judged = [&](const std::string& text) {
+    const std::string path = testing::TempDir() + "/xformers-info.txt";
+    gpucheck::write_file_atomic(path, text);
+    auto r = gpucheck_run({"doctor", "--from-text", path, "--json"});
+    EXPECT_NE(r.exit_code, 2) << r.err;
+    return nlohmann::json::parse(r.out);
+  };
+  nlohmann::json pin;
+  auto doc = judged(paste);
+  for (const auto& f : findings(doc, "findings"))
+    if (f["id"] == "ext.torch_out_of_range") pin = f;
+  ASSERT_FALSE(pin.is_null()) << doc.dump(1);
+  EXPECT_EQ(pin["status"], "fail");
+  EXPECT_EQ(pin["title"], "xformers 0.0.22.post7+cu118 requires torch==2.1.0, installed is 2.0.1+cu118");
+  EXPECT_NE(pin["evidence"].dump().find("data/compat/pypi.json"), std::string::npos);
+  std::string same = paste;
+  same.replace(same.find("2.0.1+cu118"), 11, "2.1.0+cu118");
+  for (const auto& f : findings(judged(same), "findings")) EXPECT_NE(f["id"], "ext.torch_out_of_range") << f.dump();
+}
+
+TEST(DoctorFromText, TorchsOwnNotCompatibleWarningFailsEvenWithAnOlderArchsPtx) {
+  // detectron2#3076: torch 1.6's "RTX 3090 with CUDA capability sm_86 is not compatible" with its list
+  // "sm_37 ... sm_75 compute_37": the PTX of 3.7 predates Ampere's CUDA (11.1), so torch's check refuses it.
+  auto r = gpucheck_run({"doctor", "--from-text", kData + "/pasted_env/facebookresearch-detectron2-3076.txt", "--json"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  auto doc = nlohmann::json::parse(r.out);
+  nlohmann::json arch;
+  for (const auto& f : findings(doc, "findings"))
+    if (f["id"] == "gpu.arch_not_in_torch") arch = f;
+  ASSERT_FALSE(arch.is_null()) << r.out;
+  EXPECT_EQ(arch["status"], "fail");
+  EXPECT_NE(arch["title"].get<std::string>().find("sm_86"), std::string::npos) << arch["title"];
+  EXPECT_NE(arch["explanation"].get<std::string>().find("CUDA 11.1"), std::string::npos) << arch["explanation"];
+}
+
+TEST(DoctorFromText, AROCmCollectEnvHasNoNvidiaGpuWaitingForADriver) {
+  // pytorch#44106: a ROCm 3.7 torch on an AMD GPU ("Device 66a1"), "Nvidia driver version: Could not collect".
+  auto r = gpucheck_run({"doctor", "--from-text", kData + "/pasted_env/pytorch-pytorch-44106.txt", "--json"});
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  auto doc = nlohmann::json::parse(r.out);
+  EXPECT_TRUE(doc["inventory"]["gpus"].empty()) << doc["inventory"]["gpus"].dump();
+  for (const auto& f : findings(doc, "findings")) EXPECT_NE(f["id"], "driver.missing") << f.dump();
+}
+
+TEST(DoctorFromText, AVllmImportWarningAloneIsAnImportFailure) {
+  // vllm#5501: the reporter's environment section is two lines, vLLM's own "Failed to import from vllm._C".
+  auto r = gpucheck_run({"doctor", "--from-text", kData + "/pasted_env/vllm-project-vllm-5501.txt", "--json"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  bool failed = false;
+  for (const auto& f : findings(nlohmann::json::parse(r.out), "findings"))
+    failed |= f["id"] == "python.import_failed" && f["evidence"].dump().find("undefined symbol") != std::string::npos;
+  EXPECT_TRUE(failed) << r.out;
+}

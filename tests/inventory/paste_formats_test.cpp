@@ -201,6 +201,18 @@ TEST(PasteFormats, CollectEnvLibraryRowsAndHeaderlessPipRowsAreAList) {
   EXPECT_FALSE(read_package_list(paste("collect_env/torch-points3d-66-torch-1.1.txt")));
 }
 
+// pytorch-27738 (opened): two conda rows without their header above an nvidia-smi table. pytorch's build
+// string gives its CUDA; two such rows without torch's family stay unread.
+TEST(PasteFormats, TwoHeaderlessCondaRowsWithPytorchAreAList) {
+  auto rows = read_package_list(paste("pasted_env/pytorch-pytorch-27738.txt"));
+  ASSERT_TRUE(rows);
+  EXPECT_EQ(rows->format, "conda list");
+  EXPECT_EQ(rows->torch_version, "1.3.1");
+  EXPECT_EQ(rows->torch_cuda, std::string("10.1"));
+  EXPECT_EQ(rows->packages.at("cudatoolkit"), "10.1.243");
+  EXPECT_FALSE(read_package_list("cudatoolkit  10.1.243  h6bb024c_0\nnumpy  1.17.2  py36haad9e8e_0\n"));
+}
+
 TEST(PasteFormats, SglangCheckEnvCutBeforeItsPackagesIsStillCheckEnv) {
   // sgl-project-sglang-1693 (opened): the paste stops after "CUDA Driver Version"
   auto f = read_sglang_check_env(paste("pasted_env/sgl-project-sglang-1693.txt"));
@@ -314,4 +326,48 @@ TEST(PasteFormats, BitsandbytesWithoutACudaRuntimeIsAFailure) {
     ASSERT_TRUE(f) << slug;
     EXPECT_TRUE(f->import_errors.count("bitsandbytes")) << slug;
   }
+}
+
+TEST(PasteFormats, XformersBuiltForWarningIsReadWithoutItsFirstLine) {
+  // LTX-Desktop#23 starts at " PyTorch 2.9.0+cu128 with CUDA 1208 (you have 2.10.0+cu128)".
+  auto f = read_xformers_info(paste("pasted_env/Lightricks-LTX-Desktop-23.txt"));
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->torch_version, "2.10.0+cu128");
+  EXPECT_EQ(f->python_version, "3.13.12");
+  ASSERT_TRUE(f->import_errors.count("xformers"));
+  EXPECT_NE(f->import_errors.at("xformers").find("built for PyTorch 2.9.0+cu128 with CUDA 1208"), std::string::npos);
+  // A torch version line of another tool is not xFormers' warning.
+  EXPECT_FALSE(read_xformers_info("PyTorch 2.1.0 with CUDA 12.1 installed\n"));
+}
+
+TEST(PasteFormats, HuggingFaceStyleEnvListsGiveTorchPythonPackagesAndGpu) {
+  auto d = read_hf_env_list(paste("paste_formats/diffusers-shivam-18-env.txt"));  // diffusers-cli env
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->torch_version, "1.12.1+cu116");
+  ASSERT_TRUE(d->cuda_available);
+  EXPECT_FALSE(*d->cuda_available);
+  EXPECT_EQ(d->python_version, "3.9.13");
+  EXPECT_EQ(d->packages.at("diffusers"), "0.4.0.dev0");
+  EXPECT_EQ(d->packages.at("huggingface-hub"), "0.10.0");
+  EXPECT_EQ(d->packages.at("transformers"), "4.22.2");
+  EXPECT_EQ(d->packages.size(), 3u);  // "Using GPU in script?: <fill in>" is no package
+  auto l = read_hf_env_list(paste("pasted_env/hiyouga-LlamaFactory-4960.txt"));  // llamafactory-cli env
+  ASSERT_TRUE(l);
+  EXPECT_EQ(l->torch_version, "2.3.0+cu121");
+  EXPECT_TRUE(l->cuda_available.value_or(false));
+  ASSERT_EQ(l->gpus.size(), 1u);
+  EXPECT_EQ(l->gpus[0].name, "Tesla V100-SXM2-32GB");
+  EXPECT_EQ(l->packages.at("llamafactory"), "0.8.2.dev0");
+  EXPECT_EQ(l->packages.at("vllm"), "0.4.3");
+  EXPECT_EQ(l->packages.at("bitsandbytes"), "0.43.1");
+  // collect_env's "key: value" lines are not such a list.
+  EXPECT_FALSE(read_hf_env_list(paste("pasted_env/pytorch-pytorch-44106.txt")));
+}
+
+TEST(PasteFormats, APackagesImportWarningAloneIsAReport) {
+  auto f = read_import_warning_report(paste("pasted_env/vllm-project-vllm-5501.txt"));
+  ASSERT_TRUE(f);
+  ASSERT_TRUE(f->import_errors.count("vllm"));
+  EXPECT_NE(f->import_errors.at("vllm").find("undefined symbol: _ZN5torch7Library"), std::string::npos);
+  EXPECT_FALSE(read_import_warning_report("import vllm\nINFO all good\n"));
 }

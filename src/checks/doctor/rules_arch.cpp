@@ -135,7 +135,26 @@ void check_gpu_arch(const DoctorContext& ctx, std::vector<Finding>& out) {
                   {"torch arch list", join(targets, " "), list_source},
                   {"torch", ctx.python->torch_version.empty() ? "version not stated" : ctx.python->torch_version,
                    ctx.python->torch_path}};
-    if (cov == Coverage::kNone) {
+    // PTX of an older major is no rescue when torch's CUDA predates the GPU: its bundled cuBLAS and cuDNN
+    // have no code for it, and torch's own check (_check_cubins, torch/cuda/__init__.py) counts only SASS of
+    // the GPU's major, so torch prints "not compatible". A pasted warning without torch's CUDA is that check.
+    const std::optional<ArchInfo> arch = ctx.kb.arch(cc);
+    const std::string torch_cuda = ctx.torch_cuda();
+    const bool cuda_predates_gpu =
+        arch && !arch->first_cuda.empty() &&
+        (torch_cuda.empty() ? pasted && !ctx.python->torch_arch_list.empty()
+                            : compare_versions(torch_cuda, arch->first_cuda) < 0);
+    if (cov == Coverage::kPtxOnly && cuda_predates_gpu) {
+      f.id = "gpu.arch_not_in_torch";
+      f.status = Status::kFail;
+      f.title = torch_name + " does not support " + g.name + " (" + sm + "): its CUDA predates the GPU";
+      f.explanation = "Only PTX of an older architecture is in the wheel, and the CUDA " +
+                      (torch_cuda.empty() ? std::string("it was built with") : torch_cuda) +
+                      " libraries it bundles (cuBLAS, cuDNN) were released before " + sm + " (CUDA " +
+                      arch->first_cuda + "): torch warns \"" + g.name + " with CUDA capability " + sm +
+                      " is not compatible with the current PyTorch installation\", and extensions cannot be "
+                      "built for " + sm + " with that CUDA.";
+    } else if (cov == Coverage::kNone) {
       f.id = "gpu.arch_not_in_torch";
       f.status = Status::kFail;
       f.title = torch_name + " has no kernels for " + g.name + " (" + sm + ")";
@@ -153,10 +172,10 @@ void check_gpu_arch(const DoctorContext& ctx, std::vector<Finding>& out) {
     bool found = false;
     Fix fix = torch_with_arch(ctx, cc, 1, found);
     if (found) f.fixes.push_back(fix);
-    if (auto a = ctx.kb.arch(cc)) {
-      f.references.push_back(a->source);
+    if (arch) {
+      f.references.push_back(arch->source);
       if (!found)
-        f.fixes.push_back({1, "Use a torch built with CUDA >= " + a->first_cuda + " that lists " + sm +
+        f.fixes.push_back({1, "Use a torch built with CUDA >= " + arch->first_cuda + " that lists " + sm +
                                   " (none recorded for this Python and driver)",
                            {}, "check https://pytorch.org/get-started/locally/"});
     }

@@ -103,6 +103,24 @@ void compare(const DoctorContext& ctx, const std::string& have, const std::strin
   out.push_back(std::move(f));
 }
 
+/// torch's own "driver too old" pasted without torch's version: torch compared the two, so the verdict stands
+/// though which CUDA it needs is not in the report.
+void refused_by_torch(const DoctorContext& ctx, const std::string& have, std::vector<Finding>& out) {
+  Finding f;
+  f.id = "driver.too_old_for_torch";
+  f.status = Status::kFail;
+  f.title = "torch says the NVIDIA driver is too old" + (have.empty() ? std::string() : " (it supports CUDA " + have + ")");
+  f.evidence = {{"torch's error", ctx.inv.driver.refused_by, ctx.inv.driver.source}};
+  f.explanation = "torch refused the driver: the CUDA runtime it was built with is newer than what the driver "
+                  "supports, so torch.cuda.is_available() is False. The report does not say which torch, so the "
+                  "driver it needs is not known here.";
+  f.add_fix("Upgrade the driver to one for the CUDA this torch prints (gpucheck doctor on that machine names "
+            "the release), or install a torch built for CUDA " +
+                (have.empty() ? std::string("the driver supports") : have + " or older"),
+            {"python -c \"import torch; print(torch.__version__, torch.version.cuda)\""});
+  out.push_back(std::move(f));
+}
+
 }  // namespace
 
 void check_driver(const DoctorContext& ctx, std::vector<Finding>& out) {
@@ -167,6 +185,7 @@ void check_driver(const DoctorContext& ctx, std::vector<Finding>& out) {
     return;
   }
   std::string have = driver_cuda(ctx);
+  if (torch_cuda.empty() && !ctx.inv.driver.refused_by.empty()) refused_by_torch(ctx, have, out);
   if (!torch_cuda.empty())
     compare(ctx, have, torch_cuda, "torch " + ctx.python->torch_version,
             {"torch.version.cuda", ctx.torch_cuda(), ctx.python_label()}, true, out);

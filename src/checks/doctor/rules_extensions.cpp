@@ -10,6 +10,7 @@
 #include "checks/planner/plan_commands.h"
 #include "checks/doctor/fix_commands.h"
 #include "checks/doctor/rules.h"
+#include "knowledge/pep440.h"
 #include "knowledge/version.h"
 #include "core/text.h"
 
@@ -47,6 +48,24 @@ std::vector<std::string> first_symbols(const abi::SymbolGroup& g, std::size_t n)
   return out;
 }
 
+/// The torch requirement of `name` `version` as PyPI published it (pypi.json: the wheel's METADATA), for an
+/// extension whose own metadata is not on this machine (a pasted report). "" when none is recorded; lines
+/// with a marker are left out (they hold only on some platforms).
+struct PublishedTorchPin {
+  std::string specifiers, source;
+};
+PublishedTorchPin published_torch_pin(const KnowledgeBase& kb, const std::string& name, const std::string& version) {
+  const PypiPackage* pkg = kb.pypi().package(name);
+  const PypiRelease* rel = pkg ? pkg->find(version) : nullptr;
+  if (!rel) return {};
+  for (const auto& line : rel->requires_dist) {
+    auto req = pep440::Requirement::try_parse(line);
+    if (req && req->name == "torch" && req->marker.empty() && req->url.empty() && !req->specifiers.empty())
+      return {req->specifiers.str(), rel->source};
+  }
+  return {};
+}
+
 }  // namespace
 
 void check_installed_extensions(const DoctorContext& ctx, std::vector<Finding>& out) {
@@ -70,6 +89,22 @@ void check_installed_extensions(const DoctorContext& ctx, std::vector<Finding>& 
       f.fixes.push_back(plan_keeping_torch(ctx, ext->name, "", 1));
       f.references.push_back(rel->source);
       out.push_back(std::move(f));
+    } else if (py.torch_installed && rel->torch.empty() && !find_dist(py, name)) {
+      // Without its METADATA here (a pasted report), the pin its PyPI release declares says the same as
+      // python.requirement_conflict would on the machine itself: xformers 0.0.22.post7 requires torch==2.1.0.
+      if (auto pin = published_torch_pin(ctx.kb, name, version);
+          !pin.specifiers.empty() && !satisfies(py.torch_version, pin.specifiers)) {
+        Finding f;
+        f.id = "ext.torch_out_of_range";
+        f.status = Status::kFail;
+        f.title = ext->name + " " + version + " requires torch" + pin.specifiers + ", installed is " + py.torch_version;
+        f.evidence = {installed, torch_ev, {"Requires-Dist", "torch" + pin.specifiers, "data/compat/pypi.json"}};
+        f.explanation = ext->name + " " + version + "'s wheel is built against that torch and declares it; its "
+                        "compiled operators do not load with another (\"unavailable\" in xformers.info).";
+        f.fixes.push_back(plan_keeping_torch(ctx, ext->name, "", 1));
+        f.references.push_back(pin.source);
+        out.push_back(std::move(f));
+      }
     }
 
     std::string tag_torch, tag_abi;
