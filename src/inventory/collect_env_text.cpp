@@ -41,6 +41,11 @@ Parsed parse(std::string_view text) {
   for (const auto& raw : split(std::string(text), '\n')) {
     std::string line = strip(raw);
     if (!line.empty() && line.back() == '\r') line.pop_back();
+    // A report retyped on a CJK keyboard has fullwidth colons ("GPU 0\uff1a Tesla P100"); some old or retyped
+    // reports drop the colon after the first key ("PyTorch version 1.5.0").
+    for (auto at = line.find("\xef\xbc\x9a"); at != std::string::npos; at = line.find("\xef\xbc\x9a", at))
+      line.replace(at, 3, ": ");
+    if (starts_with(line, "PyTorch version ") && line.find(':') == std::string::npos) line.insert(15, ":");
     if (line.empty() || line.rfind("===", 0) == 0) {
       if (block != "Versions of relevant libraries") block.clear();
       continue;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 
 #include "core/text.h"
 #include "inventory/collect_env_text.h"
@@ -204,7 +205,12 @@ std::optional<PastedFacts> read_bitsandbytes_report(std::string_view text) {
                             "Required library version not found", "compiled without GPU support",
                             // bitsandbytes 0.37-0.41 cuda_setup/main.py: no CUDA runtime found, so it loads
                             // libbitsandbytes_cpu and every GPU op fails
-                            "main CUDA runtime library was not detected", "No libcudart.so found!"})
+                            "main CUDA runtime library was not detected", "No libcudart.so found!",
+                            // its native library found but not loaded (a CUDA library of another major
+                            // missing, "libcusparse.so.11: cannot open shared object file"), or no runtime
+                            // at all ("ERROR: python: undefined symbol: cudaRuntimeGetVersion")
+                            "cannot open shared object file", "undefined symbol: ",
+                            "CUDA SETUP: Something unexpected happened"})
       if (t.find(bad) != std::string::npos && !f.import_errors.count("bitsandbytes")) f.import_errors["bitsandbytes"] = t;
   }
   if (!seen) return std::nullopt;
@@ -219,7 +225,23 @@ std::optional<PastedFacts> read_torch_warnings(std::string_view text) {
   const std::string incompatible = " with CUDA capability sm_", tail = "is not compatible with the current PyTorch installation";
   const std::string supports = "The current PyTorch install supports CUDA capabilities ";
   const std::string too_old = "driver on your system is too old (found version ";
+  const std::string numpy1 = "A module that was compiled using NumPy 1.x cannot be run in";
+  bool numpy_warning = false;
   for (const auto& t : lines_of(text)) {
+    // numpy 2's own warning when a module built against numpy 1 is imported (torch < 2.3, ...): the
+    // version follows on the next line, "NumPy 2.0.2 as it may crash."
+    if (t.find(numpy1) != std::string::npos) {
+      numpy_warning = true;
+      continue;
+    }
+    if (numpy_warning) {
+      numpy_warning = false;
+      if (std::string v = first_word(after(t, "NumPy ")); is_version(v) && v[0] == '2') {
+        f.packages["numpy"] = v;
+        f.numpy_abi_error = numpy1 + " NumPy " + v;
+        seen = true;
+      }
+    }
     if (auto at = t.find(incompatible); at != std::string::npos && t.find(tail) != std::string::npos) {
       std::string name = t.substr(0, at);
       if (auto w = name.rfind("Warning: "); w != std::string::npos) name = name.substr(w + 9);
@@ -421,6 +443,75 @@ std::optional<PastedFacts> read_hf_env_list(std::string_view text) {
   return f;
 }
 
+std::optional<PastedFacts> read_lightning_env(std::string_view text) {
+  PastedFacts f;
+  f.format = "Lightning's collect_env_details";
+  bool cuda_section = false, packages_section = false, gpu_list = false, torch_row = false;
+  for (const auto& t : lines_of(text)) {
+    const std::string line = trim(t);
+    if (starts_with(line, "* ")) {
+      cuda_section = line == "* CUDA:";
+      packages_section = line == "* Packages:";
+      gpu_list = false;
+      continue;
+    }
+    if (!starts_with(line, "- ")) continue;
+    auto colon = line.find(':');
+    if (colon == std::string::npos) {  // a GPU name under "- GPU:"
+      if (gpu_list && cuda_section) f.gpus.push_back({trim(line.substr(2)), ""});
+      continue;
+    }
+    std::string key = trim(line.substr(2, colon - 2)), value = trim(line.substr(colon + 1));
+    gpu_list = cuda_section && key == "GPU" && value.empty();
+    if (cuda_section && key == "available") f.cuda_available = value == "True";
+    // torch.version.cuda: "None" for a CPU build
+    if (cuda_section && key == "version") f.torch_cuda = is_version(value) ? first_word(value) : "";
+    if (packages_section && (key == "pyTorch_version" || key == "torch") && is_version(value)) {
+      torch_row = true;
+      f.torch_version = first_word(value);
+    } else if (packages_section && is_version(value) && key.find(' ') == std::string::npos && key != "pyTorch_debug") {
+      f.packages[normalized(key)] = first_word(value);
+    }
+    if (!cuda_section && !packages_section && key == "python" && is_version(value)) f.python_version = first_word(value);
+  }
+  if (!torch_row) return std::nullopt;
+  return f;
+}
+
+std::optional<PastedFacts> read_openmmlab_env(std::string_view text) {
+  PastedFacts f;
+  f.format = "OpenMMLab collect_env";
+  bool seen = false, built_with = false;
+  for (const auto& t : lines_of(text)) {
+    const std::string line = trim(t);
+    if (starts_with(line, "sys.platform: ")) seen = true;
+    if (!seen) continue;
+    if (built_with) {
+      if (starts_with(line, "- CUDA Runtime ")) f.torch_cuda = first_word(line.substr(15));
+      if (starts_with(line, "-")) continue;
+      built_with = false;
+    }
+    auto colon = line.find(": ");
+    if (colon == std::string::npos) continue;
+    std::string key = trim(line.substr(0, colon)), value = trim(line.substr(colon + 2));
+    if (key == "PyTorch compiling details") built_with = true;
+    else if (key == "Python") f.python_version = first_word(value);
+    else if (key == "CUDA available") f.cuda_available = value == "True";
+    else if (key == "PyTorch" && is_version(value)) f.torch_version = first_word(value);
+    else if (key == "NVCC") {
+      f.states_nvcc = true;
+      f.nvcc_version = nvcc_release(value);
+    } else if (starts_with(key, "GPU ") && key.size() > 4 && std::isdigit(static_cast<unsigned char>(key[4]))) {
+      std::size_t count = std::min<std::size_t>(std::count(key.begin(), key.end(), ',') + 1, 256);
+      for (std::size_t i = 0; i < count; ++i) f.gpus.push_back({value, ""});
+    } else if ((key == "TorchVision" || key == "MMCV" || key == "MMEngine") && is_version(value)) {
+      f.packages[normalized(key)] = first_word(value);
+    }
+  }
+  if (!seen || f.torch_version.empty()) return std::nullopt;
+  return f;
+}
+
 std::optional<PastedFacts> read_nvidia_smi(std::string_view text) {
   PastedFacts f;
   f.format = "nvidia-smi";
@@ -463,12 +554,63 @@ std::optional<PastedFacts> read_nvidia_smi(std::string_view text) {
   return f;
 }
 
+namespace {
+
+// ".../site-packages/torch_scatter/_version_cuda.so" -> "torch_scatter"; ".../site-packages/
+// flash_attn_2_cuda.cpython-311-x86_64-linux-gnu.so" -> "flash_attn_2_cuda"; no packages folder -> "".
+std::string module_of_installed_path(const std::string& path) {
+  for (const char* dir : {"site-packages/", "dist-packages/", "site-packages\\", "dist-packages\\"}) {
+    auto at = path.rfind(dir);
+    if (at == std::string::npos) continue;
+    std::string rest = path.substr(at + std::strlen(dir));
+    std::string top = rest.substr(0, std::min(rest.find('/'), rest.find('\\')));
+    if (top == rest) top = top.substr(0, top.find('.'));  // an extension module directly in site-packages
+    const bool name = !top.empty() && std::all_of(top.begin(), top.end(), [](unsigned char c) {
+      return std::isalnum(c) || c == '_' || c == '-';
+    });
+    return name ? top : "";
+  }
+  return "";
+}
+
+// A compiled extension that does not load, as Python reports it at the end of a traceback:
+// "ImportError: <path>.so: undefined symbol: ..." or "OSError: <path>.so: cannot open shared object file"
+// (torch.ops.load_library), a path under site-packages naming the package. Without such a path
+// ("ImportError: libcudart.so.11.0: cannot open ..."), the package is the last one the traceback's
+// `File ".../site-packages/<pkg>/..."` lines went through. "" when the line is no such failure.
+std::string failed_extension(const std::string& line, const std::string& last_package_in_traceback) {
+  std::size_t at = std::string::npos;
+  for (const char* error : {"ImportError: ", "OSError: "})
+    if (starts_with(line, error)) at = std::strlen(error);
+  if (at == std::string::npos) return "";
+  const std::string message = line.substr(at);
+  auto so = message.find(".so");
+  if (so == std::string::npos) return "";
+  const bool load_failure = message.find("undefined symbol") != std::string::npos ||
+                            message.find("cannot open shared object file") != std::string::npos ||
+                            ends_with(trim(message), ".so:");  // the message cut after the path
+  if (!load_failure) return "";
+  std::string path = message.substr(0, message.find(": "));
+  std::string module = module_of_installed_path(path);
+  if (module.empty() && path.find('/') == std::string::npos) module = last_package_in_traceback;
+  return module;
+}
+
+}  // namespace
+
 std::map<std::string, std::string> read_import_warnings(std::string_view text) {
   std::map<std::string, std::string> out;
+  std::string last_package;  // of the traceback's File lines
   for (const auto& t : lines_of(text)) {
     // vLLM: "WARNING 11-14 02:19:07 _custom_ops.py:20] Failed to import from vllm._C with ModuleNotFoundError(...)"
     auto at = t.find("Failed to import from vllm._C with ");
     if (at != std::string::npos && !out.count("vllm")) out["vllm"] = t.substr(at);
+    const std::string line = trim(t);
+    if (starts_with(line, "File \"")) {
+      std::string file = line.substr(6, line.find('"', 6) - 6);
+      if (auto m = module_of_installed_path(file); !m.empty()) last_package = m;
+    }
+    if (auto module = failed_extension(line, last_package); !module.empty() && !out.count(module)) out[module] = line;
   }
   return out;
 }

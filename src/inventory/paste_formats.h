@@ -32,6 +32,7 @@ struct PastedFacts {
   std::string nvcc_version;  // "11.8"
   bool states_nvcc = false;  // the format says whether nvcc exists ("CUDA compiler  not available" counts)
   std::string glibc;         // "2.35"
+  std::string numpy_abi_error;  // numpy's "A module that was compiled using NumPy 1.x cannot be run in NumPy 2.0.2"
   std::string driver_refusal;  // torch's "The NVIDIA driver on your system is too old (found version 11070)"
   std::vector<std::string> torch_archs;  // torch's own list ("supports CUDA capabilities sm_50 ... sm_90")
   std::map<std::string, std::vector<std::string>> extension_archs;  // "detectron2 arch flags  7.5": name -> archs
@@ -55,6 +56,12 @@ std::optional<PastedFacts> read_torch_warnings(std::string_view text);
 /// The "- key: value" lists of `transformers-cli env`, `accelerate env`, `diffusers-cli env` and
 /// `llamafactory-cli env`: torch ("PyTorch version (GPU?): 2.1.2+cu121 (True)"), Python, packages, GPU type.
 std::optional<PastedFacts> read_hf_env_list(std::string_view text);
+/// Lightning's `collect_env_details.py`: "* CUDA:" (GPU names, available, torch's CUDA "version"),
+/// "* Packages:" ("pyTorch_version" or "torch", the others), "* System:" ("python").
+std::optional<PastedFacts> read_lightning_env(std::string_view text);
+/// OpenMMLab's collect_env (mmcv, mmdet, mmdet3d, ...): "sys.platform: linux", "PyTorch: 1.9.0", "GPU 0,1:
+/// NAME", "NVCC: ...", torch's "- CUDA Runtime 11.1" under "PyTorch compiling details".
+std::optional<PastedFacts> read_openmmlab_env(std::string_view text);
 /// `nvidia-smi` (its header and GPU rows) or `nvidia-smi -L`.
 std::optional<PastedFacts> read_nvidia_smi(std::string_view text);
 /// `pip list`, `pip freeze`, `conda list`, and collect_env's "[pip3] name==version" / "[conda] ..." library

@@ -15,7 +15,8 @@ std::vector<PastedFacts> read_formats(std::string_view text) {
   std::vector<PastedFacts> out;
   for (auto reader : {read_detectron2_env, read_sglang_check_env, read_ds_report, read_xformers_info,
                       read_bitsandbytes_report, read_nvidia_smi, read_package_list, read_torch_warnings,
-                      read_import_warning_report, read_hf_env_list})
+                      read_import_warning_report, read_hf_env_list, read_lightning_env,
+                      read_openmmlab_env})
     if (auto f = reader(text)) out.push_back(std::move(*f));
   return out;
 }
@@ -43,6 +44,7 @@ void merge(Inventory& inv, const PastedFacts& f) {
   if (py.version.empty()) py.version = f.python_version;
   for (const auto& [k, v] : f.packages) py.packages.emplace(k, v);
   for (const auto& [k, v] : f.import_errors) py.import_errors.emplace(k, v);
+  if (py.torch_numpy_error.empty()) py.torch_numpy_error = f.numpy_abi_error;
   for (const auto& [k, v] : f.extension_archs) py.extension_archs.emplace(k, v);
   if (!py.cuda_available && f.cuda_available) py.cuda_available = f.cuda_available;
   if (py.torch_version.empty() && !f.torch_version.empty()) py.torch_version = f.torch_version;
@@ -103,7 +105,8 @@ void merge(Inventory& inv, const PastedFacts& f) {
 
 const char* pasted_formats_help() {
   return "`python -m torch.utils.collect_env`, vLLM's or detectron2's collect_env, sglang's check_env, "
-         "DeepSpeed's ds_report, transformers-cli / accelerate / llamafactory-cli env, "
+         "DeepSpeed's ds_report, transformers-cli / accelerate / llamafactory-cli env, Lightning's or "
+         "OpenMMLab's collect_env, "
          "`python -m xformers.info`, "
          "`python -m bitsandbytes`, nvidia-smi, pip list / pip freeze, or conda list";
 }

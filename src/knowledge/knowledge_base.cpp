@@ -130,6 +130,7 @@ KnowledgeBase KnowledgeBase::load(const std::string& dir_in) {
         r.needs_nvcc = f["needs_nvcc"];
         r.torch_abi_coupled = f["torch_abi_coupled"];
         r.strict_minor = f.value("strict_minor", false);
+        r.imports_with_other_torch = f.value("imports_with_other_torch", false);
         r.torch = f.value("torch", "");
         r.cuda_min = f.value("cuda_min", "");
         if (f.contains("cxx_std")) {  // a fact of its own: the flag and where it is read

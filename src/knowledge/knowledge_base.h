@@ -91,6 +91,7 @@ struct ExtensionRelease {
   bool needs_nvcc = false;
   bool torch_abi_coupled = false;    // the binary links libtorch: must match the torch it runs with
   bool strict_minor = false;         // nvcc major.minor must equal torch.version.cuda (apex)
+  bool imports_with_other_torch = false;  // with another torch `import NAME` works; only its compiled ops fail
   std::string torch;                 // specifier of supported torch, "" = any
   std::string cuda_min;              // minimum nvcc, "" = none recorded
   int cxx_std = 0;                   // the -std=c++N its build passes (fixed in its setup.py); 0 = torch's default

@@ -195,3 +195,37 @@ TEST(DoctorFromText, AVllmImportWarningAloneIsAnImportFailure) {
     failed |= f["id"] == "python.import_failed" && f["evidence"].dump().find("undefined symbol") != std::string::npos;
   EXPECT_TRUE(failed) << r.out;
 }
+
+TEST(DoctorFromText, TorchaoBuiltForANewerTorchIsAtRiskNotBrokenWhileItImports) {
+  // sglang#3944: torchao 0.8.0 beside torch 2.5.1 on a serving node that works: `import torchao` succeeds
+  // with another torch, only its C++ ops do not load (data/compat/extensions.json, measured). A warning.
+  auto r = gpucheck_run({"doctor", "--from-text", kData + "/pasted_env/sgl-project-sglang-3944.txt", "--json"});
+  EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
+  bool warned = false;
+  for (const auto& f : findings(nlohmann::json::parse(r.out), "findings"))
+    if (f["id"] == "ext.torch_out_of_range") {
+      warned = f["status"] == "warn";
+      EXPECT_NE(f["explanation"].get<std::string>().find("compiled operators do not load"), std::string::npos) << f.dump();
+    }
+  EXPECT_TRUE(warned) << r.out;
+}
+
+TEST(DoctorFromText, AnOldCollectEnvWithoutItsFirstColonStillJudgesTheDriver) {
+  // pytorch#37212: "PyTorch version 1.5.0" (no colon), "GPU 0\uff1a Tesla P100" (fullwidth colons), CUDA 10.2
+  // torch with driver 410.104, which supports CUDA 10.0 at most.
+  auto r = gpucheck_run({"doctor", "--from-text", kData + "/pasted_env/pytorch-pytorch-37212.txt", "--json"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  bool failed = false;
+  for (const auto& f : findings(nlohmann::json::parse(r.out), "findings")) failed |= f["id"] == "driver.too_old_for_torch";
+  EXPECT_TRUE(failed) << r.out;
+}
+
+TEST(DoctorFromText, NumpysAbiWarningAloneIsNumpyAbi) {
+  // MotionGPT3#14: numpy 2.3.0's own warning about a module compiled against numpy 1.x, then the traceback.
+  auto r = gpucheck_run({"doctor", "--from-text", kData + "/pasted_env/OpenMotionLab-MotionGPT3-14.txt", "--json"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  bool failed = false;
+  for (const auto& f : findings(nlohmann::json::parse(r.out), "findings"))
+    failed |= f["id"] == "python.numpy_abi" && f["title"].get<std::string>().find("numpy 2.3.0") != std::string::npos;
+  EXPECT_TRUE(failed) << r.out;
+}

@@ -371,3 +371,65 @@ TEST(PasteFormats, APackagesImportWarningAloneIsAReport) {
   EXPECT_NE(f->import_errors.at("vllm").find("undefined symbol: _ZN5torch7Library"), std::string::npos);
   EXPECT_FALSE(read_import_warning_report("import vllm\nINFO all good\n"));
 }
+
+TEST(PasteFormats, AnExtensionsLoadErrorAtTheEndOfATracebackNamesItsPackage) {
+  // torch.ops.load_library's OSError, the path under site-packages naming the package
+  auto s = read_import_warning_report(paste("pasted_env/rusty1s-pytorch_scatter-476.txt"));
+  ASSERT_TRUE(s);
+  ASSERT_TRUE(s->import_errors.count("torch_scatter"));
+  EXPECT_NE(s->import_errors.at("torch_scatter").find("undefined symbol: _ZN3c1017RegisterOperatorsD1Ev"), std::string::npos);
+  // an extension module directly in site-packages is named by its file
+  auto e = read_import_warning_report(paste("pasted_env/turboderp-org-exllamav2-522.txt"));
+  ASSERT_TRUE(e);
+  EXPECT_TRUE(e->import_errors.count("flash_attn_2_cuda"));
+  // the message cut right after the path is still a load failure of that package's extension
+  auto m = read_import_warning_report(paste("pasted_env/open-mmlab-mmcv-2648.txt"));
+  ASSERT_TRUE(m);
+  EXPECT_TRUE(m->import_errors.count("mmcv"));
+  // without a path, the package is the last one the traceback went through
+  auto r = read_import_warnings("  File \"/v/lib/python3.10/site-packages/bmtrain/__init__.py\", line 3\n"
+                                "  File \"/usr/lib/python3.10/importlib/__init__.py\", line 126\n"
+                                "ImportError: libcudart.so.11.0: cannot open shared object file: No such file or directory\n");
+  ASSERT_TRUE(r.count("bmtrain")) << r.size();
+  // other ImportErrors are not load failures of a compiled part
+  EXPECT_TRUE(read_import_warnings("ImportError: cannot import name 'x' from 'y' (/v/site-packages/y/_y.so)\n"
+                                   "ModuleNotFoundError: No module named 'torch'\n").empty());
+}
+
+TEST(PasteFormats, NumpysOwnAbiWarningGivesNumpyTwoAndTheFailure) {
+  auto f = read_torch_warnings(paste("pasted_env/jy0205-Pyramid-Flow-3.txt"));
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->packages.at("numpy"), "2.0.2");
+  EXPECT_NE(f->numpy_abi_error.find("compiled using NumPy 1.x cannot be run in NumPy 2.0.2"), std::string::npos);
+}
+
+TEST(PasteFormats, BitsandbytesNativeLibraryThatDoesNotLoadIsAnImportFailure) {
+  auto f = read_bitsandbytes_report(paste("pasted_env/bitsandbytes-foundation-bitsandbytes-1483.txt"));
+  ASSERT_TRUE(f);
+  ASSERT_TRUE(f->import_errors.count("bitsandbytes"));
+  EXPECT_NE(f->import_errors.at("bitsandbytes").find("libcusparse.so.11"), std::string::npos);
+  auto g = read_bitsandbytes_report(paste("pasted_env/tloen-alpaca-lora-46.txt"));
+  ASSERT_TRUE(g);
+  EXPECT_NE(g->import_errors.at("bitsandbytes").find("cudaRuntimeGetVersion"), std::string::npos);
+}
+
+TEST(PasteFormats, LightningAndOpenMMLabEnvReportsGiveTorchItsCudaAndGpus) {
+  auto l = read_lightning_env(paste("pasted_env/Lightning-AI-pytorch-lightning-10378.txt"));
+  ASSERT_TRUE(l);
+  EXPECT_EQ(l->torch_version, "1.10.0");
+  EXPECT_EQ(l->torch_cuda.value_or("unset"), "11.3");
+  EXPECT_EQ(l->gpus.size(), 4u);
+  EXPECT_EQ(l->python_version, "3.9.7");
+  EXPECT_EQ(l->packages.at("pytorch-lightning"), "1.5.0");
+  auto m = read_openmmlab_env(paste("pasted_env/open-mmlab-mmdetection3d-2925.txt"));
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->torch_version, "1.9.0");
+  EXPECT_EQ(m->nvcc_version, "11.1");
+  ASSERT_EQ(m->gpus.size(), 1u);
+  EXPECT_EQ(m->gpus[0].name, "NVIDIA GeForce RTX 3090 Ti");
+  EXPECT_TRUE(m->cuda_available.value_or(false));
+  // neither reads the other's report, nor a torch collect_env
+  EXPECT_FALSE(read_lightning_env(paste("pasted_env/open-mmlab-mmdetection3d-2925.txt")));
+  EXPECT_FALSE(read_openmmlab_env(paste("pasted_env/Lightning-AI-pytorch-lightning-10378.txt")));
+  EXPECT_FALSE(read_openmmlab_env(paste("pasted_env/pytorch-pytorch-44106.txt")));
+}

@@ -82,10 +82,16 @@ void check_installed_extensions(const DoctorContext& ctx, std::vector<Finding>& 
     if (py.torch_installed && !rel->torch.empty() && !satisfies(py.torch_version, rel->torch)) {
       Finding f;
       f.id = "ext.torch_out_of_range";
-      f.status = Status::kFail;
+      // A package that still imports with another torch (torchao: only its C++ ops fail to load) is at risk,
+      // not broken, unless its import is seen failing (python.import_failed then says so).
+      const bool only_ops = rel->imports_with_other_torch && ctx.import_error(ext->name).empty();
+      f.status = only_ops ? Status::kWarn : Status::kFail;
       f.title = ext->name + " " + version + " supports torch " + rel->torch + ", installed is " + py.torch_version;
       f.evidence = {installed, torch_ev, {"supported torch", rel->torch, "data/compat/extensions.json"}};
       f.explanation = ext->name + " " + rel->versions + " is built and tested against torch " + rel->torch + ".";
+      if (only_ops)
+        f.explanation += " `import " + ext->name + "` still works with this torch; its compiled operators do "
+                         "not load, so only what uses them fails.";
       f.fixes.push_back(plan_keeping_torch(ctx, ext->name, "", 1));
       f.references.push_back(rel->source);
       out.push_back(std::move(f));

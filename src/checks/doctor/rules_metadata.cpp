@@ -252,9 +252,14 @@ void check_numpy_abi(const DoctorContext& ctx, std::vector<Finding>& out) {
   Finding f;
   f.id = "python.numpy_abi";
   f.status = Status::kFail;
-  f.title = "torch " + py.torch_version + " cannot use numpy " + (np ? np->version : "") + ": " + py.torch_numpy_error;
-  f.evidence = {{"torch.from_numpy(numpy.zeros(1))", py.torch_numpy_error, "import torch in " + py.interpreter},
-                {"numpy", np ? np->version : "installed", np ? np->location : ctx.python_label()},
+  // A pasted report may show numpy's own warning without torch's version: the module is then unnamed.
+  const std::string user = py.torch_version.empty() ? "a module built against numpy 1" : "torch " + py.torch_version;
+  auto listed = py.packages.find("numpy");  // a pasted report's version, without a dist-info
+  const std::string np_version = np ? np->version : listed != py.packages.end() ? listed->second : "";
+  f.title = user + " cannot use numpy " + np_version + ": " + py.torch_numpy_error;
+  f.evidence = {{py.torch_version.empty() ? "numpy's import warning" : "torch.from_numpy(numpy.zeros(1))",
+                 py.torch_numpy_error, "import torch in " + py.interpreter},
+                {"numpy", np_version.empty() ? "installed" : np_version, np ? np->location : ctx.python_label()},
                 {"torch", py.torch_version, ctx.python_label()}};
   f.explanation = "torch's C++ code was compiled against another numpy C ABI (numpy 2 changed it: "
                   "\"_ARRAY_API not found\" at import, then \"Numpy is not available\"). torch itself imports; "
