@@ -37,9 +37,9 @@ message(STATUS "gpucheck: wheel build, linked for glibc 2.28 by ${GPUCHECK_WHEEL
 
 # A cold wheel build (pip from a clone: no ccache to help) parsed nlohmann/json, fmt and the standard
 # library's headers again in every one of its ~300 sources: each target with several C++ sources compiles
-# them once, as a precompiled header (packaging/wheel/precompiled.h), and scripts/wheel generates no debug
-# information (the wheel's files are stripped). Only here: the main build keeps every source's own includes
-# honest and its ccache hits. Measured in docs/wheel.md.
+# them once, as a precompiled header (packaging/wheel/precompiled.h), in units of 16 sources (a unity
+# build), and scripts/wheel generates no debug information (the wheel's files are stripped). Only here: the
+# main build keeps every source's own includes honest and its ccache hits. Measured in docs/wheel.md.
 function(gpucheck_wheel_precompile_headers dir)
   get_property(_targets DIRECTORY ${dir} PROPERTY BUILDSYSTEM_TARGETS)
   foreach(_t IN LISTS _targets)
@@ -52,6 +52,10 @@ function(gpucheck_wheel_precompile_headers dir)
     list(LENGTH _sources _n)
     if(_n GREATER 2)  # the header costs about what three sources save
       target_precompile_headers(${_t} PRIVATE "$<$<COMPILE_LANGUAGE:CXX>:${CMAKE_SOURCE_DIR}/packaging/wheel/precompiled.h>")
+      # Sources compiled 16 to a unit: nlohmann::json's templates and the headers are compiled once per
+      # unit instead of once per source. Needs file-local names unique within a library (helpers that two
+      # files each defined live in core/text.h); a clash is a compile error of the wheel build only.
+      set_target_properties(${_t} PROPERTIES UNITY_BUILD ON UNITY_BUILD_MODE BATCH UNITY_BUILD_BATCH_SIZE 16)
     endif()
   endforeach()
   get_property(_subdirs DIRECTORY ${dir} PROPERTY SUBDIRECTORIES)

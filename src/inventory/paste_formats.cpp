@@ -44,6 +44,12 @@ bool small_number(const std::string& s, int& out) {
   return true;
 }
 
+// "GPU 0" -> 1, "GPU 0,1,2,3" -> 4 (one name for a group of the same model), any other key -> 0.
+std::size_t gpu_group_size(const std::string& key) {
+  if (!starts_with(key, "GPU ") || key.size() <= 4 || !std::isdigit(static_cast<unsigned char>(key[4]))) return 0;
+  return std::min<std::size_t>(std::count(key.begin(), key.end(), ',') + 1, 256);
+}
+
 // The text after `key` up to the next blank (or `stop`), "" when key is absent.
 std::string after(const std::string& line, const std::string& key) {
   auto at = line.find(key);
@@ -322,9 +328,8 @@ std::optional<PastedFacts> read_detectron2_env(std::string_view text) {
       }
       if (all && !archs.empty()) f.extension_archs[key.substr(0, key.size() - 11)] = archs;
     }
-    else if (starts_with(key, "GPU ") && std::isdigit(static_cast<unsigned char>(key[4]))) {
+    else if (std::size_t count = gpu_group_size(key)) {
       // "GPU 0", "GPU 0,1,2,3": value "NVIDIA GeForce RTX 3090 (arch=8.6)"
-      std::size_t count = std::min<std::size_t>(std::count(key.begin(), key.end(), ',') + 1, 256);
       std::string name = value, cc;
       if (auto at = value.find(" (arch="); at != std::string::npos) {
         name = value.substr(0, at);
@@ -394,8 +399,7 @@ std::optional<PastedFacts> read_sglang_check_env(std::string_view text) {
       f.nvcc_version = nvcc_release(value);
     } else if (starts_with(key, "GPU ") && ends_with(key, " Compute Capability") && is_version(value)) {
       ccs[key.substr(0, key.size() - 19)] = first_word(value);
-    } else if (starts_with(key, "GPU ") && key.size() > 4 && std::isdigit(static_cast<unsigned char>(key[4]))) {
-      std::size_t count = std::min<std::size_t>(std::count(key.begin(), key.end(), ',') + 1, 256);
+    } else if (std::size_t count = gpu_group_size(key)) {
       for (std::size_t i = 0; i < count; ++i) f.gpus.push_back({value, ""});
     } else if (is_version(value) && key.find(' ') == std::string::npos && key != "CUDA_HOME") {
       f.packages[normalized(key)] = first_word(value);
@@ -501,8 +505,7 @@ std::optional<PastedFacts> read_openmmlab_env(std::string_view text) {
     else if (key == "NVCC") {
       f.states_nvcc = true;
       f.nvcc_version = nvcc_release(value);
-    } else if (starts_with(key, "GPU ") && key.size() > 4 && std::isdigit(static_cast<unsigned char>(key[4]))) {
-      std::size_t count = std::min<std::size_t>(std::count(key.begin(), key.end(), ',') + 1, 256);
+    } else if (std::size_t count = gpu_group_size(key)) {
       for (std::size_t i = 0; i < count; ++i) f.gpus.push_back({value, ""});
     } else if ((key == "TorchVision" || key == "MMCV" || key == "MMEngine") && is_version(value)) {
       f.packages[normalized(key)] = first_word(value);

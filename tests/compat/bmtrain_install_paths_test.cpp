@@ -82,6 +82,11 @@ TEST(BmtrainInstallPaths, NoBuildIsolationAfterTorchHitsExactlyWhatDoctorPredict
   gpucheck::testing::ScratchVenv scratch;
   if (auto why = scratch.copy_of(kept, "bmtrain_nbi"); !why.empty()) FAIL() << why;
   const Venv v{scratch.dir.parent_path(), scratch.python};
+  // A --no-build-isolation build prepares its metadata with this venv's own setuptools (65, Python 3.11's
+  // venv), which needs the wheel package for bdist_wheel: doctor's plans install it first where it is missing.
+  auto w = pip(v, {"install", "-q", "wheel==0.48.0"});
+  if (offline(w.out + w.err)) GTEST_SKIP() << "PyPI unreachable";
+  ASSERT_TRUE(w.ok()) << last_lines(w.out + w.err, 20);
   std::string torch_version = py(v, "import torch; print(torch.__version__)");
   std::string torch_cuda = py(v, "import torch; print(torch.version.cuda or '')");
   ASSERT_FALSE(torch_version.empty());

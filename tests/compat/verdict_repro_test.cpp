@@ -88,6 +88,12 @@ Doctor doctor(const std::string& python, std::vector<std::string> more = {}) {
   auto j = run_subprocess(args, clean_env(5));
   d.exit_code = j.exit_code;
   EXPECT_EQ(t.exit_code, j.exit_code);
+  // Once, under five parallel builds, --json printed nothing: say how it ended instead of a bare parse error.
+  if (j.out.empty()) {
+    ADD_FAILURE() << "doctor --json printed nothing: " << j.describe() << "\n" << j.err;
+    d.doc = nlohmann::json::object({{"sections", nlohmann::json::array()}});
+    return d;
+  }
   d.doc = nlohmann::json::parse(j.out);
   return d;
 }
