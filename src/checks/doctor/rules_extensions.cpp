@@ -78,13 +78,14 @@ void check_installed_extensions(const DoctorContext& ctx, std::vector<Finding>& 
     if (!rel) continue;
     Evidence installed{ext->name, version, ctx.python_label()};
     Evidence torch_ev{"torch", py.torch_installed ? py.torch_version : "not installed", ctx.python_label()};
+    const std::string err = ctx.import_error(ext->name);  // "" when its import is not seen failing
 
     if (py.torch_installed && !rel->torch.empty() && !satisfies(py.torch_version, rel->torch)) {
       Finding f;
       f.id = "ext.torch_out_of_range";
       // A package that still imports with another torch (torchao: only its C++ ops fail to load) is at risk,
       // not broken, unless its import is seen failing (python.import_failed then says so).
-      const bool only_ops = rel->imports_with_other_torch && ctx.import_error(ext->name).empty();
+      const bool only_ops = rel->imports_with_other_torch && err.empty();
       f.status = only_ops ? Status::kWarn : Status::kFail;
       f.title = ext->name + " " + version + " supports torch " + rel->torch + ", installed is " + py.torch_version;
       f.evidence = {installed, torch_ev, {"supported torch", rel->torch, "data/compat/extensions.json"}};
@@ -139,7 +140,6 @@ void check_installed_extensions(const DoctorContext& ctx, std::vector<Finding>& 
 
     // Its own shared objects against this torch decide (files on this machine); a document from another
     // machine has only the import error's words, and those prove a foreign torch only for a torch symbol.
-    std::string err = ctx.import_error(ext->name);
     ExtensionLinkage link;
     if (const inventory::Distribution* dist = find_dist(py, name); dist && py.torch_installed)
       link = extension_linkage(py, *dist, ctx.env("LD_LIBRARY_PATH"), !ctx.env("TORCH_USE_RTLD_GLOBAL").empty());
