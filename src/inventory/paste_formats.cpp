@@ -520,6 +520,12 @@ std::optional<PastedFacts> read_nvidia_smi(std::string_view text) {
   f.format = "nvidia-smi";
   bool seen = false;
   for (const auto& t : lines_of(text)) {
+    // The driver's own tool saying the kernel driver does not answer (not loaded, or built for another kernel).
+    if (t.find("NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver") != std::string::npos) {
+      seen = true;
+      f.driver_failure = trim(t.substr(t.find("NVIDIA-SMI has failed")));
+      continue;
+    }
     if (t.find("NVIDIA-SMI") != std::string::npos && t.find("Driver Version:") != std::string::npos) {
       seen = true;
       f.driver_version = after(t, "Driver Version: ");

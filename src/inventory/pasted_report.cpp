@@ -68,6 +68,9 @@ void merge(Inventory& inv, const PastedFacts& f) {
     inv.driver.cuda_version = f.driver_cuda;
     inv.driver.source = src;
     inv.driver.error.clear();
+  } else if (!inv.driver.present && inv.driver.error.empty() && !f.driver_failure.empty()) {
+    inv.driver.error = f.driver_failure;
+    inv.driver.source = src;
   } else if (inv.driver.present && inv.driver.cuda_version == 0 && f.driver_cuda > 0 && inv.driver.version == f.driver_version) {
     inv.driver.cuda_version = f.driver_cuda;
   }

@@ -140,6 +140,25 @@ TEST(PasteFormats, NvidiaSmiTableGivesDriverTheDriversCudaAndGpuNames) {
   EXPECT_EQ(wddm->gpus[0].name, "GeForce GTX 105...");  // truncated by nvidia-smi; WDDM stripped
 }
 
+TEST(PasteFormats, NvidiaSmiFailureIsADriverThatDoesNotAnswer) {
+  // Wrapped over two lines (nvidia-docker 988) and after a shell prompt with a traceback below (pytorch 67991).
+  for (const char* name : {"pasted_env/NVIDIA-nvidia-docker-988.txt", "pasted_env/pytorch-pytorch-67991.txt"}) {
+    auto f = read_nvidia_smi(paste(name));
+    ASSERT_TRUE(f) << name;
+    EXPECT_EQ(f->driver_failure.rfind("NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver", 0), 0u)
+        << name;
+    EXPECT_TRUE(f->driver_version.empty());
+    auto env = read_pasted_environment(paste(name), "paste", kCompat);
+    ASSERT_TRUE(env) << name;
+    EXPECT_FALSE(env->inventory.driver.present);
+    EXPECT_EQ(env->inventory.driver.source, "pasted nvidia-smi");
+  }
+  // A working table is no failure.
+  auto ok = read_nvidia_smi(paste("pasted_env/bitsandbytes-foundation-bitsandbytes-97.txt"));
+  ASSERT_TRUE(ok);
+  EXPECT_TRUE(ok->driver_failure.empty());
+}
+
 TEST(PasteFormats, BitsandbytesReportGivesCapabilitiesAndItsFailure) {
   auto ok = read_bitsandbytes_report(paste("pasted_env/bitsandbytes-foundation-bitsandbytes-444.txt"));
   ASSERT_TRUE(ok);

@@ -141,10 +141,12 @@ void check_driver(const DoctorContext& ctx, std::vector<Finding>& out) {
       out.push_back(std::move(f));
       return;
     }
-    if (!gpu_here && torch_cuda.empty()) return;
+    // nvidia-smi (installed with the driver) saying it cannot reach the kernel driver: broken now, GPU or not.
+    const bool smi_failed = ctx.inv.driver.error.find("NVIDIA-SMI has failed") != std::string::npos;
+    if (!gpu_here && !smi_failed && torch_cuda.empty()) return;
     Finding f;
     f.id = "driver.missing";
-    f.status = gpu_here ? Status::kFail : Status::kInfo;
+    f.status = gpu_here || smi_failed ? Status::kFail : Status::kInfo;
     f.evidence = {{"driver", ctx.inv.driver.error.empty() ? "absent" : ctx.inv.driver.error, ctx.inv.driver.source}};
     for (const auto& d : seen.pci_devices) f.evidence.push_back({"NVIDIA GPU (PCI)", d, seen.source});
     for (const auto& d : seen.device_nodes) f.evidence.push_back({"device node", d, "/dev"});
@@ -175,6 +177,14 @@ void check_driver(const DoctorContext& ctx, std::vector<Finding>& out) {
                      "needs root and a reboot");
       if (!f.fixes.empty()) f.fixes.front().summary = "Install the NVIDIA driver " +
                                                       (need_driver.empty() ? std::string() : need_driver + " or newer");
+    } else if (smi_failed) {
+      f.title = "nvidia-smi cannot communicate with the NVIDIA driver: the driver is installed but not loaded";
+      f.explanation = "The driver's user-space tools are there but its kernel module does not answer (not loaded, "
+                      "built for another kernel after a kernel update, or a GPU the driver does not see), so "
+                      "torch.cuda.is_available() is False and no CUDA program runs." +
+                      (needs.empty() ? std::string() : " Needed: " + join(needs, "; ") + ".");
+      f.add_fix("Load the nvidia kernel module and read why it does not load (after a kernel update: reinstall the driver for the new kernel)",
+                {"lsmod | grep nvidia", "sudo modprobe nvidia", "sudo dmesg | grep -i nvidia"});
     } else {
       // Not looked at (a saved inventory, a pasted report): what is known is only that no driver answered.
       f.title = "No NVIDIA driver: CUDA code cannot run on this machine";
