@@ -3,6 +3,10 @@
 # src/CMakeLists.txt, so a back-edge stops the build before anything compiles, and as a script by the
 # layering test:  cmake -DSRC_DIR=<dir> -P cmake/GpucheckLayers.cmake
 #
+# Namespaces follow folders: a file in src/<layer>/ opens only gpucheck::<layer> (and namespaces nested in
+# it); in src/checks/<family>/ only gpucheck::<family>; core/ is the root namespace gpucheck itself (and its
+# nested helpers, gpucheck::measured), so every layer names core's vocabulary unqualified.
+#
 # Rank of each layer folder; equal ranks are siblings that must not include each other.
 set(GPUCHECK_LAYER_RANKS
   core=0
@@ -58,6 +62,25 @@ function(gpucheck_check_layers src_dir)
       list(APPEND violations "${rel}: folder '${layer}' is not a layer (add it to cmake/GpucheckLayers.cmake)")
       continue()
     endif()
+    set(home ${layer})
+    if(layer STREQUAL "checks")
+      string(REGEX MATCH "^checks/([^/]+)/" _m "${rel}")
+      set(home "${CMAKE_MATCH_1}")
+    endif()
+    file(STRINGS ${src_dir}/${rel} opened REGEX "^namespace gpucheck[ :{]")
+    foreach(line ${opened})
+      set(top "")
+      if(line MATCHES "^namespace gpucheck::([A-Za-z0-9_]+)")
+        set(top "${CMAKE_MATCH_1}")
+      endif()
+      if(layer STREQUAL "core")
+        if(NOT top STREQUAL "" AND NOT top STREQUAL "measured")
+          list(APPEND violations "${rel} opens namespace gpucheck::${top}: core/ is namespace gpucheck")
+        endif()
+      elseif(NOT top STREQUAL home)
+        list(APPEND violations "${rel} opens namespace gpucheck::${top}: files in its folder are namespace gpucheck::${home}")
+      endif()
+    endforeach()
     file(STRINGS ${src_dir}/${rel} lines REGEX "^[ \t]*#[ \t]*include[ \t]*\"")
     foreach(line ${lines})
       string(REGEX REPLACE "^[ \t]*#[ \t]*include[ \t]*\"([^\"]*)\".*" "\\1" inc "${line}")

@@ -49,7 +49,7 @@ void BM_LddR(benchmark::State& state) {
 }
 
 void BM_GpucheckAbiInProcess(benchmark::State& state) {
-  static abi::LdCache cache = abi::LdCache::load();
+  static platform::LdCache cache = platform::LdCache::load();
   std::size_t parsed = 0;
   for (auto _ : state) {
     abi::AuditOptions opt;  // a fresh auditor each time: no state kept across iterations

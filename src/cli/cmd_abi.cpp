@@ -56,7 +56,7 @@ Examples:
   gpucheck abi --torch-extensions --json
   gpucheck abi /opt/app/lib --from env.json --cross-check)");
   return [opts, &g]() -> int {
-    report::Report rep = commands::abi(*opts, new_report("abi", g));
+    model::Report rep = commands::abi(*opts, new_report("abi", g));
     return emit_report(rep, g);
   };
 }

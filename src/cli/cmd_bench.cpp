@@ -45,7 +45,7 @@ Examples:
     if (req->options.test_slowdown < 1 || req->options.test_slowdown > 100)
       throw InputError("--test-slowdown must be between 1 and 100");
     catch_interrupts();  // Ctrl-C, SIGTERM, SIGHUP: stop the suite's process group, write what finished
-    report::Report rep = commands::bench(*req, new_report("bench", g));
+    model::Report rep = commands::bench(*req, new_report("bench", g));
     return emit_report(rep, g);
   };
 }

@@ -42,7 +42,7 @@ Examples:
     if (!dir && files->size() != 2) throw InputError("give BASE and NEW (or NEW with --baseline-dir DIR)");
     req->current = files->back();
     if (!dir) req->base = files->front();
-    report::Report rep = commands::compare(*req, new_report("compare", g));
+    model::Report rep = commands::compare(*req, new_report("compare", g));
     return emit_report(rep, g);
   };
 }

@@ -22,7 +22,7 @@ Examples:
   gpucheck completion zsh > "${fpath[1]}/_gpucheck"
   gpucheck completion fish > ~/.config/fish/completions/gpucheck.fish)");
   return [shell, &sub, &g] {
-    report::Report rep = new_report("completion", g);
+    model::Report rep = new_report("completion", g);
     rep.details = model::to_json(model::CompletionDetails{*shell, completion_script(model_of(root_of(sub)), *shell)});
     return emit_report(rep, g);
   };
@@ -36,7 +36,7 @@ Examples:
   gpucheck man | man -l -
   gpucheck man > ~/.local/share/man/man1/gpucheck.1)");
   return [&sub, &g] {
-    report::Report rep = new_report("man", g);
+    model::Report rep = new_report("man", g);
     rep.details = model::to_json(model::ManDetails{"roff", man_page(model_of(root_of(sub)), build::kVersion)});
     return emit_report(rep, g);
   };

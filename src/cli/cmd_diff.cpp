@@ -25,7 +25,7 @@ Examples:
   gpucheck diff good.json bad.json
   gpucheck diff node1.json node2.json --json)");
   return [files, &g] {
-    report::Report rep = commands::diff((*files)[0], (*files)[1], new_report("diff", g));
+    model::Report rep = commands::diff((*files)[0], (*files)[1], new_report("diff", g));
     return emit_report(rep, g);
   };
 }

@@ -49,7 +49,7 @@ Examples:
   gpucheck doctor --from-text xformers-info.txt   # `python -m xformers.info` + `pip list` pasted in an issue
   gpucheck doctor --from env.json --for torch torchvision --json)");
   return [a, &g] {
-    report::Report rep = commands::doctor(*a, new_report("doctor", g));
+    model::Report rep = commands::doctor(*a, new_report("doctor", g));
     return emit_report(rep, g);
   };
 }

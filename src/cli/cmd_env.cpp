@@ -37,7 +37,7 @@ Runner setup_env(CLI::App& sub, GlobalOptions& g) {
     req.source = a->source;
     req.collect.python = !a->no_python;
     req.collect.timings = g.verbose;
-    report::Report rep = commands::env(req, new_report("env", g));
+    model::Report rep = commands::env(req, new_report("env", g));
     return emit_report(rep, g);
   };
 }

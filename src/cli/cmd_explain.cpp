@@ -26,7 +26,7 @@ Examples:
   pip install bmtrain 2>&1 | gpucheck explain -
   gpucheck explain build.log --from env.json --json)");
   return [req, &g] {
-    report::Report rep = commands::explain(*req, new_report("explain", g));
+    model::Report rep = commands::explain(*req, new_report("explain", g));
     return emit_report(rep, g);
   };
 }

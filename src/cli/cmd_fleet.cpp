@@ -39,7 +39,7 @@ incomplete when its report is missing (--expect), unreadable, interrupted or has
 verdict. The scontrol commands that drain rejected nodes are printed, never run.
 Exit codes: 0 every node accepted, 1 a node rejected, 3 a node incomplete (and none rejected), 2 bad input.)");
   return [inputs, o, &g] {
-    report::Report rep = commands::fleet_merge(*inputs, *o, new_report("fleet", g));
+    model::Report rep = commands::fleet_merge(*inputs, *o, new_report("fleet", g));
     return emit_report(rep, g);
   };
 }

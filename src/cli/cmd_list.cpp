@@ -8,7 +8,7 @@ Runner setup_list(CLI::App& sub, GlobalOptions& g) {
   sub.footer("Lists the probes this installation has, with their levels and timeouts.\n"
              "Example: gpucheck list --json | jq '.sections[0].findings[].id'");
   return [&g] {
-    report::Report rep = commands::list(new_report("list", g));
+    model::Report rep = commands::list(new_report("list", g));
     return emit_report(rep, g);
   };
 }

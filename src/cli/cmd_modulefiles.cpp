@@ -18,7 +18,7 @@ like every command.
 Example:
   gpucheck modulefiles --dir ~/modulefiles && module use ~/modulefiles/lua && module load cuda/11.8)");
   return [req, &g] {
-    report::Report rep = commands::modulefiles(*req, new_report("modulefiles", g));
+    model::Report rep = commands::modulefiles(*req, new_report("modulefiles", g));
     return emit_report(rep, g);
   };
 }

@@ -23,7 +23,7 @@ Runner setup_report(CLI::App& sub, GlobalOptions& g) {
 
 Exits with the report's own exit code (0, 1 or 3), 2 when FILE is not a gpucheck report.)");
   return [file, &g] {
-    report::Report rep = commands::saved_report(*file);
+    model::Report rep = commands::saved_report(*file);
     // Every format judges the same inventory: a mistyped field is bad input naming the field (exit 2) for
     // all of them, not only for the text view that reads it whole (reliability-3, item 12).
     if (!rep.inventory.is_null()) {

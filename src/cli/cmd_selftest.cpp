@@ -30,7 +30,7 @@ Examples:
   gpucheck selftest --json --out selftest.json
   gpucheck selftest --disable health.remap_pending     # must exit 1 naming it)");
   return [a, &g] {
-    report::Report rep = commands::selftest(a->disable, new_report("selftest", g));
+    model::Report rep = commands::selftest(a->disable, new_report("selftest", g));
     return emit_report(rep, g);
   };
 }

@@ -22,11 +22,11 @@ Example:
   return [req, &g] {
     commands::UseCudaRequest r = *req;
     r.program = render_options(g, 1).program;
-    report::Report rep = commands::use_cuda(r, new_report("use-cuda", g));
+    model::Report rep = commands::use_cuda(r, new_report("use-cuda", g));
     // Not installed: stdout stays empty (`eval` runs nothing) and the ways go to the terminal on stderr.
     if (!rep.findings().empty() && selected_format(g) == render::Format::kText && g.out.empty()) {
       render::render(rep, render::Format::kText, std::cerr, render_options(g, 2));
-      return report::exit_code(rep);
+      return model::exit_code(rep);
     }
     return emit_report(rep, g);
   };

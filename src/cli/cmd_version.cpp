@@ -7,7 +7,7 @@ namespace {
 Runner setup_version(CLI::App& sub, GlobalOptions& g) {
   sub.footer("Prints the gpucheck version and how it was built (CUDA, NCCL, LibTorch support).");
   return [&g] {
-    report::Report rep = commands::version(new_report("version", g));
+    model::Report rep = commands::version(new_report("version", g));
     return emit_report(rep, g);
   };
 }

@@ -48,8 +48,8 @@ void add_inventory_source(CLI::App& sub, commands::InventorySource& source, bool
   }
 }
 
-report::Report new_report(const std::string& command, const GlobalOptions& g) {
-  report::Report r;
+model::Report new_report(const std::string& command, const GlobalOptions& g) {
+  model::Report r;
   r.meta.command = command;
   r.meta.tool_version = build::kVersion;
   r.meta.hostname = platform::hostname();
@@ -80,7 +80,7 @@ namespace {
 
 // A fix that runs gpucheck again ("gpucheck run --only device.copy") shown to a reader starts with the words
 // that run this gpucheck from their shell (uvx, a PATH without it); a JSON document keeps the plain name.
-void commands_run_as_invoked(report::Report& r, const std::string& program) {
+void commands_run_as_invoked(model::Report& r, const std::string& program) {
   if (program == "gpucheck") return;
   for (auto& s : r.sections)
     for (auto& f : s.findings)
@@ -91,7 +91,7 @@ void commands_run_as_invoked(report::Report& r, const std::string& program) {
 
 }  // namespace
 
-int emit_report(report::Report& r, const GlobalOptions& g, const render::RenderOptions* tweak) {
+int emit_report(model::Report& r, const GlobalOptions& g, const render::RenderOptions* tweak) {
   if (r.meta.finished_at.empty()) r.meta.finished_at = utc_now_iso();
   model::scrub_secrets(r);  // the boundary: no format, file or terminal sees a credential
   const render::Format format = selected_format(g);
@@ -108,7 +108,7 @@ int emit_report(report::Report& r, const GlobalOptions& g, const render::RenderO
     render::render(r, format, std::cout, o);
     std::cout.flush();
   }
-  return report::exit_code(r);
+  return model::exit_code(r);
 }
 
 }  // namespace gpucheck::cli

@@ -53,14 +53,14 @@ void add_inventory_source(CLI::App& sub, commands::InventorySource& source, bool
 
 /// A Report stamped with this invocation: command, tool version, host, start time, command line and the
 /// allow-listed environment.
-report::Report new_report(const std::string& command, const GlobalOptions& g);
+model::Report new_report(const std::string& command, const GlobalOptions& g);
 
 /// The format --json / --format selected.
 render::Format selected_format(const GlobalOptions& g);
 
 /// Renders `r` in the selected format to --out FILE (atomically) or else stdout, and returns the exit code
 /// of the contract for it (report::exit_code). `tweak` adjusts the render options (e.g. summary_only).
-int emit_report(report::Report& r, const GlobalOptions& g, const render::RenderOptions* tweak = nullptr);
+int emit_report(model::Report& r, const GlobalOptions& g, const render::RenderOptions* tweak = nullptr);
 
 /// Render options from the global flags, for output to `fd`.
 render::RenderOptions render_options(const GlobalOptions& g, int fd);

@@ -8,7 +8,7 @@
 
 namespace gpucheck::commands {
 
-report::Report abi(const AbiOptions& options, report::Report into) {
+model::Report abi(const AbiOptions& options, model::Report into) {
   abi::AbiRequest req = options.request;
   const commands::InventorySource& src = options.inventory;
   // The same rule as always: an inventory is read when named, else collected only when no --gpu says

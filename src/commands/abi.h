@@ -16,6 +16,6 @@ struct AbiOptions {
 /// Audits into `into` (metadata stamped by the caller, e.g. cli::new_report). An unusable object is a
 /// problem found, except a single target named on the command line, which is bad input. Throws InputError
 /// on bad input (as abi::run_abi, and an unreadable --from).
-report::Report abi(const AbiOptions& options, report::Report into = {});
+model::Report abi(const AbiOptions& options, model::Report into = {});
 
 }  // namespace gpucheck::commands

@@ -18,7 +18,7 @@
 
 namespace gpucheck::commands {
 
-report::Report bench(const BenchRequest& req, report::Report rep) {
+model::Report bench(const BenchRequest& req, model::Report rep) {
   if (req.options.repetitions < 1 || req.options.repetitions > 1000)
     throw InputError("--repetitions must be between 1 and 1000");
   const std::string suites_file = req.suites_file.empty() ? data_path("bench/suites.json") : req.suites_file;

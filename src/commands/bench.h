@@ -20,6 +20,6 @@ struct BenchRequest {
 
 /// The document is written atomically (secrets scrubbed); where it goes is checked before any suite runs.
 /// InputError on bad options or a destination that takes no file.
-report::Report bench(const BenchRequest& req, report::Report base);
+model::Report bench(const BenchRequest& req, model::Report base);
 
 }  // namespace gpucheck::commands

@@ -15,7 +15,7 @@ namespace {
 // Documents in `dir` with this key, oldest first (context date, then file name); others are skipped,
 // unreadable ones noted.
 std::vector<regression::BenchmarkDocument> documents_with_key(const std::string& dir, const std::string& key,
-                                                              const std::string& exclude, report::Report& rep) {
+                                                              const std::string& exclude, model::Report& rep) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) throw InputError(dir + " is not a directory");
   std::vector<std::string> files;
@@ -51,7 +51,7 @@ std::vector<regression::BenchmarkDocument> documents_with_key(const std::string&
 
 }  // namespace
 
-report::Report compare(const CompareRequest& req, report::Report rep) {
+model::Report compare(const CompareRequest& req, model::Report rep) {
   const auto& g = req.options.gate;
   if (!(g.threshold >= 0) || g.threshold > 10) throw InputError("--threshold must be between 0 and 10 (a fraction: 0.05 = 5%)");
   if (!(g.alpha > 0) || g.alpha >= 1) throw InputError("--alpha must be in (0, 1)");

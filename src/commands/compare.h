@@ -18,6 +18,6 @@ struct CompareRequest {
 
 /// InputError for unreadable documents, bad thresholds, or a --baseline-dir / --history that is not a
 /// directory; documents of a directory that cannot be read are skipped with a note.
-report::Report compare(const CompareRequest& req, report::Report base);
+model::Report compare(const CompareRequest& req, model::Report base);
 
 }  // namespace gpucheck::commands

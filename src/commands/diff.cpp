@@ -6,10 +6,10 @@
 
 namespace gpucheck::commands {
 
-report::Report diff(const std::string& a, const std::string& b, report::Report base) {
+model::Report diff(const std::string& a, const std::string& b, model::Report base) {
   const inventory::Inventory ia = inventory::load_inventory(a);
   const inventory::Inventory ib = inventory::load_inventory(b);
-  const compat::KnowledgeBase kb = compat::KnowledgeBase::load();
+  const knowledge::KnowledgeBase kb = knowledge::KnowledgeBase::load();
   return report::diff_report(a, ia, b, ib, kb, std::move(base));
 }
 

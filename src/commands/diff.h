@@ -8,6 +8,6 @@
 namespace gpucheck::commands {
 
 /// Throws InputError when a file holds no inventory.
-report::Report diff(const std::string& a, const std::string& b, report::Report base);
+model::Report diff(const std::string& a, const std::string& b, model::Report base);
 
 }  // namespace gpucheck::commands

@@ -12,8 +12,8 @@ namespace {
 
 /// The top plan's pins, for `pip install -c FILE` / `uv pip install -c FILE`: from the plan Finding's
 /// details as checks/planner/plan_finding.cpp writes them.
-void write_constraints(const report::Report& rep, const std::string& path) {
-  const report::Section* s = rep.find_section("plan");
+void write_constraints(const model::Report& rep, const std::string& path) {
+  const model::Section* s = rep.find_section("plan");
   const Finding* f = s && !s->findings.empty() ? &s->findings.front() : nullptr;
   const auto* plans = f && f->details.contains("plans") ? &f->details["plans"] : nullptr;
   if (!plans || plans->empty())
@@ -25,9 +25,9 @@ void write_constraints(const report::Report& rep, const std::string& path) {
                               (*plans)[0]["constraints"].get<std::string>());
 }
 
-report::Report judge(const DoctorRequest& request, report::Report base) {
+model::Report judge(const DoctorRequest& request, model::Report base) {
   if (request.from_text.empty()) {
-    const compat::KnowledgeBase kb = compat::KnowledgeBase::load();
+    const knowledge::KnowledgeBase kb = knowledge::KnowledgeBase::load();
     const inventory::Inventory inv = commands::load_inventory(request.source);
     return report::doctor_report(std::move(base), inv, kb, request.plan, request.source.describe());
   }
@@ -36,16 +36,16 @@ report::Report judge(const DoctorRequest& request, report::Report base) {
   auto pasted = inventory::read_pasted_environment(text, path, data_path("compat"));
   if (!pasted)
     throw InputError(path + ": not an environment report (expected the output of " + inventory::pasted_formats_help() + ")");
-  const compat::KnowledgeBase kb = compat::KnowledgeBase::load();
+  const knowledge::KnowledgeBase kb = knowledge::KnowledgeBase::load();
   return report::doctor_report_pasted(std::move(base), pasted->inventory, kb, request.plan, "--from-text " + path);
 }
 
 }  // namespace
 
-report::Report doctor(const DoctorRequest& request, report::Report base) {
+model::Report doctor(const DoctorRequest& request, model::Report base) {
   if (!request.constraints_out.empty() && request.plan.empty())
     throw InputError("--constraints-out needs something to plan: --for SPEC or -r FILE");
-  report::Report rep = judge(request, std::move(base));
+  model::Report rep = judge(request, std::move(base));
   if (!request.constraints_out.empty()) write_constraints(rep, request.constraints_out);
   return rep;
 }

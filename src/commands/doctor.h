@@ -18,6 +18,6 @@ struct DoctorRequest {
 
 /// The doctor Report into `base`. Throws InputError for bad input (exit 2) before any rule runs, and when
 /// --constraints-out is asked but no plan satisfies the asks.
-report::Report doctor(const DoctorRequest& request, report::Report base);
+model::Report doctor(const DoctorRequest& request, model::Report base);
 
 }  // namespace gpucheck::commands

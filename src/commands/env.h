@@ -14,6 +14,6 @@ struct EnvRequest {
 
 /// The env Report into `base` (the metadata the cli stamped). env describes and does not judge the
 /// machine: its exit code is 0 whatever the host compiler section says.
-report::Report env(const EnvRequest& request, report::Report base);
+model::Report env(const EnvRequest& request, model::Report base);
 
 }  // namespace gpucheck::commands

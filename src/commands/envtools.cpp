@@ -23,13 +23,13 @@ std::string getenv_or_empty(const char* name) {
 
 }  // namespace
 
-report::Report use_cuda(const UseCudaRequest& request, report::Report base) {
+model::Report use_cuda(const UseCudaRequest& request, model::Report base) {
   const inventory::Inventory inv = toolkits_inventory(request.source);
   // PATH and LD_LIBRARY_PATH are this shell's, so `eval` keeps everything else the user had.
   const std::string path = getenv_or_empty("PATH");
   report::ToolkitInstallFacts install;
-  if (!compat::find_toolkit(inv, request.version)) {
-    const inventory::RootFs fs;  // this machine: which tools a printed way may name
+  if (!envtools::find_toolkit(inv, request.version)) {
+    const platform::RootFs fs;  // this machine: which tools a printed way may name
     install.tools.conda = !fs.which("conda", path).empty();
     install.tools.downloader = !fs.which("curl", path).empty()   ? "curl"
                                : !fs.which("wget", path).empty() ? "wget"
@@ -38,16 +38,16 @@ report::Report use_cuda(const UseCudaRequest& request, report::Report base) {
                             : !getenv_or_empty("MODULESHOME").empty() ? "tcl"
                                                                       : "";
     install.tools.program = request.program;
-    install.runfiles = compat::load_toolkit_runfiles();
+    install.runfiles = envtools::load_toolkit_runfiles();
   }
   return report::use_cuda_report(inv, request.version, path, getenv_or_empty("LD_LIBRARY_PATH"), install,
                                  std::move(base));
 }
 
-report::Report modulefiles(const ModulefilesRequest& request, report::Report base) {
+model::Report modulefiles(const ModulefilesRequest& request, model::Report base) {
   const inventory::Inventory inv = toolkits_inventory(request.source);
   std::vector<std::string> refused;  // toolkits left out; the good ones are still written
-  std::vector<std::string> written = compat::write_modulefiles(inv, request.dir, &refused);
+  std::vector<std::string> written = envtools::write_modulefiles(inv, request.dir, &refused);
   return report::modulefiles_report(request.dir, written, refused, std::move(base));
 }
 

@@ -17,7 +17,7 @@ struct UseCudaRequest {
 /// The exports that switch this shell (its PATH and LD_LIBRARY_PATH) to the toolkit asked; for a version
 /// not installed, a failed finding with the ways to install it that this machine's tools can run. Throws
 /// InputError for a toolkit root that is none, or a word that is no version.
-report::Report use_cuda(const UseCudaRequest& request, report::Report base);
+model::Report use_cuda(const UseCudaRequest& request, model::Report base);
 
 struct ModulefilesRequest {
   commands::InventorySource source;
@@ -25,6 +25,6 @@ struct ModulefilesRequest {
 };
 
 /// Writes a Tcl and a Lua modulefile per toolkit found and reports them.
-report::Report modulefiles(const ModulefilesRequest& request, report::Report base);
+model::Report modulefiles(const ModulefilesRequest& request, model::Report base);
 
 }  // namespace gpucheck::commands

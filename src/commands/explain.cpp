@@ -117,7 +117,7 @@ std::string read_head(std::istream& in) {
 
 }  // namespace
 
-report::Report explain(const ExplainRequest& req, report::Report rep) {
+model::Report explain(const ExplainRequest& req, model::Report rep) {
   auto signatures =
       explain::load_signatures(req.signatures_dir.empty() ? data_path("signatures") : req.signatures_dir);
 
@@ -201,7 +201,7 @@ report::Report explain(const ExplainRequest& req, report::Report rep) {
   if (pasted) {
     outcome.pasted = std::move(pasted);
     outcome.pasted_kind = pasted_kind;
-    outcome.knowledge = compat::KnowledgeBase::load();
+    outcome.knowledge = knowledge::KnowledgeBase::load();
     for (const auto& c : outcome.explanation.causes)
       for (const auto& sig : signatures)
         outcome.build_log |= sig.id == c.id && std::filesystem::path(sig.file).filename() == "build.json";

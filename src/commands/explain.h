@@ -19,6 +19,6 @@ struct ExplainRequest {
 /// each status info, or one "unknown" status fail), details {input: {name, bytes, lines, long_lines,
 /// invalid_utf8_bytes, control_bytes, binary}}, notes, and the inventory the fixes used (null without one).
 /// Throws InputError for an unreadable log, a directory, bad signatures or a bad inventory.
-report::Report explain(const ExplainRequest& req, report::Report rep);
+model::Report explain(const ExplainRequest& req, model::Report rep);
 
 }  // namespace gpucheck::commands

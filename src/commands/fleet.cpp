@@ -54,7 +54,7 @@ report::FleetFile read_fleet_file(const std::string& path) {
       f.probe = std::move(probe);
       return f;
     }
-    f.report = report::read_report_file(path);
+    f.report = model::read_report_file(path);
   } catch (const InputError& e) {
     f.problem = e.what();  // an incomplete node, named by its file
   }
@@ -63,7 +63,7 @@ report::FleetFile read_fleet_file(const std::string& path) {
 
 }  // namespace
 
-report::Report fleet_merge(const std::vector<std::string>& inputs, const report::FleetOptions& o, report::Report base) {
+model::Report fleet_merge(const std::vector<std::string>& inputs, const report::FleetOptions& o, model::Report base) {
   std::vector<report::FleetFile> files;
   for (const auto& path : report_files(inputs)) files.push_back(read_fleet_file(path));
   return report::fleet_report(std::move(base), inputs, std::move(files), o);

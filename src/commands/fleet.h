@@ -10,6 +10,6 @@ namespace gpucheck::commands {
 
 /// `inputs` are report files or directories of them (*.json, not recursive). InputError when an input does
 /// not exist or none holds a *.json; a file that cannot be read becomes an incomplete node with its reason.
-report::Report fleet_merge(const std::vector<std::string>& inputs, const report::FleetOptions& o, report::Report base);
+model::Report fleet_merge(const std::vector<std::string>& inputs, const report::FleetOptions& o, model::Report base);
 
 }  // namespace gpucheck::commands

@@ -50,7 +50,7 @@ Finding unavailable(const std::string& id, const std::string& title, const std::
 
 }  // namespace
 
-RunResult run(const RunRequest& a, report::Report rep, const RunHooks& hooks) {
+RunResult run(const RunRequest& a, model::Report rep, const RunHooks& hooks) {
   // The selftest's hook removes acceptance rules: a run under it would pass broken nodes.
   if (const char* d = std::getenv(kDisableRuleEnv); d && *d)
     throw InputError(std::string(kDisableRuleEnv) + "=" + d + " is set: it removes acceptance rules (a gpucheck "
@@ -148,8 +148,8 @@ RunResult run(const RunRequest& a, report::Report rep, const RunHooks& hooks) {
   model::scrub_secrets(rep);  // before the report file: probe output and evidence come from outside
   RunResult out;
   if (!a.no_report)
-    out.written = report::write_report_file(a.report_dir, rep.meta.hostname, utc_now_compact(),
-                                            json_text(report::to_json(rep), 2) + "\n");
+    out.written = model::write_report_file(a.report_dir, rep.meta.hostname, utc_now_compact(),
+                                            json_text(model::to_json(rep), 2) + "\n");
   out.report = std::move(rep);
   return out;
 }

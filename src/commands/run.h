@@ -39,12 +39,12 @@ struct RunHooks {
 };
 
 struct RunResult {
-  report::Report report;
+  model::Report report;
   std::string written;  // the report file; "" with no_report
 };
 
 /// Runs the suite into `base` (the report new_report() started). Throws InputError for bad input (exit 2)
 /// before any probe runs.
-RunResult run(const RunRequest& request, report::Report base, const RunHooks& hooks = {});
+RunResult run(const RunRequest& request, model::Report base, const RunHooks& hooks = {});
 
 }  // namespace gpucheck::commands

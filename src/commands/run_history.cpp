@@ -30,7 +30,7 @@ std::map<std::string, double> recorded_durations(const std::string& dir, const s
   std::map<std::string, double> out;
   for (std::size_t i = 0; i < names.size() && i < kReportsRead; ++i) {
     try {
-      const report::Report r = report::read_report_file(dir + "/" + names[i]);
+      const model::Report r = model::read_report_file(dir + "/" + names[i]);
       if (r.meta.command != "run" || r.meta.level != level) continue;
       if (const auto* probes = r.find_section("probes"))
         for (const auto& f : probes->findings)

@@ -8,9 +8,9 @@
 #include "model/report.h"
 
 namespace gpucheck::commands {
-using report::read_report_file;
-using report::Report;
-using report::Section;
+using model::read_report_file;
+using model::Report;
+using model::Section;
 
 namespace {
 

@@ -319,7 +319,7 @@ std::vector<std::string> selftest_rules() {
   return ids;
 }
 
-report::Report selftest(const std::vector<std::string>& disable, report::Report rep) {
+model::Report selftest(const std::vector<std::string>& disable, model::Report rep) {
   auto known = selftest_rules();
   std::vector<std::string> disabled;
   for (const auto& arg : disable)

@@ -14,6 +14,6 @@ std::vector<std::string> selftest_rules();
 /// Injects each fault, judges what each rule produced, into `base`. `disable` (rule ids, comma-separated
 /// lists allowed) removes those rules' checks for the run and every helper it spawns (the selftest must then
 /// fail naming them); an id that is not in selftest_rules() throws InputError.
-report::Report selftest(const std::vector<std::string>& disable, report::Report base);
+model::Report selftest(const std::vector<std::string>& disable, model::Report base);
 
 }  // namespace gpucheck::commands

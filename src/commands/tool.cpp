@@ -7,12 +7,12 @@
 
 namespace gpucheck::commands {
 
-report::Report list(report::Report base) {
+model::Report list(model::Report base) {
   return report::list_report(runner::load_catalog(data_path("probes"), probe_dir()), std::move(base));
 }
 
-report::Report version(report::Report base) { return report::version_report(std::move(base)); }
+model::Report version(model::Report base) { return report::version_report(std::move(base)); }
 
-report::Report saved_report(const std::string& path) { return report::read_report_file(path); }
+model::Report saved_report(const std::string& path) { return model::read_report_file(path); }
 
 }  // namespace gpucheck::commands

@@ -8,13 +8,13 @@
 namespace gpucheck::commands {
 
 /// The probes of the installed catalog, one Finding each.
-report::Report list(report::Report base);
+model::Report list(model::Report base);
 
 /// The version and what this build supports.
-report::Report version(report::Report base);
+model::Report version(model::Report base);
 
 /// The report saved in `path` (any command's, schema 2 or 1). Throws InputError naming the file for
 /// anything that is not a readable gpucheck report.
-report::Report saved_report(const std::string& path);
+model::Report saved_report(const std::string& path);
 
 }  // namespace gpucheck::commands

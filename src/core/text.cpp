@@ -180,4 +180,26 @@ std::string terminal_safe(const std::string& s) {
   return out;
 }
 
+// Paths as text (no file system access): "/a" + "b" is "/a/b"; the parent of "x" is ".".
+std::string path_join(const std::string& a, const std::string& b) {
+  if (a.empty()) return b;
+  if (b.empty()) return a;
+  bool sa = a.back() == '/', sb = b.front() == '/';
+  if (sa && sb) return a + b.substr(1);
+  if (sa || sb) return a + b;
+  return a + "/" + b;
+}
+
+std::string parent_dir(const std::string& path) {
+  auto slash = path.find_last_of('/');
+  if (slash == std::string::npos) return ".";
+  if (slash == 0) return "/";
+  return path.substr(0, slash);
+}
+
+std::string base_name(const std::string& path) {
+  auto slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
 }  // namespace gpucheck

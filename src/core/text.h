@@ -45,4 +45,10 @@ std::string utc_now_iso();
 /// Compact UTC time for file names: "20261129T193151Z".
 std::string utc_now_compact();
 
+/// Paths as text, never touching the file system: one "/" between the parts, "." as the parent of a bare
+/// name, "/" as the parent of "/x".
+std::string path_join(const std::string& a, const std::string& b);
+std::string parent_dir(const std::string& path);
+std::string base_name(const std::string& path);
+
 }  // namespace gpucheck

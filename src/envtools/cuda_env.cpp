@@ -12,7 +12,7 @@
 #include "core/files.h"
 #include "core/text.h"
 
-namespace gpucheck::compat {
+namespace gpucheck::envtools {
 namespace {
 
 namespace fs = std::filesystem;
@@ -69,18 +69,18 @@ const inventory::Toolkit* find_toolkit(const inventory::Inventory& inv, const st
     }
     throw InputError("no CUDA toolkit with nvcc at " + wanted + " (found: " + found_list(inv) + ")");
   }
-  auto v = Version::parse(wanted);
+  auto v = knowledge::Version::parse(wanted);
   if (!v || !v->suffix.empty() || !v->local.empty())
     throw InputError("use-cuda: '" + wanted + "' is not a CUDA version (e.g. 11.8, 12, 12.1.105) or a toolkit root");
   const inventory::Toolkit* best = nullptr;
   for (auto* t : usable) {
-    auto tv = Version::parse(t->version);
+    auto tv = knowledge::Version::parse(t->version);
     if (!tv) continue;
     bool match = true;
     for (std::size_t i = 0; i < v->parts.size(); ++i) match = match && tv->part(i) == v->parts[i];
     if (!match) continue;
-    bool better = !best || compare_versions(t->version, best->version) > 0 ||
-                  (compare_versions(t->version, best->version) == 0 && starts_with(t->root, "/usr/local/cuda-") &&
+    bool better = !best || knowledge::compare_versions(t->version, best->version) > 0 ||
+                  (knowledge::compare_versions(t->version, best->version) == 0 && starts_with(t->root, "/usr/local/cuda-") &&
                    !starts_with(best->root, "/usr/local/cuda-"));
     if (better) best = t;
   }
@@ -106,7 +106,7 @@ std::vector<ShellExport> cuda_exports(const inventory::Inventory& inv, const inv
   return {{"CUDA_HOME", root},
           {"CUDA_PATH", root},
           {"PATH", rebuild(root + "/bin", path, drop_bin)},
-          {"LD_LIBRARY_PATH", rebuild(toolkit_lib_dir(t), ld_library_path, drop_lib)}};
+          {"LD_LIBRARY_PATH", rebuild(doctor::toolkit_lib_dir(t), ld_library_path, drop_lib)}};
 }
 
 std::string shell_exports(const inventory::Inventory& inv, const inventory::Toolkit& t, const std::string& path,
@@ -129,10 +129,10 @@ std::vector<std::string> write_modulefiles(const inventory::Inventory& inv, cons
 }
 
 std::string module_version(const inventory::Inventory& inv, const inventory::Toolkit& t) {
-  std::string mm = major_minor(t.version);
+  std::string mm = doctor::major_minor(t.version);
   int same = 0;
   for (const auto& o : inv.toolkits)
-    if (!o.nvcc.empty() && major_minor(o.version) == mm) ++same;
+    if (!o.nvcc.empty() && doctor::major_minor(o.version) == mm) ++same;
   return same > 1 ? t.version : mm;
 }
 
@@ -163,7 +163,7 @@ std::vector<ModuleFile> modulefiles(const inventory::Inventory& inv, std::vector
     if (first_refusal.empty()) first_refusal = why;
   };
   for (const auto& t : inv.toolkits) {
-    if (t.nvcc.empty() || t.root.empty() || major_minor(t.version).empty()) continue;
+    if (t.nvcc.empty() || t.root.empty() || doctor::major_minor(t.version).empty()) continue;
     if (t.root.find_first_of("{}\n\r\"\\") != std::string::npos) {
       refuse("modulefiles: toolkit root '" + on_one_line(terminal_safe(t.root)) + "' has characters a modulefile cannot hold");
       continue;
@@ -176,7 +176,7 @@ std::vector<ModuleFile> modulefiles(const inventory::Inventory& inv, std::vector
     std::string ver = module_version(inv, t);
     if (std::find(names.begin(), names.end(), ver) != names.end()) continue;  // same version twice: first wins
     names.push_back(ver);
-    std::string root = strip(t.root), lib = toolkit_lib_dir(t);
+    std::string root = strip(t.root), lib = doctor::toolkit_lib_dir(t);
     std::string what = "CUDA " + t.version + " toolkit at " + root;
     out.push_back({"tcl/cuda/" + ver,
                    "#%Module1.0\n"
@@ -204,4 +204,4 @@ std::vector<ModuleFile> modulefiles(const inventory::Inventory& inv, std::vector
   return out;
 }
 
-}  // namespace gpucheck::compat
+}  // namespace gpucheck::envtools

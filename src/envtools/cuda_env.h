@@ -6,7 +6,7 @@
 
 #include "inventory/model.h"
 
-namespace gpucheck::compat {
+namespace gpucheck::envtools {
 
 /// The toolkit for "11.8" (major.minor; /usr/local/cuda-X.Y preferred), "12" (newest 12.x), "12.1.105"
 /// (exact) or an absolute root. Throws InputError listing the toolkits found when none matches.
@@ -51,4 +51,4 @@ std::vector<std::string> write_modulefiles(const inventory::Inventory& inv, cons
 /// Module name version of a toolkit: "11.8", or the full version when two toolkits share a major.minor.
 std::string module_version(const inventory::Inventory& inv, const inventory::Toolkit& t);
 
-}  // namespace gpucheck::compat
+}  // namespace gpucheck::envtools

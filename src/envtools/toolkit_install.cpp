@@ -8,7 +8,7 @@
 #include "knowledge/kb_schema.h"
 #include "knowledge/version.h"
 
-namespace gpucheck::compat {
+namespace gpucheck::envtools {
 namespace {
 
 const char* kNoDriver = "the driver and the other toolkits stay as they are";
@@ -19,7 +19,7 @@ std::vector<ToolkitRunfile> load_toolkit_runfiles(const std::string& dir_in) {
   const std::string file = "toolkit_installers.json";
   const std::string path = (dir_in.empty() ? data_path("compat") : dir_in) + "/" + file;
   const nlohmann::json doc = read_json_file(path);
-  if (auto errors = validate_compat_document(doc, file); !errors.empty()) throw InputError(path + ": " + errors.front());
+  if (auto errors = knowledge::validate_compat_document(doc, file); !errors.empty()) throw InputError(path + ": " + errors.front());
   std::vector<ToolkitRunfile> out;
   for (const auto& f : doc["runfiles"]) out.push_back({f["cuda"], f["release"], f["runfile"], f["url"]});
   return out;
@@ -28,14 +28,14 @@ std::vector<ToolkitRunfile> load_toolkit_runfiles(const std::string& dir_in) {
 std::optional<ToolkitRunfile> runfile_for(const std::vector<ToolkitRunfile>& runfiles, const std::string& cuda) {
   std::optional<ToolkitRunfile> best;
   for (const auto& r : runfiles)
-    if ((r.cuda == cuda || starts_with(r.cuda, cuda + ".")) && (!best || compare_versions(r.release, best->release) > 0))
+    if ((r.cuda == cuda || starts_with(r.cuda, cuda + ".")) && (!best || knowledge::compare_versions(r.release, best->release) > 0))
       best = r;
   return best;
 }
 
 std::vector<Fix> toolkit_install_ways(const std::vector<ToolkitRunfile>& runfiles, const std::string& wanted,
                                       const InstallTools& tools) {
-  auto v = Version::parse(trim(wanted));
+  auto v = knowledge::Version::parse(trim(wanted));
   if (!v) return {};
   const auto runfile = runfile_for(runfiles, v->parts.size() >= 2 ? v->major_minor() : std::to_string(v->part(0)));
   // The release to install: the recorded one of that major.minor (the last update), else X.Y.0.
@@ -83,4 +83,4 @@ std::vector<Fix> toolkit_install_ways(const std::vector<ToolkitRunfile>& runfile
   return ways;
 }
 
-}  // namespace gpucheck::compat
+}  // namespace gpucheck::envtools

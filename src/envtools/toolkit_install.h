@@ -10,7 +10,7 @@
 
 #include "core/finding.h"
 
-namespace gpucheck::compat {
+namespace gpucheck::envtools {
 
 /// What this machine has to run the ways with: a command is printed only for a tool that is there.
 struct InstallTools {
@@ -41,4 +41,4 @@ std::optional<ToolkitRunfile> runfile_for(const std::vector<ToolkitRunfile>& run
 std::vector<Fix> toolkit_install_ways(const std::vector<ToolkitRunfile>& runfiles, const std::string& wanted,
                                       const InstallTools& tools);
 
-}  // namespace gpucheck::compat
+}  // namespace gpucheck::envtools

@@ -51,7 +51,7 @@ EnvMap process_environment() {
   return env;
 }
 
-std::vector<std::string> conda_roots(const RootFs& fs, const EnvMap& env) {
+std::vector<std::string> conda_roots(const platform::RootFs& fs, const EnvMap& env) {
   std::vector<std::string> roots;
   auto add = [&](const std::string& p) {
     if (!p.empty() && fs.is_dir(path_join(p, "conda-meta")) && std::find(roots.begin(), roots.end(), p) == roots.end())
@@ -68,7 +68,7 @@ std::vector<std::string> conda_roots(const RootFs& fs, const EnvMap& env) {
   return roots;
 }
 
-void check_explicit_pythons(const RootFs& fs, const std::vector<std::string>& pythons) {
+void check_explicit_pythons(const platform::RootFs& fs, const std::vector<std::string>& pythons) {
   for (const auto& p : pythons) {
     if (!fs.exists(p)) throw InputError("--python " + p + ": no such file");
     if (!fs.is_executable(p)) throw InputError("--python " + p + ": not an executable file");
@@ -87,7 +87,7 @@ std::string absolute(const std::string& p) {
 
 // NVIDIA's support policy for each toolkit fills the bounds host_config.h does not enforce. Where the
 // compiler nvcc would use falls in them is a verdict, made in checks/compiler.
-void add_host_compiler_ranges(std::vector<Toolkit>& toolkits, const compat::KnowledgeBase* kb) {
+void add_host_compiler_ranges(std::vector<Toolkit>& toolkits, const knowledge::KnowledgeBase* kb) {
   for (auto& tk : toolkits) {
     auto policy = kb && !tk.version.empty() ? kb->host_compilers(tk.version) : std::nullopt;
     tk.host_compilers = complete_host_compiler_ranges(std::move(tk.host_compilers), policy);
@@ -96,7 +96,7 @@ void add_host_compiler_ranges(std::vector<Toolkit>& toolkits, const compat::Know
 
 // The environments not run (gpucheck env --python X): each other site-packages described from its files,
 // except those the probed interpreters already reported.
-void add_pythons_from_files(const RootFs& fs, const std::vector<std::string>& sites, std::vector<PythonEnv>& pythons) {
+void add_pythons_from_files(const platform::RootFs& fs, const std::vector<std::string>& sites, std::vector<PythonEnv>& pythons) {
   std::vector<std::string> known;
   for (const auto& p : pythons)
     for (const auto& s : p.site_packages) known.push_back(fs.resolve(s));
@@ -113,9 +113,9 @@ Inventory collect(const CollectOptions& given) {
   CollectOptions options = given;
   options.root = absolute(options.root.empty() ? "/" : options.root);
   for (auto& p : options.pythons) p = absolute(p);
-  RootFs fs(options.root);
+  platform::RootFs fs(options.root);
   if (!fs.live()) {
-    if (!RootFs("/").is_dir(options.root)) throw InputError("--root " + given.root + ": not a directory");
+    if (!platform::RootFs("/").is_dir(options.root)) throw InputError("--root " + given.root + ": not a directory");
   }
   if (!fs.live() && !options.pythons.empty())
     throw InputError("--python cannot be combined with --root: nothing inside the root is executed");
@@ -128,7 +128,7 @@ Inventory collect(const CollectOptions& given) {
 
   // Read once; every "where would the loader find it" below uses this one (inventory/loader_cache.h).
   const LoaderCache loader_cache = read_loader_cache(fs);
-  const abi::LdCache& ld_cache = loader_cache.cache;
+  const platform::LdCache& ld_cache = loader_cache.cache;
 
   // First of all: the cuBLAS version children are the longest lookup by far (see version_prefetch.h).
   VersionPrefetch prefetch;
@@ -167,9 +167,9 @@ Inventory collect(const CollectOptions& given) {
     timed("system", t0);
     return s;
   });
-  auto knowledge = std::async(std::launch::async, [&]() -> std::optional<compat::KnowledgeBase> {
+  auto knowledge = std::async(std::launch::async, [&]() -> std::optional<knowledge::KnowledgeBase> {
     try {
-      auto kb = compat::KnowledgeBase::load();
+      auto kb = knowledge::KnowledgeBase::load();
       trace("knowledge base loaded");
       return kb;
     } catch (const std::exception& e) {

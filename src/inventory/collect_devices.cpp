@@ -12,14 +12,14 @@
 namespace gpucheck::inventory {
 
 Inventory collect_devices() {
-  RootFs fs("/");
+  platform::RootFs fs("/");
   Inventory inv;
   inv.collected_at = utc_now_iso();
   inv.root = fs.root();
   inv.hostname = platform::hostname();
   // One child answers both (NVML's init is the slow part of it).
   const DeviceHelperReply reply = ask_device_helper({"nvml", "libcuda"});
-  const abi::LdCache no_cache;  // the live driver is found by the child's own dlopen
+  const platform::LdCache no_cache;  // the live driver is found by the child's own dlopen
   inv.driver = read_driver(fs, no_cache, &reply);
   GpuScan g = gpus_from_helper(reply, std::getenv("CUDA_VISIBLE_DEVICES"));
   inv.gpus = std::move(g.gpus);

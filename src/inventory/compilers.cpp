@@ -11,15 +11,15 @@ namespace gpucheck::inventory {
 
 std::string parse_compiler_version(const std::string& output) {
   std::string first = output.substr(0, output.find('\n'));
-  static const TextPattern clang(R"(version[[:space:]]+([0-9]+\.[0-9]+(?:\.[0-9]+)?))");
-  static const TextPattern any(R"(([0-9]+\.[0-9]+(?:\.[0-9]+)?))");
+  static const knowledge::TextPattern clang(R"(version[[:space:]]+([0-9]+\.[0-9]+(?:\.[0-9]+)?))");
+  static const knowledge::TextPattern any(R"(([0-9]+\.[0-9]+(?:\.[0-9]+)?))");
   if (auto m = clang.search(first)) return m->str(1);
   // gcc prints the version last on the line; take the last dotted number.
   auto all = any.search_all(first);
   return all.empty() ? "" : all.back().str(1);
 }
 
-CompilerScan scan_compilers(const RootFs& fs, const EnvMap& env) {
+CompilerScan scan_compilers(const platform::RootFs& fs, const EnvMap& env) {
   struct Want {
     std::string name, path, source;
   };
@@ -63,7 +63,7 @@ CompilerScan scan_compilers(const RootFs& fs, const EnvMap& env) {
         c.version = parse_compiler_version(r.out);
         if (c.version.empty()) c.source += " (no version: " + r.describe() + ")";
       } else {
-        static const TextPattern suffix(R"(-([0-9]+(?:\.[0-9]+)*)$)");
+        static const knowledge::TextPattern suffix(R"(-([0-9]+(?:\.[0-9]+)*)$)");
         std::string real = base_name(fs.resolve(w.path));
         if (auto m = suffix.search(real)) c.version = m->str(1), c.source = "file name " + real;
         else c.source = "files only (--root): not run";

@@ -18,7 +18,7 @@ struct CompilerScan {
   std::string nvcc_host_compiler_source;  // how it was found: "NVCC_CCBIN" or "gcc on PATH, nvcc's default"
 };
 
-CompilerScan scan_compilers(const RootFs& fs, const EnvMap& env);
+CompilerScan scan_compilers(const platform::RootFs& fs, const EnvMap& env);
 
 /// The one rule for which compiler nvcc invokes, over compiler entries as scan_compilers lists them: the
 /// entry NVCC_CCBIN names when that variable is set, else `gcc` on PATH (what `nvcc --dryrun` shows it

@@ -14,7 +14,7 @@ std::string parse_proc_driver_version(const std::string& text) {
   // Without the literal nothing can match: no pattern is compiled (2 M instructions, a tenth of
   // `gpucheck abi` on a machine without the driver; issue 21).
   if (text.find("Kernel Module") == std::string::npos) return "";
-  static const TextPattern re(
+  static const knowledge::TextPattern re(
       R"(Kernel Module(?:[[:space:]]+for[[:space:]]+[^[:space:]]+)?[[:space:]]+([0-9]+\.[0-9]+(?:\.[0-9]+)?))");
   auto m = re.search(text);
   return m ? m->str(1) : "";
@@ -51,7 +51,7 @@ void read_live_libcuda(Driver& d, const DeviceHelperReply& reply) {
 
 }  // namespace
 
-Driver read_driver(const RootFs& fs, const abi::LdCache& ld_cache, const DeviceHelperReply* asked) {
+Driver read_driver(const platform::RootFs& fs, const platform::LdCache& ld_cache, const DeviceHelperReply* asked) {
   Driver d;
   std::string proc = fs.read("/proc/driver/nvidia/version", 4096);
   d.kernel_module_version = parse_proc_driver_version(proc);

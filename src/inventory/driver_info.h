@@ -15,7 +15,7 @@ namespace gpucheck::inventory {
 /// `ld_cache`: the inspected system's loader cache (read_loader_cache), where --root looks for libcuda.so.1.
 /// On the live system libcuda is asked in the gpucheck-gpuinfo child: `asked`, a reply that had "libcuda"
 /// among its questions, saves asking again.
-Driver read_driver(const RootFs& fs, const abi::LdCache& ld_cache, const DeviceHelperReply* asked = nullptr);
+Driver read_driver(const platform::RootFs& fs, const platform::LdCache& ld_cache, const DeviceHelperReply* asked = nullptr);
 
 /// The inventory's notes on a missing driver, in words instead of the loader's: no libcuda.so.1 and no
 /// libnvidia-ml.so.1 is one note, "driver: none installed (the loader finds neither libcuda.so.1 nor

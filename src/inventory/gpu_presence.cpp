@@ -10,7 +10,7 @@ namespace {
 constexpr const char* kPciDevices = "/sys/bus/pci/devices";
 
 // "0x10de\n" -> "0x10de"; anything longer than a sysfs hex word is not one.
-std::string sysfs_word(const RootFs& fs, const std::string& path) {
+std::string sysfs_word(const platform::RootFs& fs, const std::string& path) {
   std::string v = trim(fs.read(path, 64));
   for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return v.size() <= 10 ? v : "";
@@ -18,7 +18,7 @@ std::string sysfs_word(const RootFs& fs, const std::string& path) {
 
 }  // namespace
 
-GpuPresence read_gpu_presence(const RootFs& fs) {
+GpuPresence read_gpu_presence(const platform::RootFs& fs) {
   GpuPresence p;
   if (fs.is_dir(kPciDevices)) {
     p.checked = true;

@@ -8,6 +8,6 @@
 
 namespace gpucheck::inventory {
 
-GpuPresence read_gpu_presence(const RootFs& fs);
+GpuPresence read_gpu_presence(const platform::RootFs& fs);
 
 }  // namespace gpucheck::inventory

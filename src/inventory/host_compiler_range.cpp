@@ -156,7 +156,7 @@ std::vector<HostCompilerRange> parse_host_config(const std::string& text, const 
 }
 
 std::vector<HostCompilerRange> complete_host_compiler_ranges(std::vector<HostCompilerRange> enforced,
-                                                             const std::optional<compat::HostCompilerPolicy>& policy) {
+                                                             const std::optional<knowledge::HostCompilerPolicy>& policy) {
   std::vector<HostCompilerRange> out;
   const std::string source =
       policy ? "data/compat/host_compilers.json (CUDA " + policy->cuda + ": " + policy->source + ")" : "";

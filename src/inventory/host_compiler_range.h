@@ -23,6 +23,6 @@ std::vector<HostCompilerRange> parse_host_config(const std::string& text, const 
 /// its source reads "data/compat/host_compilers.json (CUDA X.Y: <url>)"). Ranges already complete stay as they
 /// are, so a range the collector completed is not changed by completing it again.
 std::vector<HostCompilerRange> complete_host_compiler_ranges(std::vector<HostCompilerRange> enforced,
-                                                             const std::optional<compat::HostCompilerPolicy>& policy);
+                                                             const std::optional<knowledge::HostCompilerPolicy>& policy);
 
 }  // namespace gpucheck::inventory

@@ -63,7 +63,7 @@ std::string version_from_file_name(const std::string& file_name) {
   return v;
 }
 
-std::vector<Library> scan_libraries(const RootFs& fs, const LibraryScanInput& in) {
+std::vector<Library> scan_libraries(const platform::RootFs& fs, const LibraryScanInput& in) {
   std::vector<Found> found;
   auto scan_dir = [&](const std::string& dir, const std::string& via, const std::string& dist_dir) {
     for (const auto& name : fs.list(dir))
@@ -76,7 +76,7 @@ std::vector<Library> scan_libraries(const RootFs& fs, const LibraryScanInput& in
     if (!dir.empty() && dir.front() == '/') scan_dir(dir, "LD_LIBRARY_PATH", "");
   if (in.ld_cache)
     for (const auto& e : in.ld_cache->entries())
-      if (abi::is_host_entry(e) && !library_kind(base_name(e.path)).empty()) found.push_back({e.path, "ld.so.cache", ""});
+      if (platform::is_host_entry(e) && !library_kind(base_name(e.path)).empty()) found.push_back({e.path, "ld.so.cache", ""});
   for (const auto& sp : in.site_packages) {
     for (const auto& sub : fs.list(path_join(sp, "nvidia")))
       scan_dir(path_join(sp, "nvidia/" + sub + "/lib"), "pip", sp);
@@ -97,14 +97,14 @@ std::vector<Library> scan_libraries(const RootFs& fs, const LibraryScanInput& in
       lib.name = library_kind(base_name(real));
       if (lib.name.empty()) lib.name = library_kind(base_name(f.path));
       lib.path = real;
-      lib.soname = abi::ElfObject::read_soname(fs.host(real));
+      lib.soname = platform::ElfObject::read_soname(fs.host(real));
       it = by_real.emplace(real, libs.size()).first;
       libs.push_back(lib);
     }
     Library& lib = libs[it->second];
     std::string via = f.via;
     if (!f.dist_dir.empty() && lib.package.empty()) {
-      auto& pkgs = dist_cache.try_emplace(f.dist_dir, read_dist_infos(fs, f.dist_dir)).first->second;
+      auto& pkgs = dist_cache.try_emplace(f.dist_dir, platform::read_dist_infos(fs, f.dist_dir)).first->second;
       for (const auto& [name, version] : pkgs)
         if (starts_with(name, kPackagePrefix.at(lib.name))) lib.package = name, lib.package_version = version;
     }
@@ -159,7 +159,7 @@ std::vector<Library> scan_libraries(const RootFs& fs, const LibraryScanInput& in
         prefetched.push_back(l.path);
         continue;
       }
-      bool native = abi::ElfObject::loadable_mismatch(l.path).empty();  // else dlopen in the child would refuse it
+      bool native = platform::ElfObject::loadable_mismatch(l.path).empty();  // else dlopen in the child would refuse it
       // cuBLAS costs most of the time (relocating libcublasLt): give it its own child so the rest overlaps.
       std::string group = parent_dir(l.path) + (starts_with(l.name, "cublas") ? "#cublas" : "");
       if (native) by_dir[group].push_back({l.name, l.path});

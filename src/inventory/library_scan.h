@@ -22,13 +22,13 @@ struct LibraryScanInput {
   bool read_versions = true;  // dlopen in a child (live machine only)
   std::string version_cache;  // file remembering dlopen readings by file identity ("" = none)
   const VersionPrefetch* prefetch = nullptr;  // readings already under way (cuBLAS), taken by real path
-  const abi::LdCache* ld_cache = nullptr;     // the inspected system's loader cache (read_loader_cache); null: none
+  const platform::LdCache* ld_cache = nullptr;     // the inspected system's loader cache (read_loader_cache); null: none
   // Versions a probed Python read of the libraries `import torch` had loaded (real path -> version,
   // PythonEnv::mapped_library_versions): taken before the cache and instead of a version child.
   std::map<std::string, std::string> loaded_versions;
 };
 
-std::vector<Library> scan_libraries(const RootFs& fs, const LibraryScanInput& in);
+std::vector<Library> scan_libraries(const platform::RootFs& fs, const LibraryScanInput& in);
 
 /// "libcudart.so.12.1.105" -> "cudart"; "" for files that are not one of the tracked libraries
 /// (static archives, libnvrtc-builtins, libcudnn_ops, ...).

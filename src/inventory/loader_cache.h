@@ -12,11 +12,11 @@
 namespace gpucheck::inventory {
 
 struct LoaderCache {
-  abi::LdCache cache;
+  platform::LdCache cache;
   std::string note;  // "" or "ld.so.cache unreadable: <reason>"
 };
 
 /// Absent file: an empty cache and no note (the loader then searches only its default directories).
-LoaderCache read_loader_cache(const RootFs& fs);
+LoaderCache read_loader_cache(const platform::RootFs& fs);
 
 }  // namespace gpucheck::inventory

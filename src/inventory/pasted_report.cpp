@@ -143,11 +143,11 @@ std::optional<PastedEnvironment> read_pasted_environment(std::string_view pasted
     states_nvcc |= f.states_nvcc;
   }
   Inventory& inv = out.inventory;
-  std::vector<compat::GpuModel> models;
+  std::vector<knowledge::GpuModel> models;
   for (auto& g : inv.gpus) {
     if (compat_dir.empty() || g.cc_major != 0 || g.name.empty()) continue;
-    if (models.empty()) models = compat::load_gpu_models(compat_dir);
-    if (auto m = compat::gpu_model(models, g.name); m && parse_cc(m->cc, g.cc_major, g.cc_minor))
+    if (models.empty()) models = knowledge::load_gpu_models(compat_dir);
+    if (auto m = knowledge::gpu_model(models, g.name); m && parse_cc(m->cc, g.cc_major, g.cc_minor))
       g.source += "; compute capability of " + m->name + " from data/compat/cuda_archs.json (" + m->source + ")";
   }
   std::string list;

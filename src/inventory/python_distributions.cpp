@@ -34,7 +34,7 @@ struct Claim {
 
 }  // namespace
 
-void read_python_distributions(const RootFs& fs, PythonEnv& p) {
+void read_python_distributions(const platform::RootFs& fs, PythonEnv& p) {
   p.distributions.clear();
   p.shared_files.clear();
   // file (normalised guest path) -> each owner's claim (the hash and size its RECORD gives). A hash map of
@@ -55,12 +55,12 @@ void read_python_distributions(const RootFs& fs, PythonEnv& p) {
     if (real.empty() || !seen_sites.insert(real).second) continue;
     prefixes.push_back(std::filesystem::path(path_join(site, "../../..")).lexically_normal().string());
     if (std::string r = fs.resolve(prefixes.back()); !r.empty() && r != prefixes.back()) prefixes.push_back(r);
-    for (auto& d : read_distributions(fs, site)) {
+    for (auto& d : platform::read_distributions(fs, site)) {
       if (ends_with(d.dir, ".dist-info")) {
         auto [it, fresh] = owner_index.emplace(d.name, owner_names.size());
         if (fresh) owner_names.push_back(d.name);
         const std::size_t owner = it->second;
-        for (auto& e : read_record(fs, d.dir)) {
+        for (auto& e : platform::read_record(fs, d.dir)) {
           if (e.hash.empty()) continue;  // RECORD itself, .pyc files: nothing to compare
           std::string path = e.path.front() == '/' ? e.path : path_join(site, e.path);
           if (!plainly_normal(path)) path = std::filesystem::path(path).lexically_normal().string();
@@ -104,7 +104,7 @@ void read_python_distributions(const RootFs& fs, PythonEnv& p) {
       if (inside && !ec && (rec.second < 0 || static_cast<unsigned long long>(rec.second) == on_disk))
         by_size.push_back(owner);
     if (!by_size.empty()) {
-      std::string digest = record_hash_of_file(fs, path);
+      std::string digest = platform::record_hash_of_file(fs, path);
       for (const auto& owner : by_size)
         if (!digest.empty() && owners.at(owner).first == digest && f.content_of.empty())
           f.content_of = owner, f.matched_by = "sha256";

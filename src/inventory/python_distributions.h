@@ -10,6 +10,6 @@ namespace gpucheck::inventory {
 /// Fills p.distributions and p.shared_files from p.site_packages. A file counts as shared only when the
 /// owners' RECORDs give it different hashes (every nvidia-* wheel lists the same empty nvidia/__init__.py).
 /// Whose bytes are on disk: SHA-256 of the file against the owners whose RECORD size fits (none fits: not read).
-void read_python_distributions(const RootFs& fs, PythonEnv& p);
+void read_python_distributions(const platform::RootFs& fs, PythonEnv& p);
 
 }  // namespace gpucheck::inventory

@@ -81,7 +81,7 @@ std::string common_material(const std::string& interpreter, const std::string& r
   m += "env " + join(vars, "\n") + "\n";
   m += "ld.so.cache " + id_of("/etc/ld.so.cache") + "\n";
   m += "driver " + text_of("/proc/driver/nvidia/version") + "\n";
-  RootFs fs("/");
+  platform::RootFs fs("/");
   for (const auto& n : fs.list("/dev"))
     if (starts_with(n, "nvidia")) m += "/dev/" + n + " ";
   m += "\nboot " + text_of("/proc/sys/kernel/random/boot_id");
@@ -112,9 +112,9 @@ using RecordHashes = std::map<std::string, std::pair<std::string, std::string>>;
 class Distributions {
  public:
   Distributions(const std::vector<std::string>& sys_path, RecordHashes& hashes) : sys_path_(sys_path), hashes_(hashes) {
-    RootFs fs("/");
+    platform::RootFs fs("/");
     for (const auto& dir : sys_path)
-      for (auto& d : read_distributions(fs, dir)) dists_.emplace(d.name, std::move(d));
+      for (auto& d : platform::read_distributions(fs, dir)) dists_.emplace(d.name, std::move(d));
   }
 
   // `names` and everything they require, transitively (extras' requirements too: more keys, never fewer).
@@ -133,7 +133,7 @@ class Distributions {
       }
       m += "dist " + n + " " + fingerprint(it->second) + "\n";
       for (const auto& line : it->second.requires_dist)
-        if (auto r = pep440::Requirement::try_parse(line)) todo.push_back(r->name);
+        if (auto r = knowledge::pep440::Requirement::try_parse(line)) todo.push_back(r->name);
     }
     return m;
   }
@@ -151,20 +151,20 @@ class Distributions {
   }
 
  private:
-  std::string fingerprint(const DistInfo& d) {
+  std::string fingerprint(const platform::DistInfo& d) {
     auto [it, fresh] = fingerprints_.emplace(d.dir, "");
     if (!fresh) return it->second;
     const std::string record = d.dir + "/RECORD";
     if (!ends_with(d.dir, ".dist-info")) return it->second = d.dir + " " + id_of(d.dir) + " " + id_of(d.dir + "/PKG-INFO");
     const std::string id = id_of(record);
     auto& known = hashes_[record];
-    if (id.empty() || known.first != id) known = {id, record_hash_of_file(RootFs("/"), record)};
+    if (id.empty() || known.first != id) known = {id, platform::record_hash_of_file(platform::RootFs("/"), record)};
     return it->second = d.dir + " " + id + " " + known.second;
   }
 
   std::vector<std::string> sys_path_;
   RecordHashes& hashes_;
-  std::map<std::string, DistInfo> dists_;
+  std::map<std::string, platform::DistInfo> dists_;
   std::map<std::string, std::string> fingerprints_;
 };
 
@@ -233,7 +233,7 @@ std::optional<json> read_cache_file(const std::string& file) {
 // The oldest files go when there are more than kMaxCachedEnvironments (never `keep`, just written).
 void prune(const std::string& dir, const std::string& keep) {
   std::vector<std::pair<long long, std::string>> files;
-  RootFs fs("/");
+  platform::RootFs fs("/");
   for (const auto& n : fs.list(dir)) {
     struct stat st {};
     const std::string path = dir + "/" + n;

@@ -233,7 +233,7 @@ if checks: o["import_checks"] = checks.wait()
 bool is_relevant_package(const std::string& n) { return kRelevant.count(n) || starts_with(n, "nvidia-"); }
 
 
-std::vector<PythonCandidate> discover_pythons(const RootFs& fs, const EnvMap& env, const std::vector<std::string>& extra) {
+std::vector<PythonCandidate> discover_pythons(const platform::RootFs& fs, const EnvMap& env, const std::vector<std::string>& extra) {
   std::vector<PythonCandidate> raw;
   for (const auto& dir : split(platform::env_value(env, "PATH"), ':')) {
     if (dir.empty() || dir.front() != '/') continue;
@@ -323,7 +323,7 @@ PythonEnv python_env_from(const platform::PythonFacts& f) {
   return p;
 }
 
-std::string resolve_pyenv_shim(const RootFs& fs, const EnvMap& env, const std::string& path, const std::string& cwd) {
+std::string resolve_pyenv_shim(const platform::RootFs& fs, const EnvMap& env, const std::string& path, const std::string& cwd) {
   std::string shims = parent_dir(path);
   if (base_name(shims) != "shims" || !fs.is_file(path)) return "";
   std::string root = parent_dir(shims);
@@ -382,7 +382,7 @@ std::vector<PythonEnv> merge_python_envs(std::vector<PythonEnv> envs) {
     auto it = std::find_if(out.begin(), out.end(), [&](const PythonEnv& o) {
       // pyenv's python and python3 shims, or python3 and python3.11, are one installation.
       return e.error.empty() && o.error.empty() && o.prefix == e.prefix &&
-             RootFs("/").resolve(o.executable) == RootFs("/").resolve(e.executable);
+             platform::RootFs("/").resolve(o.executable) == platform::RootFs("/").resolve(e.executable);
     });
     if (it == out.end()) {
       out.push_back(std::move(e));
@@ -394,7 +394,7 @@ std::vector<PythonEnv> merge_python_envs(std::vector<PythonEnv> envs) {
   return out;
 }
 
-std::vector<std::string> site_packages_from_files(const RootFs& fs, const EnvMap& env,
+std::vector<std::string> site_packages_from_files(const platform::RootFs& fs, const EnvMap& env,
                                                   const std::vector<PythonCandidate>& candidates) {
   std::vector<std::string> prefixes;
   for (const auto& c : candidates) prefixes.push_back(parent_dir(parent_dir(fs.resolve(c.path))));
@@ -420,7 +420,7 @@ std::vector<std::string> site_packages_from_files(const RootFs& fs, const EnvMap
   return out;
 }
 
-PythonEnv describe_python_from_files(const RootFs& fs, const std::string& site_packages) {
+PythonEnv describe_python_from_files(const platform::RootFs& fs, const std::string& site_packages) {
   PythonEnv p;
   std::string lib = parent_dir(site_packages);             // .../lib/python3.11
   std::string prefix = parent_dir(parent_dir(lib));        // ...
@@ -438,17 +438,17 @@ PythonEnv describe_python_from_files(const RootFs& fs, const std::string& site_p
     }
   p.found_via = {"files"};
   p.site_packages = {site_packages};
-  for (const auto& [name, version] : read_dist_infos(fs, site_packages))
+  for (const auto& [name, version] : platform::read_dist_infos(fs, site_packages))
     if (is_relevant_package(name)) p.packages[name] = version;
   std::string torch_dir = path_join(site_packages, "torch");
   if (fs.is_dir(torch_dir)) {
     p.torch_installed = true;
     p.torch_path = torch_dir;
     std::string vpy = fs.read(path_join(torch_dir, "version.py"), 1u << 16);
-    static const TextPattern ver_re(R"(__version__[[:space:]]*=[[:space:]]*'([^']*)')");
-    static const TextPattern cuda_re(
+    static const knowledge::TextPattern ver_re(R"(__version__[[:space:]]*=[[:space:]]*'([^']*)')");
+    static const knowledge::TextPattern cuda_re(
         R"(\ncuda(?:[[:space:]]*:[[:space:]]*[^=]+)?[[:space:]]*=[[:space:]]*'([^']*)')");
-    static const TextPattern git_re(R"(git_version[[:space:]]*=[[:space:]]*'([^']*)')");
+    static const knowledge::TextPattern git_re(R"(git_version[[:space:]]*=[[:space:]]*'([^']*)')");
     if (auto m = ver_re.search(vpy)) p.torch_version = m->str(1);
     if (auto m = cuda_re.search(vpy)) p.torch_cuda = m->str(1);
     if (auto m = git_re.search(vpy)) p.torch_git_version = m->str(1);

@@ -24,12 +24,12 @@ struct PythonCandidate {
 
 /// python3 / python in every PATH directory, $VIRTUAL_ENV/bin/python, $CONDA_PREFIX/bin/python, then the
 /// extra ones, de-duplicated by real path (routes merged).
-std::vector<PythonCandidate> discover_pythons(const RootFs& fs, const EnvMap& env, const std::vector<std::string>& extra);
+std::vector<PythonCandidate> discover_pythons(const platform::RootFs& fs, const EnvMap& env, const std::vector<std::string>& extra);
 
 /// The interpreter a pyenv shim (<root>/shims/python3) would exec, following pyenv's own order: PYENV_VERSION,
 /// the nearest .python-version from `cwd` upwards, <root>/version. "" when `path` is not a shim or the choice
 /// is "system" or unresolvable (then the shim itself is run). Spares the shim's bash start-up (~0.2 s).
-std::string resolve_pyenv_shim(const RootFs& fs, const EnvMap& env, const std::string& path, const std::string& cwd);
+std::string resolve_pyenv_shim(const platform::RootFs& fs, const EnvMap& env, const std::string& path, const std::string& cwd);
 
 /// The packages whose import is checked after `import torch` (an extension built for another torch fails
 /// there), as {distribution, module}; checked when the distribution is installed.
@@ -61,12 +61,12 @@ std::vector<PythonEnv> merge_python_envs(std::vector<PythonEnv> envs);
 
 /// Site-packages directories that belong to Python installations found from files alone (interpreter
 /// prefixes, VIRTUAL_ENV, CONDA_PREFIX, pyenv versions, /usr and /usr/local, conda installs).
-std::vector<std::string> site_packages_from_files(const RootFs& fs, const EnvMap& env,
+std::vector<std::string> site_packages_from_files(const platform::RootFs& fs, const EnvMap& env,
                                                   const std::vector<PythonCandidate>& candidates);
 
 /// An environment described from its files only (for --root): packages from dist-info, torch version and
 /// torch.version.cuda from torch/version.py.
-PythonEnv describe_python_from_files(const RootFs& fs, const std::string& site_packages);
+PythonEnv describe_python_from_files(const platform::RootFs& fs, const std::string& site_packages);
 
 /// The packages worth reporting: the ML stack and every nvidia-* wheel.
 bool is_relevant_package(const std::string& normalized_name);

@@ -97,7 +97,7 @@ std::string newest_glibcxx(const std::string& bytes) {
 
 namespace {
 // The libstdc++ this process (live) or the image's loader (--root) uses.
-std::string libstdcxx_in_use(const RootFs& fs, const abi::LdCache& ld_cache) {
+std::string libstdcxx_in_use(const platform::RootFs& fs, const platform::LdCache& ld_cache) {
   if (fs.live()) {
     std::istringstream maps(slurp("/proc/self/maps"));
     std::string line;
@@ -110,7 +110,7 @@ std::string libstdcxx_in_use(const RootFs& fs, const abi::LdCache& ld_cache) {
 }
 }  // namespace
 
-System read_system(const RootFs& fs, const std::map<std::string, std::string>& env, const abi::LdCache& ld_cache) {
+System read_system(const platform::RootFs& fs, const std::map<std::string, std::string>& env, const platform::LdCache& ld_cache) {
   System s = read_system(fs.root());
   s.libstdcxx_path = libstdcxx_in_use(fs, ld_cache);
   if (!s.libstdcxx_path.empty()) s.glibcxx_max = newest_glibcxx(fs.read(s.libstdcxx_path, 8u << 20));

@@ -15,7 +15,7 @@ System read_system(const std::string& root = "/");
 /// read_system plus what needs the root-aware file view: the libstdc++ in use and its newest GLIBCXX_
 /// version, glibc of an image (from libc.so.6's banner), and the allow-listed environment variables.
 /// `ld_cache` is the inspected system's loader cache (read_loader_cache).
-System read_system(const RootFs& fs, const std::map<std::string, std::string>& env, const abi::LdCache& ld_cache);
+System read_system(const platform::RootFs& fs, const std::map<std::string, std::string>& env, const platform::LdCache& ld_cache);
 
 /// Newest "GLIBCXX_3.4.N" version string found in a libstdc++ image ("3.4.30"); "" when none.
 std::string newest_glibcxx(const std::string& bytes);

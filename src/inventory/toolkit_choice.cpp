@@ -9,7 +9,7 @@ namespace gpucheck::inventory {
 
 namespace {
 
-ToolkitChoice make(const std::string& consumer, const RootFs& fs, const std::vector<Toolkit>& toolkits,
+ToolkitChoice make(const std::string& consumer, const platform::RootFs& fs, const std::vector<Toolkit>& toolkits,
                    const std::string& root, const std::string& reason) {
   ToolkitChoice c;
   c.consumer = consumer;
@@ -29,7 +29,7 @@ ToolkitChoice none(const std::string& consumer, const std::string& reason) {
   return c;
 }
 
-std::string toolkit_of_nvcc(const RootFs& fs, const std::string& nvcc) {
+std::string toolkit_of_nvcc(const platform::RootFs& fs, const std::string& nvcc) {
   return parent_dir(parent_dir(fs.resolve(nvcc)));
 }
 
@@ -44,7 +44,7 @@ bool version_less(const std::string& a, const std::string& b) {
   return false;
 }
 
-ToolkitChoice cmake_choice(const RootFs& fs, const EnvMap& env, const std::vector<Toolkit>& toolkits) {
+ToolkitChoice cmake_choice(const platform::RootFs& fs, const EnvMap& env, const std::vector<Toolkit>& toolkits) {
   const std::string c = "cmake";
   if (auto v = platform::env_value(env, "CUDACXX"); !v.empty()) return make(c, fs, toolkits, toolkit_of_nvcc(fs, v), "CUDACXX=" + v);
   if (auto v = platform::env_value(env, "CUDAToolkit_ROOT"); !v.empty()) {
@@ -69,7 +69,7 @@ ToolkitChoice cmake_choice(const RootFs& fs, const EnvMap& env, const std::vecto
   return none(c, "no CUDACXX, CUDAToolkit_ROOT, CUDA_PATH, nvcc on PATH or /usr/local/cuda*");
 }
 
-ToolkitChoice torch_choice(const RootFs& fs, const EnvMap& env, const std::vector<Toolkit>& toolkits) {
+ToolkitChoice torch_choice(const platform::RootFs& fs, const EnvMap& env, const std::vector<Toolkit>& toolkits) {
   const std::string c = "torch_cpp_extension";
   // torch takes CUDA_HOME / CUDA_PATH as given, without checking that it exists.
   if (auto v = platform::env_value(env, "CUDA_HOME"); !v.empty()) return make(c, fs, toolkits, v, "CUDA_HOME=" + v);
@@ -83,7 +83,7 @@ ToolkitChoice torch_choice(const RootFs& fs, const EnvMap& env, const std::vecto
 
 }  // namespace
 
-std::vector<ToolkitChoice> choose_toolkits(const RootFs& fs, const EnvMap& env, const std::vector<Toolkit>& toolkits) {
+std::vector<ToolkitChoice> choose_toolkits(const platform::RootFs& fs, const EnvMap& env, const std::vector<Toolkit>& toolkits) {
   std::vector<ToolkitChoice> out;
   if (auto nvcc = fs.which("nvcc", platform::env_value(env, "PATH")); !nvcc.empty())
     out.push_back(make("path", fs, toolkits, toolkit_of_nvcc(fs, nvcc), "nvcc on PATH: " + nvcc));

@@ -14,6 +14,6 @@
 
 namespace gpucheck::inventory {
 
-std::vector<ToolkitChoice> choose_toolkits(const RootFs& fs, const EnvMap& env, const std::vector<Toolkit>& toolkits);
+std::vector<ToolkitChoice> choose_toolkits(const platform::RootFs& fs, const EnvMap& env, const std::vector<Toolkit>& toolkits);
 
 }  // namespace gpucheck::inventory

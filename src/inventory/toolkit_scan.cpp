@@ -22,7 +22,7 @@ namespace {
 const std::vector<std::string> kIncludeDirs = {"include", "targets/x86_64-linux/include",
                                                "targets/sbsa-linux/include"};
 
-bool looks_like_toolkit(const RootFs& fs, const std::string& root) {
+bool looks_like_toolkit(const platform::RootFs& fs, const std::string& root) {
   for (const char* marker : {"bin/nvcc", "bin/ptxas", "version.json", "version.txt"})
     if (fs.exists(path_join(root, marker))) return true;
   for (const auto& inc : kIncludeDirs)
@@ -30,7 +30,7 @@ bool looks_like_toolkit(const RootFs& fs, const std::string& root) {
   return false;
 }
 
-std::string first_existing_include(const RootFs& fs, const std::string& root, const std::string& rel) {
+std::string first_existing_include(const platform::RootFs& fs, const std::string& root, const std::string& rel) {
   for (const auto& inc : kIncludeDirs) {
     std::string p = path_join(root, inc + "/" + rel);
     if (fs.is_file(p)) return p;
@@ -39,7 +39,7 @@ std::string first_existing_include(const RootFs& fs, const std::string& root, co
 }
 
 // conda-meta/<name>-<version>-<build>.json -> version of the first package in `names` present.
-std::string conda_meta_version(const RootFs& fs, const std::string& prefix, const std::vector<std::string>& names,
+std::string conda_meta_version(const platform::RootFs& fs, const std::string& prefix, const std::vector<std::string>& names,
                                std::string& which) {
   auto files = fs.list(path_join(prefix, "conda-meta"));
   for (const auto& name : names) {
@@ -66,7 +66,7 @@ std::string pip_site_packages_of(const std::string& root) {
 }  // namespace
 
 std::string parse_version_txt(const std::string& text) {
-  static const TextPattern re(R"(CUDA Version[[:space:]]+([0-9][0-9.]*))");
+  static const knowledge::TextPattern re(R"(CUDA Version[[:space:]]+([0-9][0-9.]*))");
   auto m = re.search(text);
   return m ? m->str(1) : "";
 }
@@ -81,21 +81,21 @@ std::string parse_version_json(const std::string& text) {
 
 std::string parse_cuda_h_version(const std::string& text) {
   // At most 9 digits: a longer number is no CUDA version (and would not fit an int).
-  static const TextPattern re(R"(#define[[:space:]]+CUDA_VERSION[[:space:]]+([0-9]{1,9})(?:[^0-9]|$))");
+  static const knowledge::TextPattern re(R"(#define[[:space:]]+CUDA_VERSION[[:space:]]+([0-9]{1,9})(?:[^0-9]|$))");
   auto m = re.search(text);
   if (!m) return "";
   return cuda_int_to_string(std::stoi(m->str(1)));
 }
 
 std::string parse_nvcc_version(const std::string& text) {
-  static const TextPattern full(R"(release[[:space:]]+[0-9.]+,[[:space:]]+V([0-9][0-9.]*))");
-  static const TextPattern rel(R"(release[[:space:]]+([0-9][0-9.]*))");
+  static const knowledge::TextPattern full(R"(release[[:space:]]+[0-9.]+,[[:space:]]+V([0-9][0-9.]*))");
+  static const knowledge::TextPattern rel(R"(release[[:space:]]+([0-9][0-9.]*))");
   if (auto m = full.search(text)) return m->str(1);
   if (auto m = rel.search(text)) return m->str(1);
   return "";
 }
 
-void read_toolkit_version(const RootFs& fs, Toolkit& tk, bool allow_exec) {
+void read_toolkit_version(const platform::RootFs& fs, Toolkit& tk, bool allow_exec) {
   const std::string& root = tk.root;
   if (auto v = parse_version_json(fs.read(path_join(root, "version.json"), 1u << 20)); !v.empty()) {
     tk.version = v, tk.version_source = "version.json";
@@ -110,7 +110,7 @@ void read_toolkit_version(const RootFs& fs, Toolkit& tk, bool allow_exec) {
   std::vector<std::string> dist_dirs = {path_join(root, "dist-info")};
   if (auto sp = pip_site_packages_of(root); !sp.empty()) dist_dirs.push_back(sp);
   for (const auto& dir : dist_dirs) {
-    auto pkgs = read_dist_infos(fs, dir);
+    auto pkgs = platform::read_dist_infos(fs, dir);
     for (const char* name : {"nvidia-cuda-nvcc", "nvidia-cuda-nvcc-cu13", "nvidia-cuda-nvcc-cu12", "nvidia-cuda-nvcc-cu11",
                              "nvidia-cuda-runtime", "nvidia-cuda-runtime-cu12", "nvidia-cuda-runtime-cu11"}) {
       auto it = pkgs.find(name);
@@ -140,7 +140,7 @@ void read_toolkit_version(const RootFs& fs, Toolkit& tk, bool allow_exec) {
   }
 }
 
-std::vector<Toolkit> scan_toolkits(const RootFs& fs, const ToolkitScanInput& in) {
+std::vector<Toolkit> scan_toolkits(const platform::RootFs& fs, const ToolkitScanInput& in) {
   struct Candidate {
     std::string path;  // as found, before resolving
     std::string via;
@@ -158,7 +158,7 @@ std::vector<Toolkit> scan_toolkits(const RootFs& fs, const ToolkitScanInput& in)
   for (const auto& sp : in.site_packages)
     for (const char* sub : {"nvidia/cuda_nvcc", "nvidia/cu13"})
       if (fs.is_dir(path_join(sp, sub))) {
-        auto pkgs = read_dist_infos(fs, sp);
+        auto pkgs = platform::read_dist_infos(fs, sp);
         std::string pkg = "nvidia-cuda-nvcc";
         for (const auto& [name, version] : pkgs)
           if (starts_with(name, "nvidia-cuda-nvcc")) pkg = name;

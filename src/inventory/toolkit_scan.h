@@ -19,11 +19,11 @@ struct ToolkitScanInput {
   bool allow_exec = true;                   // may run `nvcc --version` (never under --root)
 };
 
-std::vector<Toolkit> scan_toolkits(const RootFs& fs, const ToolkitScanInput& in);
+std::vector<Toolkit> scan_toolkits(const platform::RootFs& fs, const ToolkitScanInput& in);
 
 /// Reads the version of the toolkit at `root` (version.json, version.txt, dist-info, conda-meta, cuda.h,
 /// then `nvcc --version` when allowed). Sets version and version_source; leaves them empty when unknown.
-void read_toolkit_version(const RootFs& fs, Toolkit& tk, bool allow_exec);
+void read_toolkit_version(const platform::RootFs& fs, Toolkit& tk, bool allow_exec);
 
 /// "CUDA Version 11.0.228" -> "11.0.228".
 std::string parse_version_txt(const std::string& text);

@@ -21,8 +21,8 @@ bool is_cublas(const std::string& file_name) {
 
 }  // namespace
 
-void VersionPrefetch::start(const RootFs& fs, const EnvMap& env, const std::string& cache_file,
-                            const abi::LdCache& ld_cache) {
+void VersionPrefetch::start(const platform::RootFs& fs, const EnvMap& env, const std::string& cache_file,
+                            const platform::LdCache& ld_cache) {
   if (!fs.live()) return;
   std::vector<std::string> dirs;
   std::vector<std::string> roots = {platform::env_value(env, "CUDA_HOME"), platform::env_value(env, "CUDA_PATH"),
@@ -40,7 +40,7 @@ void VersionPrefetch::start(const RootFs& fs, const EnvMap& env, const std::stri
     for (const auto& name : fs.list(d))
       if (is_cublas(name)) real_dirs.insert(parent_dir(fs.resolve(path_join(d, name))));
   for (const auto& e : ld_cache.entries())
-    if (abi::is_host_entry(e) && is_cublas(base_name(e.path))) real_dirs.insert(parent_dir(fs.resolve(e.path)));
+    if (platform::is_host_entry(e) && is_cublas(base_name(e.path))) real_dirs.insert(parent_dir(fs.resolve(e.path)));
   std::set<std::string> files;
   for (const auto& d : real_dirs)
     for (const auto& name : fs.list(d))
@@ -51,7 +51,7 @@ void VersionPrefetch::start(const RootFs& fs, const EnvMap& env, const std::stri
   for (const auto& real : files) {
     VersionReading cached;
     if (real.empty() || !fs.is_file(real) || cache.lookup(real, cached) ||
-        !abi::ElfObject::loadable_mismatch(real).empty())
+        !platform::ElfObject::loadable_mismatch(real).empty())
       continue;
     std::string kind = library_kind(base_name(real));
     if (kind.empty()) continue;

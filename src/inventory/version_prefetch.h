@@ -24,7 +24,7 @@ class VersionPrefetch {
   /// Starts one child per directory holding cuBLAS libraries whose reading the cache (`cache_file`, "" = none)
   /// does not already have. Does nothing unless `fs` is the live machine. `ld_cache`: the loader cache
   /// (read_loader_cache), one of the places looked at.
-  void start(const RootFs& fs, const EnvMap& env, const std::string& cache_file, const abi::LdCache& ld_cache);
+  void start(const platform::RootFs& fs, const EnvMap& env, const std::string& cache_file, const platform::LdCache& ld_cache);
 
   /// Whether a child was started for this real path.
   bool covers(const std::string& path) const { return by_path_.count(path) != 0; }

@@ -6,7 +6,7 @@
 #include "core/files.h"
 #include "knowledge/kb_schema.h"
 
-namespace gpucheck::compat {
+namespace gpucheck::knowledge {
 
 std::vector<GpuModel> load_gpu_models(const std::string& compat_dir) {
   const std::string path = compat_dir + "/cuda_archs.json";
@@ -34,4 +34,4 @@ std::optional<GpuModel> gpu_model(const std::vector<GpuModel>& table, const std:
   return *best;
 }
 
-}  // namespace gpucheck::compat
+}  // namespace gpucheck::knowledge

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace gpucheck::compat {
+namespace gpucheck::knowledge {
 
 struct GpuModel {
   std::string name;  // "RTX 3090", "A100": the model as NVIDIA's table names it
@@ -22,4 +22,4 @@ std::vector<GpuModel> load_gpu_models(const std::string& compat_dir);
 /// names: the longest table name found in it as whole words; nullopt when none (or a truncated name).
 std::optional<GpuModel> gpu_model(const std::vector<GpuModel>& table, const std::string& gpu_name);
 
-}  // namespace gpucheck::compat
+}  // namespace gpucheck::knowledge

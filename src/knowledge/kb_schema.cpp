@@ -4,7 +4,7 @@
 
 #include "core/text.h"
 
-namespace gpucheck::compat {
+namespace gpucheck::knowledge {
 namespace {
 
 enum class Type { kString, kInt, kBool, kArray };
@@ -183,4 +183,4 @@ std::vector<std::string> validate_compat_document(const nlohmann::json& doc, con
   return errors;
 }
 
-}  // namespace gpucheck::compat
+}  // namespace gpucheck::knowledge

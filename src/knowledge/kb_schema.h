@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace gpucheck::compat {
+namespace gpucheck::knowledge {
 
 /// Problems found in one data/compat document ("torch.json: releases[3]: no source"); empty when valid.
 std::vector<std::string> validate_compat_document(const nlohmann::json& doc, const std::string& file_name);
@@ -14,4 +14,4 @@ std::vector<std::string> validate_compat_document(const nlohmann::json& doc, con
 /// The file names the knowledge base consists of.
 const std::vector<std::string>& compat_files();
 
-}  // namespace gpucheck::compat
+}  // namespace gpucheck::knowledge

@@ -12,7 +12,7 @@
 #include "core/paths.h"
 #include "core/text.h"
 
-namespace gpucheck::compat {
+namespace gpucheck::knowledge {
 namespace {
 
 using nlohmann::json;
@@ -277,4 +277,4 @@ const ExtensionInfo* KnowledgeBase::extension(const std::string& name) const {
   return nullptr;
 }
 
-}  // namespace gpucheck::compat
+}  // namespace gpucheck::knowledge

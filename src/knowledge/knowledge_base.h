@@ -16,7 +16,7 @@
 #include "knowledge/pypi_index.h"
 #include "platform/dist_info.h"
 
-namespace gpucheck::compat {
+namespace gpucheck::knowledge {
 
 struct DriverMinimum {
   std::string cuda;        // "11.8"
@@ -179,6 +179,6 @@ class KnowledgeBase {
 };
 
 /// PEP 503 normalisation (inventory's dist-info reader owns it; the knowledge base keys packages the same way).
-using inventory::normalize_package_name;
+using platform::normalize_package_name;
 
-}  // namespace gpucheck::compat
+}  // namespace gpucheck::knowledge

@@ -10,7 +10,7 @@
 #include "knowledge/text_pattern.h"
 #include "platform/dist_info.h"
 
-namespace gpucheck::pep440 {
+namespace gpucheck::knowledge::pep440 {
 namespace {
 
 // The grammar's patterns are TextPatterns (RE2: linear, no recursion; std::regex overflowed the stack on a
@@ -65,7 +65,7 @@ std::vector<std::string> version_split(const std::string& version) {
   std::vector<std::string> out;
   auto bang = version.rfind('!');
   out.push_back(bang == std::string::npos || bang == 0 ? "0" : version.substr(0, bang));
-  static const TextPattern pre_suffix(R"(([0-9]+)((?:a|b|c|rc)[0-9]+))");
+  static const knowledge::TextPattern pre_suffix(R"(([0-9]+)((?:a|b|c|rc)[0-9]+))");
   for (const auto& item : split(bang == std::string::npos ? version : version.substr(bang + 1), '.')) {
     if (auto m = pre_suffix.match(item)) out.push_back(m->str(1)), out.push_back(m->str(2));
     else out.push_back(item);
@@ -116,20 +116,20 @@ void add_once(std::vector<Specifier>& specs, Specifier s) {
 
 }  // namespace
 
-std::string normalize_name(const std::string& name) { return inventory::normalize_package_name(name); }
+std::string normalize_name(const std::string& name) { return platform::normalize_package_name(name); }
 
 // --- versions ------------------------------------------------------------------------------------------
 
 std::optional<Version> Version::parse(const std::string& text) {
   // packaging.version.VERSION_PATTERN, case-insensitive, surrounding whitespace allowed
-  static const TextPattern re(
+  static const knowledge::TextPattern re(
       R"(v?(?:([0-9]+)!)?([0-9]+(?:\.[0-9]+)*))"
       R"(([-_\.]?(alpha|a|beta|b|preview|pre|c|rc)[-_\.]?([0-9]+)?)?)"
       R"(((?:-([0-9]+))|(?:[-_\.]?(post|rev|r)[-_\.]?([0-9]+)?))?)"
       R"(([-_\.]?(dev)[-_\.]?([0-9]+)?)?)"
       R"((?:\+([a-z0-9]+(?:[-_\.][a-z0-9]+)*))?)");
   std::string t = lower(trim(text));
-  std::optional<PatternMatch> m;
+  std::optional<knowledge::PatternMatch> m;
   if (t.empty() || t.size() > 256 || !(m = re.match(t))) return std::nullopt;
   Version v;
   auto n = number(m->str(1));
@@ -211,7 +211,7 @@ int compare(const Version& a, const Version& b) { return a.compare(b); }
 
 Specifier Specifier::parse(const std::string& raw) {
   // The version may not start with an operator character: ">>0.2" is a bad operator, not a bad version.
-  static const TextPattern clause(R"((===|~=|==|!=|<=|>=|<|>)[[:space:]]*([^[:space:]<>=!~][^[:space:]]*))");
+  static const knowledge::TextPattern clause(R"((===|~=|==|!=|<=|>=|<|>)[[:space:]]*([^[:space:]<>=!~][^[:space:]]*))");
   std::string text = trim(raw);
   auto m = clause.match(text);
   if (!m) fail("'" + text + "' is not a version specifier (like >=1.10 or ==2.0.*)");
@@ -488,9 +488,9 @@ Requirement Requirement::parse(const std::string& raw) {
   std::string text = raw;
   if (auto hash = text.find(" #"); hash != std::string::npos) text = text.substr(0, hash);
   text = trim(text);
-  static const TextPattern head(
+  static const knowledge::TextPattern head(
       R"(([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)[[:space:]]*(?:\[([^\]]*)\])?[[:space:]]*([^\r\n]*))");
-  std::optional<PatternMatch> m;
+  std::optional<knowledge::PatternMatch> m;
   if (text.empty() || text.size() > 4096 || !(m = head.match(text)))
     fail("'" + trim(raw) + "' is not a requirement (like bmtrain>=0.2.1 or torch==2.5.1)");
   Requirement r;
@@ -538,4 +538,4 @@ std::string Requirement::str() const {
 
 bool Requirement::applies(const MarkerEnv& env) const { return evaluate_marker(marker, env); }
 
-}  // namespace gpucheck::pep440
+}  // namespace gpucheck::knowledge::pep440

@@ -19,7 +19,7 @@
 
 #include "core/errors.h"
 
-namespace gpucheck::pep440 {
+namespace gpucheck::knowledge::pep440 {
 
 /// A version, specifier, requirement or marker that is not PEP 440 / PEP 508; the message names the text.
 struct ParseError : InputError {
@@ -130,4 +130,4 @@ struct Requirement {
 /// PEP 503: lower case, runs of "-", "_", "." become "-".
 std::string normalize_name(const std::string& name);
 
-}  // namespace gpucheck::pep440
+}  // namespace gpucheck::knowledge::pep440

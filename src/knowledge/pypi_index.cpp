@@ -10,7 +10,7 @@
 #include "knowledge/pep440.h"
 #include "knowledge/text_pattern.h"
 
-namespace gpucheck::compat {
+namespace gpucheck::knowledge {
 
 bool PypiRelease::has_wheel_for(const std::string& python_mm) const {
   auto v = pep440::Version::parse(python_mm);
@@ -121,4 +121,4 @@ std::string cuda_of_requires_dist(const std::vector<std::string>& requires_dist)
   return "";
 }
 
-}  // namespace gpucheck::compat
+}  // namespace gpucheck::knowledge

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-namespace gpucheck::compat {
+namespace gpucheck::knowledge {
 
 struct PypiRelease {
   std::string version;                           // "0.2.3.post2"
@@ -58,4 +58,4 @@ class PypiIndex {
 /// -> "12.4", "cuda-toolkit[...]==13.0.2" -> "13.0"); "" when the wheel names no CUDA runtime package.
 std::string cuda_of_requires_dist(const std::vector<std::string>& requires_dist);
 
-}  // namespace gpucheck::compat
+}  // namespace gpucheck::knowledge

@@ -4,7 +4,7 @@
 
 #include <stdexcept>
 
-namespace gpucheck {
+namespace gpucheck::knowledge {
 
 TextPattern::TextPattern(const std::string& pattern) {
   RE2::Options options;
@@ -48,4 +48,4 @@ std::vector<PatternMatch> TextPattern::search_all(std::string_view text) const {
   return all;
 }
 
-}  // namespace gpucheck
+}  // namespace gpucheck::knowledge

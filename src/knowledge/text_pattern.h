@@ -21,7 +21,7 @@ namespace re2 {
 class RE2;
 }
 
-namespace gpucheck {
+namespace gpucheck::knowledge {
 
 /// One match: group(0) the whole, group(i) the i-th capture; an unmatched group is nullopt.
 struct PatternMatch {
@@ -52,4 +52,4 @@ class TextPattern {
   std::unique_ptr<const re2::RE2> re_;
 };
 
-}  // namespace gpucheck
+}  // namespace gpucheck::knowledge

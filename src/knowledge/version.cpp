@@ -6,7 +6,7 @@
 #include "core/text.h"
 #include "knowledge/pep440.h"
 
-namespace gpucheck::compat {
+namespace gpucheck::knowledge {
 
 std::optional<Version> Version::parse(const std::string& text) {
   std::string t = trim(text);
@@ -113,4 +113,4 @@ std::string cuda_tag_to_version(const std::string& tag) {
   return digits.substr(0, digits.size() - 1) + "." + digits.substr(digits.size() - 1);
 }
 
-}  // namespace gpucheck::compat
+}  // namespace gpucheck::knowledge

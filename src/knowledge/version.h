@@ -7,7 +7,7 @@
 
 #include "core/cuda_version.h"
 
-namespace gpucheck::compat {
+namespace gpucheck::knowledge {
 
 struct Version {
   std::vector<int> parts;  // numeric release parts: {2, 0, 1}
@@ -38,4 +38,4 @@ using gpucheck::cuda_int_to_string;
 /// "cu118" -> "11.8", "cu121" -> "12.1", "cu130" -> "13.0"; "" when not a CUDA tag.
 std::string cuda_tag_to_version(const std::string& tag);
 
-}  // namespace gpucheck::compat
+}  // namespace gpucheck::knowledge

@@ -6,7 +6,7 @@ namespace gpucheck::model {
 
 nlohmann::json to_json(const AbiDetails& d) { return {{"seconds", d.seconds}, {"objects_parsed", d.objects_parsed}}; }
 
-AbiDetails abi_details(const report::Report& r) {
+AbiDetails abi_details(const model::Report& r) {
   return {number_at(r.details, "seconds", 0.0), whole(member(r.details, "objects_parsed"))};
 }
 

@@ -20,7 +20,7 @@ struct AbiDetails {
 
 nlohmann::json to_json(const AbiDetails& d);
 /// The abi details of `r`; lenient: a missing or mistyped field keeps its default.
-AbiDetails abi_details(const report::Report& r);
+AbiDetails abi_details(const model::Report& r);
 
 /// A library the loader could not find, with where it looked.
 struct MissingLibrary {

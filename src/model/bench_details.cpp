@@ -12,7 +12,7 @@ nlohmann::json to_json(const BenchDetails& d) {
   return j;
 }
 
-BenchDetails bench_details(const report::Report& r) {
+BenchDetails bench_details(const model::Report& r) {
   BenchDetails d;
   d.document = text_at(r.details, "document");
   d.key = text_at(r.details, "key");

@@ -25,6 +25,6 @@ struct BenchDetails {
 
 nlohmann::json to_json(const BenchDetails& d);
 /// The bench details of `r`; lenient: a missing or mistyped field keeps its default.
-BenchDetails bench_details(const report::Report& r);
+BenchDetails bench_details(const model::Report& r);
 
 }  // namespace gpucheck::model

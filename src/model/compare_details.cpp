@@ -23,7 +23,7 @@ nlohmann::json to_json(const CompareDetails& d) {
   return j;
 }
 
-CompareDetails compare_details(const report::Report& r) {
+CompareDetails compare_details(const model::Report& r) {
   CompareDetails d;
   const nlohmann::json& j = r.details;
   if (!j.is_object()) return d;

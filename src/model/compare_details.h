@@ -24,6 +24,6 @@ struct CompareDetails {
 
 nlohmann::json to_json(const CompareDetails& d);
 /// The compare details of `r`; lenient: a missing or mistyped field keeps its default.
-CompareDetails compare_details(const report::Report& r);
+CompareDetails compare_details(const model::Report& r);
 
 }  // namespace gpucheck::model

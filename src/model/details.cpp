@@ -8,14 +8,14 @@ namespace gpucheck::model {
 namespace {
 
 template <typename T>
-Details none(const report::Report&) {
+Details none(const model::Report&) {
   return T{};
 }
 
 }  // namespace
 
-Details details_of(const report::Report& r) {
-  using Reader = std::function<Details(const report::Report&)>;
+Details details_of(const model::Report& r) {
+  using Reader = std::function<Details(const model::Report&)>;
   static const std::map<std::string, Reader> kByCommand{
       {"run", run_details},
       {"doctor", doctor_details},

@@ -27,7 +27,7 @@ using Details = std::variant<NoDetails, RunDetails, DoctorDetails, ExplainDetail
                              CompareDetails, DiffDetails, BenchDetails, CompletionDetails, ManDetails>;
 
 /// The typed details of `r`, read leniently (a saved report may come from anywhere).
-Details details_of(const report::Report& r);
+Details details_of(const model::Report& r);
 
 /// The JSON of Report.details for `d` (null for details that have none): what a builder stores.
 nlohmann::json to_json(const Details& d);

@@ -33,7 +33,7 @@ nlohmann::json to_json(const DiffDetails& d) {
   return {{"a", side(d.a)}, {"b", side(d.b)}, {"differences", d.differences}, {"that_matter", d.that_matter}};
 }
 
-DiffDetails diff_details(const report::Report& r) {
+DiffDetails diff_details(const model::Report& r) {
   DiffDetails d;
   if (!r.details.is_object()) return d;
   d.a = side(r.details, "a");

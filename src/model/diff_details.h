@@ -23,6 +23,6 @@ struct DiffDetails {
 nlohmann::json to_json(const DiffDetails& d);
 /// The diff details of `r`. Lenient, since a saved report may come from anywhere: a missing or mistyped
 /// field keeps its default (a count that is not a whole number from 0 is 0).
-DiffDetails diff_details(const report::Report& r);
+DiffDetails diff_details(const model::Report& r);
 
 }  // namespace gpucheck::model

@@ -15,7 +15,7 @@ nlohmann::json to_json(const DoctorDetails& d) {
   return {{"inventory_source", d.inventory_source}, {"knowledge_base", d.knowledge_base}, {"python", python}};
 }
 
-DoctorDetails doctor_details(const report::Report& r) {
+DoctorDetails doctor_details(const model::Report& r) {
   DoctorDetails d;
   d.inventory_source = text_at(r.details, "inventory_source");
   d.knowledge_base = text_at(r.details, "knowledge_base");

@@ -30,7 +30,7 @@ struct DoctorDetails {
 
 nlohmann::json to_json(const DoctorDetails& d);
 /// The doctor details of `r`; lenient: a missing or mistyped field keeps its default.
-DoctorDetails doctor_details(const report::Report& r);
+DoctorDetails doctor_details(const model::Report& r);
 
 /// Whether `f` is the install plan's own Finding (the first of section "plan"; planner::plan_finding
 /// writes its verdict into details), not one of the plan's notes.

@@ -4,7 +4,7 @@
 
 namespace gpucheck::model {
 
-std::map<std::string, std::string> host_compiler_fits(const report::Report& r) {
+std::map<std::string, std::string> host_compiler_fits(const model::Report& r) {
   std::map<std::string, std::string> fits;
   if (const auto* s = r.find_section("host_compiler"))
     for (const auto& f : s->findings)

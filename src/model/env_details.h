@@ -13,6 +13,6 @@ namespace gpucheck::model {
 struct EnvDetails {};
 
 /// Per toolkit root: "fit (the finding's summary)", from the "host_compiler" section of `r`.
-std::map<std::string, std::string> host_compiler_fits(const report::Report& r);
+std::map<std::string, std::string> host_compiler_fits(const model::Report& r);
 
 }  // namespace gpucheck::model

@@ -10,7 +10,7 @@ nlohmann::json to_json(const UseCudaDetails& d) {
   return {{"toolkit", {{"root", d.toolkit_root}, {"version", d.toolkit_version}}}, {"exports", exports}, {"shell", d.shell}};
 }
 
-UseCudaDetails use_cuda_details(const report::Report& r) {
+UseCudaDetails use_cuda_details(const model::Report& r) {
   UseCudaDetails d;
   d.toolkit_root = text_at(member(r.details, "toolkit"), "root");
   d.toolkit_version = text_at(member(r.details, "toolkit"), "version");
@@ -23,7 +23,7 @@ nlohmann::json to_json(const ModulefilesDetails& d) {
   return {{"dir", d.dir}, {"written", d.written}, {"tcl", d.tcl}, {"lua", d.lua}};
 }
 
-ModulefilesDetails modulefiles_details(const report::Report& r) {
+ModulefilesDetails modulefiles_details(const model::Report& r) {
   return {text_at(r.details, "dir"), strings_at(r.details, "written"), text_at(r.details, "tcl"),
           text_at(r.details, "lua")};
 }

@@ -19,7 +19,7 @@ struct UseCudaDetails {
   std::string shell;            // the lines for `eval`, exactly as printed
 };
 nlohmann::json to_json(const UseCudaDetails& d);
-UseCudaDetails use_cuda_details(const report::Report& r);
+UseCudaDetails use_cuda_details(const model::Report& r);
 
 struct ModulefilesDetails {
   std::string dir;                   // where they were written
@@ -27,6 +27,6 @@ struct ModulefilesDetails {
   std::string tcl, lua;              // the directories for `module use`
 };
 nlohmann::json to_json(const ModulefilesDetails& d);
-ModulefilesDetails modulefiles_details(const report::Report& r);
+ModulefilesDetails modulefiles_details(const model::Report& r);
 
 }  // namespace gpucheck::model

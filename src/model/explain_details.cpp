@@ -19,7 +19,7 @@ nlohmann::json to_json(const ExplainDetails& d) {
   return j;
 }
 
-ExplainDetails explain_details(const report::Report& r) {
+ExplainDetails explain_details(const model::Report& r) {
   ExplainDetails d;
   const nlohmann::json& in = member(r.details, "input");
   d.input.name = in.is_object() && in.contains("name") ? text_at(in, "name") : "-";

@@ -34,7 +34,7 @@ struct ExplainDetails {
 
 nlohmann::json to_json(const ExplainDetails& d);
 /// The explain details of `r`; lenient: a missing or mistyped field keeps its default.
-ExplainDetails explain_details(const report::Report& r);
+ExplainDetails explain_details(const model::Report& r);
 
 /// A similar report from the index (explain::add_similar_reports): its thread and the fix that solved it.
 struct SimilarReport {

@@ -12,7 +12,7 @@ nlohmann::json to_json(const FleetDetails& d) {
           {"min_peers", d.peer.min_peers}};
 }
 
-FleetDetails fleet_details(const report::Report& r) {
+FleetDetails fleet_details(const model::Report& r) {
   FleetDetails d;
   d.nodes = whole(member(r.details, "nodes"));
   d.rejected = whole(member(r.details, "rejected"));

@@ -18,6 +18,6 @@ struct FleetDetails {
 
 nlohmann::json to_json(const FleetDetails& d);
 /// The fleet details of `r`; lenient: a missing or mistyped field keeps its default.
-FleetDetails fleet_details(const report::Report& r);
+FleetDetails fleet_details(const model::Report& r);
 
 }  // namespace gpucheck::model

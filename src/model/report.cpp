@@ -6,7 +6,7 @@
 #include "core/errors.h"
 #include "core/files.h"
 
-namespace gpucheck::report {
+namespace gpucheck::model {
 
 Section& Report::section(const std::string& name) {
   for (auto& s : sections)
@@ -200,4 +200,4 @@ Report read_report_file(const std::string& path) {
   }
 }
 
-}  // namespace gpucheck::report
+}  // namespace gpucheck::model

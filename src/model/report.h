@@ -10,7 +10,7 @@
 
 #include "core/finding.h"
 
-namespace gpucheck::report {
+namespace gpucheck::model {
 
 inline constexpr const char* kReportSchemaVersion = "2.0";
 
@@ -87,4 +87,4 @@ std::string write_report_file(const std::string& dir, const std::string& host, c
 /// anything that is not a readable gpucheck report, including a field of the wrong type.
 Report read_report_file(const std::string& path);
 
-}  // namespace gpucheck::report
+}  // namespace gpucheck::model

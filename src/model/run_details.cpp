@@ -4,7 +4,7 @@ namespace gpucheck::model {
 
 nlohmann::json to_json(const RunDetails& d) { return {{"gpu_probes", d.gpu_probes}}; }
 
-RunDetails run_details(const report::Report& r) {
+RunDetails run_details(const model::Report& r) {
   RunDetails d;
   if (!r.details.is_object()) return d;
   auto g = r.details.find("gpu_probes");

@@ -16,6 +16,6 @@ struct RunDetails {
 
 nlohmann::json to_json(const RunDetails& d);
 /// The run details of `r`; lenient: entries that are not strings are left out.
-RunDetails run_details(const report::Report& r);
+RunDetails run_details(const model::Report& r);
 
 }  // namespace gpucheck::model

@@ -50,7 +50,7 @@ void scrub(Finding& f) {
 
 }  // namespace
 
-void scrub_secrets(report::Report& r) {
+void scrub_secrets(model::Report& r) {
   scrub(r.meta.hostname);
   for (auto& arg : r.meta.command_line) scrub(arg);
   for (auto& [name, value] : r.meta.environment) value = recorded_value(name, value);

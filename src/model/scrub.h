@@ -10,7 +10,7 @@ namespace gpucheck::model {
 
 /// Redacts `r` in place (idempotent): `NAME=value` for secret-looking names, URL userinfo, credential
 /// parameters, `Bearer`/`Basic` credentials and known token formats become "<redacted>".
-void scrub_secrets(report::Report& r);
+void scrub_secrets(model::Report& r);
 /// The same for one finding (`run` shows each probe's on the terminal as it finishes).
 void scrub_secrets(Finding& f);
 /// The same for every string of a document that is not a Report (bench's Google Benchmark document).

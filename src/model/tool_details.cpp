@@ -9,7 +9,7 @@ nlohmann::json to_json(const VersionDetails& d) {
           {"cuda", d.cuda},       {"nccl", d.nccl},                   {"torch", d.torch}};
 }
 
-VersionDetails version_details(const report::Report& r) {
+VersionDetails version_details(const model::Report& r) {
   VersionDetails d;
   // A report that does not say its version is this gpucheck's (the report's own tool_version).
   d.version = member(r.details, "version").is_string() ? text_at(r.details, "version") : r.meta.tool_version;
@@ -32,13 +32,13 @@ ProbeListing probe_listing(const Finding& f) {
 
 nlohmann::json to_json(const CompletionDetails& d) { return {{"shell", d.shell}, {"script", d.script}}; }
 
-CompletionDetails completion_details(const report::Report& r) {
+CompletionDetails completion_details(const model::Report& r) {
   return {text_at(r.details, "shell"), text_at(r.details, "script")};
 }
 
 nlohmann::json to_json(const ManDetails& d) { return {{"format", d.format}, {"page", d.page}}; }
 
-ManDetails man_details(const report::Report& r) {
+ManDetails man_details(const model::Report& r) {
   ManDetails d;
   if (member(r.details, "format").is_string()) d.format = text_at(r.details, "format");
   d.page = text_at(r.details, "page");

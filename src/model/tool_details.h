@@ -17,7 +17,7 @@ struct VersionDetails {
   bool cuda = false, nccl = false, torch = false;  // built with each
 };
 nlohmann::json to_json(const VersionDetails& d);
-VersionDetails version_details(const report::Report& r);
+VersionDetails version_details(const model::Report& r);
 
 /// `list`: the probes are its Findings (section "probes"); nothing beyond them.
 struct ListDetails {};
@@ -36,13 +36,13 @@ struct CompletionDetails {
   std::string shell, script;
 };
 nlohmann::json to_json(const CompletionDetails& d);
-CompletionDetails completion_details(const report::Report& r);
+CompletionDetails completion_details(const model::Report& r);
 
 /// `man`: the page in roff, exactly as generated.
 struct ManDetails {
   std::string format = "roff", page;
 };
 nlohmann::json to_json(const ManDetails& d);
-ManDetails man_details(const report::Report& r);
+ManDetails man_details(const model::Report& r);
 
 }  // namespace gpucheck::model

@@ -17,7 +17,7 @@
 namespace gpucheck::model {
 namespace {
 
-using report::Report;
+using model::Report;
 
 // The value of `--name V` or `--name=V` on the report's command line; "" when absent.
 std::string option_value(const Report& r, const std::string& name) {
@@ -72,7 +72,7 @@ bool no_nvidia_gpu(const Report& r) {
   return p.value("checked", false) && empty(p, "pci_devices") && empty(p, "device_nodes") && empty(inv, "gpus") && !driver;
 }
 
-NextStep run_step(const Report& r, const report::Summary& s, const std::string& prog) {
+NextStep run_step(const Report& r, const model::Summary& s, const std::string& prog) {
   const std::string python = source_options(r, {"--python"});
   auto failed = with_status(r, Status::kFail), errored = with_status(r, Status::kError);
   if (!failed.empty()) return {act_on(*failed.front()) + ", then check again:", prog + " run --only " + ids(failed) + python};
@@ -94,7 +94,7 @@ NextStep doctor_step(const Report& r, const std::string& prog) {
   // A saved inventory or pasted report describes another machine: the fix and the check happen there.
   const bool elsewhere = !option_value(r, "--from").empty() || !option_value(r, "--from-text").empty();
   const std::string again = elsewhere ? "gpucheck doctor" : prog + " doctor" + source_options(r, {"--root", "--python"});
-  const report::Section* plan = r.find_section("plan");
+  const model::Section* plan = r.find_section("plan");
   const Finding* itself = plan && !plan->findings.empty() ? &plan->findings.front() : nullptr;
   if (const Finding* f = first_problem(r); f && f->status != Status::kWarn) {
     // doctor --for: a problem only for the asked goal (at risk: install.*, the nvcc-vs-torch mismatch of
@@ -126,7 +126,7 @@ NextStep explain_step(const Report& r, const std::string& prog) {
 }
 
 NextStep diff_step(const Report& r) {
-  const report::Section* d = r.find_section("differences");
+  const model::Section* d = r.find_section("differences");
   for (const auto& f : d ? d->findings : std::vector<Finding>{})
     if (f.status == Status::kFail)
       return {"make [" + f.id + "] the same on both sides (the first difference that matters), then diff again", ""};
@@ -141,7 +141,7 @@ NextStep generic_step(const Report& r) {
   return {act_on(*f), ""};
 }
 
-NextStep next_step(const Report& r, const report::Summary& s, const std::string& prog) {
+NextStep next_step(const Report& r, const model::Summary& s, const std::string& prog) {
   const std::string& c = r.meta.command;
   if (!judges(r)) return {};
   if (c == "run") return run_step(r, s, prog);
@@ -152,7 +152,7 @@ NextStep next_step(const Report& r, const report::Summary& s, const std::string&
   return generic_step(r);
 }
 
-VerdictKind kind_of(const Report& r, const report::Summary& s) {
+VerdictKind kind_of(const Report& r, const model::Summary& s) {
   const std::string& c = r.meta.command;
   if (!judges(r)) return VerdictKind::kListing;
   if (c == "env") return VerdictKind::kDescribes;
@@ -171,7 +171,7 @@ VerdictKind kind_of(const Report& r, const report::Summary& s) {
 // when --strict made skips (run) or warnings (abi) failures; short, so the run line keeps to 80 columns.
 std::string counts_of(const Report& r, const Verdict& v) {
   auto count = [&](const char* k) { return v.counts.count(k) ? v.counts.at(k) : 0; };
-  const report::ExitPolicy& policy = r.meta.exit;
+  const model::ExitPolicy& policy = r.meta.exit;
   const char* as_failures = " as failures (--strict)";
   return fmt::format("{} pass, {} warn{}, {} skip{}, {} fail, {} error", count("pass"), count("warn"),
                      policy.warn_fails && count("warn") ? as_failures : "", count("skip"),
@@ -186,7 +186,7 @@ std::string line_of(const Report& r, const Verdict& v) {
     case VerdictKind::kDescribes: return fmt::format("{}: the stack's facts; doctor judges them", v.word);
     case VerdictKind::kUnknown: return fmt::format("{}: no known failure signature in this log", v.word);
     case VerdictKind::kExplained: {
-      const report::Section* causes = r.find_section("causes");
+      const model::Section* causes = r.find_section("causes");
       return fmt::format("{}: {} cause(s), root cause [{}]", v.word, causes ? causes->findings.size() : 0,
                          root_cause(r)->id);
     }
@@ -209,7 +209,7 @@ std::string line_of(const Report& r, const Verdict& v) {
   }
   if (c == "fleet") {
     int accepted = 0, rejected = 0, incomplete = 0;
-    if (const report::Section* nodes = r.find_section("nodes"))
+    if (const model::Section* nodes = r.find_section("nodes"))
       for (const auto& f : nodes->findings)
         (f.status == Status::kPass ? accepted : f.status == Status::kFail ? rejected : incomplete)++;
     return fmt::format("{}: {} nodes, {} accepted, {} rejected, {} incomplete", v.word, accepted + rejected + incomplete,
@@ -278,7 +278,7 @@ std::vector<CheckRow> check_rows(const std::vector<Finding>& findings) {
 }
 
 const Finding* root_cause(const Report& r) {
-  const report::Section* causes = r.find_section("causes");
+  const model::Section* causes = r.find_section("causes");
   if (!causes || causes->findings.empty() || causes->findings.front().status == Status::kFail) return nullptr;
   const Finding* root = &causes->findings.front();
   for (const auto& c : causes->findings)
@@ -303,7 +303,7 @@ std::string compare_counts_line(const Report& r) {
 }
 
 Verdict verdict(const Report& r, const std::string& program) {
-  const report::Summary s = report::summarize(r);
+  const model::Summary s = model::summarize(r);
   Verdict v;
   v.kind = kind_of(r, s);
   v.word = to_string(v.kind);

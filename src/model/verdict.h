@@ -52,11 +52,11 @@ struct Verdict {
 };
 
 /// The verdict of `r`. `program` is how gpucheck was invoked (argv[0]), for the next step's command.
-Verdict verdict(const report::Report& r, const std::string& program = "gpucheck");
+Verdict verdict(const model::Report& r, const std::string& program = "gpucheck");
 
 /// False for the listings (list, version, use-cuda, modulefiles, completion, man): their text ends with no
 /// verdict and no next step.
-bool judges(const report::Report& r);
+bool judges(const model::Report& r);
 
 /// False for a finding that sums up others rather than being one more (doctor's plan headline: its
 /// verdict is the plan's, not another warning); such a finding is not counted.
@@ -65,7 +65,7 @@ bool counted(const Finding& f);
 /// A finding the reader must act on: a warning, failure or error, or any finding that carries a fix (an
 /// explained cause, fleet's drain line). Every format shows these with their fixes and fix commands.
 bool needs_attention(const Finding& f);
-std::vector<const Finding*> attention(const report::Report& r);
+std::vector<const Finding*> attention(const model::Report& r);
 
 /// A row of a table of checks: one finding, or the skips that share one reason (every format groups them
 /// the same way, as the terminal does: a 200-character reason is not repeated in 8 rows).
@@ -78,9 +78,9 @@ struct CheckRow {
 std::vector<CheckRow> check_rows(const std::vector<Finding>& findings);
 
 /// explain's root cause among the causes (the one marked root, else the first); nullptr when none.
-const Finding* root_cause(const report::Report& r);
+const Finding* root_cause(const model::Report& r);
 
 /// compare: "2 regressions, 1 improvement, 30 unchanged, 4 skipped".
-std::string compare_counts_line(const report::Report& r);
+std::string compare_counts_line(const model::Report& r);
 
 }  // namespace gpucheck::model

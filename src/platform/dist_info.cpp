@@ -11,7 +11,7 @@
 #include "core/regular_file.h"
 #include "core/text.h"
 
-namespace gpucheck::inventory {
+namespace gpucheck::platform {
 
 std::string normalize_package_name(const std::string& name) {
   std::string out;
@@ -195,4 +195,4 @@ std::string record_hash_of_file(const RootFs& fs, const std::string& guest_path)
   return "sha256=" + urlsafe_b64_nopad(md, len);
 }
 
-}  // namespace gpucheck::inventory
+}  // namespace gpucheck::platform

@@ -7,7 +7,7 @@
 
 #include "platform/root_fs.h"
 
-namespace gpucheck::inventory {
+namespace gpucheck::platform {
 
 /// PEP 503 normalisation: lower case, runs of "-", "_", "." become "-" ("Flash_Attn" -> "flash-attn").
 std::string normalize_package_name(const std::string& name);
@@ -45,4 +45,4 @@ std::vector<RecordEntry> read_record(const RootFs& fs, const std::string& dist_i
 /// Streams the file (libnccl is 200 MB), never holding it whole.
 std::string record_hash_of_file(const RootFs& fs, const std::string& guest_path);
 
-}  // namespace gpucheck::inventory
+}  // namespace gpucheck::platform

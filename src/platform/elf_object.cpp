@@ -13,7 +13,7 @@
 
 #include "core/regular_file.h"
 
-namespace gpucheck::abi {
+namespace gpucheck::platform {
 namespace {
 
 #if defined(__x86_64__)
@@ -382,4 +382,4 @@ bool ElfObject::defines_version(std::string_view version) const {
   return std::find(verdefs_.begin(), verdefs_.end(), version) != verdefs_.end();
 }
 
-}  // namespace gpucheck::abi
+}  // namespace gpucheck::platform

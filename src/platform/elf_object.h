@@ -16,7 +16,7 @@
 
 struct Elf;  // libelf handle (libelf.h)
 
-namespace gpucheck::abi {
+namespace gpucheck::platform {
 
 /// A file that is not a usable ELF object (truncated, wrong class, overlapping sections, ...). It is an
 /// InputError so a single bad target given on the command line is exit 2; in a directory scan it is
@@ -175,4 +175,4 @@ bool ElfObject::any_definition(std::string_view name, std::uint32_t hash, F f) c
   }
 }
 
-}  // namespace gpucheck::abi
+}  // namespace gpucheck::platform

@@ -10,7 +10,7 @@
 #include "core/errors.h"
 #include "core/regular_file.h"
 
-namespace gpucheck::abi {
+namespace gpucheck::platform {
 namespace {
 
 // glibc sysdeps/generic/dl-cache.h
@@ -119,4 +119,4 @@ std::optional<std::string> LdCache::lookup(std::string_view soname) const {
   return std::nullopt;
 }
 
-}  // namespace gpucheck::abi
+}  // namespace gpucheck::platform

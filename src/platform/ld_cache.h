@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-namespace gpucheck::abi {
+namespace gpucheck::platform {
 
 struct LdCacheEntry {
   std::string name;   // soname key, "libz.so.1"
@@ -51,4 +51,4 @@ std::int32_t host_cache_flags();
 /// variants included.
 bool is_host_entry(const LdCacheEntry& e);
 
-}  // namespace gpucheck::abi
+}  // namespace gpucheck::platform

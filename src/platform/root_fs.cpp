@@ -10,7 +10,7 @@
 #include "core/regular_file.h"
 #include "core/text.h"
 
-namespace gpucheck::inventory {
+namespace gpucheck::platform {
 
 namespace {
 // Lexically normalises an absolute path: collapses "//", "." and "..".
@@ -27,27 +27,6 @@ std::string normalize(const std::string& path) {
   return "/" + join(parts, "/");
 }
 }  // namespace
-
-std::string path_join(const std::string& a, const std::string& b) {
-  if (a.empty()) return b;
-  if (b.empty()) return a;
-  bool sa = a.back() == '/', sb = b.front() == '/';
-  if (sa && sb) return a + b.substr(1);
-  if (sa || sb) return a + b;
-  return a + "/" + b;
-}
-
-std::string parent_dir(const std::string& path) {
-  auto slash = path.find_last_of('/');
-  if (slash == std::string::npos) return ".";
-  if (slash == 0) return "/";
-  return path.substr(0, slash);
-}
-
-std::string base_name(const std::string& path) {
-  auto slash = path.find_last_of('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
 
 RootFs::RootFs(std::string root) : root_(std::move(root)) {
   while (root_.size() > 1 && root_.back() == '/') root_.pop_back();
@@ -160,4 +139,4 @@ std::string RootFs::which(const std::string& name, const std::string& path_list)
   return "";
 }
 
-}  // namespace gpucheck::inventory
+}  // namespace gpucheck::platform

@@ -6,7 +6,9 @@
 #include <string>
 #include <vector>
 
-namespace gpucheck::inventory {
+#include "core/text.h"  // path_join, parent_dir, base_name: what users of RootFs join paths with
+
+namespace gpucheck::platform {
 
 class RootFs {
  public:
@@ -41,9 +43,4 @@ class RootFs {
   bool live_;
 };
 
-/// Joins guest path parts with exactly one '/'.
-std::string path_join(const std::string& a, const std::string& b);
-std::string parent_dir(const std::string& path);
-std::string base_name(const std::string& path);
-
-}  // namespace gpucheck::inventory
+}  // namespace gpucheck::platform

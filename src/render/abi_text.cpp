@@ -67,9 +67,9 @@ void target_block(const Finding& f, std::ostream& out, bool verbose) {
 
 }  // namespace
 
-void abi(const report::Report& r, const model::AbiDetails& d, std::ostream& out, const RenderOptions& o) {
+void abi(const model::Report& r, const model::AbiDetails& d, std::ostream& out, const RenderOptions& o) {
   static const std::vector<Finding> kNone;
-  const report::Section* s = r.find_section("targets");
+  const model::Section* s = r.find_section("targets");
   const std::vector<Finding>& targets = s ? s->findings : kNone;
   for (const auto& f : targets) target_block(f, out, o.verbose);
   for (const auto& n : r.notes) out << "note: " << n << "\n";

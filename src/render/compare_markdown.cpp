@@ -21,7 +21,7 @@ std::string mark(const std::string& verdict) {
 
 }  // namespace
 
-void text::markdown_compare(const report::Report& r, std::ostream& out) {
+void text::markdown_compare(const model::Report& r, std::ostream& out) {
   // The heading, the verdict line (counts, threshold, alpha) and the next step are render_markdown()'s.
   if (const std::string key = model::compare_details(r).key; !key.empty()) out << "key " << markdown::code(key) << "\n\n";
   if (const auto* s = r.find_section("benchmarks"))

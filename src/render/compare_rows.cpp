@@ -16,7 +16,7 @@ std::string format_time(double ns) {
   return fmt::format("{:.{}f} {}", v, decimals, unit);
 }
 
-std::vector<Row> rows(const report::Report& r) {
+std::vector<Row> rows(const model::Report& r) {
   std::vector<Row> out;
   const auto* s = r.find_section("benchmarks");
   if (!s) return out;

@@ -17,7 +17,7 @@ struct Row {
   const Finding* finding = nullptr;
 };
 
-std::vector<Row> rows(const report::Report& r);
+std::vector<Row> rows(const model::Report& r);
 /// 3 significant digits in ns, us, ms or s.
 std::string format_time(double ns);
 

@@ -8,7 +8,7 @@
 
 namespace gpucheck::render::text {
 
-void compare(const report::Report& r, std::ostream& out, const RenderOptions& o) {
+void compare(const model::Report& r, std::ostream& out, const RenderOptions& o) {
   for (const auto& n : r.notes) out << "note: " << n << "\n";
   const auto* s = r.find_section("benchmarks");
   if (s)

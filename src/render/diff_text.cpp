@@ -16,9 +16,9 @@ std::string side(const model::DiffSide& s) {
 
 }  // namespace
 
-void diff(const report::Report& r, const model::DiffDetails& d, std::ostream& out, const RenderOptions& o) {
+void diff(const model::Report& r, const model::DiffDetails& d, std::ostream& out, const RenderOptions& o) {
   out << "A: " << side(d.a) << "\nB: " << side(d.b) << "\n";
-  const report::Section* s = r.find_section("differences");
+  const model::Section* s = r.find_section("differences");
   if (!s || s->findings.empty()) {
     out << "no difference in the facts compared\n";
     return;

@@ -15,7 +15,7 @@ std::string str(const nlohmann::json& j, const char* key) {
 
 /// "12.1 at /usr/local/cuda-12.1", with " (no nvcc)" for a toolkit without one.
 std::string toolkit_line(const nlohmann::json& t) {
-  auto v = compat::Version::parse(str(t, "version"));
+  auto v = knowledge::Version::parse(str(t, "version"));
   return (v ? v->major_minor() : "") + " at " + str(t, "root") + (str(t, "nvcc").empty() ? " (no nvcc)" : "");
 }
 
@@ -41,8 +41,8 @@ std::string alternative_line(const model::InstallPath& best, const model::Instal
   } else if (av != bv) {
     differs.push_back("torch " + av + (ac != bc ? " (CUDA " + (ac.empty() ? std::string("none") : ac) + ")" : "") +
                       " instead of " + bv);
-    auto a = compat::Version::parse(av), b = compat::Version::parse(bv);
-    if (a && b && compat::compare_versions(av, bv) < 0)
+    auto a = knowledge::Version::parse(av), b = knowledge::Version::parse(bv);
+    if (a && b && knowledge::compare_versions(av, bv) < 0)
       why.push_back("torch<" + b->major_minor());
     else
       why.push_back("torch " + (a ? a->major_minor() : av));
@@ -63,8 +63,8 @@ std::string alternative_line(const model::InstallPath& best, const model::Instal
 
 }  // namespace
 
-void doctor(const report::Report& r, const model::DoctorDetails& d, std::ostream& out, const RenderOptions& o) {
-  const report::Section* plan = r.find_section("plan");
+void doctor(const model::Report& r, const model::DoctorDetails& d, std::ostream& out, const RenderOptions& o) {
+  const model::Section* plan = r.find_section("plan");
   const Finding* itself = nullptr;
   if (plan)
     for (const auto& f : plan->findings)
@@ -83,7 +83,7 @@ void doctor(const report::Report& r, const model::DoctorDetails& d, std::ostream
   if (brief) {
     std::vector<std::string> tks;
     for (const auto& t : toolkits) {
-      auto v = compat::Version::parse(str(t, "version"));
+      auto v = knowledge::Version::parse(str(t, "version"));
       tks.push_back((v ? v->major_minor() : str(t, "version")) + (str(t, "nvcc").empty() ? " (no nvcc)" : ""));
     }
     const std::string torch = d.python ? d.python->torch : "";
@@ -104,7 +104,7 @@ void doctor(const report::Report& r, const model::DoctorDetails& d, std::ostream
     out << status_word(f.status, o.color) << " " << f.title.substr(0, f.title.find(": ")) << "  [" << f.id << "]\n";
   };
 
-  const report::Section* findings = r.find_section("findings");
+  const model::Section* findings = r.find_section("findings");
   if (!findings || findings->findings.empty()) out << "no findings about the installed stack\n";
   if (findings)
     for (const auto& f : findings->findings) finding(f);

@@ -4,7 +4,7 @@
 
 namespace gpucheck::render::text {
 
-void modulefiles(const report::Report& r, const model::ModulefilesDetails& d, std::ostream& out,
+void modulefiles(const model::Report& r, const model::ModulefilesDetails& d, std::ostream& out,
                  const RenderOptions& o) {
   // A toolkit left out (its version or root cannot be written safely): said even under --quiet.
   for (const auto* f : r.findings()) out << "FAIL " << f->summary << "\n";

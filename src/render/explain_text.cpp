@@ -43,28 +43,28 @@ void similar_block(const Finding& f, const model::ExplainCause& cause_of_f, cons
 
 }  // namespace
 
-void explain_causes(const report::Report& r, const model::ExplainDetails& d, std::ostream& out, const RenderOptions& o);
+void explain_causes(const model::Report& r, const model::ExplainDetails& d, std::ostream& out, const RenderOptions& o);
 
 // A pasted environment report (collect_env) judged by the doctor's rules: its findings as doctor shows them.
-void environment_block(const report::Report& r, std::ostream& out, const RenderOptions& o) {
-  const report::Section* env = r.find_section("environment");
+void environment_block(const model::Report& r, std::ostream& out, const RenderOptions& o) {
+  const model::Section* env = r.find_section("environment");
   if (!env) return;
   out << "\nenvironment report in the log (collect_env), judged by the doctor's rules:\n";
   if (env->findings.empty()) out << "  no findings about that stack\n";
   for (const auto& f : env->findings) finding_block(f, out, o);
 }
 
-void explain(const report::Report& r, const model::ExplainDetails& d, std::ostream& out, const RenderOptions& o) {
+void explain(const model::Report& r, const model::ExplainDetails& d, std::ostream& out, const RenderOptions& o) {
   explain_causes(r, d, out, o);
   if (!o.quiet) environment_block(r, out, o);
 }
 
-void explain_causes(const report::Report& r, const model::ExplainDetails& d, std::ostream& out, const RenderOptions& o) {
+void explain_causes(const model::Report& r, const model::ExplainDetails& d, std::ostream& out, const RenderOptions& o) {
   auto paint = [&](const char* code, const std::string& s) {
     return o.color ? fmt::format("\x1b[{}m{}\x1b[0m", code, s) : s;
   };
   static const std::vector<Finding> kNone;
-  const report::Section* section = r.find_section("causes");
+  const model::Section* section = r.find_section("causes");
   const auto& causes = section ? section->findings : kNone;
   const bool identified = !causes.empty() && causes.front().status != Status::kFail;
   // --quiet: an unexplained log is told by the exit code alone.

@@ -63,7 +63,7 @@ void finding_block(const Finding& f, std::ostream& out, const RenderOptions& o) 
   advice_lines(f, "      ", o.verbose, out);
 }
 
-void closing(const report::Report& r, std::ostream& out, const RenderOptions& o) {
+void closing(const model::Report& r, std::ostream& out, const RenderOptions& o) {
   const model::Verdict v = model::verdict(r, o.program);
   std::string verdict = v.line;
   if (!verdict.empty()) {
@@ -78,7 +78,7 @@ void closing(const report::Report& r, std::ostream& out, const RenderOptions& o)
   if (!step.command.empty()) out << "  $ " << step.command << "\n";
 }
 
-void findings(const report::Report& r, std::ostream& out, const RenderOptions& o) {
+void findings(const model::Report& r, std::ostream& out, const RenderOptions& o) {
   for (const auto& n : r.notes) out << "note: " << n << "\n";
   for (const auto& s : r.sections)
     for (const auto& f : s.findings)

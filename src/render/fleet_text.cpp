@@ -12,7 +12,7 @@ std::string clip(const std::string& s, std::size_t n) { return s.size() <= n ? s
 
 }  // namespace
 
-void fleet(const report::Report& r, std::ostream& out, const RenderOptions& o) {
+void fleet(const model::Report& r, std::ostream& out, const RenderOptions& o) {
   const std::size_t width = o.width > 40 ? static_cast<std::size_t>(o.width) : 80;
   out << fmt::format("{:<20} {:<22} {}\n", "node", "GPUs", "verdict");
   for (const auto& s : r.sections) {

@@ -93,7 +93,7 @@ void finding_body(const Finding& f, std::string& out, bool with_summary = true) 
   if (auto table = model::plain_table(f)) out += "<pre class=\"plain\">" + escape(*table) + "</pre>\n";
 }
 
-void banner(const report::Report& r, const model::Verdict& v, std::string& out) {
+void banner(const model::Report& r, const model::Verdict& v, std::string& out) {
   const html::Scope scope = html::tested_scope(r, v);
   std::string command_line;
   for (std::size_t i = 0; i < r.meta.command_line.size(); ++i)  // never the install path (argv[0])
@@ -112,7 +112,7 @@ void banner(const report::Report& r, const model::Verdict& v, std::string& out) 
   out += "</div></div></header>\n";
 }
 
-void stack_section(const report::Report& r, std::string& out) {
+void stack_section(const model::Report& r, std::string& out) {
   auto facts = stack_facts(r);
   if (facts.empty()) return;
   out += "<section id=\"stack\"><h2>Stack</h2>\n<dl class=\"facts\">\n";
@@ -120,7 +120,7 @@ void stack_section(const report::Report& r, std::string& out) {
   out += "</dl></section>\n";
 }
 
-void attention_section(const report::Report& r, std::string& out) {
+void attention_section(const model::Report& r, std::string& out) {
   std::string body;
   int n = 0;
   for (const auto* f : model::attention(r)) {
@@ -133,7 +133,7 @@ void attention_section(const report::Report& r, std::string& out) {
   if (n) out += fmt::format("<section id=\"attention\"><h2>Needs attention ({})</h2>\n{}</section>\n", n, body);
 }
 
-void charts_section(const report::Report& r, std::string& out) {
+void charts_section(const model::Report& r, std::string& out) {
   auto charts = html::report_charts(r);
   if (charts.empty()) return;
   out += "<section id=\"charts\"><h2>Charts</h2>\n<div class=\"chart-grid\">\n";
@@ -142,7 +142,7 @@ void charts_section(const report::Report& r, std::string& out) {
   out += "</div></section>\n";
 }
 
-void checks_section(const report::Report& r, std::string& out) {
+void checks_section(const model::Report& r, std::string& out) {
   if (r.findings().empty()) return;
   out += "<section id=\"checks\"><h2>Every check</h2>\n";
   for (auto& s : r.sections) {
@@ -170,7 +170,7 @@ void checks_section(const report::Report& r, std::string& out) {
   out += "</section>\n";
 }
 
-void notes_section(const report::Report& r, std::string& out) {
+void notes_section(const model::Report& r, std::string& out) {
   if (r.notes.empty()) return;
   out += "<section id=\"notes\"><h2>Notes</h2><ul>\n";
   for (auto& n : r.notes) out += "<li>" + escape(n) + "</li>\n";
@@ -179,7 +179,7 @@ void notes_section(const report::Report& r, std::string& out) {
 
 }  // namespace
 
-void render_html(const report::Report& r, std::ostream& os, const RenderOptions& o) {
+void render_html(const model::Report& r, std::ostream& os, const RenderOptions& o) {
   const model::Verdict v = model::verdict(r, o.program);
   std::string out;
   out += "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
@@ -192,7 +192,7 @@ void render_html(const report::Report& r, std::ostream& os, const RenderOptions&
   // The body's sections, then a menu of only those present (a link to a missing section is a dead end).
   std::string body;
   std::string nav = "<a href=\"#verdict\">verdict</a>";
-  auto add = [&](void (*part)(const report::Report&, std::string&), const char* id, const char* label) {
+  auto add = [&](void (*part)(const model::Report&, std::string&), const char* id, const char* label) {
     std::string piece;
     part(r, piece);
     if (piece.empty()) return;

@@ -28,7 +28,7 @@ std::pair<std::string, std::string> sweep_chart_and_series(const std::string& ke
   return {join(parts, " "), dtype + " " + placement};
 }
 
-void collectives_busbw(const report::Report& r, std::vector<Chart>& out) {
+void collectives_busbw(const model::Report& r, std::vector<Chart>& out) {
   for (const auto* f : r.findings()) {
     const model::Sweep sweep = model::sweep_of(*f);
     const bool bus = sweep.bus_bandwidth;
@@ -76,7 +76,7 @@ std::string direction_label(const std::string& direction) {
 
 // device.copy's details (core/measurement_details.h): one bar per GPU and direction, the median GB/s,
 // marked with the link's theoretical rate where the probe knew it (host<->device copies).
-void copy_bandwidth(const report::Report& r, std::vector<Chart>& out) {
+void copy_bandwidth(const model::Report& r, std::vector<Chart>& out) {
   for (const auto* f : r.findings()) {
     if (f->id != "device.copy") continue;
     svg::BarChart c;
@@ -100,7 +100,7 @@ void copy_bandwidth(const report::Report& r, std::vector<Chart>& out) {
 }
 
 // compare reports of the GPU kernel benchmarks (bench/kernels): NEW's ratio_to_copy counter per benchmark.
-void kernel_share(const report::Report& r, std::vector<Chart>& out) {
+void kernel_share(const model::Report& r, std::vector<Chart>& out) {
   svg::BarChart c;
   c.title = "Kernels as a share of the bandwidth ceiling";
   c.unit = "× copy";
@@ -121,7 +121,7 @@ void kernel_share(const report::Report& r, std::vector<Chart>& out) {
 
 // cublas.gemm's and stress.gemm's TFLOP/s metrics per GPU, marked with the datasheet figure the thresholds
 // held each against (their `thresholds.<probe id>` finding, rule reference_share) where the run has one.
-void gemm_tflops(const report::Report& r, std::vector<Chart>& out) {
+void gemm_tflops(const model::Report& r, std::vector<Chart>& out) {
   svg::BarChart c;
   c.title = "GEMM TFLOP/s per GPU against the datasheet";
   c.unit = "TFLOP/s";
@@ -153,7 +153,7 @@ void gemm_tflops(const report::Report& r, std::vector<Chart>& out) {
 
 // cublas.gemm's details (core/measurement_details.h): TFLOP/s against the matrix size, one line per GPU
 // and type, drawn when some type ran at two sizes or more (level quick times one).
-void gemm_sizes(const report::Report& r, std::vector<Chart>& out) {
+void gemm_sizes(const model::Report& r, std::vector<Chart>& out) {
   for (const auto* f : r.findings()) {
     if (f->id != "cublas.gemm") continue;
     svg::LineChart c;
@@ -179,7 +179,7 @@ void gemm_sizes(const report::Report& r, std::vector<Chart>& out) {
   }
 }
 
-void compare_deltas(const report::Report& r, std::vector<Chart>& out) {
+void compare_deltas(const model::Report& r, std::vector<Chart>& out) {
   if (!std::holds_alternative<model::CompareDetails>(model::details_of(r))) return;
   svg::BarChart c;
   c.title = "Median time change, new against base";
@@ -201,7 +201,7 @@ void compare_deltas(const report::Report& r, std::vector<Chart>& out) {
 
 }  // namespace
 
-std::vector<Chart> report_charts(const report::Report& r) {
+std::vector<Chart> report_charts(const model::Report& r) {
   std::vector<Chart> out;
   collectives_busbw(r, out);
   copy_bandwidth(r, out);

@@ -25,6 +25,6 @@ struct Chart {
   std::string svg;      // the <svg> element, labels escaped
 };
 
-std::vector<Chart> report_charts(const report::Report& r);
+std::vector<Chart> report_charts(const model::Report& r);
 
 }  // namespace gpucheck::render::html

@@ -18,7 +18,7 @@ std::string names(const std::vector<std::string>& ids, std::size_t most = 8) {
   return join(shown, ", ") + (ids.size() > most ? fmt::format(" and {} more", ids.size() - most) : "");
 }
 
-void run_scope(const report::Report& r, const model::RunDetails& d, Scope& s) {
+void run_scope(const model::Report& r, const model::RunDetails& d, Scope& s) {
   const auto& probes = d.gpu_probes;
   const std::set<std::string> gpu(probes.begin(), probes.end());
   std::vector<std::string> gpu_ran, gpu_not, host_ran, host_not;
@@ -45,7 +45,7 @@ void run_scope(const report::Report& r, const model::RunDetails& d, Scope& s) {
   if (gpu.empty()) s.lines.push_back("This report names no GPU probe: nothing is known about the GPUs.");
 }
 
-void fleet_scope(const report::Report& r, Scope& s) {
+void fleet_scope(const model::Report& r, Scope& s) {
   int accept = 0, reject = 0, incomplete = 0;
   if (const auto* nodes = r.find_section("nodes"))
     for (auto& f : nodes->findings)
@@ -66,7 +66,7 @@ void compare_scope(const model::CompareDetails& d, Scope& s) {
 
 }  // namespace
 
-Scope tested_scope(const report::Report& r, const model::Verdict& v) {
+Scope tested_scope(const model::Report& r, const model::Verdict& v) {
   Scope s;
   s.verdict = v.word;
   s.tone = v.tone;

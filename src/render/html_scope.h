@@ -14,6 +14,6 @@ struct Scope {
   std::vector<std::string> lines;  // "GPU tested: 4 of 5 GPU probes ran (...)", "Not tested: ..."
 };
 
-Scope tested_scope(const report::Report& r, const model::Verdict& v);
+Scope tested_scope(const model::Report& r, const model::Verdict& v);
 
 }  // namespace gpucheck::render::html

@@ -8,7 +8,12 @@
 #include "core/text.h"
 #include "render/text_blocks.h"
 
-namespace gpucheck::inventory {
+namespace gpucheck::render {
+
+using inventory::Gpu;
+using inventory::HostCompilerRange;
+using inventory::Inventory;
+using inventory::PythonEnv;
 
 namespace {
 std::string or_dash(const std::string& s) { return s.empty() ? "-" : s; }
@@ -223,13 +228,13 @@ std::string render_summary(const Inventory& inv, bool verbose, const std::map<st
   return o;
 }
 
-}  // namespace gpucheck::inventory
+}  // namespace gpucheck::render
 
 namespace gpucheck::render::text {
 
 // `env`: the inventory summary, each toolkit with the host compiler verdict of the report's
 // "host_compiler" section; then the report's notes.
-void env(const report::Report& r, std::ostream& out, const RenderOptions& o) {
+void env(const model::Report& r, std::ostream& out, const RenderOptions& o) {
   const std::map<std::string, std::string> fits = model::host_compiler_fits(r);
   std::map<std::string, std::string> brief_fits;  // "gcc 12.2.0 is within 6 .. 15" when inside, else as is
   for (const auto& [root, fit] : fits)
@@ -238,7 +243,7 @@ void env(const report::Report& r, std::ostream& out, const RenderOptions& o) {
     inventory::Inventory inv;
     inventory::from_json(r.inventory, inv);
     // The first screen is the summary; -v is every toolkit, library, Python and variable.
-    out << (o.verbose ? inventory::render_summary(inv, true, fits) : inventory::render_brief(inv, brief_fits));
+    out << (o.verbose ? render::render_summary(inv, true, fits) : render::render_brief(inv, brief_fits));
   }
   for (const auto& n : r.notes) out << "note: " << n << "\n";
 }

@@ -4,8 +4,8 @@
 
 namespace gpucheck::render {
 
-void render_json(const report::Report& r, std::ostream& out, const RenderOptions& o) {
-  out << json_text(report::to_json(r, o.program), 2) << "\n";
+void render_json(const model::Report& r, std::ostream& out, const RenderOptions& o) {
+  out << json_text(model::to_json(r, o.program), 2) << "\n";
 }
 
 }  // namespace gpucheck::render

@@ -74,13 +74,13 @@ std::string junit_time(const std::string& iso) {
 
 }  // namespace
 
-void render_junit(const report::Report& unsafe, std::ostream& out, const RenderOptions& o) {
-  const report::Report r = terminal_safe_copy(unsafe);
+void render_junit(const model::Report& unsafe, std::ostream& out, const RenderOptions& o) {
+  const model::Report r = terminal_safe_copy(unsafe);
   const model::Verdict v = model::verdict(r, o.program);
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n";
   int id = 0;
   // A report without sections still carries its verdict: one empty testsuite holds its properties.
-  const std::vector<report::Section> sections = r.sections.empty() ? std::vector<report::Section>{{"report", {}}} : r.sections;
+  const std::vector<model::Section> sections = r.sections.empty() ? std::vector<model::Section>{{"report", {}}} : r.sections;
   for (auto& section : sections) {
     Counts n;
     double seconds = 0;

@@ -18,7 +18,7 @@ std::string levels_text(const std::vector<std::string>& levels) {
 
 }  // namespace
 
-void list(const report::Report& r, std::ostream& out, const RenderOptions&) {
+void list(const model::Report& r, std::ostream& out, const RenderOptions&) {
   const auto* probes = r.find_section("probes");
   std::size_t id_width = 2, levels_width = 6;  // "ID", "LEVELS"
   std::vector<std::string> levels;

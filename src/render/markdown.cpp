@@ -49,7 +49,7 @@ void attention_block(const Finding& f, std::ostream& out) {
 }
 
 // The environment block: open for `env`, folded for a command whose answer is a verdict.
-void environment_block(const report::Report& r, std::ostream& out) {
+void environment_block(const model::Report& r, std::ostream& out) {
   if (!r.inventory.is_object()) return;
   inventory::Inventory inv;
   try {
@@ -66,8 +66,8 @@ void environment_block(const report::Report& r, std::ostream& out) {
 
 }  // namespace
 
-void render_markdown(const report::Report& unsafe, std::ostream& out, const RenderOptions& o) {
-  const report::Report r = terminal_safe_copy(unsafe);
+void render_markdown(const model::Report& unsafe, std::ostream& out, const RenderOptions& o) {
+  const model::Report r = terminal_safe_copy(unsafe);
   const model::Verdict v = model::verdict(r, o.program);
   out << fmt::format("### gpucheck {} on {}: {}\n\n", md(r.meta.command), md(r.meta.hostname), v.word);
   std::string command_line;

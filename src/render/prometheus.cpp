@@ -55,8 +55,8 @@ int rank(Status s) { return static_cast<int>(s); }
 
 }  // namespace
 
-void render_prometheus(const report::Report& unsafe, std::ostream& out, const RenderOptions& o) {
-  const report::Report r = terminal_safe_copy(unsafe);
+void render_prometheus(const model::Report& unsafe, std::ostream& out, const RenderOptions& o) {
+  const model::Report r = terminal_safe_copy(unsafe);
   const model::Verdict s = model::verdict(r, o.program);
 
   out << "# HELP gpucheck_info The tool and the stack the last report was made on (value always 1).\n"

@@ -17,7 +17,7 @@ std::optional<Format> parse_format(const std::string& name) {
   return std::nullopt;
 }
 
-void render(const report::Report& r, Format format, std::ostream& out, const RenderOptions& o) {
+void render(const model::Report& r, Format format, std::ostream& out, const RenderOptions& o) {
   switch (format) {
     case Format::kText: return render_text(r, out, o);
     case Format::kJson: return render_json(r, out, o);

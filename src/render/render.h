@@ -25,21 +25,21 @@ struct RenderOptions {
 };
 
 /// The terminal rendering: what the command found, findings with evidence and numbered fixes.
-void render_text(const report::Report& r, std::ostream& out, const RenderOptions& o);
+void render_text(const model::Report& r, std::ostream& out, const RenderOptions& o);
 /// The versioned JSON document (reports/schema/report.schema.json), indented, with a final newline.
-void render_json(const report::Report& r, std::ostream& out, const RenderOptions& o);
+void render_json(const model::Report& r, std::ostream& out, const RenderOptions& o);
 
 /// The summary to paste into an issue: stack facts, what needs attention with fixes, every check.
-void render_markdown(const report::Report& r, std::ostream& out, const RenderOptions& o);
+void render_markdown(const model::Report& r, std::ostream& out, const RenderOptions& o);
 /// JUnit XML (Ant format): a testsuite per section, a testcase per finding and per device.
-void render_junit(const report::Report& r, std::ostream& out, const RenderOptions& o);
+void render_junit(const model::Report& r, std::ostream& out, const RenderOptions& o);
 /// Prometheus text exposition (node_exporter textfile collector).
-void render_prometheus(const report::Report& r, std::ostream& out, const RenderOptions& o);
+void render_prometheus(const model::Report& r, std::ostream& out, const RenderOptions& o);
 
 /// One self-contained HTML page (html.cpp): verdict and what was tested, stack, fixes, SVG charts, every check.
-void render_html(const report::Report& r, std::ostream& out, const RenderOptions& o);
+void render_html(const model::Report& r, std::ostream& out, const RenderOptions& o);
 
-void render(const report::Report& r, Format format, std::ostream& out, const RenderOptions& o);
+void render(const model::Report& r, Format format, std::ostream& out, const RenderOptions& o);
 
 /// Columns of the terminal on `fd` (TIOCGWINSZ) when it is one, else $COLUMNS when it is a number from 1
 /// to 1000, else 80; never below 40.

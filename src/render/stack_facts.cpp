@@ -17,7 +17,7 @@ std::string cuda_version_text(int v) { return fmt::format("{}.{}", v / 1000, (v 
 
 }  // namespace
 
-std::vector<std::pair<std::string, std::string>> stack_facts(const report::Report& r) {
+std::vector<std::pair<std::string, std::string>> stack_facts(const model::Report& r) {
   std::vector<std::pair<std::string, std::string>> out;
   const nlohmann::json& inv = r.inventory;
   if (!inv.is_object()) return out;

@@ -12,6 +12,6 @@ namespace gpucheck::render {
 
 /// Ordered (name, value) pairs: "driver", "CUDA (driver)", "GPUs", "toolkits", "python", "torch".
 /// Empty when the report has no inventory; a missing fact is left out, never guessed.
-std::vector<std::pair<std::string, std::string>> stack_facts(const report::Report& r);
+std::vector<std::pair<std::string, std::string>> stack_facts(const model::Report& r);
 
 }  // namespace gpucheck::render

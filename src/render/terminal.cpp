@@ -10,7 +10,7 @@
 
 namespace gpucheck::render {
 
-using report::Summary;
+using model::Summary;
 
 namespace {
 const char* colour_of(Status s) {
@@ -84,7 +84,7 @@ std::string summary_line(const Summary& s, bool color) {
                      s.exit_code);
 }
 
-void text::run(const report::Report& r, std::ostream& out, const RenderOptions& o) {
+void text::run(const model::Report& r, std::ostream& out, const RenderOptions& o) {
   if (!o.summary_only) {
     std::vector<const Finding*> skipped;
     for (const auto* f : r.findings())

@@ -18,6 +18,6 @@ std::string result_details(const Finding& r, bool verbose);
 /// ids under it; a reason only one probe gave, or every skip with `verbose`, keeps its own result line.
 std::string skipped_lines(const std::vector<const Finding*>& skipped, bool color, bool verbose);
 /// "PASS: 3 pass, 0 warn, 7 skip, 0 fail, 0 error (exit 0)".
-std::string summary_line(const report::Summary& s, bool color);
+std::string summary_line(const model::Summary& s, bool color);
 
 }  // namespace gpucheck::render

@@ -53,15 +53,15 @@ Finding terminal_safe_copy(const Finding& in) {
   return f;
 }
 
-report::Report terminal_safe_copy(const report::Report& in) {
-  report::Report r;
+model::Report terminal_safe_copy(const model::Report& in) {
+  model::Report r;
   r.meta = in.meta;
   for (auto& a : r.meta.command_line) a = terminal_safe(a);
   for (std::string* s : {&r.meta.hostname, &r.meta.command, &r.meta.tool_version, &r.meta.started_at,
                          &r.meta.finished_at, &r.meta.level})
     *s = on_one_line(terminal_safe(*s));
   for (const auto& s : in.sections) {
-    report::Section& out = r.section(terminal_safe(s.name));
+    model::Section& out = r.section(terminal_safe(s.name));
     for (const auto& f : s.findings) out.findings.push_back(terminal_safe_copy(f));
   }
   for (const auto& n : in.notes) r.notes.push_back(terminal_safe(n));

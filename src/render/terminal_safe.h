@@ -8,6 +8,6 @@ namespace gpucheck::render {
 
 Finding terminal_safe_copy(const Finding& f);
 /// The whole report: findings, notes, details and inventory (recursively).
-report::Report terminal_safe_copy(const report::Report& r);
+model::Report terminal_safe_copy(const model::Report& r);
 
 }  // namespace gpucheck::render

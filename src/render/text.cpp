@@ -12,7 +12,7 @@ namespace {
 // The part of the text a report's details type calls for; a report with nothing of its own beyond its
 // findings (selftest, bench, a newer gpucheck's) gets the findings as blocks.
 struct Part {
-  const report::Report& r;
+  const model::Report& r;
   std::ostream& out;
   const RenderOptions& o;
 
@@ -35,8 +35,8 @@ struct Part {
 
 }  // namespace
 
-void render_text(const report::Report& unsafe, std::ostream& out, const RenderOptions& o) {
-  const report::Report r = terminal_safe_copy(unsafe);  // nothing read from outside moves the cursor
+void render_text(const model::Report& unsafe, std::ostream& out, const RenderOptions& o) {
+  const model::Report r = terminal_safe_copy(unsafe);  // nothing read from outside moves the cursor
   const model::Details details = model::details_of(r);
   // use-cuda's text is shell code for eval: a wrapped line would be another command. (A version not
   // installed has no shell code: its ways to install it are findings for a reader, wrapped; cli prints
@@ -50,7 +50,7 @@ void render_text(const report::Report& unsafe, std::ostream& out, const RenderOp
   const bool quiet_here = o.quiet && model::judges(r);
   if (!quiet_here) std::visit(Part{r, text, o}, details);
   // A run whose GPU probes all skipped exits 0 but is no pass: -q still says so (NO GPU TESTED).
-  const bool all_well = report::exit_code(r) == 0 && report::summarize(r).verdict != "NO GPU TESTED";
+  const bool all_well = model::exit_code(r) == 0 && model::summarize(r).verdict != "NO GPU TESTED";
   if (model::judges(r) && !(quiet_here && all_well)) text::closing(r, text, o);
   out << wrap_lines(text.str(), o.width);
 }

@@ -9,22 +9,22 @@
 
 namespace gpucheck::render::text {
 
-void run(const report::Report& r, std::ostream& out, const RenderOptions& o);  // terminal.cpp
-void doctor(const report::Report& r, const model::DoctorDetails& d, std::ostream& out, const RenderOptions& o);
-void explain(const report::Report& r, const model::ExplainDetails& d, std::ostream& out, const RenderOptions& o);
-void abi(const report::Report& r, const model::AbiDetails& d, std::ostream& out, const RenderOptions& o);
-void env(const report::Report& r, std::ostream& out, const RenderOptions& o);  // inventory_text.cpp
-void list(const report::Report& r, std::ostream& out, const RenderOptions& o);
+void run(const model::Report& r, std::ostream& out, const RenderOptions& o);  // terminal.cpp
+void doctor(const model::Report& r, const model::DoctorDetails& d, std::ostream& out, const RenderOptions& o);
+void explain(const model::Report& r, const model::ExplainDetails& d, std::ostream& out, const RenderOptions& o);
+void abi(const model::Report& r, const model::AbiDetails& d, std::ostream& out, const RenderOptions& o);
+void env(const model::Report& r, std::ostream& out, const RenderOptions& o);  // inventory_text.cpp
+void list(const model::Report& r, std::ostream& out, const RenderOptions& o);
 void version(const model::VersionDetails& d, std::ostream& out);
-void modulefiles(const report::Report& r, const model::ModulefilesDetails& d, std::ostream& out,
+void modulefiles(const model::Report& r, const model::ModulefilesDetails& d, std::ostream& out,
                  const RenderOptions& o);  // envtools_text.cpp
-void fleet(const report::Report& r, std::ostream& out, const RenderOptions& o);
-void compare(const report::Report& r, std::ostream& out, const RenderOptions& o);
-void diff(const report::Report& r, const model::DiffDetails& d, std::ostream& out, const RenderOptions& o);
+void fleet(const model::Report& r, std::ostream& out, const RenderOptions& o);
+void compare(const model::Report& r, std::ostream& out, const RenderOptions& o);
+void diff(const model::Report& r, const model::DiffDetails& d, std::ostream& out, const RenderOptions& o);
 /// Markdown of a (terminal-safe) compare report: its table of benchmarks (compare_markdown.cpp).
-void markdown_compare(const report::Report& r, std::ostream& out);
+void markdown_compare(const model::Report& r, std::ostream& out);
 /// Any report: its notes, then every section's findings as blocks.
-void findings(const report::Report& r, std::ostream& out, const RenderOptions& o);  // finding_text.cpp
+void findings(const model::Report& r, std::ostream& out, const RenderOptions& o);  // finding_text.cpp
 
 // The one layout of explain, doctor and run (and every other verdict): a headline per finding, under it
 // its evidence lines, then advice_lines() (why, the ranked fixes with their commands), and at the end of
@@ -37,7 +37,7 @@ void evidence_lines(const Finding& f, const std::string& indent, std::ostream& o
 /// "why: ...", "fix, best first:" with each fix_block(), and (verbose) "source: ..." lines.
 void advice_lines(const Finding& f, const std::string& indent, bool verbose, std::ostream& out);
 /// The end of every verdict: the verdict line (model/verdict.h) and "Next step: ...".
-void closing(const report::Report& r, std::ostream& out, const RenderOptions& o);
+void closing(const model::Report& r, std::ostream& out, const RenderOptions& o);
 /// One ranked fix, indented by `indent`.
 void fix_block(const Fix& fix, const std::string& indent, std::ostream& out);
 /// "ERROR", "WARN ", "INFO ", "pass ", ... coloured when o.color.

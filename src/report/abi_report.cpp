@@ -5,8 +5,8 @@
 
 namespace gpucheck::report {
 
-Report abi_report(const abi::AuditReport& audit, bool strict, Report into) {
-  Section& targets = into.section("targets");
+model::Report abi_report(const abi::AuditReport& audit, bool strict, model::Report into) {
+  model::Section& targets = into.section("targets");
   for (const auto& t : audit.targets) targets.findings.push_back(abi::to_finding(t));
   for (const auto& [pkg, error] : audit.import_failures) targets.findings.push_back(abi::import_failure_finding(pkg, error));
   into.notes.insert(into.notes.end(), audit.notes.begin(), audit.notes.end());

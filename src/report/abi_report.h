@@ -8,6 +8,6 @@ namespace gpucheck::report {
 
 /// Fills `into` (metadata stamped by the caller). An unusable object is a problem found
 /// (Metadata::error_fails); `strict`: a warning fails too.
-Report abi_report(const abi::AuditReport& audit, bool strict, Report into);
+model::Report abi_report(const abi::AuditReport& audit, bool strict, model::Report into);
 
 }  // namespace gpucheck::report

@@ -70,10 +70,10 @@ Finding suite_finding(const runner::SuiteRun& r, int& benchmarks, int& skipped, 
 
 }  // namespace
 
-Report bench_report(const BenchOutcome& o, Report rep) {
+model::Report bench_report(const BenchOutcome& o, model::Report rep) {
   int benchmarks = 0, skipped = 0;
   std::vector<model::SkippedBenchmark> skips;
-  Section& s = rep.section("suites");
+  model::Section& s = rep.section("suites");
   for (const auto& r : o.runs) s.findings.push_back(suite_finding(r, benchmarks, skipped, skips));
   if (o.interrupted_by) {
     // Stopped: the document holds what finished; the run has no verdict (exit 3), never a pass.

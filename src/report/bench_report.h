@@ -23,7 +23,7 @@ struct BenchOutcome {
 /// its benchmarks' skip reasons as evidence; skip when not built, no benchmark matched, or every
 /// benchmark skipped; error when it crashed, timed out or wrote no JSON), bench.incomplete (error) when
 /// interrupted, details {document, key, context, benchmarks, skipped}.
-Report bench_report(const BenchOutcome& o, Report rep);
+model::Report bench_report(const BenchOutcome& o, model::Report rep);
 
 /// The tool's build as the context names it: "cuda 12.4 archs 80;90 nccl torch" or "no cuda".
 std::string tool_build_description();

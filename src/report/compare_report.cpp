@@ -8,7 +8,7 @@ namespace gpucheck::report {
 
 namespace {
 
-void list_note(Report& rep, const std::vector<std::string>& names, const std::string& where) {
+void list_note(model::Report& rep, const std::vector<std::string>& names, const std::string& where) {
   if (names.empty()) return;
   std::string s;
   for (std::size_t i = 0; i < names.size() && i < 5; ++i) s += (i ? ", " : "") + names[i];
@@ -24,10 +24,10 @@ std::string compare_key(const regression::BenchmarkDocument& d) {
   return found ? c.key : "";
 }
 
-Report compare_report(const CompareInput& in, Report rep) {
+model::Report compare_report(const CompareInput& in, model::Report rep) {
   const auto& g = in.options.gate;
   const std::string key = compare_key(in.current);
-  Section& s = rep.section("benchmarks");
+  model::Section& s = rep.section("benchmarks");
   model::CompareDetails details;
   details.new_document = in.current_path;
   details.key = key;

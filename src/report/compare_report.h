@@ -28,6 +28,6 @@ std::string compare_key(const regression::BenchmarkDocument& d);
 /// regression::compare_documents), notes on benchmarks present in one run only, details {mode, base,
 /// new, key, threshold, alpha, counts}. No baseline with NEW's key: one skip Finding `compare.no_baseline`
 /// (exit 0, the first run of a new configuration).
-Report compare_report(const CompareInput& in, Report rep);
+model::Report compare_report(const CompareInput& in, model::Report rep);
 
 }  // namespace gpucheck::report

@@ -6,9 +6,9 @@
 
 namespace gpucheck::report {
 
-Report diff_report(const std::string& a, const inventory::Inventory& ia, const std::string& b,
-                   const inventory::Inventory& ib, const compat::KnowledgeBase& kb, Report rep) {
-  Section& s = rep.section("differences");
+model::Report diff_report(const std::string& a, const inventory::Inventory& ia, const std::string& b,
+                   const inventory::Inventory& ib, const knowledge::KnowledgeBase& kb, model::Report rep) {
+  model::Section& s = rep.section("differences");
   s.findings = diff::diff_inventories(ia, ib, kb);
   model::DiffDetails d;
   d.a = {true, a, ia.hostname, ia.collected_at};

@@ -23,17 +23,17 @@ namespace {
 
 // The plan's own status: it never adds a failure the plan's findings do not already carry, so the exit
 // code stays "1 iff any error finding" (kNoPath and kInstallsByPath both come with an error finding).
-Status plan_status(compat::PlanVerdict v) {
+Status plan_status(doctor::PlanVerdict v) {
   switch (v) {
-    case compat::PlanVerdict::kInstalls: return Status::kPass;
-    case compat::PlanVerdict::kInstallsByPath: return Status::kWarn;
-    case compat::PlanVerdict::kNoPath: return Status::kFail;
+    case doctor::PlanVerdict::kInstalls: return Status::kPass;
+    case doctor::PlanVerdict::kInstallsByPath: return Status::kWarn;
+    case doctor::PlanVerdict::kNoPath: return Status::kFail;
   }
   return Status::kFail;
 }
 
 /// The exact version of a single `==` clause ("0.2.2" of "bmtrain==0.2.2"); "" otherwise.
-std::string exact_pin(const pep440::Requirement& r) {
+std::string exact_pin(const knowledge::pep440::Requirement& r) {
   if (r.specifiers.specs.size() != 1 || r.specifiers.specs[0].op != "==") return "";
   return r.specifiers.specs[0].wildcard ? "" : r.specifiers.specs[0].version;
 }
@@ -52,7 +52,7 @@ std::vector<planner::Ask> asks_of(const PlanRequest& req, std::vector<std::strin
   return asks;
 }
 
-std::vector<Finding> plan_section(const compat::DoctorContext& ctx, const std::vector<planner::Ask>& asks,
+std::vector<Finding> plan_section(const doctor::DoctorContext& ctx, const std::vector<planner::Ask>& asks,
                                   std::vector<std::string> notes, bool& source_build) {
   std::vector<const planner::Ask*> wanted;
   for (const auto& a : asks)
@@ -63,9 +63,9 @@ std::vector<Finding> plan_section(const compat::DoctorContext& ctx, const std::v
   for (const auto* a : wanted) {
     const auto* ext = ctx.kb.extension(a->req.name);
     if (!ext) continue;
-    compat::PackageRequest pr{ext->name, exact_pin(a->req)};
+    doctor::PackageRequest pr{ext->name, exact_pin(a->req)};
     if (!pr.version.empty() && !ext->release_for(pr.version)) continue;
-    compat::InstallPlan p = compat::plan_install(ctx, pr);
+    doctor::InstallPlan p = doctor::plan_install(ctx, pr);
     if (wanted.size() == 1) build = p.build;
     source_build |= starts_with(p.build, "source build");
     for (auto& f : p.findings) install.push_back(std::move(f));
@@ -76,9 +76,9 @@ std::vector<Finding> plan_section(const compat::DoctorContext& ctx, const std::v
   r.notes.insert(r.notes.begin(), notes.begin(), notes.end());
 
   bool fails = std::any_of(install.begin(), install.end(), [](const Finding& f) { return f.status == Status::kFail; });
-  compat::PlanVerdict v = r.plans.empty() ? compat::PlanVerdict::kNoPath
-                          : fails         ? compat::PlanVerdict::kInstallsByPath
-                                          : compat::PlanVerdict::kInstalls;
+  doctor::PlanVerdict v = r.plans.empty() ? doctor::PlanVerdict::kNoPath
+                          : fails         ? doctor::PlanVerdict::kInstallsByPath
+                                          : doctor::PlanVerdict::kInstalls;
   Finding f;
   std::vector<std::string> specs;
   for (const auto* a : wanted) specs.push_back(a->req.str());
@@ -86,14 +86,14 @@ std::vector<Finding> plan_section(const compat::DoctorContext& ctx, const std::v
   f.status = plan_status(v);
   f.title = "install " + (specs.empty() ? std::string("(constraints only)") : join(specs, " ")) +
             (build.empty() ? "" : " (" + build + ")");
-  f.summary = compat::verdict_text(v);
+  f.summary = doctor::verdict_text(v);
   f.fixes = planner::plan_fixes(r);
   nlohmann::json prebuilt_plan;  // the prebuilt wheel's plan, first in details.plans as in the fixes
   // An existing prebuilt wheel before a build, as explain ranks them (bmtrain 0.2.2 compiles for 20 minutes;
   // 0.2.3.post2 is a wheel): its plan first, the asked release's plans after it.
   if (wanted.size() == 1)
     if (const auto* ext = ctx.kb.extension(wanted[0]->req.name); ext && !r.plans.empty()) {
-      const std::string wheel = compat::prebuilt_instead(ctx, *ext, exact_pin(wanted[0]->req));
+      const std::string wheel = doctor::prebuilt_instead(ctx, *ext, exact_pin(wanted[0]->req));
       std::vector<planner::Ask> instead;
       if (!wheel.empty())
         for (const auto& a : asks)
@@ -120,7 +120,7 @@ std::vector<Finding> plan_section(const compat::DoctorContext& ctx, const std::v
   f.details["package"] = wanted.size() == 1 ? wanted[0]->req.name : "";
   f.details["version"] = wanted.size() == 1 ? exact_pin(wanted[0]->req) : "";
   f.details["build"] = build;
-  f.details["verdict"] = compat::to_string(v);
+  f.details["verdict"] = doctor::to_string(v);
   for (const auto& n : r.notes) f.evidence.push_back({"note", n, "planner"});
   std::vector<Finding> out{f};
   if (r.plans.empty()) out.push_back(planner::conflict_finding(r));
@@ -129,7 +129,7 @@ std::vector<Finding> plan_section(const compat::DoctorContext& ctx, const std::v
 }
 
 // The environment every rule judged, so a reader knows which one the verdicts are about.
-std::optional<model::JudgedPython> judged_python(const compat::DoctorContext& ctx) {
+std::optional<model::JudgedPython> judged_python(const doctor::DoctorContext& ctx) {
   if (!ctx.python) return std::nullopt;
   const auto& p = *ctx.python;
   return model::JudgedPython{p.interpreter, p.executable, p.version, p.prefix, p.kind, ctx.python_rule,
@@ -138,7 +138,7 @@ std::optional<model::JudgedPython> judged_python(const compat::DoctorContext& ct
 
 }  // namespace
 
-Report doctor_report(Report base, const inventory::Inventory& inv, const compat::KnowledgeBase& kb,
+model::Report doctor_report(model::Report base, const inventory::Inventory& inv, const knowledge::KnowledgeBase& kb,
                      const PlanRequest& request, const std::string& inventory_source) {
   // Read and check the asks before running rules so bad input fails fast with exit 2.
   std::vector<std::string> notes;
@@ -146,15 +146,15 @@ Report doctor_report(Report base, const inventory::Inventory& inv, const compat:
   if (!request.empty() && std::none_of(asks.begin(), asks.end(), [](const planner::Ask& a) { return !a.constraint; }))
     throw InputError("nothing to plan: give --for SPEC or -r FILE (a constraints file only limits them)");
   planner::check_asks(kb, asks);
-  compat::DoctorContext ctx(inv, kb);
-  Report r = std::move(base);
-  r.section("findings").findings = compat::diagnose(ctx);
+  doctor::DoctorContext ctx(inv, kb);
+  model::Report r = std::move(base);
+  r.section("findings").findings = doctor::diagnose(ctx);
   bool source_build = false;
   if (!asks.empty()) r.section("plan").findings = plan_section(ctx, asks, notes, source_build);
   // -r/--for pins bind every fix printed (torch<2.0 pinned: no fix installs torch 2.4.1). The plan itself is
   // resolved under them already (its prebuilt-wheel path swaps only the asked package's own pin).
   planner::bind_fixes_to_asks(r.section("findings").findings, asks);
-  if (const Section* found = r.find_section("plan"); found && found->findings.size() > 1) {
+  if (const model::Section* found = r.find_section("plan"); found && found->findings.size() > 1) {
     auto& plan = r.section("plan").findings;
     std::vector<Finding> rest(plan.begin() + 1, plan.end());
     planner::bind_fixes_to_asks(rest, asks);
@@ -174,7 +174,7 @@ Report doctor_report(Report base, const inventory::Inventory& inv, const compat:
   return r;
 }
 
-Report doctor_report(Report base, const inventory::Inventory& inv, const compat::KnowledgeBase& kb,
+model::Report doctor_report(model::Report base, const inventory::Inventory& inv, const knowledge::KnowledgeBase& kb,
                      const std::optional<std::string>& request, const std::string& inventory_source) {
   PlanRequest req;
   if (request) req.specs.push_back(*request);
@@ -185,7 +185,7 @@ namespace {
 
 // A pasted report has no paths: a verdict about a path, or a fix that would quote one, cannot be given
 // (it would print a command that cannot work), so those are left out and a note says how many.
-void drop_path_steps(Report& r) {
+void drop_path_steps(model::Report& r) {
   const std::string unknown_root = inventory::kCollectEnvToolkitRoot;
   std::size_t dropped = 0;
   for (auto& s : r.sections) {
@@ -214,7 +214,7 @@ void drop_path_steps(Report& r) {
 
 // A paste that does not state the driver, or whether nvcc exists, says nothing about their absence: the
 // verdicts that rest on it (driver.missing, cuda.no_toolkit) are left out, and a note says so.
-void drop_unstated(Report& r, const inventory::Inventory& inv) {
+void drop_unstated(model::Report& r, const inventory::Inventory& inv) {
   auto noted = [&](const char* n) { return std::find(inv.notes.begin(), inv.notes.end(), n) != inv.notes.end(); };
   std::vector<std::string> ids;
   if (noted(inventory::kPasteLacksDriver)) ids.push_back("driver.missing");
@@ -234,9 +234,9 @@ void drop_unstated(Report& r, const inventory::Inventory& inv) {
 
 }  // namespace
 
-Report doctor_report_pasted(Report base, const inventory::Inventory& inv, const compat::KnowledgeBase& kb,
+model::Report doctor_report_pasted(model::Report base, const inventory::Inventory& inv, const knowledge::KnowledgeBase& kb,
                             const PlanRequest& request, const std::string& inventory_source) {
-  Report r = doctor_report(std::move(base), inv, kb, request, inventory_source);
+  model::Report r = doctor_report(std::move(base), inv, kb, request, inventory_source);
   drop_path_steps(r);
   drop_unstated(r, inv);
   return r;

@@ -25,19 +25,19 @@ struct PlanRequest {
 /// With a PlanRequest: section "plan" holds "plan.<package>" (one package asked) or "plan.requirements",
 /// whose fixes are the planner's ranked plans (checks/planner) and whose details add {asked, plans,
 /// conflicts, notes}; "plan.conflict" when no plan exists; then each asked extension's install.* findings.
-Report doctor_report(Report base, const inventory::Inventory& inv, const compat::KnowledgeBase& kb,
+model::Report doctor_report(model::Report base, const inventory::Inventory& inv, const knowledge::KnowledgeBase& kb,
                      const PlanRequest& request, const std::string& inventory_source);
 
 /// Judges `inv` with `kb`; with `request` ("bmtrain==0.2.2") also plans that install. `base` carries the
 /// metadata (cli: new_report("doctor", g)); `inventory_source` says where the facts came from ("live",
 /// "--from FILE", ...). Throws InputError for a bad request (exit 2), before any rule runs. Reading the
 /// inventory and the knowledge base is commands/doctor.cpp's.
-Report doctor_report(Report base, const inventory::Inventory& inv, const compat::KnowledgeBase& kb,
+model::Report doctor_report(model::Report base, const inventory::Inventory& inv, const knowledge::KnowledgeBase& kb,
                      const std::optional<std::string>& request, const std::string& inventory_source);
 
 /// The doctor over an inventory read from a pasted report (inventory_from_collect_env): verdicts and fix
 /// steps that would quote a toolkit path the report does not have are left out (a note counts them).
-Report doctor_report_pasted(Report base, const inventory::Inventory& inv, const compat::KnowledgeBase& kb,
+model::Report doctor_report_pasted(model::Report base, const inventory::Inventory& inv, const knowledge::KnowledgeBase& kb,
                             const PlanRequest& request,
                             const std::string& inventory_source);
 

@@ -4,7 +4,7 @@
 
 namespace gpucheck::report {
 
-Report env_report_for(const inventory::Inventory& inv, const compat::KnowledgeBase* kb, Report rep) {
+model::Report env_report_for(const inventory::Inventory& inv, const knowledge::KnowledgeBase* kb, model::Report rep) {
   if (rep.meta.command.empty()) rep.meta.command = "env";
   rep.section("host_compiler").findings = compiler::judge_host_compilers(inv, kb);
   rep.inventory = inv;

@@ -10,6 +10,6 @@ namespace gpucheck::report {
 /// Report.inventory = `inv`; section "host_compiler" = compiler::judge_host_compilers (one finding per
 /// toolkit, details.toolkit naming it). `kb` may be nullptr (no support policy to fill gaps with). `rep`
 /// carries the metadata the cli stamped (command "env"); commands::env collects the inventory.
-Report env_report_for(const inventory::Inventory& inv, const compat::KnowledgeBase* kb, Report rep = {});
+model::Report env_report_for(const inventory::Inventory& inv, const knowledge::KnowledgeBase* kb, model::Report rep = {});
 
 }  // namespace gpucheck::report

@@ -13,8 +13,8 @@ namespace gpucheck::report {
 
 /// How a version no toolkit here has can be put beside the others (commands::use_cuda reads both).
 struct ToolkitInstallFacts {
-  compat::InstallTools tools;                       // what this machine has to run the ways with
-  std::vector<compat::ToolkitRunfile> runfiles;     // data/compat/toolkit_installers.json
+  envtools::InstallTools tools;                       // what this machine has to run the ways with
+  std::vector<envtools::ToolkitRunfile> runfiles;     // data/compat/toolkit_installers.json
 };
 
 /// The exports that select toolkit `version` ("11.8", "12", "12.1.105" or a toolkit root) of `inv`, given
@@ -22,12 +22,12 @@ struct ToolkitInstallFacts {
 /// shell: the `export` lines for eval}. A valid version no toolkit here has: no exports (shell ""), and one
 /// failed finding, use_cuda.not_installed, whose fixes are the ways to install it side by side. Throws
 /// InputError for a root that is no toolkit or a word that is no version.
-Report use_cuda_report(const inventory::Inventory& inv, const std::string& version, const std::string& path,
-                       const std::string& ld_library_path, const ToolkitInstallFacts& install, Report rep = {});
+model::Report use_cuda_report(const inventory::Inventory& inv, const std::string& version, const std::string& path,
+                       const std::string& ld_library_path, const ToolkitInstallFacts& install, model::Report rep = {});
 
 /// The modulefiles written into `dir` (commands::modulefiles writes them): details {dir, written [paths],
 /// tcl, lua}, and one fail Finding per toolkit `refused` (why it got none).
-Report modulefiles_report(const std::string& dir, const std::vector<std::string>& written,
-                          const std::vector<std::string>& refused, Report rep = {});
+model::Report modulefiles_report(const std::string& dir, const std::vector<std::string>& written,
+                          const std::vector<std::string>& refused, model::Report rep = {});
 
 }  // namespace gpucheck::report

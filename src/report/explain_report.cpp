@@ -13,7 +13,7 @@ model::ExplainInput input_of(const explain::InputSummary& in) {
 
 }  // namespace
 
-Report explain_report(ExplainOutcome o, Report rep) {
+model::Report explain_report(ExplainOutcome o, model::Report rep) {
   const explain::Explanation& ex = o.explanation;
   // Every command names a cause by the one registry's id (core/verdict.h): explain's signature ids that
   // doctor knows by another name are shown under doctor's; the signature stays in details.signature.
@@ -33,7 +33,7 @@ Report explain_report(ExplainOutcome o, Report rep) {
   std::vector<std::string> doctor_notes;
   if (o.pasted && o.knowledge) {
     // The pasted environment judged by the doctor's rules: its errors count for the exit code (1).
-    Report doc = doctor_report_pasted(Report{}, *o.pasted, *o.knowledge, PlanRequest{}, o.pasted_kind + " report in " + o.log);
+    model::Report doc = doctor_report_pasted(model::Report{}, *o.pasted, *o.knowledge, PlanRequest{}, o.pasted_kind + " report in " + o.log);
     auto& env = rep.section("environment").findings;
     for (const auto& s : doc.sections) env.insert(env.end(), s.findings.begin(), s.findings.end());
     // A log of a failed build: the build is the goal, so what stops a build is an error (core/verdict.h).

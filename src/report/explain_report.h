@@ -18,7 +18,7 @@ struct ExplainOutcome {
   std::string log;                                  // the input's name (a path, or "-")
   std::optional<inventory::Inventory> pasted;       // an environment report inside the input
   std::string pasted_kind;                          // "collect_env", "xformers.info+pip list", ...
-  std::optional<compat::KnowledgeBase> knowledge;   // the doctor's rules, loaded when `pasted`
+  std::optional<knowledge::KnowledgeBase> knowledge;   // the doctor's rules, loaded when `pasted`
   bool build_log = false;                           // a cause came from a build signature: the goal is a build
   std::vector<std::string> notes;                   // what the command noted (environment used, ...)
   std::optional<inventory::Inventory> inventory;    // what the fixes quoted (none: null)
@@ -26,6 +26,6 @@ struct ExplainOutcome {
 
 /// Fills `rep` (metadata already stamped): section "causes" (each status info, or one "unknown" status
 /// fail), details {input, environment_report}, notes, the inventory the fixes used.
-Report explain_report(ExplainOutcome o, Report rep);
+model::Report explain_report(ExplainOutcome o, model::Report rep);
 
 }  // namespace gpucheck::report

@@ -22,7 +22,7 @@ struct Node {
   std::string slurm_name;  // SLURMD_NODENAME of the run (what scontrol calls the node), when under Slurm
   std::string file;
   std::string problem;     // why there is no usable report
-  Report report;
+  model::Report report;
   std::string gpu_model;   // "8 x NVIDIA H200" or "no GPU"
   std::map<std::string, double> metrics;           // "probe metric" -> worst value on the node
   std::map<std::string, std::string> better;       // same key -> "higher" / "lower"
@@ -40,7 +40,7 @@ std::string gpu_model(const nlohmann::json& inv) {
 }
 
 // What must be the same on every node of a fleet: driver, toolkits, torch, the libraries it loads.
-std::map<std::string, std::string> software_of(const Report& r) {
+std::map<std::string, std::string> software_of(const model::Report& r) {
   std::map<std::string, std::string> sw;
   sw["gpucheck"] = r.meta.tool_version;
   const nlohmann::json& inv = r.inventory;
@@ -102,7 +102,7 @@ std::string quoted_reason(const std::string& reason) {
 
 }  // namespace
 
-Report fleet_report(Report rep, const std::vector<std::string>& inputs, std::vector<FleetFile> files, const FleetOptions& o) {
+model::Report fleet_report(model::Report rep, const std::vector<std::string>& inputs, std::vector<FleetFile> files, const FleetOptions& o) {
   std::map<std::string, Node> by_host;
   std::map<std::string, std::vector<std::string>> reports_of;  // host -> every file reporting it
   std::map<std::string, std::string> newest_of;
@@ -276,7 +276,7 @@ Report fleet_report(Report rep, const std::vector<std::string>& inputs, std::vec
     f.title = n.name;
     f.evidence["report"] = n.file;
     f.evidence["GPUs"] = n.gpu_model;
-    f.details = {{"node", n.name}, {"gpu_model", n.gpu_model}, {"exit_code", exit_code(n.report)}};
+    f.details = {{"node", n.name}, {"gpu_model", n.gpu_model}, {"exit_code", model::exit_code(n.report)}};
     if (!n.slurm_name.empty()) f.evidence["Slurm node"] = n.slurm_name;
     if (reject.count(n.name)) {
       f.status = Status::kFail;

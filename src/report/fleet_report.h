@@ -28,7 +28,7 @@ struct FleetOptions {
 /// JSON, one device per rank with its host), or neither with the reason it could not be read.
 struct FleetFile {
   std::string path;
-  std::optional<Report> report;
+  std::optional<model::Report> report;
   std::optional<Finding> probe;
   std::string problem;
 };
@@ -36,7 +36,7 @@ struct FleetFile {
 /// `files` read from `inputs` (the files and directories the user named, quoted for an expected node
 /// without a report). Unreadable files become incomplete nodes named by their file; several reports of one
 /// host: the newest counts. A multi-node probe result rejects the hosts of its failed ranks.
-Report fleet_report(Report base, const std::vector<std::string>& inputs, std::vector<FleetFile> files,
+model::Report fleet_report(model::Report base, const std::vector<std::string>& inputs, std::vector<FleetFile> files,
                     const FleetOptions& o);
 
 }  // namespace gpucheck::report

@@ -3,7 +3,7 @@
 
 namespace gpucheck::report {
 
-Report list_report(const std::vector<runner::ProbeSpec>& catalog, Report rep) {
+model::Report list_report(const std::vector<runner::ProbeSpec>& catalog, model::Report rep) {
   if (rep.meta.command.empty()) rep.meta.command = "list";
   auto& probes = rep.section("probes").findings;
   for (const auto& p : catalog) {

@@ -9,6 +9,6 @@ namespace gpucheck::report {
 
 /// Section "probes": one info Finding per probe (id, title, summary = its description) with details
 /// {levels, timeout_s, tags, executable}.
-Report list_report(const std::vector<runner::ProbeSpec>& catalog, Report rep = {});
+model::Report list_report(const std::vector<runner::ProbeSpec>& catalog, model::Report rep = {});
 
 }  // namespace gpucheck::report

@@ -5,7 +5,7 @@
 
 namespace gpucheck::report {
 
-Report version_report(Report rep) {
+model::Report version_report(model::Report rep) {
   if (rep.meta.command.empty()) rep.meta.command = "version";
   rep.details = model::to_json(model::VersionDetails{build::kVersion, build::kCudaCompilerVersion,
                                                      build::kCudaArchitectures, build::kHaveCuda, build::kHaveNccl,

@@ -5,6 +5,6 @@
 namespace gpucheck::report {
 
 /// No findings; details {version, cuda_compiler, cuda_architectures, cuda, nccl, torch}.
-Report version_report(Report rep = {});
+model::Report version_report(model::Report rep = {});
 
 }  // namespace gpucheck::report

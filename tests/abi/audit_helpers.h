@@ -7,7 +7,7 @@ namespace abitest {
 /// An audit of one file with this host's loader and the given LD_LIBRARY_PATH.
 inline gpucheck::abi::TargetReport audit_one(const std::string& path, const std::vector<std::string>& llp = {},
                                              const std::vector<std::string>& preload = {}) {
-  static gpucheck::abi::LdCache cache = gpucheck::abi::LdCache::load();
+  static gpucheck::platform::LdCache cache = gpucheck::platform::LdCache::load();
   gpucheck::abi::AuditOptions o;
   o.loader = gpucheck::abi::LoaderConfig::for_this_host(&cache);
   o.loader.ld_library_path = llp;

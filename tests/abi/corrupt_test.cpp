@@ -13,6 +13,7 @@
 #include "core/errors.h"
 
 using namespace gpucheck::abi;
+using namespace gpucheck::platform;
 using namespace abitest;
 
 namespace {

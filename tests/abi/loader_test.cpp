@@ -8,6 +8,7 @@
 #include "fixture.h"
 
 using namespace gpucheck::abi;
+using namespace gpucheck::platform;
 using namespace abitest;
 
 namespace {

@@ -14,11 +14,11 @@
 
 using namespace abitest;
 using gpucheck::Status;
-namespace report = gpucheck::report;
+namespace model = gpucheck::model;
 
 namespace {
 
-report::Report audit(const std::vector<std::string>& paths, bool strict = false, const std::string& cuobjdump = "") {
+model::Report audit(const std::vector<std::string>& paths, bool strict = false, const std::string& cuobjdump = "") {
   gpucheck::commands::AbiOptions o;
   o.request.paths = paths;
   o.request.gpus = {"sm_90"};
@@ -27,7 +27,7 @@ report::Report audit(const std::vector<std::string>& paths, bool strict = false,
   return gpucheck::commands::abi(o);
 }
 
-std::string text_of(const report::Report& r) {
+std::string text_of(const model::Report& r) {
   std::ostringstream out;
   gpucheck::render::render(r, gpucheck::render::Format::kText, out, {});
   return out.str();
@@ -45,7 +45,7 @@ class AbiReportTest : public ::testing::Test {
 };
 
 TEST_F(AbiReportTest, EachTargetIsOneFindingInSectionTargets) {
-  report::Report r = audit({d / "libund.so", d / "libok.so"});
+  model::Report r = audit({d / "libund.so", d / "libok.so"});
   ASSERT_EQ(r.sections.size(), 1u);
   EXPECT_EQ(r.sections[0].name, "targets");
   const auto& f = r.sections[0].findings;
@@ -76,7 +76,7 @@ TEST_F(AbiReportTest, EachTargetIsOneFindingInSectionTargets) {
 
   EXPECT_TRUE(r.details["seconds"].is_number());
   EXPECT_GE(r.details["objects_parsed"].get<int>(), 2);
-  EXPECT_EQ(report::exit_code(r), 1);
+  EXPECT_EQ(model::exit_code(r), 1);
 }
 
 TEST_F(AbiReportTest, AFilesNewestVersionNeedsAreItsOwnReadelfSays) {
@@ -84,7 +84,7 @@ TEST_F(AbiReportTest, AFilesNewestVersionNeedsAreItsOwnReadelfSays) {
   build_so(d / "libneeds.so",
            "#include <sys/random.h>\n#include <stdio.h>\n"
            "extern \"C\" int g(char* b) { printf(\"x\"); return (int)getrandom(b, 4, 0); }");
-  report::Report r = audit({d / "libneeds.so"});
+  model::Report r = audit({d / "libneeds.so"});
   const auto& f = r.sections.at(0).findings.at(0);
   ASSERT_TRUE(f.details.contains("version_needs")) << f.details.dump();
   std::string readelf = run_ok({"/bin/sh", "-c",
@@ -100,14 +100,14 @@ TEST_F(AbiReportTest, AFilesNewestVersionNeedsAreItsOwnReadelfSays) {
 }
 
 TEST_F(AbiReportTest, TheTextComesFromTheReportAlone) {
-  report::Report r = audit({d / "libund.so", d / "libok.so"});
+  model::Report r = audit({d / "libund.so", d / "libok.so"});
   std::string text = text_of(r);
   EXPECT_NE(text.find("fail  " + d / "libund.so\n"), std::string::npos) << text;
   EXPECT_NE(text.find("      fix: find the library that defines it"), std::string::npos) << text;
   EXPECT_NE(text.find("pass  " + d / "libok.so\n"), std::string::npos) << text;
   EXPECT_NE(text.find("2 object(s), 1 with problems, "), std::string::npos) << text;
   // A report read back from its JSON document renders the same text.
-  EXPECT_EQ(text_of(report::report_from_json(report::to_json(r))), text);
+  EXPECT_EQ(text_of(model::report_from_json(model::to_json(r))), text);
 }
 
 TEST_F(AbiReportTest, StrictTurnsAWarningIntoFailure) {
@@ -117,27 +117,27 @@ TEST_F(AbiReportTest, StrictTurnsAWarningIntoFailure) {
           d / "libok.so", d / "libfat.so"});
   write_file(d / "cuobjdump", "#!/bin/sh\necho 'ELF file    1: x.1.sm_80.cubin'\n");
   fs::permissions(d / "cuobjdump", fs::perms::owner_all);
-  report::Report lax = audit({d / "libfat.so"}, false, d / "cuobjdump");
+  model::Report lax = audit({d / "libfat.so"}, false, d / "cuobjdump");
   ASSERT_EQ(lax.sections[0].findings.size(), 1u);
   EXPECT_EQ(lax.sections[0].findings[0].status, Status::kWarn);
   EXPECT_EQ(lax.sections[0].findings[0].id, "abi.cuobjdump_disagrees");
-  EXPECT_EQ(report::exit_code(lax), 0);
-  report::Report strict = audit({d / "libfat.so"}, true, d / "cuobjdump");
+  EXPECT_EQ(model::exit_code(lax), 0);
+  model::Report strict = audit({d / "libfat.so"}, true, d / "cuobjdump");
   EXPECT_TRUE(strict.meta.exit.warn_fails);
-  EXPECT_EQ(report::exit_code(strict), 1);
+  EXPECT_EQ(model::exit_code(strict), 1);
 }
 
 TEST_F(AbiReportTest, AnUnusableObjectIsAProblemFoundOrBadInput) {
   write_file(d / "tree/libtrunc.so", read_bytes(d / "libok.so").substr(0, 500));
   fs::copy_file(d / "libok.so", d / "tree/libok.so");
-  report::Report r = audit({d / "tree"});
+  model::Report r = audit({d / "tree"});
   ASSERT_EQ(r.sections[0].findings.size(), 2u);
   const gpucheck::Finding* bad = nullptr;
   for (const auto& f : r.sections[0].findings)
     if (f.status == Status::kError) bad = &f;
   ASSERT_NE(bad, nullptr);
   EXPECT_EQ(bad->id, "abi.unusable_object");
-  EXPECT_EQ(report::exit_code(r), 1);  // met in a directory: a problem found, not "no verdict"
+  EXPECT_EQ(model::exit_code(r), 1);  // met in a directory: a problem found, not "no verdict"
   // Named alone on the command line: bad input.
   EXPECT_THROW(audit({d / "tree/libtrunc.so"}), gpucheck::InputError);
 }
@@ -151,7 +151,7 @@ TEST_F(AbiReportTest, GpusAndDriverFromAnInventoryDocumentAreEmbedded) {
   gpucheck::commands::AbiOptions o;
   o.request.paths = {d / "libok.so"};
   o.inventory.from = d / "env.json";
-  report::Report r = gpucheck::commands::abi(o);
+  model::Report r = gpucheck::commands::abi(o);
   ASSERT_FALSE(r.inventory.is_null());
   EXPECT_EQ(r.inventory["gpus"].size(), 2u);
   EXPECT_EQ(r.sections[0].findings[0].status, Status::kPass);  // no device code: nothing to judge

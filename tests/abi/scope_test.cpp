@@ -8,6 +8,7 @@
 #include "audit_helpers.h"
 
 using namespace gpucheck::abi;
+using namespace gpucheck::platform;
 using namespace abitest;
 
 namespace {

@@ -353,19 +353,19 @@ const char* name_of(render::Format f) {
 }
 
 // The report of a real run here, as `--json` printed it.
-report::Report report_of(const Case& c, nlohmann::json* doc = nullptr) {
+model::Report report_of(const Case& c, nlohmann::json* doc = nullptr) {
   auto shown = gpucheck(argv_of(c, {"--json"}));
   EXPECT_TRUE(shown.exited && shown.exit_code <= 1) << shown.describe() << shown.err;
   nlohmann::json j = nlohmann::json::parse(shown.out);
   if (doc) *doc = j;
-  return report::report_from_json(j);
+  return model::report_from_json(j);
 }
 
 const std::vector<render::Format> kFormats = {render::Format::kText,  render::Format::kJson,
                                               render::Format::kMarkdown, render::Format::kJunit,
                                               render::Format::kPrometheus, render::Format::kHtml};
 
-std::string rendered(const report::Report& r, render::Format f) {
+std::string rendered(const model::Report& r, render::Format f) {
   std::ostringstream out;
   render::RenderOptions o;
   o.width = 1000;  // the lines compared whole
@@ -375,7 +375,7 @@ std::string rendered(const report::Report& r, render::Format f) {
 
 // Every format of `r` shows the model's one verdict (its word and its line with the counts), the next step
 // and every fix command of what needs attention; JSON and Prometheus carry the counts as numbers too.
-void expect_one_verdict_everywhere(const report::Report& r) {
+void expect_one_verdict_everywhere(const model::Report& r) {
   const model::Verdict v = model::verdict(r);
   std::vector<std::string> commands;
   for (const auto* f : model::attention(r))
@@ -429,7 +429,7 @@ TEST_F(EveryCommand, EveryFormatShowsTheOneVerdictCountsNextStepAndFixCommands) 
 TEST_F(EveryCommand, ExplainOfTheFailedBmtrainInstallIsExplainedInEveryFormat) {
   const Case c{"explain", {"--no-env", std::string(GPUCHECK_TEST_DATA) + "/logs/bmtrain-0.2.2-no-torch.log"}};
   nlohmann::json doc;
-  const report::Report r = report_of(c, &doc);
+  const model::Report r = report_of(c, &doc);
   const model::Verdict v = model::verdict(r);
   EXPECT_EQ(v.word, "EXPLAINED");
   const Finding* root = model::root_cause(r);

@@ -2,7 +2,7 @@
 
 #include "checks/doctor/arch_coverage.h"
 
-using namespace gpucheck::compat;
+using namespace gpucheck::doctor;
 
 TEST(ArchCoverage, SassRunsWithinItsMajorOnNewerMinors) {
   std::vector<std::string> cu118{"sm_37", "sm_50", "sm_60", "sm_61", "sm_70", "sm_75", "sm_80", "sm_86", "sm_90"};

@@ -107,7 +107,7 @@ TEST(BmtrainInstallPaths, NoBuildIsolationAfterTorchHitsExactlyWhatDoctorPredict
   env.torch_version = torch_version;
   env.torch_cuda = torch_cuda;
   inv.pythons.push_back(env);
-  auto kb = compat::KnowledgeBase::load(std::string(GPUCHECK_SOURCE_DIR) + "/data/compat");
+  auto kb = knowledge::KnowledgeBase::load(std::string(GPUCHECK_SOURCE_DIR) + "/data/compat");
   auto rep = gpucheck::testing::run_doctor(inv, kb, std::string("bmtrain==0.2.2"));
   ASSERT_TRUE(gpucheck::testing::install_plan(rep));
   const auto own = gpucheck::testing::plan_findings(rep);

@@ -6,7 +6,8 @@
 #include "support/doctor_run.h"
 
 using namespace gpucheck;
-using namespace gpucheck::compat;
+using namespace gpucheck::knowledge;
+using namespace gpucheck::doctor;
 
 namespace {
 
@@ -52,7 +53,7 @@ TEST(BuildToolkit, ADanglingCudaHomeFromTheCollectorIsNamedAndUnset) {
   EXPECT_EQ(f->evidence.at("CUDA_HOME"), "/opt/cuda-11.7");
   ASSERT_FALSE(f->fixes.empty());
   EXPECT_EQ(f->fixes.back().commands, std::vector<std::string>{"unset CUDA_HOME"});
-  EXPECT_EQ(report::exit_code(rep), 1);
+  EXPECT_EQ(model::exit_code(rep), 1);
 }
 
 TEST(BuildToolkit, WithoutAChoiceInTheInventoryTheVariableDecides) {

@@ -10,7 +10,7 @@
 #include "inventory/model.h"
 
 using namespace gpucheck;
-using namespace gpucheck::compat;
+using namespace gpucheck::envtools;
 namespace fs = std::filesystem;
 
 namespace {

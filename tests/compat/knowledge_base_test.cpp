@@ -11,7 +11,7 @@
 #include "core/files.h"
 
 using namespace gpucheck;
-using namespace gpucheck::compat;
+using namespace gpucheck::knowledge;
 namespace fs = std::filesystem;
 
 namespace {

@@ -16,8 +16,8 @@ using abitest::TempDir;
 
 namespace {
 
-const compat::KnowledgeBase& kb() {
-  static compat::KnowledgeBase k = compat::KnowledgeBase::load(std::string(GPUCHECK_SOURCE_DIR) + "/data/compat");
+const knowledge::KnowledgeBase& kb() {
+  static knowledge::KnowledgeBase k = knowledge::KnowledgeBase::load(std::string(GPUCHECK_SOURCE_DIR) + "/data/compat");
   return k;
 }
 
@@ -27,7 +27,7 @@ inventory::Library library(const std::string& name, const std::string& path, con
   inventory::Library l;
   l.name = name;
   l.path = path;
-  l.soname = gpucheck::abi::ElfObject::read_soname(path);
+  l.soname = gpucheck::platform::ElfObject::read_soname(path);
   l.version = version;
   l.found_via = std::move(via);
   l.loader_pick = l.found_via.front() == "LD_LIBRARY_PATH";
@@ -52,9 +52,9 @@ inventory::Inventory torch_env(const TempDir& t, const std::string& ld_library_p
 }
 
 std::vector<Finding> with_prefix(const inventory::Inventory& inv, const std::string& prefix) {
-  compat::DoctorContext ctx(inv, kb());
+  doctor::DoctorContext ctx(inv, kb());
   std::vector<Finding> out;
-  for (auto& f : compat::diagnose(ctx))
+  for (auto& f : doctor::diagnose(ctx))
     if (f.id.rfind(prefix, 0) == 0) out.push_back(f);
   return out;
 }

@@ -20,8 +20,8 @@ namespace {
 const std::string kAbc = "sha256=ungWv48Bz-pBQUDeXa4iI7ADYaOWF3qctBD_YfIAFa0";
 const std::string kEmpty = "sha256=47DEQpj8HBSa-_TImW-5JCeuQeRkm5NMpJWZG3hSuFU";
 
-const compat::KnowledgeBase& kb() {
-  static compat::KnowledgeBase k = compat::KnowledgeBase::load(std::string(GPUCHECK_SOURCE_DIR) + "/data/compat");
+const knowledge::KnowledgeBase& kb() {
+  static knowledge::KnowledgeBase k = knowledge::KnowledgeBase::load(std::string(GPUCHECK_SOURCE_DIR) + "/data/compat");
   return k;
 }
 
@@ -54,7 +54,7 @@ class Site : public ::testing::Test {
     p.site_packages = {site_.string()};
     p.torch_installed = true;
     p.torch_version = "2.1.2";
-    inventory::read_python_distributions(inventory::RootFs("/"), p);
+    inventory::read_python_distributions(platform::RootFs("/"), p);
     inventory::Inventory inv;
     inv.pythons = {p};
     return inv;
@@ -84,8 +84,8 @@ TEST_F(Site, RequiresDistCheckedAsPipCheckDoes) {
   dist("Pillow-8.3.2.dist-info", "Name: Pillow\nVersion: 8.3.2\n");
   auto inv = inventory();
   ASSERT_EQ(inv.pythons[0].distributions.size(), 5u);
-  compat::DoctorContext ctx(inv, kb());
-  auto all = compat::diagnose(ctx);
+  doctor::DoctorContext ctx(inv, kb());
+  auto all = doctor::diagnose(ctx);
   auto conflicts = with_id(all, "python.requirement_conflict");
   ASSERT_EQ(conflicts.size(), 2u);
   std::vector<std::string> titles = {conflicts[0].title, conflicts[1].title};
@@ -114,8 +114,8 @@ TEST_F(Site, MissingRequirementIsAWarning) {
   dist("accelerate-1.0.0.dist-info",
        "Name: accelerate\nVersion: 1.0.0\nRequires-Dist: psutil\nRequires-Dist: huggingface-hub >=0.21.0\n");
   auto inv = inventory();
-  compat::DoctorContext ctx(inv, kb());
-  auto missing = with_id(compat::diagnose(ctx), "python.requirement_missing");
+  doctor::DoctorContext ctx(inv, kb());
+  auto missing = with_id(doctor::diagnose(ctx), "python.requirement_missing");
   ASSERT_EQ(missing.size(), 1u);
   EXPECT_EQ(missing[0].title, "accelerate 1.0.0 requires psutil, huggingface-hub, which are not installed");
   EXPECT_EQ(missing[0].status, Status::kWarn);
@@ -131,8 +131,8 @@ TEST_F(Site, AMissingRequirementTheImportStopsOnIsTheRootCause) {
   auto inv = inventory();
   inv.pythons[0].import_errors = {{"torchvision", "ModuleNotFoundError: No module named 'PIL'"},
                                   {"bmtrain", "ModuleNotFoundError: No module named 'torch'"}};
-  compat::DoctorContext ctx(inv, kb());
-  auto all = compat::diagnose(ctx);
+  doctor::DoctorContext ctx(inv, kb());
+  auto all = doctor::diagnose(ctx);
   auto missing = with_id(all, "python.requirement_missing");
   ASSERT_EQ(missing.size(), 2u);
   const Finding& tv = missing[0].title.find("torchvision") != std::string::npos ? missing[0] : missing[1];
@@ -153,8 +153,8 @@ TEST_F(Site, MissingNumpyBesideATorchBuiltForNumpyOneIsPinned) {
   dist("torch-2.1.2.dist-info", "Name: torch\nVersion: 2.1.2\n");
   dist("bmtrain-0.2.2.dist-info", "Name: bmtrain\nVersion: 0.2.2\nRequires-Dist: numpy\n");
   auto inv = inventory();
-  compat::DoctorContext ctx(inv, kb());
-  auto missing = with_id(compat::diagnose(ctx), "python.requirement_missing");
+  doctor::DoctorContext ctx(inv, kb());
+  auto missing = with_id(doctor::diagnose(ctx), "python.requirement_missing");
   ASSERT_EQ(missing.size(), 1u);
   EXPECT_EQ(missing[0].fixes[0].commands[0], "/venv/bin/python -m pip install numpy==1.26.4");
 }
@@ -166,8 +166,8 @@ TEST_F(Site, AMissingNcclOfAnotherCudaMajorIsNotReinstalledOverTheOneThere) {
   dist("bmtrain-0.2.3.post2.dist-info",
        "Name: bmtrain\nVersion: 0.2.3.post2\nRequires-Dist: nvidia-nccl-cu11>=2.14.3\nRequires-Dist: psutil\n");
   auto inv = inventory();
-  compat::DoctorContext ctx(inv, kb());
-  auto missing = with_id(compat::diagnose(ctx), "python.requirement_missing");
+  doctor::DoctorContext ctx(inv, kb());
+  auto missing = with_id(doctor::diagnose(ctx), "python.requirement_missing");
   ASSERT_EQ(missing.size(), 1u);
   EXPECT_EQ(missing[0].title, "bmtrain 0.2.3.post2 requires nvidia-nccl-cu11, psutil, which are not installed");
   ASSERT_EQ(missing[0].fixes.size(), 2u);
@@ -191,8 +191,8 @@ TEST_F(Site, TwoWheelsOneFileTheBytesOnDiskDecide) {
   ASSERT_EQ(shared.size(), 1u) << "the identical nvidia/__init__.py is no conflict";
   EXPECT_EQ(shared[0].path, (site_ / "nvidia/nccl/lib/libnccl.so.2").string());
   EXPECT_EQ(shared[0].content_of, "nvidia-nccl-cu11");
-  compat::DoctorContext ctx(inv, kb());
-  auto f = with_id(compat::diagnose(ctx), "python.file_overwritten");
+  doctor::DoctorContext ctx(inv, kb());
+  auto f = with_id(doctor::diagnose(ctx), "python.file_overwritten");
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].title, "libnccl.so.2 of nvidia-nccl-cu12 was overwritten by nvidia-nccl-cu11");
   EXPECT_EQ(shared[0].matched_by, "sha256");
@@ -238,7 +238,7 @@ TEST_F(Site, RecordPathsOutsideTheEnvironmentAreNotRead) {
   inventory::PythonEnv p;
   p.interpreter = (prefix / "bin" / "python").string();
   p.site_packages = {site.string()};
-  inventory::read_python_distributions(inventory::RootFs("/"), p);
+  inventory::read_python_distributions(platform::RootFs("/"), p);
   std::map<std::string, std::string> content_of;
   for (const auto& f : p.shared_files) content_of[fs::path(f.path).lexically_relative(site_).string()] = f.content_of;
   ASSERT_EQ(content_of.size(), 3u);  // outside/secret (two spellings, one path), the link, inside
@@ -268,8 +268,8 @@ TEST_F(Site, NumpyAbiAndImportFailuresAreErrors) {
   auto inv = inventory();
   inv.pythons[0].torch_numpy_error = "RuntimeError: Numpy is not available";
   inv.pythons[0].import_errors["torchvision"] = "RuntimeError: operator torchvision::nms does not exist";
-  compat::DoctorContext ctx(inv, kb());
-  auto all = compat::diagnose(ctx);
+  doctor::DoctorContext ctx(inv, kb());
+  auto all = doctor::diagnose(ctx);
   auto np = with_id(all, "python.numpy_abi");
   ASSERT_EQ(np.size(), 1u);
   EXPECT_EQ(np[0].title, "torch 2.1.2 cannot use numpy 2.1.3: RuntimeError: Numpy is not available");
@@ -298,14 +298,14 @@ TEST_F(Site, OnlyAnUndefinedTorchSymbolMeansAnotherTorch) {
 
   py.import_errors["bmtrain"] = "ImportError: " + so + ": undefined symbol: ncclRecv";
   {
-    compat::DoctorContext ctx(inv, kb());
-    auto all = compat::diagnose(ctx);
+    doctor::DoctorContext ctx(inv, kb());
+    auto all = doctor::diagnose(ctx);
     EXPECT_TRUE(with_id(all, "ext.built_for_other_torch").empty());
     EXPECT_EQ(with_id(all, "python.import_failed").size(), 1u);
   }
   py.import_errors["bmtrain"] = "ImportError: " + so + ": undefined symbol: _ZN3c106detail14torchCheckFailEPKcS2_jS2_";
-  compat::DoctorContext ctx(inv, kb());
-  auto all = compat::diagnose(ctx);
+  doctor::DoctorContext ctx(inv, kb());
+  auto all = doctor::diagnose(ctx);
   auto foreign = with_id(all, "ext.built_for_other_torch");
   ASSERT_EQ(foreign.size(), 1u);
   EXPECT_TRUE(with_id(all, "python.import_failed").empty());
@@ -316,8 +316,8 @@ TEST_F(Site, OnlyAnUndefinedTorchSymbolMeansAnotherTorch) {
   EXPECT_EQ(kept[3], "export TORCH_USE_RTLD_GLOBAL=1") << "rebuilt against torch 2.11, nccl/_C still links no libnccl";
   // Without wheel, the build needs one first (setuptools' bdist_wheel), installed with torch pinned.
   py.packages.erase("wheel");
-  compat::DoctorContext bare(inv, kb());
-  const auto cmds = with_id(compat::diagnose(bare), "ext.built_for_other_torch").at(0).fixes.at(0).commands;
+  doctor::DoctorContext bare(inv, kb());
+  const auto cmds = with_id(doctor::diagnose(bare), "ext.built_for_other_torch").at(0).fixes.at(0).commands;
   ASSERT_EQ(cmds.size(), 5u);
   EXPECT_EQ(cmds[0], "/venv/bin/python -m pip install wheel==0.48.0 torch==2.11.0");
   EXPECT_EQ(cmds[1], "export TORCH_CUDA_ARCH_LIST='7.5;8.0+PTX'");

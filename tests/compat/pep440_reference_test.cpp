@@ -17,7 +17,7 @@
 #include "knowledge/pep440.h"
 
 using namespace gpucheck;
-using namespace gpucheck::pep440;
+using namespace gpucheck::knowledge::pep440;
 
 namespace {
 

@@ -4,7 +4,7 @@
 
 #include "knowledge/pep440.h"
 
-using namespace gpucheck::pep440;
+using namespace gpucheck::knowledge::pep440;
 
 namespace {
 int cmpv(const std::string& a, const std::string& b) { return compare(*Version::parse(a), *Version::parse(b)); }

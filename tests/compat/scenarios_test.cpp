@@ -11,7 +11,8 @@
 #include "support/doctor_run.h"
 
 using namespace gpucheck;
-using namespace gpucheck::compat;
+using namespace gpucheck::knowledge;
+using namespace gpucheck::doctor;
 using namespace gpucheck::testing;
 namespace fs = std::filesystem;
 
@@ -54,10 +55,10 @@ TEST_P(Scenario, ProducesExactlyTheExpectedFindings) {
   auto inv = inventory::load_inventory(kScenarios + "/" + name + ".json");
   std::optional<std::string> request;
   if (expected.contains("for")) request = expected["for"].get<std::string>();
-  report::Report rep = run_doctor(inv, kb(), request);
+  model::Report rep = run_doctor(inv, kb(), request);
 
   EXPECT_EQ(ids(doctor_findings(rep)), sorted(expected.at("findings")));
-  EXPECT_EQ(report::exit_code(rep), expected.at("exit").get<int>());
+  EXPECT_EQ(model::exit_code(rep), expected.at("exit").get<int>());
   const Finding* plan = install_plan(rep);
   if (request) {
     ASSERT_TRUE(plan);

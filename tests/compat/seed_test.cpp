@@ -9,14 +9,15 @@
 #include "support/doctor_run.h"
 
 using namespace gpucheck;
-using namespace gpucheck::compat;
+using namespace gpucheck::knowledge;
+using namespace gpucheck::doctor;
 using namespace gpucheck::testing;
 
 namespace {
 
 const std::string kScenarios = std::string(GPUCHECK_SOURCE_DIR) + "/tests/compat/scenarios/";
 
-report::Report doctor(const std::string& scenario, const std::string& request) {
+model::Report seed_doctor(const std::string& scenario, const std::string& request) {
   static KnowledgeBase kb = KnowledgeBase::load(std::string(GPUCHECK_SOURCE_DIR) + "/data/compat");
   return run_doctor(inventory::load_inventory(kScenarios + scenario + ".json"), kb, request);
 }
@@ -50,7 +51,7 @@ std::vector<Fix> build_paths(const Finding& plan) {
 }  // namespace
 
 TEST(Seed, SecondAttemptNamesTheMismatchBeforeAnythingIsCompiled) {
-  auto rep = doctor("seed2_torch_cu118_nvcc_121", "bmtrain==0.2.2");
+  auto rep = seed_doctor("seed2_torch_cu118_nvcc_121", "bmtrain==0.2.2");
   const Finding& m = find(doctor_findings(rep), "cuda.nvcc_torch_major_mismatch");
   EXPECT_EQ(m.status, Status::kFail);
   EXPECT_EQ(evidence(m, "torch.version.cuda"), "11.8");
@@ -63,11 +64,11 @@ TEST(Seed, SecondAttemptNamesTheMismatchBeforeAnythingIsCompiled) {
   // The planner's torch for nvcc 12.1 (the same explain names): PyPI's newest CUDA 12.1 build, with this
   // environment's own interpreter.
   EXPECT_EQ(m.fixes[1].commands, std::vector<std::string>{"/root/anaconda3/envs/CPM-Bee/bin/python -m pip install torch==2.4.1"});
-  EXPECT_EQ(report::exit_code(rep), 1);
+  EXPECT_EQ(model::exit_code(rep), 1);
 }
 
 TEST(Seed, SecondAttemptInstallPathsAreRankedWithExactCommands) {
-  auto rep = doctor("seed2_torch_cu118_nvcc_121", "bmtrain==0.2.2");
+  auto rep = seed_doctor("seed2_torch_cu118_nvcc_121", "bmtrain==0.2.2");
   const Finding* plan = install_plan(rep);
   ASSERT_TRUE(plan);
   EXPECT_EQ(plan_verdict(*plan), PlanVerdict::kInstallsByPath);
@@ -108,7 +109,7 @@ TEST(Seed, SecondAttemptInstallPathsAreRankedWithExactCommands) {
 }
 
 TEST(Seed, WithAnInstalled118ToolkitThePathPointsCudaHomeAtIt) {
-  auto rep = doctor("seed2_with_118_side_by_side", "bmtrain==0.2.2");
+  auto rep = seed_doctor("seed2_with_118_side_by_side", "bmtrain==0.2.2");
   const Finding& m = find(doctor_findings(rep), "cuda.nvcc_torch_major_mismatch");
   EXPECT_EQ(m.fixes[0].summary, "Build with the CUDA 11.8 toolkit at /usr/local/cuda-11.8");
   ASSERT_TRUE(install_plan(rep));
@@ -124,7 +125,7 @@ TEST(Seed, WithAnInstalled118ToolkitThePathPointsCudaHomeAtIt) {
 }
 
 TEST(Seed, FirstAttemptWithoutTorchPredictsTheMetadataFailure) {
-  auto rep = doctor("seed1_no_torch", "bmtrain==0.2.2");
+  auto rep = seed_doctor("seed1_no_torch", "bmtrain==0.2.2");
   ASSERT_TRUE(install_plan(rep));
   const std::vector<Finding> own = plan_findings(rep);
   const Finding& iso = find(own, "install.setup_imports_torch");
@@ -137,13 +138,13 @@ TEST(Seed, FirstAttemptWithoutTorchPredictsTheMetadataFailure) {
                                       "export TORCH_CUDA_ARCH_LIST=8.0", "export CUDA_HOME=/usr/local/cuda-12.1",
                                       py + " -m pip install --no-build-isolation --no-cache-dir bmtrain==0.2.2 torch==2.4.1",
                                       "export TORCH_USE_RTLD_GLOBAL=1"}));
-  EXPECT_EQ(report::exit_code(rep), 1);
+  EXPECT_EQ(model::exit_code(rep), 1);
 }
 
 TEST(Seed, TheFixedMachineIsClean) {
-  auto rep = doctor("seed_fixed_cuda_home_118", "bmtrain==0.2.2");
+  auto rep = seed_doctor("seed_fixed_cuda_home_118", "bmtrain==0.2.2");
   EXPECT_TRUE(doctor_findings(rep).empty());
-  EXPECT_EQ(report::exit_code(rep), 0);
+  EXPECT_EQ(model::exit_code(rep), 0);
   const auto paths = build_paths(*install_plan(rep));
   EXPECT_TRUE(paths.front().summary.rfind("keep torch 2.0.1", 0) == 0) << paths.front().summary;
   const auto& cmds = paths.front().commands;
@@ -156,7 +157,7 @@ TEST(Seed, TheFixedMachineIsClean) {
 }
 
 TEST(Seed, TextRenderingShowsEvidenceAndCommands) {
-  auto rep = doctor("seed2_torch_cu118_nvcc_121", "bmtrain==0.2.2");
+  auto rep = seed_doctor("seed2_torch_cu118_nvcc_121", "bmtrain==0.2.2");
   rep.details["inventory_source"] = "--from seed.json";
   std::ostringstream out;
   render::RenderOptions wide;

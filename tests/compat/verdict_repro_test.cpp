@@ -364,7 +364,7 @@ TEST(VerdictRepro, DoctorForFlashAttnPairsItWithATorchItsBuildCanCompile) {
   ASSERT_FALSE(plan.at("fixes").empty()) << plan.dump(1).substr(0, 3000);
   for (const auto& p : plan.at("details").at("plans")) {
     const std::string torch = p.at("torch").at("version");
-    EXPECT_LT(pep440::compare(*pep440::Version::parse(torch), *pep440::Version::parse("2.13")), 0) << p.dump(1);
+    EXPECT_LT(knowledge::pep440::compare(*knowledge::pep440::Version::parse(torch), *knowledge::pep440::Version::parse("2.13")), 0) << p.dump(1);
   }
   auto newest = run_subprocess({kBin, "doctor", "--python", v.python, "--for", "flash-attn", "--for", "torch>=2.13", "--json"},
                                clean_env(5));

@@ -3,7 +3,7 @@
 #include "knowledge/version.h"
 #include "core/errors.h"
 
-using namespace gpucheck::compat;
+using namespace gpucheck::knowledge;
 
 TEST(Version, ParsesTheStackSpellings) {
   auto v = Version::parse("2.0.1+cu118");

@@ -67,7 +67,7 @@ TEST(ExplainSeedLog, BothAttemptsAndTheirVersionsAreFound) {
 // Version facts in fixes come from the knowledge base `doctor` uses (data/compat), not from a copy here.
 TEST(ExplainKnowledge, FixesQuoteTheSharedKnowledgeBase) {
   const std::string dir = std::string(GPUCHECK_SOURCE_DIR) + "/data/compat";
-  auto kb = gpucheck::compat::KnowledgeBase::load(dir);
+  auto kb = gpucheck::knowledge::KnowledgeBase::load(dir);
   std::string note;
   auto knowledge = load_knowledge_facts(note, dir);
   ASSERT_TRUE(knowledge) << note;

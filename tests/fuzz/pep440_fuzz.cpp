@@ -10,7 +10,7 @@
 
 #include "knowledge/pep440.h"
 
-using namespace gpucheck::pep440;
+using namespace gpucheck::knowledge::pep440;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const MarkerEnv env = [] {

@@ -29,11 +29,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   o.elapsed_s = 0.5;
   Finding f = classify_probe_outcome(spec, o, 60, "quick");
   if (f.id != spec.id && f.status != Status::kError) std::abort();  // another probe's result is never trusted
-  report::Report r;
+  model::Report r;
   r.sections.push_back({"probes", {f}});
-  const int code = report::exit_code(r);
+  const int code = model::exit_code(r);
   if (code < 0 || code > 3) std::abort();
-  (void)json_text(report::to_json(r));
+  (void)json_text(model::to_json(r));
   (void)terminal_safe(f.summary);
   return 0;
 }

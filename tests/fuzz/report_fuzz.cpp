@@ -19,7 +19,7 @@ namespace {
 
 // As `gpucheck report FILE` does: a renderer meeting a field of a type gpucheck never writes throws nlohmann's
 // exception, which the command turns into one line and exit 2 (cmd_report.cpp); anything else escapes.
-void render_every_format(const gpucheck::report::Report& r) {
+void render_every_format(const gpucheck::model::Report& r) {
   using gpucheck::render::Format;
   try {
     for (Format f : {Format::kText, Format::kMarkdown, Format::kJunit, Format::kPrometheus, Format::kHtml}) {
@@ -42,7 +42,7 @@ void render_every_format(const gpucheck::report::Report& r) {
 // Report as report_from_json of the whole tree, or refuse what that refuses.
 std::string read_from_file(const std::uint8_t* data, std::size_t size) {
   try {
-    return gpucheck::report::to_json(gpucheck::report::read_report_file(fuzzcheck::as_file(data, size))).dump();
+    return gpucheck::model::to_json(gpucheck::model::read_report_file(fuzzcheck::as_file(data, size))).dump();
   } catch (const gpucheck::InputError& e) {
     fuzzcheck::one_line(e.what());
     return "refused";
@@ -56,10 +56,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (doc.is_discarded()) return 0;
   std::string whole = "refused";
   try {
-    auto r = gpucheck::report::report_from_json(doc);
-    whole = gpucheck::report::to_json(r).dump();
-    (void)gpucheck::json_text(gpucheck::report::to_json(r));
-    int code = gpucheck::report::exit_code(r);
+    auto r = gpucheck::model::report_from_json(doc);
+    whole = gpucheck::model::to_json(r).dump();
+    (void)gpucheck::json_text(gpucheck::model::to_json(r));
+    int code = gpucheck::model::exit_code(r);
     if (code < 0 || code > 3) std::abort();
     render_every_format(r);
   } catch (const gpucheck::InputError& e) {

@@ -187,7 +187,7 @@ TEST(InvHostConfig, GarbageGivesNoRangeAndNoCrash) {
 
 TEST(InvHostCompilerPolicy, FillsOnlyWhatNoGuardEnforces) {
   auto enforced = parse_host_config("#if __GNUC__ > 15\n" + kGccErr + "#endif\n", "/tk/include/crt/host_config.h");
-  compat::HostCompilerPolicy p{"13.0", 6, 14, 7, 20, "", "https://example"};
+  knowledge::HostCompilerPolicy p{"13.0", 6, 14, 7, 20, "", "https://example"};
   auto rs = complete_host_compiler_ranges(enforced, p);
   ASSERT_EQ(rs.size(), 2u);
   EXPECT_EQ(rs[0].compiler, "gcc");
@@ -305,8 +305,8 @@ TEST_F(InvHostCompilerLive, NvccCcbinClangBelowTheGuard) {
 // an extension build would use, env's host_compiler finding and doctor's (doctor reports only what needs
 // attention) name the same compiler with the same status.
 void expect_env_and_doctor_agree(const Inventory& inv) {
-  auto kb = compat::KnowledgeBase::load();
-  compat::DoctorContext ctx(inv, kb);
+  auto kb = knowledge::KnowledgeBase::load();
+  doctor::DoctorContext ctx(inv, kb);
   if (!ctx.build.toolkit) GTEST_SKIP() << "no toolkit an extension build would use";
   auto env = report::env_report_for(inv, &kb);
   const Finding* from_env = nullptr;
@@ -314,7 +314,7 @@ void expect_env_and_doctor_agree(const Inventory& inv) {
     if (f.details.value("toolkit", "") == ctx.build.toolkit->root) from_env = &f;
   ASSERT_NE(from_env, nullptr) << "env judged no host compiler for " << ctx.build.toolkit->root;
   EXPECT_EQ(from_env->details["compiler"], inv.nvcc_host_compiler) << "env judged another compiler than nvcc's";
-  const report::Report doctor = gpucheck::testing::run_doctor(inv, kb);
+  const model::Report doctor = gpucheck::testing::run_doctor(inv, kb);
   const Finding* from_doctor = nullptr;
   for (const auto& f : gpucheck::testing::doctor_findings(doctor))
     if (f.id.rfind("compiler.", 0) == 0) from_doctor = &f;
@@ -343,7 +343,7 @@ TEST_F(InvHostCompilerLive, EnvAndDoctorAgreeWhenGccIsRefusedAndCxxWouldFit) {
   const auto& tk = collected({});
   expect_env_and_doctor_agree(inv);
   // Both say it is gcc 16 on PATH that nvcc refuses, not c++ 12 beside it.
-  auto doctor = gpucheck::testing::run_doctor(inv, compat::KnowledgeBase::load());
+  auto doctor = gpucheck::testing::run_doctor(inv, knowledge::KnowledgeBase::load());
   bool refused = false;
   for (const auto& f : gpucheck::testing::doctor_findings(doctor)) refused = refused || f.id == "compiler.too_new_for_nvcc";
   EXPECT_TRUE(refused);
@@ -436,7 +436,7 @@ Inventory doctor_input(const Toolkit& tk, const std::string& version) {
   return inv;
 }
 
-const Finding* finding(const report::Report& r, const std::string& id) {
+const Finding* finding(const model::Report& r, const std::string& id) {
   for (const auto& f : gpucheck::testing::doctor_findings(r))
     if (f.id == id) return &f;
   return nullptr;
@@ -453,7 +453,7 @@ Toolkit cuda13(const std::string& gcc_max) {
 }
 
 TEST(InvHostCompilerDoctor, PolicyMinimumIsAWarningThatSaysNvccDoesNotEnforceIt) {
-  auto kb = compat::KnowledgeBase::load();
+  auto kb = knowledge::KnowledgeBase::load();
   auto r = gpucheck::testing::run_doctor(doctor_input(cuda13("15"), "5.4.0"), kb);
   const auto* f = finding(r, "compiler.too_old_for_nvcc");
   ASSERT_NE(f, nullptr);
@@ -467,7 +467,7 @@ TEST(InvHostCompilerDoctor, PolicyMinimumIsAWarningThatSaysNvccDoesNotEnforceIt)
 TEST(InvHostCompilerDoctor, TheToolkitsOwnGuardWinsOverThePolicy) {
   // The knowledge base says 13.0 takes gcc 15; this toolkit's header stops at 13 (an edited or odd build):
   // gcc 14 is refused by this nvcc, and the evidence names the header.
-  auto kb = compat::KnowledgeBase::load();
+  auto kb = knowledge::KnowledgeBase::load();
   auto r = gpucheck::testing::run_doctor(doctor_input(cuda13("13"), "14.1.0"), kb);
   const auto* f = finding(r, "compiler.too_new_for_nvcc");
   ASSERT_NE(f, nullptr);

@@ -27,7 +27,7 @@ const Library* find(const std::vector<Library>& libs, const std::string& path) {
 
 TEST(InvLibraries, LdLibraryPathCopyIsWhatTheLoaderPicks) {
   TempDir tmp;
-  std::string real = RootFs("/").resolve(kRealCudart);
+  std::string real = platform::RootFs("/").resolve(kRealCudart);
   std::string soname = base_name(real);  // libcudart.so.N: the toolkit ships the file under its SONAME
   std::filesystem::copy_file(real, tmp / soname);
   CollectOptions o;
@@ -54,7 +54,7 @@ TEST(InvLibraries, LdLibraryPathCopyIsWhatTheLoaderPicks) {
 
 TEST(InvLibraries, CachedReadingIsDroppedWhenTheFileChanges) {
   TempDir tmp;
-  std::string real = RootFs("/").resolve(kRealCudart);
+  std::string real = platform::RootFs("/").resolve(kRealCudart);
   std::string copy = tmp / ("lib/" + base_name(real));
   std::filesystem::create_directories(tmp / "lib");
   std::filesystem::copy_file(real, copy);
@@ -73,7 +73,7 @@ TEST(InvLibraries, CachedReadingIsDroppedWhenTheFileChanges) {
 
 TEST(InvLibraries, PipAndTorchCopiesUnderRoot) {
   TempDir tmp;
-  std::string real = RootFs("/").resolve(kRealCudart);
+  std::string real = platform::RootFs("/").resolve(kRealCudart);
   std::string soname = base_name(real);
   std::string site = "/usr/lib/python3.11/site-packages";
   std::filesystem::create_directories(tmp / (site + "/nvidia/cuda_runtime/lib"));
@@ -109,8 +109,8 @@ TEST(InvLibraries, LibrariesTorchLoadedAreReadInThePythonChild) {
                                           "import sysconfig; print(sysconfig.get_paths()['purelib'])"}).out);
   std::string lib_dir = site + "/nvidia/cu13/lib";
   std::filesystem::create_directories(lib_dir);
-  std::string cudart = RootFs("/").resolve(kRealCudart);
-  std::string jitlink = RootFs("/").resolve("/usr/local/cuda/lib64/libnvJitLink.so");
+  std::string cudart = platform::RootFs("/").resolve(kRealCudart);
+  std::string jitlink = platform::RootFs("/").resolve("/usr/local/cuda/lib64/libnvJitLink.so");
   std::filesystem::copy_file(cudart, lib_dir + "/" + base_name(cudart));
   std::filesystem::copy_file(jitlink, lib_dir + "/" + base_name(jitlink));
   // A stand-in torch that loads the venv's cudart as torch's own libraries do (not nvJitLink).
@@ -121,14 +121,14 @@ TEST(InvLibraries, LibrariesTorchLoadedAreReadInThePythonChild) {
   o.pythons = {tmp / "venv/bin/python"};
   o.environment = std::map<std::string, std::string>{{"PATH", "/usr/bin"}};
   auto inv = collect(o);
-  const Library* in_venv = find(inv.libraries, RootFs("/").resolve(lib_dir + "/" + base_name(cudart)));
+  const Library* in_venv = find(inv.libraries, platform::RootFs("/").resolve(lib_dir + "/" + base_name(cudart)));
   const Library* system = find(inv.libraries, cudart);
   ASSERT_NE(in_venv, nullptr);
   ASSERT_NE(system, nullptr);
   EXPECT_EQ(in_venv->version_source, "cudaRuntimeGetVersion in the Python child after import torch");
   EXPECT_EQ(system->version_source, "cudaRuntimeGetVersion via dlopen");
   EXPECT_EQ(in_venv->version, system->version);  // the same function, the same answer
-  const Library* unloaded = find(inv.libraries, RootFs("/").resolve(lib_dir + "/" + base_name(jitlink)));
+  const Library* unloaded = find(inv.libraries, platform::RootFs("/").resolve(lib_dir + "/" + base_name(jitlink)));
   ASSERT_NE(unloaded, nullptr);
   EXPECT_EQ(unloaded->version_source, "nvJitLinkVersion via dlopen");
   const PythonEnv* venv = nullptr;

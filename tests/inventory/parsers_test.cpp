@@ -68,12 +68,12 @@ TEST(InvToolkitVersionFiles, RealCudaHeaderAndNvccAgree) {
 }
 
 TEST(InvDistInfo, NamesAndVersions) {
-  EXPECT_EQ(parse_dist_info_name("nvidia_cuda_nvcc_cu12-12.1.105.dist-info"),
+  EXPECT_EQ(platform::parse_dist_info_name("nvidia_cuda_nvcc_cu12-12.1.105.dist-info"),
             (std::pair<std::string, std::string>{"nvidia-cuda-nvcc-cu12", "12.1.105"}));
-  EXPECT_EQ(parse_dist_info_name("flash_attn-2.5.8.dist-info").first, "flash-attn");
-  EXPECT_EQ(parse_dist_info_name("apex-0.1-py3.10.egg-info").second, "0.1");
-  EXPECT_EQ(parse_dist_info_name("torch").first, "");
-  EXPECT_EQ(normalize_package_name("Flash_Attn"), "flash-attn");
+  EXPECT_EQ(platform::parse_dist_info_name("flash_attn-2.5.8.dist-info").first, "flash-attn");
+  EXPECT_EQ(platform::parse_dist_info_name("apex-0.1-py3.10.egg-info").second, "0.1");
+  EXPECT_EQ(platform::parse_dist_info_name("torch").first, "");
+  EXPECT_EQ(platform::normalize_package_name("Flash_Attn"), "flash-attn");
 }
 
 TEST(InvLibraryVersion, DecodesEveryEncoding) {
@@ -117,7 +117,7 @@ TEST(InvLibraryNames, KindsAndFileVersions) {
 }
 
 TEST(InvLdCache, MatchesLdconfigOnThisMachine) {
-  auto cache = abi::LdCache::parse(read_file("/etc/ld.so.cache"), "/etc/ld.so.cache");
+  auto cache = platform::LdCache::parse(read_file("/etc/ld.so.cache"), "/etc/ld.so.cache");
   const auto& entries = cache.entries();
   ASSERT_FALSE(entries.empty());
   auto r = run_subprocess({"/sbin/ldconfig", "-p"});
@@ -137,18 +137,18 @@ TEST(InvLdCache, MatchesLdconfigOnThisMachine) {
     EXPECT_EQ(entries[i].path, expected[i].second);
   }
   // The one parser's policy: garbage is an InputError, never a silently empty cache.
-  EXPECT_THROW(abi::LdCache::parse("not a cache", "x"), InputError);
+  EXPECT_THROW(platform::LdCache::parse("not a cache", "x"), InputError);
 }
 
 // The inventory's side of that policy: an unreadable cache under --root is an inventory note and an
 // empty cache; an absent one is no note (the loader then searches its default directories only).
 TEST(InvLdCache, MalformedCacheIsANoteAbsentCacheIsNothing) {
   testing::TempDir root;
-  auto absent = read_loader_cache(RootFs(root.path()));
+  auto absent = read_loader_cache(platform::RootFs(root.path()));
   EXPECT_TRUE(absent.cache.entries().empty());
   EXPECT_EQ(absent.note, "");
   testing::write_file(root / "etc/ld.so.cache", "glibc-ld.so.cache1.1 but truncated");
-  auto bad = read_loader_cache(RootFs(root.path()));
+  auto bad = read_loader_cache(platform::RootFs(root.path()));
   EXPECT_TRUE(bad.cache.entries().empty());
   EXPECT_EQ(bad.note.rfind("ld.so.cache unreadable: ", 0), 0u) << bad.note;
   EXPECT_NE(bad.note.find("malformed ld.so cache"), std::string::npos) << bad.note;
@@ -159,7 +159,7 @@ TEST(InvLdCache, MalformedCacheIsANoteAbsentCacheIsNothing) {
   auto inv = collect(o);
   EXPECT_NE(std::find(inv.notes.begin(), inv.notes.end(), bad.note), inv.notes.end());
   // This machine's real cache reads without a note and finds what the loader finds.
-  auto live = read_loader_cache(RootFs("/"));
+  auto live = read_loader_cache(platform::RootFs("/"));
   EXPECT_EQ(live.note, "");
   EXPECT_TRUE(live.cache.lookup("libc.so.6").has_value());
 }
@@ -169,37 +169,37 @@ TEST(InvLdCache, OldFormatAloneIsRead) {
   std::string b = std::string("ld.so-1.7.0") + '\0';
   std::uint32_t n = 1;
   b.append(reinterpret_cast<const char*>(&n), 4);
-  std::int32_t flags = abi::host_cache_flags();
+  std::int32_t flags = platform::host_cache_flags();
   std::uint32_t key = 0, value = 10;  // "libz.so.1\0" then the path
   b.append(reinterpret_cast<const char*>(&flags), 4);
   b.append(reinterpret_cast<const char*>(&key), 4);
   b.append(reinterpret_cast<const char*>(&value), 4);
   b += std::string("libz.so.1") + '\0' + "/lib/libz.so.1" + '\0';
-  auto c = abi::LdCache::parse(b, "old");
+  auto c = platform::LdCache::parse(b, "old");
   ASSERT_EQ(c.entries().size(), 1u);
   EXPECT_EQ(c.lookup("libz.so.1").value_or(""), "/lib/libz.so.1");
-  EXPECT_THROW(abi::LdCache::parse(b.substr(0, b.size() - 8), "old"), InputError);  // path runs off the end
+  EXPECT_THROW(platform::LdCache::parse(b.substr(0, b.size() - 8), "old"), InputError);  // path runs off the end
 }
 
 TEST(InvElf, SonameOfRealLibcudartMatchesReadelf) {
   std::string lib = "/usr/local/cuda/lib64/libcudart.so";
-  std::string soname = abi::ElfObject::read_soname(lib);
+  std::string soname = platform::ElfObject::read_soname(lib);
   ASSERT_FALSE(soname.empty());
-  EXPECT_EQ(abi::ElfObject::loadable_mismatch(lib), "");  // this host's class and machine (x86-64 here)
+  EXPECT_EQ(platform::ElfObject::loadable_mismatch(lib), "");  // this host's class and machine (x86-64 here)
   auto r = run_subprocess({"readelf", "-d", lib});
   ASSERT_TRUE(r.ok());
   EXPECT_NE(r.out.find("Library soname: [" + soname + "]"), std::string::npos) << soname;
   // Never throws for what the inventory may meet: not ELF, missing, a directory.
-  EXPECT_EQ(abi::ElfObject::read_soname("/etc/os-release"), "");
-  EXPECT_EQ(abi::ElfObject::loadable_mismatch("/etc/os-release"), "not an ELF file");
-  EXPECT_EQ(abi::ElfObject::read_soname("/nonexistent"), "");
-  EXPECT_NE(abi::ElfObject::loadable_mismatch("/nonexistent"), "");
-  EXPECT_EQ(abi::ElfObject::read_soname("/tmp"), "");
+  EXPECT_EQ(platform::ElfObject::read_soname("/etc/os-release"), "");
+  EXPECT_EQ(platform::ElfObject::loadable_mismatch("/etc/os-release"), "not an ELF file");
+  EXPECT_EQ(platform::ElfObject::read_soname("/nonexistent"), "");
+  EXPECT_NE(platform::ElfObject::loadable_mismatch("/nonexistent"), "");
+  EXPECT_EQ(platform::ElfObject::read_soname("/tmp"), "");
 }
 
 TEST(InvSystem, NewestGlibcxxOfTheRealLibstdcxx) {
-  auto s = read_system(RootFs("/"), {{"CUDA_HOME", "/x"}, {"HOME", "/root"}, {"NCCL_DEBUG", "INFO"}},
-                       read_loader_cache(RootFs("/")).cache);
+  auto s = read_system(platform::RootFs("/"), {{"CUDA_HOME", "/x"}, {"HOME", "/root"}, {"NCCL_DEBUG", "INFO"}},
+                       read_loader_cache(platform::RootFs("/")).cache);
   ASSERT_FALSE(s.libstdcxx_path.empty());
   ASSERT_FALSE(s.glibcxx_max.empty());
   // Cross-check with the symbol versions readelf lists.
@@ -222,7 +222,7 @@ TEST(InvDriver, ProcVersionBothKernelModuleFlavours) {
 }
 
 TEST(InvDriver, AbsentDriverIsAFindingNotAnError) {
-  auto d = read_driver(RootFs("/"), read_loader_cache(RootFs("/")).cache);
+  auto d = read_driver(platform::RootFs("/"), read_loader_cache(platform::RootFs("/")).cache);
   std::ifstream proc("/proc/driver/nvidia/version");
   if (proc) GTEST_SKIP() << "this machine has an NVIDIA driver; the absent-driver path is not testable here";
   EXPECT_FALSE(d.present);
@@ -250,7 +250,7 @@ TEST(InvCompilers, VersionLines) {
 }
 
 TEST(InvCompilers, RealGccOnThisMachine) {
-  auto scan = scan_compilers(RootFs("/"), {{"PATH", "/usr/bin:/bin"}, {"CXX", "ccache g++"}});
+  auto scan = scan_compilers(platform::RootFs("/"), {{"PATH", "/usr/bin:/bin"}, {"CXX", "ccache g++"}});
   const Compiler* gcc = nullptr;
   const Compiler* cxx = nullptr;
   for (const auto& c : scan.compilers) {

@@ -288,8 +288,8 @@ TEST(PastedReport, AnUntaggedTorchIsNotJudgedAsCpuOnly) {
 
 TEST(PastedReport, GpuModelNamesResolveAsWholeWords) {
   auto cc = [](const std::string& name) {
-    static const auto table = gpucheck::compat::load_gpu_models(kCompat);
-    auto m = gpucheck::compat::gpu_model(table, name);
+    static const auto table = gpucheck::knowledge::load_gpu_models(kCompat);
+    auto m = gpucheck::knowledge::gpu_model(table, name);
     return m ? m->cc : std::string("none");
   };
   EXPECT_EQ(cc("NVIDIA A10G"), "8.6");

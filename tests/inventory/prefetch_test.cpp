@@ -21,7 +21,7 @@ using testing::write_file;
 
 // The real libcublasLt behind /usr/local/cuda; "" when this machine has none.
 std::string real_cublaslt() {
-  RootFs fs("/");
+  platform::RootFs fs("/");
   for (const char* sub : {"lib64", "lib", "targets/x86_64-linux/lib"})
     for (const auto& name : fs.list(std::string("/usr/local/cuda/") + sub))
       if (library_kind(name) == "cublasLt") return fs.resolve(std::string("/usr/local/cuda/") + sub + "/" + name);
@@ -37,7 +37,7 @@ const Library* find(const std::vector<Library>& libs, const std::string& path) {
 TEST(InvVersionPrefetch, RealCublasCoveredAndReadAsTheScanReadsIt) {
   std::string lt = real_cublaslt();
   if (lt.empty()) GTEST_SKIP() << "no libcublasLt under /usr/local/cuda";
-  RootFs fs("/");
+  platform::RootFs fs("/");
   EnvMap env = {{"PATH", "/usr/bin:/bin"}, {"CUDA_HOME", "/usr/local/cuda"}};
   auto ld_cache = read_loader_cache(fs).cache;
   VersionPrefetch prefetch;
@@ -77,10 +77,10 @@ TEST(InvVersionPrefetch, WhatItCannotGuessTheScanStillReads) {
   TempDir tmp;
   write_file(tmp / "cuda-x/bin/nvcc", "#!/bin/sh\nexit 99\n", true);
   std::filesystem::create_directories(tmp / "cuda-x/lib64");
-  std::filesystem::copy_file(RootFs("/").resolve("/usr/local/cuda/lib64/libcudart.so"),
+  std::filesystem::copy_file(platform::RootFs("/").resolve("/usr/local/cuda/lib64/libcudart.so"),
                              tmp / "cuda-x/lib64/libcublas.so.12.9.1.4");
   EnvMap env = {{"PATH", tmp / "cuda-x/bin"}};
-  RootFs fs("/");
+  platform::RootFs fs("/");
   auto ld_cache = read_loader_cache(fs).cache;
   VersionPrefetch prefetch;
   prefetch.start(fs, env, "", ld_cache);
@@ -103,7 +103,7 @@ TEST(InvVersionPrefetch, NothingUnderRoot) {
   TempDir tmp;
   write_file(tmp / "usr/local/cuda/lib64/libcublasLt.so.12", "x");
   VersionPrefetch prefetch;
-  prefetch.start(RootFs(tmp.path()), {{"CUDA_HOME", "/usr/local/cuda"}}, "", read_loader_cache(RootFs(tmp.path())).cache);
+  prefetch.start(platform::RootFs(tmp.path()), {{"CUDA_HOME", "/usr/local/cuda"}}, "", read_loader_cache(platform::RootFs(tmp.path())).cache);
   EXPECT_TRUE(prefetch.paths().empty());
 }
 
@@ -111,7 +111,7 @@ TEST(InvVersionHelperAudit, SameReadingsWithTheHugePageModule) {
   std::string helper = version_helper_path(), audit = version_helper_audit_path();
   ASSERT_FALSE(helper.empty()) << "gpucheck-libversion not built";
   ASSERT_FALSE(audit.empty()) << "gpucheck-libversion-audit.so not built";
-  std::string cudart = RootFs("/").resolve("/usr/local/cuda/lib64/libcudart.so");
+  std::string cudart = platform::RootFs("/").resolve("/usr/local/cuda/lib64/libcudart.so");
   std::vector<std::string> argv = {helper, "cudart=" + cudart};
   if (auto lt = real_cublaslt(); !lt.empty()) argv.push_back("cublasLt=" + lt);
   SubprocessOptions plain, audited;

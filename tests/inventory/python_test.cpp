@@ -160,7 +160,7 @@ TEST(InvPythonDiscovery, AVenvOfThePythonOnPathIsItsOwnEnvironment) {
   TempDir tmp;
   make_venv(tmp / "venv");
   EnvMap env = {{"PATH", "/usr/bin"}, {"VIRTUAL_ENV", tmp / "venv"}};
-  auto found = discover_pythons(RootFs("/"), env, {});
+  auto found = discover_pythons(platform::RootFs("/"), env, {});
   const PythonCandidate* venv = nullptr;
   const PythonCandidate* system = nullptr;
   for (const auto& c : found) {
@@ -170,7 +170,7 @@ TEST(InvPythonDiscovery, AVenvOfThePythonOnPathIsItsOwnEnvironment) {
   ASSERT_NE(venv, nullptr) << "the venv's python was folded into another entry";
   ASSERT_NE(system, nullptr);
   EXPECT_EQ(venv->via, "VIRTUAL_ENV");
-  EXPECT_EQ(RootFs("/").resolve(venv->path), RootFs("/").resolve(system->path)) << "the case: one file";
+  EXPECT_EQ(platform::RootFs("/").resolve(venv->path), platform::RootFs("/").resolve(system->path)) << "the case: one file";
   // And probed, it is the venv: its own prefix.
   auto p = probe_python(venv->path, venv->via);
   ASSERT_TRUE(p.error.empty()) << p.error;
@@ -257,7 +257,7 @@ TEST(InvPythonFiles, DescribedFromFilesOnly) {
   write_file(tmp / (site + "/torch-2.1.2+cu118.dist-info/METADATA"), "");
   write_file(tmp / (site + "/requests-2.0.dist-info/METADATA"), "");
   write_file(tmp / "usr/bin/python3", "", true);
-  auto p = describe_python_from_files(RootFs(tmp.path()), site);
+  auto p = describe_python_from_files(platform::RootFs(tmp.path()), site);
   EXPECT_EQ(p.version, "3.10");
   EXPECT_EQ(p.interpreter, "/usr/bin/python3");
   EXPECT_TRUE(p.torch_installed);
@@ -274,7 +274,7 @@ TEST(InvPythonFiles, ALongVersionLineIsReadNotACrash) {
   std::string site = "/usr/lib/python3.10/site-packages";
   const std::string junk(60000, 'x');
   write_file(tmp / (site + "/torch/version.py"), "__version__ = '" + junk + "'\ncuda = '" + junk + "'\n");
-  auto p = describe_python_from_files(RootFs(tmp.path()), site);
+  auto p = describe_python_from_files(platform::RootFs(tmp.path()), site);
   EXPECT_TRUE(p.torch_installed);
   EXPECT_EQ(p.torch_version, junk);
   EXPECT_EQ(p.torch_cuda, "");  // the file ends inside the second quote: no closing quote was read
@@ -293,7 +293,7 @@ TEST(InvPyenv, ShimResolvedLikePyenv) {
   testing::write_file(tmp / "pyenv/versions/3.12.0/bin/python3", "", true);
   testing::write_file(tmp / "pyenv/version", "3.9.1\n");
   testing::write_file(tmp / "project/.python-version", "3.12.0\n");
-  RootFs fs("/");
+  platform::RootFs fs("/");
   std::string shim = tmp / "pyenv/shims/python3";
   EXPECT_EQ(resolve_pyenv_shim(fs, {}, shim, tmp / "elsewhere"), tmp / "pyenv/versions/3.9.1/bin/python3");
   EXPECT_EQ(resolve_pyenv_shim(fs, {}, shim, tmp / "project/src/deep"), tmp / "pyenv/versions/3.12.0/bin/python3");
@@ -306,7 +306,7 @@ TEST(InvPyenv, ShimResolvedLikePyenv) {
 
 TEST(InvPyenv, RealShimGivesTheSameAnswerAsRunningIt) {
   std::string shim = find_in_path("python3");
-  RootFs fs("/");
+  platform::RootFs fs("/");
   std::map<std::string, std::string> env;
   for (const char* k : {"PYENV_VERSION", "HOME"})
     if (const char* v = std::getenv(k)) env[k] = v;
@@ -315,7 +315,7 @@ TEST(InvPyenv, RealShimGivesTheSameAnswerAsRunningIt) {
   if (run_as.empty()) GTEST_SKIP() << "python3 on PATH (" << shim << ") is not a resolvable pyenv shim";
   auto direct = run_subprocess({shim, "-c", "import sys; print(sys.executable)"});
   auto resolved = run_subprocess({run_as, "-c", "import sys; print(sys.executable)"});
-  EXPECT_EQ(RootFs("/").resolve(trim(direct.out)), RootFs("/").resolve(trim(resolved.out)));
+  EXPECT_EQ(platform::RootFs("/").resolve(trim(direct.out)), platform::RootFs("/").resolve(trim(resolved.out)));
 }
 
 }  // namespace
@@ -330,7 +330,7 @@ TEST(InvPythonProbe, OldInterpretersToo) {
   for (const char* rel : {"/.pyenv/versions/2.7.18/bin/python", "/.pyenv/versions/3.6.15/bin/python3"}) {
     const char* home = std::getenv("HOME");
     std::string py = std::string(home ? home : "/root") + rel;
-    if (!RootFs("/").is_executable(py)) continue;
+    if (!platform::RootFs("/").is_executable(py)) continue;
     ++ran;
     auto p = probe_python(py, "--python");
     EXPECT_TRUE(p.error.empty()) << py << ": " << p.error;

@@ -34,13 +34,13 @@ const Toolkit* toolkit_at(const std::vector<Toolkit>& ts, const std::string& roo
 TEST(InvRealToolkit, WheelAssembledCuda13FoundWithNvccsVersion) {
   ToolkitScanInput in;
   in.env = {{"PATH", "/usr/local/cuda/bin:/usr/bin:/bin"}};
-  auto tks = scan_toolkits(RootFs("/"), in);
-  std::string real = RootFs("/").resolve("/usr/local/cuda");
+  auto tks = scan_toolkits(platform::RootFs("/"), in);
+  std::string real = platform::RootFs("/").resolve("/usr/local/cuda");
   const Toolkit* tk = toolkit_at(tks, real);
   ASSERT_NE(tk, nullptr) << "no toolkit at " << real;
   // This toolkit has no version.json / version.txt: the version must come from its dist-info and agree with
   // what nvcc itself prints.
-  ASSERT_FALSE(RootFs("/").exists(real + "/version.json"));
+  ASSERT_FALSE(platform::RootFs("/").exists(real + "/version.json"));
   auto r = run_subprocess({real + "/bin/nvcc", "--version"});
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(tk->version, parse_nvcc_version(r.out));
@@ -51,7 +51,7 @@ TEST(InvRealToolkit, WheelAssembledCuda13FoundWithNvccsVersion) {
   ASSERT_EQ(tk->host_compilers.size(), 2u);
   EXPECT_TRUE(tk->host_compilers[0].max_enforced);
   EXPECT_EQ(tk->host_compilers[0].max_source, real + "/include/crt/host_config.h");
-  auto choices = choose_toolkits(RootFs("/"), in.env, tks);
+  auto choices = choose_toolkits(platform::RootFs("/"), in.env, tks);
   EXPECT_EQ(choice(choices, "path").root, real);
   EXPECT_EQ(choice(choices, "path").version, tk->version);
 }
@@ -182,7 +182,7 @@ TEST_F(InvFakeTree, CudaHomeToAMissingDirIsReportedAsSuch) {
 }
 
 TEST_F(InvFakeTree, AbsoluteLinksStayInsideTheRoot) {
-  RootFs fs(dir.path());
+  platform::RootFs fs(dir.path());
   EXPECT_EQ(fs.resolve("/usr/local/cuda"), "/usr/local/cuda-11.8");
   EXPECT_EQ(fs.resolve("/usr/local/cuda/bin/nvcc"), "/usr/local/cuda-11.8/bin/nvcc");
   make_symlink("../../../../usr/local/cuda-10.2", dir / "opt/x/y/z");

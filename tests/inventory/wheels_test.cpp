@@ -72,7 +72,7 @@ TEST_P(InvWheels, RuntimeVersionThroughDlopenAndNvccPackageAsToolkit) {
   ASSERT_NE(cudart, nullptr) << "no " << lib;
   EXPECT_EQ(cudart->name, "cudart");
   EXPECT_EQ(cudart->soname, f.soname);
-  if (!f.needs_driver || read_driver(RootFs("/"), read_loader_cache(RootFs("/")).cache).cuda_version > 0) {
+  if (!f.needs_driver || read_driver(platform::RootFs("/"), read_loader_cache(platform::RootFs("/")).cache).cuda_version > 0) {
     EXPECT_EQ(cudart->version, f.api_version);
     EXPECT_EQ(cudart->version_source, "cudaRuntimeGetVersion via dlopen") << cudart->version_error;
   } else {

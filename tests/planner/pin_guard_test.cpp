@@ -9,7 +9,7 @@ using namespace gpucheck;
 
 namespace {
 
-planner::Ask ask(const std::string& spec) { return {pep440::Requirement::parse(spec), "requirements.txt:1", false}; }
+planner::Ask ask(const std::string& spec) { return {knowledge::pep440::Requirement::parse(spec), "requirements.txt:1", false}; }
 
 Fix fix(const std::string& summary, std::vector<std::string> commands) { return {1, summary, std::move(commands), ""}; }
 

@@ -84,13 +84,13 @@ TEST(NoPlaceholders, EveryExplainFixOverEveryScenario) {
 }
 
 TEST(NoPlaceholders, EveryDoctorFixOverEveryScenario) {
-  auto kb = compat::KnowledgeBase::load(kCompat);
+  auto kb = knowledge::KnowledgeBase::load(kCompat);
   int fixes = 0;
   for (const auto& [name, inv] : scenarios()) {
     std::vector<std::optional<std::string>> requests = {std::nullopt, "torch", "bmtrain", "flash-attn",
                                                         "xformers", "transformers", "apex", "deepspeed"};
     for (const auto& req : requests) {
-      report::Report rep = gpucheck::testing::run_doctor(inv, kb, req);
+      model::Report rep = gpucheck::testing::run_doctor(inv, kb, req);
       for (const auto& sec : rep.sections)
         for (const auto& f : sec.findings)
           for (const auto& fx : f.fixes) {

@@ -81,10 +81,10 @@ TEST(PlanRepro, SeedRequirementsTopPlanInstallsAndImports) {
   EXPECT_EQ(log.find("Building wheel for"), std::string::npos) << "plan 1 compiles nothing";
   // PyPI's torch 1.13.1 calls itself 1.13.1+cu117: the public version is the one the plan pinned.
   std::string torch = py(v, "import torch; print(torch.__version__)");
-  auto tv = pep440::Version::parse(torch);
+  auto tv = knowledge::pep440::Version::parse(torch);
   ASSERT_TRUE(tv) << torch;
   EXPECT_EQ(tv->public_str(), top.torch.version);
-  EXPECT_TRUE(pep440::SpecifierSet::parse("<2.0.0,>=1.10").contains(torch)) << torch;
+  EXPECT_TRUE(knowledge::pep440::SpecifierSet::parse("<2.0.0,>=1.10").contains(torch)) << torch;
   // bmtrain imports its CUDA kernels at import time: on this GPU-less machine importing the package is the
   // check that its extension modules load against this torch.
   std::string bmt = py(v, "import bmtrain, importlib.metadata as m; print(m.version('bmtrain'))");

@@ -9,8 +9,8 @@
 
 namespace gpucheck::testing {
 
-inline const compat::KnowledgeBase& planner_kb() {
-  static compat::KnowledgeBase kb = compat::KnowledgeBase::load(std::string(GPUCHECK_SOURCE_DIR) + "/data/compat");
+inline const knowledge::KnowledgeBase& planner_kb() {
+  static knowledge::KnowledgeBase kb = knowledge::KnowledgeBase::load(std::string(GPUCHECK_SOURCE_DIR) + "/data/compat");
   return kb;
 }
 

@@ -13,12 +13,12 @@
 
 using namespace gpucheck;
 using namespace gpucheck::testing;
-namespace pep440 = gpucheck::pep440;
+namespace pep440 = gpucheck::knowledge::pep440;
 
 namespace {
 
 std::string mm(const std::string& v) {
-  auto p = pep440::Version::parse(v);
+  auto p = knowledge::pep440::Version::parse(v);
   return p && p->release.size() > 1 ? std::to_string(p->release[0]) + "." + std::to_string(p->release[1]) : "";
 }
 
@@ -58,7 +58,7 @@ void expect_consistent(const planner::Plan& p, const planner::Machine& m, const 
         EXPECT_TRUE(r->has_wheel_for(mm(m.python_version))) << p.summary;
       }
       if (!m.driver_cuda.empty() && !p.torch.cuda.empty()) {
-        EXPECT_LE(compat::compare_versions(p.torch.cuda, m.driver_cuda), 0) << p.summary;
+        EXPECT_LE(knowledge::compare_versions(p.torch.cuda, m.driver_cuda), 0) << p.summary;
       }
       for (const auto& cc : m.gpu_ccs)
         if (!p.torch.archs.empty()) {
@@ -77,14 +77,14 @@ void expect_consistent(const planner::Plan& p, const planner::Machine& m, const 
     EXPECT_FALSE(r->yanked);
     versions[pkg.name] = pkg.version;
   }
-  pep440::MarkerEnv env;
+  knowledge::pep440::MarkerEnv env;
   env.python_version = mm(m.python_version.empty() ? "3.11" : m.python_version);
   env.python_full_version = m.python_version;
   env.extras = {"torch"};
   for (const auto& pkg : p.packages) {
     if (pkg.version.empty()) continue;
     for (const auto& line : kb.pypi().package(pkg.name)->find(pkg.version)->requires_dist) {
-      auto dep = pep440::Requirement::parse(line);
+      auto dep = knowledge::pep440::Requirement::parse(line);
       if (!dep.applies(env) || !versions.count(dep.name)) continue;
       EXPECT_TRUE(dep.specifiers.contains(versions[dep.name], true))
           << pkg.name << " " << pkg.version << " requires " << line << "; plan has " << versions[dep.name];
@@ -124,9 +124,9 @@ TEST(PlannerKnowledge, PypiTorchBuildsComeFromTheirRequiresDist) {
   const auto* torch = planner_kb().pypi().package("torch");
   ASSERT_NE(torch, nullptr);
   // PyPI's torch 2.11.0 is a CUDA 13.0 build: its METADATA requires cuda-toolkit[...]==13.0.*.
-  EXPECT_EQ(compat::cuda_of_requires_dist(torch->find("2.11.0")->requires_dist), "13.0");
-  EXPECT_EQ(compat::cuda_of_requires_dist(torch->find("2.5.1")->requires_dist), "12.4");
-  EXPECT_EQ(compat::cuda_of_requires_dist(torch->find("1.13.1")->requires_dist), "11.7");
+  EXPECT_EQ(knowledge::cuda_of_requires_dist(torch->find("2.11.0")->requires_dist), "13.0");
+  EXPECT_EQ(knowledge::cuda_of_requires_dist(torch->find("2.5.1")->requires_dist), "12.4");
+  EXPECT_EQ(knowledge::cuda_of_requires_dist(torch->find("1.13.1")->requires_dist), "11.7");
   for (const auto& r : torch->releases) EXPECT_TRUE(starts_with(r.source, "https://files.pythonhosted.org/")) << r.version;
 }
 

@@ -61,14 +61,14 @@ TEST(SpecialFiles, AFifoWhereAFileIsLookedForIsNeverOpened) {
   Tree t;
   const std::string version = t.fifo("usr/local/cuda/version.txt");
   const std::string lib = t.fifo("lib/libcudart.so.12");
-  inventory::RootFs rootfs(t.root.string());
+  platform::RootFs rootfs(t.root.string());
   EXPECT_TRUE(returned_without_a_writer(version, [&] { EXPECT_EQ(rootfs.read("/usr/local/cuda/version.txt"), ""); }));
-  EXPECT_TRUE(returned_without_a_writer(lib, [&] { EXPECT_FALSE(abi::ElfObject::is_elf_file(lib)); }));
-  EXPECT_TRUE(returned_without_a_writer(lib, [&] { EXPECT_EQ(abi::ElfObject::read_soname(lib), ""); }));
-  EXPECT_TRUE(returned_without_a_writer(lib, [&] { EXPECT_EQ(abi::ElfObject::not_elf_reason(lib), "not a regular file"); }));
-  EXPECT_TRUE(returned_without_a_writer(lib, [&] { EXPECT_THROW(abi::ElfObject::open(lib), abi::ElfError); }));
-  EXPECT_TRUE(returned_without_a_writer(lib, [&] { EXPECT_EQ(inventory::record_hash_of_file(rootfs, "/lib/libcudart.so.12"), ""); }));
-  EXPECT_TRUE(returned_without_a_writer(lib, [&] { EXPECT_THROW(abi::LdCache::load(lib), InputError); }));
+  EXPECT_TRUE(returned_without_a_writer(lib, [&] { EXPECT_FALSE(platform::ElfObject::is_elf_file(lib)); }));
+  EXPECT_TRUE(returned_without_a_writer(lib, [&] { EXPECT_EQ(platform::ElfObject::read_soname(lib), ""); }));
+  EXPECT_TRUE(returned_without_a_writer(lib, [&] { EXPECT_EQ(platform::ElfObject::not_elf_reason(lib), "not a regular file"); }));
+  EXPECT_TRUE(returned_without_a_writer(lib, [&] { EXPECT_THROW(platform::ElfObject::open(lib), platform::ElfError); }));
+  EXPECT_TRUE(returned_without_a_writer(lib, [&] { EXPECT_EQ(platform::record_hash_of_file(rootfs, "/lib/libcudart.so.12"), ""); }));
+  EXPECT_TRUE(returned_without_a_writer(lib, [&] { EXPECT_THROW(platform::LdCache::load(lib), InputError); }));
 }
 
 TEST(SpecialFiles, OnlyRegularFilesOpenAlsoBehindALink) {

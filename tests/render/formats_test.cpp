@@ -16,8 +16,8 @@ namespace {
 
 const std::string kHostile = "a<b>&\"c'|d\n\x1b[2Jline two \xff end";
 
-report::Report sample_report() {
-  report::Report r;
+model::Report sample_report() {
+  model::Report r;
   r.meta.command = "run";
   r.meta.tool_version = "1.2.3";
   r.meta.hostname = "node7";
@@ -143,7 +143,7 @@ TEST(Formats, NamesParse) {
 // One reason shared by several skips is written once, in every format that tabulates the checks (the
 // terminal groups them too); a JUnit failure's message is the finding's title, never empty.
 TEST(Formats, RepeatedSkipReasonsAreOneRowAndJunitFailuresCarryTheTitle) {
-  report::Report r = sample_report();
+  model::Report r = sample_report();
   const std::string reason = "no usable GPU: cudaErrorInsufficientDriver (35)";  // kernels.adam's already
   for (const char* id : {"kernels.lamb", "kernels.softmax", "kernels.cross_entropy"}) {
     Finding f;
@@ -169,7 +169,7 @@ TEST(Formats, RepeatedSkipReasonsAreOneRowAndJunitFailuresCarryTheTitle) {
 // such as 6.7e77 converted to int is undefined behaviour (UBSan in the sanitizer lane, fuzz.report). The
 // stack facts show what they can and leave out what is no count.
 TEST(Formats, NumbersOutOfRangeInAReadBackInventoryAreLeftOut) {
-  report::Report r = sample_report();
+  model::Report r = sample_report();
   r.inventory["driver"]["cuda_version"] = 6.7e77;
   r.inventory["gpus"][0]["cc_major"] = -4;
   r.inventory["gpus"][1]["cc_minor"] = 1e300;

@@ -144,8 +144,8 @@ Finding probe(const std::string& id, Status s, const std::string& summary) {
   return f;
 }
 
-report::Report run_report() {
-  report::Report r;
+model::Report run_report() {
+  model::Report r;
   r.meta.command = "run";
   r.meta.tool_version = "1.2.3";
   r.meta.hostname = "node7" + kHostile;
@@ -175,7 +175,7 @@ report::Report run_report() {
   return r;
 }
 
-std::string page(const report::Report& r) {
+std::string page(const model::Report& r) {
   std::ostringstream out;
   render(r, Format::kHtml, out, RenderOptions{});
   return out.str();
@@ -223,7 +223,7 @@ TEST(HtmlPage, VerdictAndWhatWasTestedComeFirst) {
   EXPECT_NE(p.find("<dt>GPUs</dt><dd>1 x NVIDIA H200 (sm_90)</dd>"), std::string::npos) << p;
 
   // Every GPU probe skipped: the banner says so, whatever passed on the host.
-  report::Report r = run_report();
+  model::Report r = run_report();
   r.sections[0].findings[0] = probe("device.copy", Status::kSkip, "no usable GPU: cudaErrorInsufficientDriver (35)");
   r.sections[0].findings[1].status = Status::kSkip;
   p = page(r);
@@ -238,7 +238,7 @@ TEST(HtmlPage, VerdictAndWhatWasTestedComeFirst) {
 }
 
 TEST(HtmlPage, ChartsAppearExactlyWhereTheirDataAre) {
-  report::Report r = run_report();
+  model::Report r = run_report();
   Finding coll = probe("collectives.nccl", Status::kPass, "bit-exact");
   nlohmann::json rows = nlohmann::json::array();
   for (std::size_t bytes = 1024; bytes <= (1u << 22); bytes *= 4)
@@ -279,7 +279,7 @@ TEST(HtmlPage, ChartsAppearExactlyWhereTheirDataAre) {
 // the probes serialise with (core/measurement_details.h), the thresholds finding made by judge_thresholds
 // against the installed device data, and a compare of two benchmark documents made by compare_documents.
 TEST(HtmlPage, ChartsDrawTheDetailsTheProbesWrite) {
-  report::Report r = run_report();
+  model::Report r = run_report();
   r.section("probes").findings.clear();
   Finding copy = probe("device.copy", Status::kFail, "a copy delivered wrong data");
   std::vector<measured::CopyDevice> copies;
@@ -342,7 +342,7 @@ TEST(HtmlPage, ChartsDrawTheDetailsTheProbesWrite) {
                                            regression::parse_benchmark_document(doc(1.0, 0.94), "new.json"),
                                            any_context);
   ASSERT_EQ(cmp.benchmarks.size(), 1u);
-  report::Report c;
+  model::Report c;
   c.meta.command = "compare";
   c.section("benchmarks").findings = cmp.benchmarks;
   const std::string cp = page(c);
@@ -352,7 +352,7 @@ TEST(HtmlPage, ChartsDrawTheDetailsTheProbesWrite) {
 }
 
 TEST(HtmlPage, CompareReportDrawsItsDeltas) {
-  report::Report r;
+  model::Report r;
   r.meta.command = "compare";
   r.meta.hostname = "ci";
   r.details = {{"base", "base.json"}, {"new", "new.json"}};

@@ -94,7 +94,7 @@ TEST(Wrap, ProseBrokenInTheSourceIsJoinedSoItWrapsAtTheReadersWidth) {
 // used to wrap the command across two lines, and pasting those ran `gpucheck doctor --python` without it.
 TEST(NextStep, ACommandGetsALineOfItsOwnThatWrappingNeverBreaks) {
   const std::string venv = "/root/.cache/gpucheck/test-venvs/bmtrain-full/bin/python";
-  report::Report r;
+  model::Report r;
   r.meta.command = "doctor";
   r.meta.command_line = {"/opt/gpucheck/bin/gpucheck", "doctor", "--python", venv};
   Finding f;

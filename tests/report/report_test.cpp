@@ -21,14 +21,14 @@ Finding with(Status s) {
 }
 
 TEST(Summary, ExitCodes) {
-  EXPECT_EQ(summarize({with(Status::kPass), with(Status::kSkip)}, {false}).exit_code, 0);
-  EXPECT_EQ(summarize({with(Status::kPass), with(Status::kSkip)}, {true}).exit_code, 1);
-  EXPECT_EQ(summarize({with(Status::kPass), with(Status::kWarn)}, {true}).exit_code, 0);
-  EXPECT_EQ(summarize({with(Status::kFail)}, {false}).exit_code, 1);
-  EXPECT_EQ(summarize({with(Status::kError), with(Status::kPass)}, {false}).exit_code, 3);
-  EXPECT_EQ(summarize({with(Status::kError), with(Status::kSkip)}, {true}).exit_code, 3);
-  EXPECT_EQ(summarize({with(Status::kError), with(Status::kFail)}, {false}).exit_code, 1);  // a known failure wins
-  auto s = summarize({with(Status::kPass), with(Status::kPass), with(Status::kError)}, {false});
+  EXPECT_EQ(model::summarize({with(Status::kPass), with(Status::kSkip)}, {false}).exit_code, 0);
+  EXPECT_EQ(model::summarize({with(Status::kPass), with(Status::kSkip)}, {true}).exit_code, 1);
+  EXPECT_EQ(model::summarize({with(Status::kPass), with(Status::kWarn)}, {true}).exit_code, 0);
+  EXPECT_EQ(model::summarize({with(Status::kFail)}, {false}).exit_code, 1);
+  EXPECT_EQ(model::summarize({with(Status::kError), with(Status::kPass)}, {false}).exit_code, 3);
+  EXPECT_EQ(model::summarize({with(Status::kError), with(Status::kSkip)}, {true}).exit_code, 3);
+  EXPECT_EQ(model::summarize({with(Status::kError), with(Status::kFail)}, {false}).exit_code, 1);  // a known failure wins
+  auto s = model::summarize({with(Status::kPass), with(Status::kPass), with(Status::kError)}, {false});
   EXPECT_EQ(s.counts.at("pass"), 2);
   EXPECT_EQ(s.counts.at("error"), 1);
   EXPECT_EQ(s.counts.at("warn"), 0);
@@ -44,35 +44,35 @@ Finding probe(const std::string& id, Status s) {
 // A run whose GPU probes all skipped passed on the host only: the verdict says so, the exit code keeps
 // the policy (0, or 1 with --strict), and one GPU probe that ran gives the plain PASS back.
 TEST(Summary, RunWithoutAnyGpuProbeRunningIsNotAPass) {
-  Report r;
+  model::Report r;
   r.details["gpu_probes"] = {"device.runtime", "kernels.adam"};
   r.section("probes").findings = {probe("host.info", Status::kPass), probe("device.runtime", Status::kSkip),
                                   probe("kernels.adam", Status::kSkip)};
-  EXPECT_EQ(summarize(r).verdict, "NO GPU TESTED");
-  EXPECT_EQ(summarize(r).exit_code, 0);
+  EXPECT_EQ(model::summarize(r).verdict, "NO GPU TESTED");
+  EXPECT_EQ(model::summarize(r).exit_code, 0);
   EXPECT_EQ(to_json(r)["summary"]["verdict"], "NO GPU TESTED");
   r.meta.exit.strict = true;
-  EXPECT_EQ(summarize(r).verdict, "FAIL");
-  EXPECT_EQ(summarize(r).exit_code, 1);
+  EXPECT_EQ(model::summarize(r).verdict, "FAIL");
+  EXPECT_EQ(model::summarize(r).exit_code, 1);
   r.meta.exit.strict = false;
   r.section("probes").findings[1].status = Status::kPass;
-  EXPECT_EQ(summarize(r).verdict, "PASS");
+  EXPECT_EQ(model::summarize(r).verdict, "PASS");
   r.details.erase("gpu_probes");  // commands other than run have no GPU probes: nothing changes
   r.section("probes").findings[1].status = Status::kSkip;
-  EXPECT_EQ(summarize(r).verdict, "PASS");
+  EXPECT_EQ(model::summarize(r).verdict, "PASS");
 }
 
 TEST(Summary, WarnAndErrorCanCountAsFailures) {  // abi: --strict, and an unusable object met in a directory
-  EXPECT_EQ(summarize({with(Status::kWarn)}, {false, /*warn_fails=*/true}).exit_code, 1);
-  EXPECT_EQ(summarize({with(Status::kError), with(Status::kPass)}, {false, false, /*error_fails=*/true}).exit_code, 1);
-  EXPECT_EQ(summarize({with(Status::kError)}, {false, false, true}).verdict, "FAIL");
-  EXPECT_EQ(summarize({with(Status::kWarn)}, {false, false, true}).exit_code, 0);
-  Report r;
+  EXPECT_EQ(model::summarize({with(Status::kWarn)}, {false, /*warn_fails=*/true}).exit_code, 1);
+  EXPECT_EQ(model::summarize({with(Status::kError), with(Status::kPass)}, {false, false, /*error_fails=*/true}).exit_code, 1);
+  EXPECT_EQ(model::summarize({with(Status::kError)}, {false, false, true}).verdict, "FAIL");
+  EXPECT_EQ(model::summarize({with(Status::kWarn)}, {false, false, true}).exit_code, 0);
+  model::Report r;
   r.meta.exit.error_fails = true;
   r.section("targets").findings = {with(Status::kError)};
-  EXPECT_EQ(exit_code(r), 1);
+  EXPECT_EQ(model::exit_code(r), 1);
   EXPECT_EQ(to_json(r)["error_fails"], true);
-  EXPECT_TRUE(report_from_json(to_json(r)).meta.exit.error_fails);
+  EXPECT_TRUE(model::report_from_json(to_json(r)).meta.exit.error_fails);
 }
 
 TEST(Environment, OnlyAllowListedAndSecretsRedacted) {
@@ -117,7 +117,7 @@ TEST(Environment, SecretsAreRedactedByNameAndByValueShape) {
 }
 
 TEST(ReportJson, RoundTrips) {
-  Report r;
+  model::Report r;
   r.meta.tool_version = "0.1.0";
   r.meta.hostname = "node1";
   r.meta.level = "quick";
@@ -133,7 +133,7 @@ TEST(ReportJson, RoundTrips) {
   r.section("probes").findings.push_back(a);
   auto j = to_json(r);
   EXPECT_EQ(j["summary"]["exit_code"], 1);
-  Report back = report_from_json(j);
+  model::Report back = model::report_from_json(j);
   ASSERT_EQ(back.sections.at(0).findings.size(), 1u);
   EXPECT_EQ(back.sections.at(0).findings[0].metrics[0].better, "higher");
   EXPECT_EQ(back.sections.at(0).findings[0].devices[0].status, Status::kFail);
@@ -144,7 +144,7 @@ TEST(ReportJson, RoundTrips) {
 // what it reads is what report_from_json reads from the whole tree, section by section, in order; a
 // finding that is no finding is still bad input, and so is a sections array of another shape.
 TEST(ReportJson, ReadingAFileFindingByFindingGivesTheSameReport) {
-  Report r;
+  model::Report r;
   r.meta.tool_version = "0.1.0";
   r.meta.hostname = "node1";
   for (const char* section : {"findings", "plan", "empty"}) {
@@ -161,8 +161,8 @@ TEST(ReportJson, ReadingAFileFindingByFindingGivesTheSameReport) {
   r.inventory = {{"sections", {{{"findings", {{{"id", "inventory.is.no.section"}}}}}}}};
   const std::string file = ::testing::TempDir() + "/streamed-report.json";
   std::ofstream(file) << to_json(r).dump(1);
-  const Report read = read_report_file(file);
-  const Report whole = report_from_json(to_json(r));
+  const model::Report read = model::read_report_file(file);
+  const model::Report whole = model::report_from_json(to_json(r));
   EXPECT_EQ(to_json(read), to_json(whole));
   ASSERT_EQ(read.sections.size(), 3u);
   EXPECT_EQ(read.sections[1].findings.at(2).id, "plan.2");
@@ -171,7 +171,7 @@ TEST(ReportJson, ReadingAFileFindingByFindingGivesTheSameReport) {
   auto refused = [&](const std::string& text) -> std::string {
     std::ofstream(file) << text;
     try {
-      read_report_file(file);
+      model::read_report_file(file);
     } catch (const InputError& e) {
       return e.what();
     }
@@ -187,39 +187,39 @@ TEST(ReportJson, ReadingAFileFindingByFindingGivesTheSameReport) {
 }
 
 TEST(ReportJson, RejectsOtherDocuments) {
-  EXPECT_THROW(report_from_json(nlohmann::json::parse(R"({"kind":"other"})")), InputError);
+  EXPECT_THROW(model::report_from_json(nlohmann::json::parse(R"({"kind":"other"})")), InputError);
   // A "kind" of another type is bad input too, not a type_error (found by the `report` fuzz target).
   for (const char* kind : {R"({"kind":{"schema_version":"2.0","gpus":[]}})", R"({"kind":7})", R"({"kind":null})"})
-    EXPECT_THROW(report_from_json(nlohmann::json::parse(kind)), InputError) << kind;
-  EXPECT_THROW(report_from_json(nlohmann::json::parse(R"({"kind":"gpucheck.report","tool":{}})")), InputError);
+    EXPECT_THROW(model::report_from_json(nlohmann::json::parse(kind)), InputError) << kind;
+  EXPECT_THROW(model::report_from_json(nlohmann::json::parse(R"({"kind":"gpucheck.report","tool":{}})")), InputError);
   auto bad_status = nlohmann::json::parse(
       R"({"kind":"gpucheck.report","tool":{"version":"1"},"host":"h","results":[{"id":"a.b","status":"meh"}]})");
-  EXPECT_THROW(report_from_json(bad_status), InputError);
+  EXPECT_THROW(model::report_from_json(bad_status), InputError);
   // A fix rank that is no whole number (1e300: get<int>() of it is undefined behaviour) is bad input too.
-  Report r;
+  model::Report r;
   Finding f;
   f.id = "a.b";
   f.add_fix("do this");
   r.section("findings").findings.push_back(f);
   nlohmann::json j = to_json(r);
-  EXPECT_NO_THROW(report_from_json(j));
+  EXPECT_NO_THROW(model::report_from_json(j));
   for (const char* rank : {"1e300", "1.5", "-3"}) {
     j["sections"][0]["findings"][0]["fixes"][0]["rank"] = nlohmann::json::parse(rank);
-    EXPECT_THROW(report_from_json(j), InputError) << rank;
+    EXPECT_THROW(model::report_from_json(j), InputError) << rank;
   }
 }
 
 TEST(ReportJson, ReadsSchemaOneAndKeepsEvidenceOrder) {
   auto v1 = nlohmann::json::parse(R"({"kind":"gpucheck.report","tool":{"version":"0.1"},"host":"h",
       "results":[{"id":"a.b","status":"fail","evidence":{"k":"v"},"remedy":["do this"]}]})");
-  Report r = report_from_json(v1);
+  model::Report r = model::report_from_json(v1);
   ASSERT_NE(r.find_section("probes"), nullptr);
   const Finding& f = r.find_section("probes")->findings.at(0);
   EXPECT_EQ(f.evidence.at("k"), "v");
   ASSERT_EQ(f.fixes.size(), 1u);
   EXPECT_EQ(f.fixes[0].rank, 1);
   EXPECT_EQ(f.fixes[0].summary, "do this");
-  EXPECT_EQ(exit_code(r), 1);
+  EXPECT_EQ(model::exit_code(r), 1);
 
   Finding g;
   g.evidence["z"] = "1";
@@ -233,21 +233,21 @@ TEST(ReportJson, ReadsSchemaOneAndKeepsEvidenceOrder) {
 }
 
 TEST(Summary, InfoIsNeitherFailureNorSkip) {
-  Report r;
+  model::Report r;
   r.meta.exit.strict = true;
   r.section("findings").findings.push_back(with(Status::kInfo));
-  EXPECT_EQ(exit_code(r), 0);
-  EXPECT_EQ(summarize(r).counts.at("info"), 1);
+  EXPECT_EQ(model::exit_code(r), 0);
+  EXPECT_EQ(model::summarize(r).counts.at("info"), 1);
   EXPECT_LT(severity(Status::kPass), severity(Status::kInfo));
   EXPECT_LT(severity(Status::kInfo), severity(Status::kSkip));
 }
 
 TEST(ReportPath, NeverReusesAName) {
   std::string dir = "/tmp/gpucheck-path-" + std::to_string(getpid());
-  std::string first = write_report_file(dir, "h", "20260101T000000Z", "{}");
+  std::string first = model::write_report_file(dir, "h", "20260101T000000Z", "{}");
   EXPECT_EQ(first, dir + "/h-20260101T000000Z.json");
-  EXPECT_EQ(write_report_file(dir, "h", "20260101T000000Z", "{}"), dir + "/h-20260101T000000Z-2.json");
-  EXPECT_THROW(write_report_file("", "h", "20260101T000000Z", "{}"), InputError);
+  EXPECT_EQ(model::write_report_file(dir, "h", "20260101T000000Z", "{}"), dir + "/h-20260101T000000Z-2.json");
+  EXPECT_THROW(model::write_report_file("", "h", "20260101T000000Z", "{}"), InputError);
   std::filesystem::remove_all(dir);
 }
 

@@ -49,7 +49,7 @@ TEST(Secrets, ManyUrlsWithoutCredentialsStayLinear) {
 
 // Every field a renderer can show, each with a credential of another shape; what is no credential stays.
 TEST(ScrubSecrets, EveryFieldOfAReportIsRedacted) {
-  report::Report r;
+  model::Report r;
   r.meta.hostname = "node7.example?token=SEKRIT0";
   r.meta.command_line = {"gpucheck", "run", "--index-url=https://u:SEKRIT1@pypi.example/simple"};
   r.meta.environment["NCCL_CERT"] = "SEKRIT2";
@@ -73,14 +73,14 @@ TEST(ScrubSecrets, EveryFieldOfAReportIsRedacted) {
                  {"gpus", {{{"uuid", "GPU-8f3c1a2b-1111-2222-3333-444455556666"}}}}};
   r.details = {{"input", "token=SEKRIT16"}};
   model::scrub_secrets(r);
-  const std::string all = report::to_json(r).dump();
+  const std::string all = model::to_json(r).dump();
   EXPECT_EQ(all.find("SEKRIT"), std::string::npos) << all;
   EXPECT_EQ(all.find("dXNlcjpTRUtSSVQxMQ"), std::string::npos) << all;
   for (const char* kept : {"node7.example", "/opt/env/bin/python", "GPU-8f3c1a2b-1111-2222-3333-444455556666", "2.5.1+cu121",
                            "pypi.example", "line 3", "stderr_tail"})
     EXPECT_NE(all.find(kept), std::string::npos) << kept;
   // Twice is once.
-  const std::string again = (model::scrub_secrets(r), report::to_json(r).dump());
+  const std::string again = (model::scrub_secrets(r), model::to_json(r).dump());
   EXPECT_EQ(again, all);
 }
 

@@ -49,7 +49,7 @@ TEST(NamedHang, TheTimeoutNamesThePhaseHowLongAndWhatItReached) {
 }
 
 TEST(NamedHang, ThePhaseShowsInEveryFormat) {
-  report::Report r;
+  model::Report r;
   r.meta.command = "run";
   r.section("probes").findings.push_back(run_hung(2.0));
   render::RenderOptions o;

@@ -11,36 +11,36 @@
 
 namespace gpucheck::testing {
 
-inline report::Report run_doctor(const inventory::Inventory& inv, const compat::KnowledgeBase& kb,
+inline model::Report run_doctor(const inventory::Inventory& inv, const knowledge::KnowledgeBase& kb,
                                  const std::optional<std::string>& request = std::nullopt) {
-  report::Report base;
+  model::Report base;
   base.meta.command = "doctor";
   return report::doctor_report(std::move(base), inv, kb, request, "test");
 }
 
 /// The rules' findings (section "findings"), errors first.
-inline const std::vector<Finding>& doctor_findings(const report::Report& r) {
+inline const std::vector<Finding>& doctor_findings(const model::Report& r) {
   static const std::vector<Finding> none;
-  const report::Section* s = r.find_section("findings");
+  const model::Section* s = r.find_section("findings");
   return s ? s->findings : none;
 }
 
 /// The plan itself (first in section "plan"); nullptr without --for.
-inline const Finding* install_plan(const report::Report& r) {
-  const report::Section* s = r.find_section("plan");
+inline const Finding* install_plan(const model::Report& r) {
+  const model::Section* s = r.find_section("plan");
   return s && !s->findings.empty() ? &s->findings.front() : nullptr;
 }
 
 /// The plan's machine-readable verdict (details.verdict).
-inline compat::PlanVerdict plan_verdict(const Finding& plan) {
-  auto v = compat::parse_plan_verdict(plan.details.at("verdict").get<std::string>());
+inline doctor::PlanVerdict plan_verdict(const Finding& plan) {
+  auto v = doctor::parse_plan_verdict(plan.details.at("verdict").get<std::string>());
   if (!v) throw std::runtime_error("plan without a known verdict: " + plan.details.dump());
   return *v;
 }
 
 /// The plan's own findings: why the plain `pip install` would fail or misbehave.
-inline std::vector<Finding> plan_findings(const report::Report& r) {
-  const report::Section* s = r.find_section("plan");
+inline std::vector<Finding> plan_findings(const model::Report& r) {
+  const model::Section* s = r.find_section("plan");
   if (!s || s->findings.empty()) return {};
   return {s->findings.begin() + 1, s->findings.end()};
 }

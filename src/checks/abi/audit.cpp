@@ -13,7 +13,7 @@
 
 namespace gpucheck::abi {
 
-std::vector<FatbinInfo> read_registered_fatbins(const ElfObject& o) {
+std::vector<FatbinInfo> read_registered_fatbins(const platform::ElfObject& o) {
   std::vector<FatbinInfo> out;
   for (const char* name : {".nv_fatbin", "__nv_relfatbin"}) {
     bool present = false;
@@ -32,7 +32,7 @@ std::vector<FatbinInfo> read_registered_fatbins(const ElfObject& o) {
   return out;
 }
 
-std::vector<FatbinInfo> read_embedded_fatbins(const ElfObject& o) {
+std::vector<FatbinInfo> read_embedded_fatbins(const platform::ElfObject& o) {
   // Kernels a library registers itself live in its data sections (cuFFT: .ldata).
   std::vector<FatbinInfo> out;
   for (const auto& s : o.sections()) {
@@ -49,7 +49,7 @@ std::vector<FatbinInfo> read_embedded_fatbins(const ElfObject& o) {
   return out;
 }
 
-std::vector<FatbinInfo> read_fatbins(const ElfObject& o) {
+std::vector<FatbinInfo> read_fatbins(const platform::ElfObject& o) {
   auto out = read_registered_fatbins(o);
   auto embedded = read_embedded_fatbins(o);
   out.insert(out.end(), std::make_move_iterator(embedded.begin()), std::make_move_iterator(embedded.end()));
@@ -69,7 +69,7 @@ const char* fatbin_kind_name(FatbinKind k) {
 
 /// Objects that only ever live inside a Python process: extension modules (PyInit_*) and libraries
 /// importing the C API (libtorch_python). Their Py* symbols come from the interpreter.
-bool lives_in_python(const ElfObject& o) {
+bool lives_in_python(const platform::ElfObject& o) {
   for (const auto& s : o.symbols()) {
     if (s.exported && s.name.rfind("PyInit_", 0) == 0) return true;
     if (!s.defined && (s.name.rfind("Py", 0) == 0 || s.name.rfind("_Py", 0) == 0)) return true;
@@ -81,7 +81,7 @@ bool lives_in_python(const ElfObject& o) {
 std::string python_executable(const std::string& python) {
   std::string exe = python.find('/') == std::string::npos ? find_in_path(python) : python;
   if (exe.empty()) return "";
-  if (ElfObject::loadable_mismatch(exe).empty()) return exe;
+  if (platform::ElfObject::loadable_mismatch(exe).empty()) return exe;
   SubprocessOptions o;
   o.timeout = std::chrono::seconds(20);
   auto r = run_subprocess({exe, "-I", "-S", "-c", "import sys; print(sys.executable)"}, o);
@@ -97,7 +97,7 @@ std::string strip_family(std::string s) {
 
 }  // namespace
 
-void Auditor::read_device_code(const ElfObject& o, TargetReport& t) const {
+void Auditor::read_device_code(const platform::ElfObject& o, TargetReport& t) const {
   t.fatbins = read_registered_fatbins(o);
   // Scanning data sections for embedded fat binaries reads every byte of them (160 MB for cuBLASLt, which
   // has none): done only when it can change a verdict, i.e. some GPU lacks SASS for exactly its
@@ -132,7 +132,7 @@ TargetReport Auditor::audit(const std::string& path) {
     t.problems.push_back(std::move(line));
   };
   std::string err;
-  const ElfObject* root = cache_.get(path, &err);
+  const platform::ElfObject* root = cache_.get(path, &err);
   if (!root) {
     t.error = err;
     t.status = Status::kError;
@@ -185,7 +185,7 @@ TargetReport Auditor::audit(const std::string& path) {
     for (int i : t.graph.lookup_scope()) visible[i] = true;
     for (std::size_t i = 0; i < t.graph.objects.size(); ++i)
       if (t.graph.objects[i].preloaded) (visible[i] ? t.host.visible : t.host.not_visible).push_back(t.graph.objects[i].path);
-  } catch (const ElfError& e) {
+  } catch (const platform::ElfError& e) {
     t.error = e.what();
     t.status = Status::kError;
     problem("unusable_object", t.error);
@@ -228,7 +228,7 @@ TargetReport Auditor::audit(const std::string& path) {
 
   try {
     read_device_code(*root, t);
-  } catch (const ElfError& e) {  // the file changed under us (truncated, rewritten): nothing else is sure
+  } catch (const platform::ElfError& e) {  // the file changed under us (truncated, rewritten): nothing else is sure
     t = TargetReport{};
     t.path = path;
     t.error = e.what();

@@ -98,7 +98,7 @@ class Auditor {
   ObjectCache& cache() { return cache_; }
 
  private:
-  void read_device_code(const ElfObject& o, TargetReport& t) const;
+  void read_device_code(const platform::ElfObject& o, TargetReport& t) const;
   AuditOptions opt_;
   ObjectCache cache_;
   BindingCache binding_;
@@ -109,11 +109,11 @@ class Auditor {
 };
 
 /// The fat binaries the CUDA runtime registers (".nv_fatbin", "__nv_relfatbin"): entry headers only.
-std::vector<FatbinInfo> read_registered_fatbins(const ElfObject& o);
+std::vector<FatbinInfo> read_registered_fatbins(const platform::ElfObject& o);
 /// Fat binaries embedded in data sections (cuFFT keeps ~24,000 in .ldata): reads every data byte.
-std::vector<FatbinInfo> read_embedded_fatbins(const ElfObject& o);
+std::vector<FatbinInfo> read_embedded_fatbins(const platform::ElfObject& o);
 /// Both. ElfError (the file changed while read) passes through.
-std::vector<FatbinInfo> read_fatbins(const ElfObject& o);
+std::vector<FatbinInfo> read_fatbins(const platform::ElfObject& o);
 
 nlohmann::json to_json(const TargetReport& t);
 nlohmann::json to_json(const AuditReport& r);

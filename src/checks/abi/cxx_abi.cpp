@@ -33,7 +33,7 @@ std::string demangle(const std::string& mangled) {
   return status == 0 && out ? std::string(out.get()) : mangled;
 }
 
-CxxAbiUse detect_cxx_abi(const ElfObject& o) {
+CxxAbiUse detect_cxx_abi(const platform::ElfObject& o) {
   CxxAbiUse u;
   std::string first_old, first_new;
   for (const auto& s : o.symbols()) {

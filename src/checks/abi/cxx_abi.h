@@ -21,7 +21,7 @@ struct CxxAbiUse {
 };
 
 /// Scans `o`'s dynamic symbols, defined and undefined. libstdc++ itself exports both ABIs (kMixed).
-CxxAbiUse detect_cxx_abi(const ElfObject& o);
+CxxAbiUse detect_cxx_abi(const platform::ElfObject& o);
 
 /// Demangles an Itanium C++ name; returns it unchanged when it is not one.
 std::string demangle(const std::string& mangled);

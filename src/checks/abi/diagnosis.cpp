@@ -105,7 +105,7 @@ bool is_torch_symbol(const std::string& demangled) {
   return false;
 }
 
-std::string newest_glibcxx(const ElfObject& o) {
+std::string newest_glibcxx(const platform::ElfObject& o) {
   std::string best;
   for (auto v : o.version_definitions()) {
     std::string s(v);
@@ -114,9 +114,9 @@ std::string newest_glibcxx(const ElfObject& o) {
   return best;
 }
 
-std::map<std::string, std::string> newest_version_needs(const ElfObject& o) {
+std::map<std::string, std::string> newest_version_needs(const platform::ElfObject& o) {
   std::map<std::string, std::string> newest;
-  for (const VersionNeed& vn : o.version_needs()) {
+  for (const platform::VersionNeed& vn : o.version_needs()) {
     if (vn.weak) continue;
     std::string v(vn.version);
     auto us = v.rfind('_');  // GLIBC_2.28, CXXABI_1.3.11; GLIBC_PRIVATE and CXXABI_TM_1 are not numbered
@@ -156,7 +156,7 @@ std::vector<std::string> libstdcxx_with_version(const std::string& version, cons
   for (const auto& c : candidates) {
     if (c == except_real || !ctx.cache) continue;
     std::string err;
-    if (const ElfObject* o = ctx.cache->get(c, &err); o && o->defines_version(version)) out.push_back(c);
+    if (const platform::ElfObject* o = ctx.cache->get(c, &err); o && o->defines_version(version)) out.push_back(c);
   }
   return out;
 }
@@ -226,8 +226,8 @@ std::vector<SymbolGroup> diagnose(const LoadGraph& g, const SymbolCheck& check, 
       if (!in_scope[i] && satisfies(*g.objects[i].elf, ms.name, ms.version)) return &g.objects[i];
     return nullptr;
   };
-  std::map<const ElfObject*, CxxAbiUse> abi_memo;  // scanning libtorch's symbols once, not per symbol
-  auto abi_of = [&](const ElfObject* o) -> const CxxAbiUse& {
+  std::map<const platform::ElfObject*, CxxAbiUse> abi_memo;  // scanning libtorch's symbols once, not per symbol
+  auto abi_of = [&](const platform::ElfObject* o) -> const CxxAbiUse& {
     auto it = abi_memo.find(o);
     if (it == abi_memo.end()) it = abi_memo.emplace(o, detect_cxx_abi(*o)).first;
     return it->second;

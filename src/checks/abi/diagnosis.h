@@ -45,10 +45,10 @@ std::vector<std::string> libstdcxx_with_version(const std::string& version, cons
                                                 const DiagnosisContext& ctx);
 
 /// The newest GLIBCXX_3.4.N an object defines ("" when none).
-std::string newest_glibcxx(const ElfObject& o);
+std::string newest_glibcxx(const platform::ElfObject& o);
 /// The newest version the object itself requires in each numbered namespace, weak needs (which the loader
 /// does not enforce) left out: {"GLIBC": "GLIBC_2.28", "GLIBCXX": "GLIBCXX_3.4.24", "GCC": "GCC_3.0"}. What
 /// the oldest system that loads it must provide (a manylinux policy's limits are per namespace).
-std::map<std::string, std::string> newest_version_needs(const ElfObject& o);
+std::map<std::string, std::string> newest_version_needs(const platform::ElfObject& o);
 
 }  // namespace gpucheck::abi

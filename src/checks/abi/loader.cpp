@@ -69,7 +69,7 @@ LoaderHelp query_loader() {
 
 }  // namespace
 
-LoaderConfig LoaderConfig::for_this_host(const LdCache* cache) {
+LoaderConfig LoaderConfig::for_this_host(const platform::LdCache* cache) {
   LoaderConfig c;
   c.cache = cache;
   if (const char* llp = std::getenv("LD_LIBRARY_PATH"); llp && *llp) {
@@ -97,7 +97,7 @@ LoaderConfig LoaderConfig::for_this_host(const LdCache* cache) {
   // so a merged /usr still gives "lib/x86_64-linux-gnu").
   Dl_info info{};
   if (dladdr(reinterpret_cast<void*>(&::getpid), &info) && info.dli_fname && info.dli_fname[0] == '/')
-    c.lib = inventory::parent_dir(info.dli_fname).substr(1);
+    c.lib = parent_dir(info.dli_fname).substr(1);
   if (c.lib.empty()) c.lib = "lib64";
   for (const auto& v : help.glibc_hwcaps) c.hwcap_subdirs.push_back("glibc-hwcaps/" + v);
   // Legacy hwcap directories: every subset of (tls, platform, other names) in the order glibc 2.36 tries
@@ -212,7 +212,7 @@ class GraphBuilder {
   int add(const std::string& name, const std::string& path, int loader, bool preloaded, std::string* error) {
     std::string real = real_path(path);
     if (auto it = by_real_.find(real); it != by_real_.end()) return it->second;  // same file (dev/ino in glibc)
-    const ElfObject* elf = cache_.get(path, error);
+    const platform::ElfObject* elf = cache_.get(path, error);
     if (!elf) return -1;
     LoadedObject o{name, path, real, elf, loader, preloaded};
     g.objects.push_back(o);
@@ -248,7 +248,7 @@ class GraphBuilder {
     return -1;
   }
 
-  std::string origin_of(int idx) const { return inventory::parent_dir(absolute(g.objects[idx].path)); }
+  std::string origin_of(int idx) const { return parent_dir(absolute(g.objects[idx].path)); }
 
   /// Tries `dir/name`; returns the object index when it is a loadable object.
   int try_dir(const std::string& dir, const std::string& name, const std::string& source, int req, Dependency& d) {
@@ -269,7 +269,7 @@ class GraphBuilder {
   }
 
   int try_file(const std::string& candidate, const std::string& name, const std::string& source, int req, Dependency& d) {
-    std::string mismatch = ElfObject::loadable_mismatch(candidate);
+    std::string mismatch = platform::ElfObject::loadable_mismatch(candidate);
     if (!mismatch.empty()) {  // the loader skips it and searches on
       d.searched.push_back({candidate, source, "skipped: " + mismatch});
       return -1;
@@ -302,7 +302,7 @@ class GraphBuilder {
       d.via = g.objects[idx].preloaded && !g.objects[req].preloaded ? "preloaded" : "already loaded";
       return idx;
     }
-    const ElfObject& r = *g.objects[req].elf;
+    const platform::ElfObject& r = *g.objects[req].elf;
     if (name.find('/') != std::string::npos) {
       std::string path = expand_dst(name, origin_of(req), cfg_);
       if (!is_file(path)) {
@@ -320,7 +320,7 @@ class GraphBuilder {
     //    requester has no DT_RUNPATH; an object with a RUNPATH contributes no RPATH.
     if (!r.has_runpath()) {
       for (int l = req; l >= 0; l = g.objects[l].loader) {
-        const ElfObject& lo = *g.objects[l].elf;
+        const platform::ElfObject& lo = *g.objects[l].elf;
         if (lo.has_runpath() || !lo.has_rpath()) continue;
         int idx = search_list(lo.rpath(), l, "RPATH of " + g.objects[l].path, req, name, d);
         if (idx >= 0) return idx;
@@ -344,7 +344,7 @@ class GraphBuilder {
     // 4. /etc/ld.so.cache
     if (cfg_.cache) {
       if (auto hit = cfg_.cache->lookup(name)) {
-        std::string mismatch = is_file(*hit) ? ElfObject::loadable_mismatch(*hit) : "absent";
+        std::string mismatch = is_file(*hit) ? platform::ElfObject::loadable_mismatch(*hit) : "absent";
         if (mismatch.empty()) {
           std::string error;
           int idx = add(name, *hit, req, g.objects[req].preloaded, &error);
@@ -382,7 +382,7 @@ LoadGraph build_load_graph(const std::string& root, const std::vector<Preload>& 
   for (const auto& p : preload) {
     std::string error;
     int idx = b.add(p.path, absolute(p.path), -1, true, &error);
-    if (idx < 0) throw ElfError("preloaded library " + (error.empty() ? p.path : error));
+    if (idx < 0) throw platform::ElfError("preloaded library " + (error.empty() ? p.path : error));
     // Opened again with RTLD_GLOBAL after a local load, an object joins the global scope (glibc promotes it).
     if (p.global) b.g.objects[idx].global = true;
     b.close_over(idx);
@@ -390,7 +390,7 @@ LoadGraph build_load_graph(const std::string& root, const std::vector<Preload>& 
   std::string error;
   std::string path = absolute(root);
   int idx = b.add(root, path, -1, false, &error);
-  if (idx < 0) throw ElfError(error);
+  if (idx < 0) throw platform::ElfError(error);
   b.g.root = idx;
   if (b.g.objects[idx].preloaded) return std::move(b.g);  // the root is one of the preloads: nothing new
   b.close_over(idx);

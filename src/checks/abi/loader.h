@@ -16,7 +16,7 @@ namespace gpucheck::abi {
 
 struct LoaderConfig {
   std::vector<std::string> ld_library_path;  // split LD_LIBRARY_PATH
-  const LdCache* cache = nullptr;            // null: no cache
+  const platform::LdCache* cache = nullptr;            // null: no cache
   std::vector<std::string> default_dirs;     // the loader's system search path
   std::string platform;                      // $PLATFORM
   std::string lib;                           // $LIB
@@ -28,7 +28,7 @@ struct LoaderConfig {
   /// $PLATFORM as `ld.so --help` reports them (falling back to glibc's built-in x86-64 defaults),
   /// hwcap subdirectories from the same output, $LIB as glibc's slibdir (where libc.so.6 was loaded
   /// from, without the leading '/': "lib/x86_64-linux-gnu" on Debian, "lib64" on Fedora).
-  static LoaderConfig for_this_host(const LdCache* cache);
+  static LoaderConfig for_this_host(const platform::LdCache* cache);
 };
 
 struct SearchAttempt {
@@ -41,7 +41,7 @@ struct LoadedObject {
   std::string name;      // how it was asked for (NEEDED entry or command-line path)
   std::string path;      // path it was found at (not symlink-resolved: $ORIGIN comes from this)
   std::string real;      // realpath, identity of the file
-  const ElfObject* elf = nullptr;
+  const platform::ElfObject* elf = nullptr;
   int loader = -1;       // index of the object whose NEEDED loaded it; -1 for roots and preloads
   bool preloaded = false;
   bool global = false;   // a preload opened RTLD_GLOBAL (or the main program): its closure is in every scope

@@ -11,14 +11,14 @@ std::string real_path(const std::string& path) {
   return path;
 }
 
-const ElfObject* ObjectCache::get(const std::string& path, std::string* error) {
+const platform::ElfObject* ObjectCache::get(const std::string& path, std::string* error) {
   std::string key = real_path(path);
   auto it = objects_.find(key);
   if (it == objects_.end()) {
     Slot slot;
     try {
-      slot.object = ElfObject::open(key);
-    } catch (const ElfError& e) {
+      slot.object = platform::ElfObject::open(key);
+    } catch (const platform::ElfError& e) {
       // Report under the name the caller used, but cache by the real file.
       slot.error = e.what();
     }

@@ -12,12 +12,12 @@ namespace gpucheck::abi {
 class ObjectCache {
  public:
   /// The object at `path`, or nullptr with `*error` set when it cannot be opened or parsed.
-  const ElfObject* get(const std::string& path, std::string* error);
+  const platform::ElfObject* get(const std::string& path, std::string* error);
   std::size_t size() const { return objects_.size(); }
 
  private:
   struct Slot {
-    std::unique_ptr<ElfObject> object;
+    std::unique_ptr<platform::ElfObject> object;
     std::string error;
   };
   std::map<std::string, Slot> objects_;

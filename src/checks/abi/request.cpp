@@ -102,8 +102,8 @@ std::string imports_torch_at_top(const std::string& package_dir) {
 }  // namespace
 
 AuditReport run_abi(const AbiRequest& req) {
-  static LdCache cache;  // the loader config keeps a pointer to it
-  cache = LdCache::load(req.ld_cache);
+  static platform::LdCache cache;  // the loader config keeps a pointer to it
+  cache = platform::LdCache::load(req.ld_cache);
   AuditOptions opt;
   opt.loader = LoaderConfig::for_this_host(&cache);
   opt.symbols = req.symbols;
@@ -111,7 +111,7 @@ AuditReport run_abi(const AbiRequest& req) {
   opt.gpus = gpus_for(req);
   opt.preload = req.preload;
   for (const auto& p : opt.preload)
-    if (ElfObject::loadable_mismatch(p) != "") throw InputError("--preload " + p + ": " + ElfObject::loadable_mismatch(p));
+    if (platform::ElfObject::loadable_mismatch(p) != "") throw InputError("--preload " + p + ": " + platform::ElfObject::loadable_mismatch(p));
   opt.python = req.python.empty() ? "python3" : req.python;
   opt.python_given = !req.python.empty();
   opt.torch_rtld_global = torch_rtld_global_from_env();
@@ -148,11 +148,11 @@ AuditReport run_abi(const AbiRequest& req) {
     for (const auto& p : paths) add_path_target(p, own);
     for (const auto& f : own.files) {
       try {
-        auto object = ElfObject::open(f);  // needed() views its mapping: keep it open while they are read
+        auto object = platform::ElfObject::open(f);  // needed() views its mapping: keep it open while they are read
         for (const auto& n : object->needed())
           if (why.empty() && (n.rfind("libc10", 0) == 0 || n.rfind("libtorch", 0) == 0))
             why = f + " links " + std::string(n) + ", and torch is not installed for " + opt.python;
-      } catch (const ElfError&) {
+      } catch (const platform::ElfError&) {
       }
       if (!why.empty()) break;
     }

@@ -5,16 +5,16 @@
 
 namespace gpucheck::abi {
 
-bool satisfies(const ElfObject& o, std::string_view name, std::uint32_t hash, std::string_view version) {
-  return o.any_definition(name, hash, [&](const DynSymbol& s) {
+bool satisfies(const platform::ElfObject& o, std::string_view name, std::uint32_t hash, std::string_view version) {
+  return o.any_definition(name, hash, [&](const platform::DynSymbol& s) {
     if (version.empty()) return !s.hidden_version;  // an unversioned reference binds the default definition
     // No version info at all is accepted; so is an unversioned (base) definition.
     return !o.has_versym() || s.version == version || (s.version.empty() && !s.hidden_version);
   });
 }
 
-bool satisfies(const ElfObject& o, std::string_view name, std::string_view version) {
-  return satisfies(o, name, ElfObject::gnu_hash(name), version);
+bool satisfies(const platform::ElfObject& o, std::string_view name, std::string_view version) {
+  return satisfies(o, name, platform::ElfObject::gnu_hash(name), version);
 }
 
 namespace {
@@ -57,7 +57,7 @@ SymbolCheck check_symbols(const LoadGraph& g, BindingCache* cache) {
   // Lookup scope: the parent's global scope (global preloads) first, then the dlopen'ed closure in load
   // order. What another dlopen loaded RTLD_LOCAL (torch's libnccl) is not in it.
   std::vector<int> scope_index = g.lookup_scope();
-  std::vector<const ElfObject*> scope;
+  std::vector<const platform::ElfObject*> scope;
   for (int i : scope_index) scope.push_back(g.objects[i].elf);
 
   // Hundreds of objects import the same symbols (memcpy@GLIBC_2.14, operator new, ...): look each
@@ -67,7 +67,7 @@ SymbolCheck check_symbols(const LoadGraph& g, BindingCache* cache) {
     bool operator==(const Key& o) const { return name == o.name && version == o.version; }
   };
   struct KeyHash {
-    std::size_t operator()(const Key& k) const { return ElfObject::gnu_hash(k.name) * 31u + k.version.size(); }
+    std::size_t operator()(const Key& k) const { return platform::ElfObject::gnu_hash(k.name) * 31u + k.version.size(); }
   };
   std::unordered_map<Key, int, KeyHash> bound;  // -> index of the defining object
   bound.reserve(1 << 14);
@@ -88,7 +88,7 @@ SymbolCheck check_symbols(const LoadGraph& g, BindingCache* cache) {
     }
     bool self_sufficient = true;
     std::size_t missing_before = out.symbols.size(), versions_before = out.versions.size();
-    for (const DynSymbol& s : obj.elf->symbols()) {
+    for (const platform::DynSymbol& s : obj.elf->symbols()) {
       if (s.defined || s.weak || s.name.empty()) continue;
       ++out.references_checked;
       bool found = false;
@@ -97,7 +97,7 @@ SymbolCheck check_symbols(const LoadGraph& g, BindingCache* cache) {
       if (memo != bound.end() && g.objects[memo->second].elf != obj.elf) {
         definer = memo->second;
       } else {
-        std::uint32_t hash = ElfObject::gnu_hash(s.name);
+        std::uint32_t hash = platform::ElfObject::gnu_hash(s.name);
         for (std::size_t ci = 0; ci < scope.size(); ++ci)
           if (scope[ci] != obj.elf && satisfies(*scope[ci], s.name, hash, s.version)) {
             definer = scope_index[ci];
@@ -112,7 +112,7 @@ SymbolCheck check_symbols(const LoadGraph& g, BindingCache* cache) {
         out.symbols.push_back({static_cast<int>(oi), std::string(s.name), std::string(s.version), std::string(s.version_file)});
     }
     // Required versions, checked against the library each DT_VERNEED entry names.
-    for (const VersionNeed& vn : obj.elf->version_needs()) {
+    for (const platform::VersionNeed& vn : obj.elf->version_needs()) {
       int provider = -1;
       for (const auto& d : g.deps)
         if (d.requester == static_cast<int>(oi) && d.name == vn.file) provider = d.object;
@@ -120,7 +120,7 @@ SymbolCheck check_symbols(const LoadGraph& g, BindingCache* cache) {
         for (std::size_t k = 0; k < g.objects.size(); ++k)
           if (g.objects[k].elf->soname() == vn.file) provider = static_cast<int>(k);
       if (provider < 0) continue;  // the library itself is missing: reported as a missing dependency
-      const ElfObject& p = *g.objects[provider].elf;
+      const platform::ElfObject& p = *g.objects[provider].elf;
       if (p.version_definitions().empty()) continue;  // loader: "no version information available" (warning)
       if (!p.defines_version(vn.version))
         out.versions.push_back({static_cast<int>(oi), provider, std::string(vn.file), std::string(vn.version), vn.weak});

@@ -35,7 +35,7 @@ struct SymbolCheck {
 /// (real paths): in a later target whose graph gives the object the same closure, the result cannot differ,
 /// so the object is skipped. Shared by all targets of one audit.
 struct BindingCache {
-  std::map<const ElfObject*, std::vector<std::string>> self_sufficient;
+  std::map<const platform::ElfObject*, std::vector<std::string>> self_sufficient;
   std::size_t skipped = 0;
 };
 
@@ -43,7 +43,7 @@ struct BindingCache {
 SymbolCheck check_symbols(const LoadGraph& g, BindingCache* cache = nullptr);
 
 /// Does object `o` export `name` in a way that satisfies a reference to `name@version`?
-bool satisfies(const ElfObject& o, std::string_view name, std::string_view version);
-bool satisfies(const ElfObject& o, std::string_view name, std::uint32_t hash, std::string_view version);
+bool satisfies(const platform::ElfObject& o, std::string_view name, std::string_view version);
+bool satisfies(const platform::ElfObject& o, std::string_view name, std::uint32_t hash, std::string_view version);
 
 }  // namespace gpucheck::abi

@@ -45,7 +45,7 @@ struct Walker {
   std::set<std::string> seen_files;
 
   void file(const std::string& path) {
-    if (!ElfObject::is_elf_file(path)) return;
+    if (!platform::ElfObject::is_elf_file(path)) return;
     std::string real = real_path(path);
     if (seen_files.insert(real).second) set.files.push_back(path);
   }
@@ -161,7 +161,7 @@ void add_path_target(const std::string& input, TargetSet& set) {
     return;
   }
   if (!S_ISREG(st.st_mode)) throw InputError(input + ": not a regular file or directory");
-  if (std::string why = ElfObject::not_elf_reason(input); !why.empty()) throw InputError(input + ": " + why);
+  if (std::string why = platform::ElfObject::not_elf_reason(input); !why.empty()) throw InputError(input + ": " + why);
   w.file(input);
 }
 
@@ -192,13 +192,13 @@ std::vector<std::string> torch_extension_files(const PythonEnvPaths& env, Target
     if (f.find(".so") == std::string::npos) continue;
     if (!torch_real.empty() && real_path(f).rfind(torch_real, 0) == 0) continue;
     try {
-      auto o = ElfObject::open(f);
+      auto o = platform::ElfObject::open(f);
       for (auto n : o->needed())
         if (n.rfind("libc10", 0) == 0 || n.rfind("libtorch", 0) == 0) {
           out.push_back(f);
           break;
         }
-    } catch (const ElfError& e) {
+    } catch (const platform::ElfError& e) {
       set.notes.push_back(e.what());
     }
   }

@@ -35,7 +35,7 @@ std::string text_of(const std::string& path) {
 
 // `NAME = True` / `NAME = False` at the start of a line of torch/_utils_internal.py; `fallback` when absent.
 bool flag_in(const std::string& text, const std::string& name, bool fallback) {
-  const TextPattern re("(^|\\n)" + name + "[[:space:]]*(:[[:space:]]*bool[[:space:]]*)?=[[:space:]]*(True|False)");
+  const knowledge::TextPattern re("(^|\\n)" + name + "[[:space:]]*(:[[:space:]]*bool[[:space:]]*)?=[[:space:]]*(True|False)");
   auto m = re.search(text);
   if (!m) return fallback;
   return m->str(3) == "True";
@@ -59,7 +59,7 @@ std::vector<std::pair<std::string, std::string>> preload_list(const std::string&
   if (begin == std::string::npos) return out;
   auto end = init.find("_preload_cuda_", init.find('\n', begin));
   std::string block = init.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
-  static const TextPattern pair_re(
+  static const knowledge::TextPattern pair_re(
       R"([(]?[[:space:]]*["'](\w+)["'][[:space:]]*[,:][[:space:]]*["'](lib[^"']+)["'])");
   for (const auto& m : pair_re.search_all(block)) out.push_back({m.str(1), m.str(2)});
   // The optional libnvToolsExt preload that follows the list.
@@ -87,7 +87,7 @@ std::string find_preload(const std::string& site, const std::string& folder, con
 // torch.version.cuda's major, read from torch/version.py ("" for a CPU build).
 std::string cuda_major_of(const std::string& torch_dir) {
   std::string v = text_of(torch_dir + "/version.py");
-  static const TextPattern re(R"((^|\n)cuda[^=\n]*=[[:space:]]*['"](\d+)\.)");
+  static const knowledge::TextPattern re(R"((^|\n)cuda[^=\n]*=[[:space:]]*['"](\d+)\.)");
   auto m = re.search(v);
   return m ? m->str(2) : "";
 }
@@ -96,7 +96,7 @@ std::string cuda_major_of(const std::string& torch_dir) {
 // The first DT_NEEDED of `lib`'s closure the loader cannot find ("" when everything loads): what dlopen's
 // error names, and what torch's fallback tests against its list of CUDA libraries.
 std::string first_unloadable(const std::string& lib, const LoaderConfig* cfg) {
-  static const LdCache cache = LdCache::load();
+  static const platform::LdCache cache = platform::LdCache::load();
   static const LoaderConfig host = LoaderConfig::for_this_host(&cache);
   ObjectCache objects;
   try {
@@ -172,9 +172,9 @@ TorchImport torch_import(const std::string& torch_dir, bool env_rtld_global, con
     auto except = body.find("except OSError");
     bool needs_cudart = false;
     try {
-      auto elf = ElfObject::open(deps);  // kept alive: needed() views its string table
+      auto elf = platform::ElfObject::open(deps);  // kept alive: needed() views its string table
       for (auto n : elf->needed()) needs_cudart = needs_cudart || n.rfind("libcudart.so", 0) == 0;
-    } catch (const ElfError&) {
+    } catch (const platform::ElfError&) {
     }
     const std::string site = fs::path(torch_dir).parent_path().string();
     const std::string major = cuda_major_of(torch_dir);
@@ -262,7 +262,7 @@ std::string site_python(const std::string& site_packages) {
   return "";
 }
 
-bool links_torch(const ElfObject& o) {
+bool links_torch(const platform::ElfObject& o) {
   for (auto n : o.needed())
     if (n.rfind("libc10", 0) == 0 || n.rfind("libtorch", 0) == 0) return true;
   return false;

@@ -46,6 +46,6 @@ std::string site_torch_dir(const std::string& site_packages);
 std::string site_python(const std::string& site_packages);
 
 /// Does `o` link torch (DT_NEEDED libc10* or libtorch*)?
-bool links_torch(const ElfObject& o);
+bool links_torch(const platform::ElfObject& o);
 
 }  // namespace gpucheck::abi

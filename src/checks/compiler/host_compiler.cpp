@@ -46,7 +46,7 @@ std::string kind(bool enforced) { return enforced ? "enforced by host_config.h" 
 std::string or_unknown(const std::string& s) { return s.empty() ? "?" : s; }
 
 std::string toolkit_major_minor(const Toolkit& tk) {
-  auto v = compat::Version::parse(tk.version);
+  auto v = knowledge::Version::parse(tk.version);
   return v ? v->major_minor() : or_unknown(tk.version);
 }
 
@@ -65,13 +65,13 @@ bool is_cxx(const Compiler& c) {
 // distribution's g++-N, else conda's; for a compiler too new, also an installed toolkit that takes it.
 void add_fixes(Finding& f, const Inventory& inv, const Toolkit& tk, const std::vector<HostCompilerRange>& ranges,
                const HostCompilerRange& r, const HostCompilerChoice& choice, bool too_new,
-               const compat::KnowledgeBase* kb) {
+               const knowledge::KnowledgeBase* kb) {
   const std::string& family = choice.family;
   for (const auto& c : inv.compilers) {
     if (compiler_family(c) != family || !is_cxx(c)) continue;
     if (fit_host_compiler(ranges, &c, family).status != "inside") continue;
     f.add_fix("Let nvcc use the installed " + c.name + " " + c.version,
-              {"export NVCC_PREPEND_FLAGS=" + compat::shell_quote("-ccbin " + c.path), "export CXX=" + compat::shell_quote(c.path)},
+              {"export NVCC_PREPEND_FLAGS=" + shell_quote("-ccbin " + c.path), "export CXX=" + shell_quote(c.path)},
               "nothing to install; affects this shell only");
     break;
   }
@@ -92,7 +92,7 @@ void add_fixes(Finding& f, const Inventory& inv, const Toolkit& tk, const std::v
   for (const auto& t : inv.toolkits) {
     if (t.root == tk.root || t.nvcc.empty()) continue;
     if (fit_host_compiler(host_compiler_ranges(t, kb), &*choice.compiler, family).status != "inside") continue;
-    auto step = compat::use_toolkit_step(t, 0);
+    auto step = doctor::use_toolkit_step(t, 0);
     f.add_fix(step.summary, step.commands, step.cost);
     break;
   }
@@ -110,7 +110,7 @@ nlohmann::json range_json(const HostCompilerRange* r) {
 
 std::string compiler_family(const Compiler& c) {
   for (const auto* s : {&c.name, &c.path})
-    if (inventory::base_name(*s).find("clang") != std::string::npos) return "clang";
+    if (base_name(*s).find("clang") != std::string::npos) return "clang";
   return "gcc";
 }
 
@@ -163,12 +163,12 @@ HostCompilerFit fit_host_compiler(const std::vector<HostCompilerRange>& ranges, 
   return f;
 }
 
-std::vector<HostCompilerRange> host_compiler_ranges(const Toolkit& tk, const compat::KnowledgeBase* kb) {
+std::vector<HostCompilerRange> host_compiler_ranges(const Toolkit& tk, const knowledge::KnowledgeBase* kb) {
   auto policy = kb && !tk.version.empty() ? kb->host_compilers(tk.version) : std::nullopt;
   return inventory::complete_host_compiler_ranges(tk.host_compilers, policy);
 }
 
-Finding judge_host_compiler(const Inventory& inv, const Toolkit& tk, const compat::KnowledgeBase* kb) {
+Finding judge_host_compiler(const Inventory& inv, const Toolkit& tk, const knowledge::KnowledgeBase* kb) {
   const HostCompilerChoice choice = choose_host_compiler(inv);
   const auto ranges = host_compiler_ranges(tk, kb);
   const HostCompilerFit fit = fit_host_compiler(ranges, choice.compiler ? &*choice.compiler : nullptr, choice.family);
@@ -216,7 +216,7 @@ Finding judge_host_compiler(const Inventory& inv, const Toolkit& tk, const compa
     return f;
   }
   const bool too_new = fit.status == "above_max";
-  const auto version = compat::Version::parse(fit.version);
+  const auto version = knowledge::Version::parse(fit.version);
   f.id = too_new ? "compiler.too_new_for_nvcc" : "compiler.too_old_for_nvcc";
   // A compiler too new fails even against a policy bound (as doctor has always judged it); too old warns.
   f.status = too_new ? Status::kFail : Status::kWarn;
@@ -234,7 +234,7 @@ Finding judge_host_compiler(const Inventory& inv, const Toolkit& tk, const compa
   return f;
 }
 
-std::vector<Finding> judge_host_compilers(const Inventory& inv, const compat::KnowledgeBase* kb) {
+std::vector<Finding> judge_host_compilers(const Inventory& inv, const knowledge::KnowledgeBase* kb) {
   std::vector<Finding> out;
   for (const auto& tk : inv.toolkits) out.push_back(judge_host_compiler(inv, tk, kb));
   return out;

@@ -45,15 +45,15 @@ HostCompilerFit fit_host_compiler(const std::vector<inventory::HostCompilerRange
 /// The toolkit's ranges as the inventory records them, with the bounds it lacks (a document written by hand
 /// or before ranges were recorded) filled from `kb`'s support policy for its release; `kb` may be nullptr.
 std::vector<inventory::HostCompilerRange> host_compiler_ranges(const inventory::Toolkit& tk,
-                                                               const compat::KnowledgeBase* kb);
+                                                               const knowledge::KnowledgeBase* kb);
 
 /// The verdict for toolkit `tk` of `inv`: compiler.fits_nvcc (pass), compiler.too_new_for_nvcc (fail),
 /// compiler.too_old_for_nvcc (warn) or compiler.fit_unknown (skip), with evidence, explanation, ranked fixes
 /// and details {toolkit, toolkit_version, compiler, family, version, chosen_by, fit, enforced, range}.
 Finding judge_host_compiler(const inventory::Inventory& inv, const inventory::Toolkit& tk,
-                            const compat::KnowledgeBase* kb);
+                            const knowledge::KnowledgeBase* kb);
 
 /// judge_host_compiler for every toolkit of `inv`, in inventory order.
-std::vector<Finding> judge_host_compilers(const inventory::Inventory& inv, const compat::KnowledgeBase* kb);
+std::vector<Finding> judge_host_compilers(const inventory::Inventory& inv, const knowledge::KnowledgeBase* kb);
 
 }  // namespace gpucheck::compiler

@@ -30,7 +30,7 @@ std::string gpus(const Inventory& inv) {
 std::string toolkits(const Inventory& inv) {
   std::set<std::string> v;
   for (const auto& t : inv.toolkits) {
-    auto parsed = compat::Version::parse(t.version);
+    auto parsed = knowledge::Version::parse(t.version);
     v.insert(parsed ? parsed->major_minor() : t.version);
   }
   return join(std::vector<std::string>(v.begin(), v.end()), ", ");
@@ -52,13 +52,13 @@ std::map<std::string, std::string> libraries(const Inventory& inv) {
 }
 
 int cuda_major(const std::string& v) {
-  auto parsed = compat::Version::parse(v);
+  auto parsed = knowledge::Version::parse(v);
   return parsed ? parsed->major() : 0;
 }
 
 class Differ {
  public:
-  Differ(const Inventory& a, const Inventory& b, const compat::KnowledgeBase& kb) : a_(a), b_(b), kb_(kb) {}
+  Differ(const Inventory& a, const Inventory& b, const knowledge::KnowledgeBase& kb) : a_(a), b_(b), kb_(kb) {}
 
   // One Finding when `va` and `vb` differ.
   Finding* fact(const std::string& key, const std::string& name, const std::string& va, const std::string& vb,
@@ -80,7 +80,7 @@ class Differ {
   std::string driver_consequence(const std::string& side, const std::string& cuda, const Inventory& other,
                                  std::vector<std::string>& refs) {
     auto min = kb_.driver_minimum(cuda);
-    if (!min || !other.driver.present || compat::compare_versions(other.driver.version, min->min_driver) >= 0) return "";
+    if (!min || !other.driver.present || knowledge::compare_versions(other.driver.version, min->min_driver) >= 0) return "";
     refs.push_back(min->source);
     return "CUDA " + cuda + " (" + side + "'s torch) needs driver >= " + min->min_driver + "; the other driver (" +
            other.driver.version + ") is older, so that torch cannot use the GPU there.";
@@ -111,7 +111,7 @@ class Differ {
     const PythonEnv& x = pa ? *pa : kNone;
     const PythonEnv& y = pb ? *pb : kNone;
     auto minor = [](const std::string& v) {
-      auto p = compat::Version::parse(v);
+      auto p = knowledge::Version::parse(v);
       return p ? p->major_minor() : v;
     };
     if (Finding* f = fact("python", "python", minor(x.version), minor(y.version), true))
@@ -150,7 +150,7 @@ class Differ {
   // Packages the knowledge base tracks (pypi.json) and the NVIDIA CUDA wheels matter; others are listed.
   void package_facts(const PythonEnv& x, const PythonEnv& y) {
     std::set<std::string> tracked;
-    const compat::PypiIndex* pypi = nullptr;
+    const knowledge::PypiIndex* pypi = nullptr;
     try {
       pypi = &kb_.pypi();
       for (const auto& p : pypi->packages()) tracked.insert(p.name);
@@ -168,7 +168,7 @@ class Differ {
       if (!f || !pypi) continue;
       for (const auto& brk : pypi->abi_breaks()) {
         if (brk.package != n || va.empty() || vb.empty()) continue;
-        const bool a_new = compat::compare_versions(va, brk.version) >= 0, b_new = compat::compare_versions(vb, brk.version) >= 0;
+        const bool a_new = knowledge::compare_versions(va, brk.version) >= 0, b_new = knowledge::compare_versions(vb, brk.version) >= 0;
         if (a_new == b_new) continue;
         f->explanation = n + " " + brk.version + " broke its ABI: " + join(brk.dependents, ", ") + " wheels built against " +
                          n + " < " + brk.version + " fail to import with " + n + " >= " + brk.version + ".";
@@ -179,13 +179,13 @@ class Differ {
 
   const Inventory& a_;
   const Inventory& b_;
-  const compat::KnowledgeBase& kb_;
+  const knowledge::KnowledgeBase& kb_;
   std::vector<Finding> out_;
 };
 
 }  // namespace
 
-std::vector<Finding> diff_inventories(const Inventory& a, const Inventory& b, const compat::KnowledgeBase& kb) {
+std::vector<Finding> diff_inventories(const Inventory& a, const Inventory& b, const knowledge::KnowledgeBase& kb) {
   return Differ(a, b, kb).run();
 }
 

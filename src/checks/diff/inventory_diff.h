@@ -15,6 +15,6 @@ namespace gpucheck::diff {
 /// Findings with id "diff.<fact>" (diff.driver, diff.torch_cuda, diff.package.numpy, diff.library.cudart,
 /// ...), evidence {A, B}, details {fact, a, b, matters}; empty when no compared fact differs.
 std::vector<Finding> diff_inventories(const inventory::Inventory& a, const inventory::Inventory& b,
-                                      const compat::KnowledgeBase& kb);
+                                      const knowledge::KnowledgeBase& kb);
 
 }  // namespace gpucheck::diff

@@ -5,7 +5,7 @@
 #include "knowledge/version.h"
 #include "core/text.h"
 
-namespace gpucheck::compat {
+namespace gpucheck::doctor {
 namespace {
 
 struct Target {
@@ -31,7 +31,7 @@ bool parse_target(const std::string& raw, Target& t) {
   }
   bool plus_ptx = ends_with(s, "+PTX");
   if (plus_ptx) s = s.substr(0, s.size() - 4);
-  auto v = Version::parse(s);
+  auto v = knowledge::Version::parse(s);
   if (!v || v->parts.size() < 2) return false;
   t.major = v->major();
   t.minor = v->minor();
@@ -50,7 +50,7 @@ std::string arch_to_cc(const std::string& target) {
 }
 
 Coverage arch_coverage(const std::string& cc, const std::vector<std::string>& targets) {
-  auto v = Version::parse(cc);
+  auto v = knowledge::Version::parse(cc);
   if (!v) return Coverage::kNone;
   int gm = v->major(), gn = v->minor();
   bool ptx = false;
@@ -66,4 +66,4 @@ Coverage arch_coverage(const std::string& cc, const std::vector<std::string>& ta
   return ptx ? Coverage::kPtxOnly : Coverage::kNone;
 }
 
-}  // namespace gpucheck::compat
+}  // namespace gpucheck::doctor

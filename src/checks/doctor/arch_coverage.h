@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-namespace gpucheck::compat {
+namespace gpucheck::doctor {
 
 enum class Coverage { kSass, kPtxOnly, kNone };
 
@@ -16,4 +16,4 @@ Coverage arch_coverage(const std::string& cc, const std::vector<std::string>& ta
 /// "sm_86" / "compute_86" / "8.6" / "8.6+PTX" -> "8.6"; "" when not an arch.
 std::string arch_to_cc(const std::string& target);
 
-}  // namespace gpucheck::compat
+}  // namespace gpucheck::doctor

@@ -5,7 +5,7 @@
 #include "checks/doctor/rules.h"
 #include "checks/doctor/rules_cuda_wheels.h"
 
-namespace gpucheck::compat {
+namespace gpucheck::doctor {
 
 std::vector<Finding> diagnose(const DoctorContext& ctx) {
   std::vector<Finding> findings;
@@ -18,4 +18,4 @@ std::vector<Finding> diagnose(const DoctorContext& ctx) {
   return findings;
 }
 
-}  // namespace gpucheck::compat
+}  // namespace gpucheck::doctor

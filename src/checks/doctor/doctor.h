@@ -6,9 +6,9 @@
 #include "checks/doctor/doctor_context.h"
 #include "core/finding.h"
 
-namespace gpucheck::compat {
+namespace gpucheck::doctor {
 
 /// Every rule's findings about the installed stack: failures first, then warnings, then info.
 std::vector<Finding> diagnose(const DoctorContext& ctx);
 
-}  // namespace gpucheck::compat
+}  // namespace gpucheck::doctor

@@ -5,7 +5,7 @@
 #include "knowledge/version.h"
 #include "core/text.h"
 
-namespace gpucheck::compat {
+namespace gpucheck::doctor {
 namespace {
 
 std::string strip_slashes(std::string p) {
@@ -16,7 +16,7 @@ std::string strip_slashes(std::string p) {
 }  // namespace
 
 std::string major_minor(const std::string& version) {
-  auto v = Version::parse(version);
+  auto v = knowledge::Version::parse(version);
   return v ? v->major_minor() : "";
 }
 
@@ -27,7 +27,7 @@ std::string toolkit_lib_dir(const inventory::Toolkit& t) {
   return t.root + "/lib64";
 }
 
-DoctorContext::DoctorContext(const inventory::Inventory& inventory, const KnowledgeBase& knowledge)
+DoctorContext::DoctorContext(const inventory::Inventory& inventory, const knowledge::KnowledgeBase& knowledge)
     : inv(inventory), kb(knowledge) {
   auto judged = inventory::judged_python(inv);
   python = judged.env;
@@ -131,4 +131,4 @@ std::string DoctorContext::import_error(const std::string& distribution) const {
   return "";
 }
 
-}  // namespace gpucheck::compat
+}  // namespace gpucheck::doctor

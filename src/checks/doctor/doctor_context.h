@@ -8,7 +8,7 @@
 #include "knowledge/knowledge_base.h"
 #include "inventory/model.h"
 
-namespace gpucheck::compat {
+namespace gpucheck::doctor {
 
 /// The toolkit torch.utils.cpp_extension would build with, resolved from the inventory the way torch does
 /// (CUDA_HOME, CUDA_PATH, nvcc on PATH, /usr/local/cuda).
@@ -23,10 +23,10 @@ struct BuildToolkit {
 };
 
 struct DoctorContext {
-  DoctorContext(const inventory::Inventory& inventory, const KnowledgeBase& knowledge);
+  DoctorContext(const inventory::Inventory& inventory, const knowledge::KnowledgeBase& knowledge);
 
   const inventory::Inventory& inv;
-  const KnowledgeBase& kb;
+  const knowledge::KnowledgeBase& kb;
   const inventory::PythonEnv* python = nullptr;  // the judged environment (inventory::judged_python's rule)
   std::string python_rule;  // which route of that rule chose it: "--python", "VIRTUAL_ENV", "PATH", ...
   BuildToolkit build;
@@ -54,4 +54,4 @@ std::string major_minor(const std::string& version);
 /// lib64 when the toolkit has it (or cannot be checked), else lib.
 std::string toolkit_lib_dir(const inventory::Toolkit& t);
 
-}  // namespace gpucheck::compat
+}  // namespace gpucheck::doctor

@@ -7,15 +7,15 @@
 #include "platform/dist_info.h"
 #include "platform/root_fs.h"
 
-namespace gpucheck::compat {
+namespace gpucheck::doctor {
 namespace fs = std::filesystem;
 
 std::vector<std::string> record_shared_objects(const inventory::Distribution& dist) {
   std::vector<std::string> out;
   if (!ends_with(dist.location, ".dist-info")) return out;
-  const inventory::RootFs root("/");
+  const platform::RootFs root("/");
   const fs::path site = fs::path(dist.location).parent_path();
-  for (const auto& e : inventory::read_record(root, dist.location)) {
+  for (const auto& e : platform::read_record(root, dist.location)) {
     const std::string name = fs::path(e.path).filename().string();
     if (!ends_with(name, ".so") && name.find(".so.") == std::string::npos) continue;
     std::string p = (e.path.front() == '/' ? fs::path(e.path) : site / e.path).lexically_normal().string();
@@ -36,7 +36,7 @@ ExtensionLinkage extension_linkage(const inventory::PythonEnv& py, const invento
     out.why_not = "no shared object of its RECORD is on this machine";
     return out;
   }
-  static const abi::LdCache cache = abi::LdCache::load();
+  static const platform::LdCache cache = platform::LdCache::load();
   abi::AuditOptions o;
   o.loader = abi::LoaderConfig::for_this_host(&cache);
   o.loader.ld_library_path.clear();
@@ -61,4 +61,4 @@ ExtensionLinkage extension_linkage(const inventory::PythonEnv& py, const invento
   return out;
 }
 
-}  // namespace gpucheck::compat
+}  // namespace gpucheck::doctor

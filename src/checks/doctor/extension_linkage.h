@@ -10,7 +10,7 @@
 #include "checks/abi/diagnosis.h"
 #include "inventory/model.h"
 
-namespace gpucheck::compat {
+namespace gpucheck::doctor {
 
 struct ModuleLinkage {
   std::string path;                      // the extension's shared object
@@ -32,4 +32,4 @@ std::vector<std::string> record_shared_objects(const inventory::Distribution& di
 ExtensionLinkage extension_linkage(const inventory::PythonEnv& py, const inventory::Distribution& dist,
                                    const std::string& ld_library_path, bool torch_rtld_global);
 
-}  // namespace gpucheck::compat
+}  // namespace gpucheck::doctor

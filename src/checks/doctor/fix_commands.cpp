@@ -4,7 +4,7 @@
 
 #include "checks/doctor/doctor_context.h"
 
-namespace gpucheck::compat {
+namespace gpucheck::doctor {
 
 Fix use_toolkit_step(const inventory::Toolkit& t, int rank) {
   Fix f;
@@ -50,4 +50,4 @@ Fix install_toolkit_step(const std::string& mm, int rank, bool conda) {
   return f;
 }
 
-}  // namespace gpucheck::compat
+}  // namespace gpucheck::doctor

@@ -9,7 +9,7 @@
 #include "knowledge/knowledge_base.h"
 #include "inventory/model.h"
 
-namespace gpucheck::compat {
+namespace gpucheck::doctor {
 
 using gpucheck::shell_quote;  // core/shell_quote.h
 
@@ -24,4 +24,4 @@ Fix install_torch_step(const planner::Plan& plan, const std::string& current, in
 /// NVIDIA's installer (named, no command: its file name is release-specific), then use it.
 Fix install_toolkit_step(const std::string& cuda_major_minor, int rank, bool conda);
 
-}  // namespace gpucheck::compat
+}  // namespace gpucheck::doctor

@@ -6,17 +6,17 @@
 #include "core/errors.h"
 #include "core/text.h"
 
-namespace gpucheck::compat {
+namespace gpucheck::doctor {
 namespace {
 
-bool python_has_wheel(const ExtensionRelease& r, const std::string& python_mm) {
+bool python_has_wheel(const knowledge::ExtensionRelease& r, const std::string& python_mm) {
   if (r.distribution != "wheel") return false;
   if (r.wheel_pythons.empty() || python_mm.empty()) return true;
   return std::find(r.wheel_pythons.begin(), r.wheel_pythons.end(), python_mm) != r.wheel_pythons.end();
 }
 
 /// The newest row of the package (the last whose specifier starts with >=, else the last row).
-const ExtensionRelease* newest_row(const ExtensionInfo& ext) {
+const knowledge::ExtensionRelease* newest_row(const knowledge::ExtensionInfo& ext) {
   return ext.releases.empty() ? nullptr : &ext.releases.back();
 }
 
@@ -27,19 +27,19 @@ std::string toolkit_line(const inventory::Toolkit& t) {
 
 }  // namespace
 
-PackageRequest parse_package_request(const std::string& text, const KnowledgeBase& kb) {
+PackageRequest parse_package_request(const std::string& text, const knowledge::KnowledgeBase& kb) {
   std::string t = trim(text);
   PackageRequest req;
   auto eq = t.find("==");
   std::string name = t.substr(0, eq);
   if (eq != std::string::npos) {
     req.version = trim(t.substr(eq + 2));
-    if (req.version.empty() || !Version::parse(req.version) || req.version.find_first_of("*<>=!~ ,") != std::string::npos)
+    if (req.version.empty() || !knowledge::Version::parse(req.version) || req.version.find_first_of("*<>=!~ ,") != std::string::npos)
       throw InputError("--for: bad version in '" + text + "' (use PACKAGE or PACKAGE==VERSION)");
   }
   if (name.find_first_of("<>=!~ ,;[") != std::string::npos || trim(name).empty())
     throw InputError("--for: '" + text + "' is not PACKAGE or PACKAGE==VERSION");
-  req.name = normalize_package_name(name);
+  req.name = platform::normalize_package_name(name);
   if (!kb.extension(req.name)) {
     std::vector<std::string> known;
     for (const auto& e : kb.extensions()) known.push_back(e.name);
@@ -51,14 +51,14 @@ PackageRequest parse_package_request(const std::string& text, const KnowledgeBas
 }
 
 InstallPlan plan_install(const DoctorContext& ctx, const PackageRequest& req) {
-  const ExtensionInfo& ext = *ctx.kb.extension(req.name);
+  const knowledge::ExtensionInfo& ext = *ctx.kb.extension(req.name);
   InstallPlan plan;
   plan.package = ext.name;
   plan.version = req.version;
   std::vector<std::string> toolkits;  // every toolkit found, for the evidence of a missing nvcc
   for (const auto& t : ctx.inv.toolkits) toolkits.push_back(toolkit_line(t));
 
-  const ExtensionRelease* rel = req.version.empty() ? newest_row(ext) : ext.release_for(req.version);
+  const knowledge::ExtensionRelease* rel = req.version.empty() ? newest_row(ext) : ext.release_for(req.version);
   if (!rel) throw InputError("--for: no knowledge about " + ext.name + " " + req.version);
   const auto* py = ctx.python;
   std::string python_mm = py ? major_minor(py->version) : "";
@@ -102,7 +102,7 @@ InstallPlan plan_install(const DoctorContext& ctx, const PackageRequest& req) {
         {asked, {"toolkits found", toolkits.empty() ? "none" : join(toolkits, "; "), "inventory"}},
         "The build calls nvcc (via CUDA_HOME or PATH); without a toolkit it stops at the first CUDA file.");
   }
-  if (source_build && tk && !rel->cuda_min.empty() && compare_versions(major_minor(tk->version), rel->cuda_min) < 0) {
+  if (source_build && tk && !rel->cuda_min.empty() && knowledge::compare_versions(major_minor(tk->version), rel->cuda_min) < 0) {
     add("install.cuda_too_old", Status::kFail,
         ext.name + " needs nvcc >= " + rel->cuda_min + "; the build would use " + tk->version,
         {asked, {"nvcc", tk->version, tk->root}}, "setup.py checks the nvcc version before compiling.");
@@ -111,7 +111,7 @@ InstallPlan plan_install(const DoctorContext& ctx, const PackageRequest& req) {
   if (source_build && rel->needs_nvcc && tk && torch && !torch_mm.empty() && nvcc_mm != torch_mm &&
       (rel->build == "torch_cpp_extension" || rel->build == "jit_ops")) {
     auto rule = ctx.kb.cuda_check_rule(py->torch_version);
-    bool major = Version::parse(nvcc_mm)->major() != Version::parse(torch_mm)->major();
+    bool major = knowledge::Version::parse(nvcc_mm)->major() != knowledge::Version::parse(torch_mm)->major();
     bool mismatch_fatal = major || rel->strict_minor;
     std::string text = rule ? rule->text : "";
     for (auto [k, v] : {std::pair<std::string, std::string>{"{nvcc}", nvcc_mm}, {"{torch_cuda}", torch_mm}})
@@ -174,7 +174,7 @@ InstallPlan plan_install(const DoctorContext& ctx, const PackageRequest& req) {
           why);
     }
   }
-  if (torch && !rel->torch.empty() && !satisfies(py->torch_version, rel->torch)) {
+  if (torch && !rel->torch.empty() && !knowledge::satisfies(py->torch_version, rel->torch)) {
     add("install.torch_out_of_range", Status::kFail,
         ext.name + " " + rel->versions + " needs torch " + rel->torch + "; installed is " + py->torch_version,
         {asked, torch_ev}, "Build or import fails against an unsupported torch.");
@@ -191,7 +191,7 @@ InstallPlan plan_install(const DoctorContext& ctx, const PackageRequest& req) {
   std::vector<std::string> seen_cc;
   for (const auto& g : ctx.inv.gpus) {
     std::string cc = std::to_string(g.cc_major) + "." + std::to_string(g.cc_minor);
-    if (rel->min_cc.empty() || compare_versions(cc, rel->min_cc) >= 0 ||
+    if (rel->min_cc.empty() || knowledge::compare_versions(cc, rel->min_cc) >= 0 ||
         std::find(seen_cc.begin(), seen_cc.end(), cc) != seen_cc.end())
       continue;
     seen_cc.push_back(cc);
@@ -231,8 +231,8 @@ const char* verdict_text(PlanVerdict v) {
   return "no known path on this machine";
 }
 
-std::string prebuilt_instead(const DoctorContext& ctx, const ExtensionInfo& ext, const std::string& version) {
-  const ExtensionRelease* asked = version.empty() ? newest_row(ext) : ext.release_for(version);
+std::string prebuilt_instead(const DoctorContext& ctx, const knowledge::ExtensionInfo& ext, const std::string& version) {
+  const knowledge::ExtensionRelease* asked = version.empty() ? newest_row(ext) : ext.release_for(version);
   const std::string python_mm = ctx.python ? major_minor(ctx.python->version) : "";
   if (!asked || python_has_wheel(*asked, python_mm)) return "";
   for (auto it = ext.releases.rbegin(); it != ext.releases.rend(); ++it)
@@ -240,4 +240,4 @@ std::string prebuilt_instead(const DoctorContext& ctx, const ExtensionInfo& ext,
   return "";
 }
 
-}  // namespace gpucheck::compat
+}  // namespace gpucheck::doctor

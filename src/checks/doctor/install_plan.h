@@ -9,7 +9,7 @@
 #include "checks/doctor/doctor_context.h"
 #include "core/finding.h"
 
-namespace gpucheck::compat {
+namespace gpucheck::doctor {
 
 struct PackageRequest {
   std::string name;     // normalized: "flash-attn"
@@ -18,7 +18,7 @@ struct PackageRequest {
 
 /// "bmtrain", "bmtrain==0.2.2", "flash_attn==2.7.4.post1". Throws InputError for other specifiers or a
 /// package the knowledge base does not describe (with a did-you-mean).
-PackageRequest parse_package_request(const std::string& text, const KnowledgeBase& kb);
+PackageRequest parse_package_request(const std::string& text, const knowledge::KnowledgeBase& kb);
 
 /// What the plan concludes, for machines; verdict_text() says it for people.
 enum class PlanVerdict {
@@ -48,6 +48,6 @@ InstallPlan plan_install(const DoctorContext& ctx, const PackageRequest& request
 /// and another row of the package ships a prebuilt wheel for the judged Python, that row's recommended
 /// release ("0.2.3.post2" for bmtrain 0.2.2); "" otherwise. explain's fixes offer the same wheel
 /// (kb_wheel_release), so both commands rank an existing prebuilt wheel first.
-std::string prebuilt_instead(const DoctorContext& ctx, const ExtensionInfo& ext, const std::string& version);
+std::string prebuilt_instead(const DoctorContext& ctx, const knowledge::ExtensionInfo& ext, const std::string& version);
 
-}  // namespace gpucheck::compat
+}  // namespace gpucheck::doctor

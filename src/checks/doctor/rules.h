@@ -6,7 +6,7 @@
 #include "checks/doctor/doctor_context.h"
 #include "core/finding.h"
 
-namespace gpucheck::compat {
+namespace gpucheck::doctor {
 
 /// nvcc an extension build would use vs torch.version.cuda; CUDA_HOME unset, dangling, or disagreeing with PATH.
 void check_toolkit_vs_torch(const DoctorContext& ctx, std::vector<Finding>& out);
@@ -31,4 +31,4 @@ void check_import_failures(const DoctorContext& ctx, std::vector<Finding>& out);
 /// CPU-only torch on a GPU node, torch that fails to import, several torch installs.
 void check_torch_install(const DoctorContext& ctx, std::vector<Finding>& out);
 
-}  // namespace gpucheck::compat
+}  // namespace gpucheck::doctor

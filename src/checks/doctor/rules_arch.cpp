@@ -10,7 +10,7 @@
 #include "knowledge/version.h"
 #include "core/text.h"
 
-namespace gpucheck::compat {
+namespace gpucheck::doctor {
 namespace {
 
 /// The planner's torch for this machine with a SASS build for `cc` (and every other GPU here).
@@ -68,13 +68,13 @@ void check_extension_archs(const DoctorContext& ctx, std::vector<Finding>& out) 
   for (const auto& [ext, archs] : ctx.python->extension_archs) {
     std::string lowest;
     for (const auto& a : archs)
-      if (std::string cc = arch_to_cc(a); !cc.empty() && (lowest.empty() || compare_versions(cc, lowest) < 0)) lowest = cc;
+      if (std::string cc = arch_to_cc(a); !cc.empty() && (lowest.empty() || knowledge::compare_versions(cc, lowest) < 0)) lowest = cc;
     if (lowest.empty()) continue;
     std::set<std::string> seen;
     for (const auto& g : ctx.inv.gpus) {
       std::string cc = std::to_string(g.cc_major) + "." + std::to_string(g.cc_minor);
       if (g.cc_major == 0 || !seen.insert(cc).second || arch_coverage(cc, archs) == Coverage::kSass) continue;
-      const bool older = compare_versions(cc, lowest) < 0;
+      const bool older = knowledge::compare_versions(cc, lowest) < 0;
       const std::string sm = "sm_" + std::to_string(g.cc_major) + std::to_string(g.cc_minor);
       Finding f;
       f.id = "ext.arch_not_built";
@@ -119,7 +119,7 @@ void check_gpu_arch(const DoctorContext& ctx, std::vector<Finding>& out) {
   std::string list_source = pasted ? std::string("pasted: torch's \"The current PyTorch install supports CUDA capabilities\"")
                                    : ctx.python_label() + ": torch.cuda.get_arch_list()";
   if (targets.empty()) {
-    if (const TorchBuild* b = ctx.kb.torch_build(ctx.python->torch_version, ctx.torch_cuda())) targets = b->archs;
+    if (const knowledge::TorchBuild* b = ctx.kb.torch_build(ctx.python->torch_version, ctx.torch_cuda())) targets = b->archs;
     list_source = "data/compat/torch.json (arch list of the " + ctx.python->torch_version + " wheel)";
   }
   if (targets.empty()) return;
@@ -138,12 +138,12 @@ void check_gpu_arch(const DoctorContext& ctx, std::vector<Finding>& out) {
     // PTX of an older major is no rescue when torch's CUDA predates the GPU: its bundled cuBLAS and cuDNN
     // have no code for it, and torch's own check (_check_cubins, torch/cuda/__init__.py) counts only SASS of
     // the GPU's major, so torch prints "not compatible". A pasted warning without torch's CUDA is that check.
-    const std::optional<ArchInfo> arch = ctx.kb.arch(cc);
+    const std::optional<knowledge::ArchInfo> arch = ctx.kb.arch(cc);
     const std::string torch_cuda = ctx.torch_cuda();
     const bool cuda_predates_gpu =
         arch && !arch->first_cuda.empty() &&
         (torch_cuda.empty() ? pasted && !ctx.python->torch_arch_list.empty()
-                            : compare_versions(torch_cuda, arch->first_cuda) < 0);
+                            : knowledge::compare_versions(torch_cuda, arch->first_cuda) < 0);
     if (cov == Coverage::kPtxOnly && cuda_predates_gpu) {
       f.id = "gpu.arch_not_in_torch";
       f.status = Status::kFail;
@@ -183,4 +183,4 @@ void check_gpu_arch(const DoctorContext& ctx, std::vector<Finding>& out) {
   }
 }
 
-}  // namespace gpucheck::compat
+}  // namespace gpucheck::doctor

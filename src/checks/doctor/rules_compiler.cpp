@@ -3,7 +3,7 @@
 #include "checks/compiler/host_compiler.h"
 #include "checks/doctor/rules.h"
 
-namespace gpucheck::compat {
+namespace gpucheck::doctor {
 
 void check_host_compiler(const DoctorContext& ctx, std::vector<Finding>& out) {
   const inventory::Toolkit* tk = ctx.build.toolkit;
@@ -12,4 +12,4 @@ void check_host_compiler(const DoctorContext& ctx, std::vector<Finding>& out) {
   if (f.status == Status::kFail || f.status == Status::kWarn) out.push_back(std::move(f));
 }
 
-}  // namespace gpucheck::compat
+}  // namespace gpucheck::doctor

@@ -8,7 +8,7 @@
 #include "checks/doctor/fix_commands.h"
 #include "core/text.h"
 
-namespace gpucheck::compat {
+namespace gpucheck::doctor {
 
 void check_cuda_wheel_majors(const DoctorContext& ctx, std::vector<Finding>& out) {
   if (!ctx.python) return;
@@ -52,4 +52,4 @@ void check_cuda_wheel_majors(const DoctorContext& ctx, std::vector<Finding>& out
   }
 }
 
-}  // namespace gpucheck::compat
+}  // namespace gpucheck::doctor

@@ -5,9 +5,9 @@
 #include "checks/doctor/doctor_context.h"
 #include "core/finding.h"
 
-namespace gpucheck::compat {
+namespace gpucheck::doctor {
 
 /// Warns when an environment holds nvidia-<library>-cuXX wheels of two CUDA majors: they share one directory.
 void check_cuda_wheel_majors(const DoctorContext& ctx, std::vector<Finding>& out);
 
-}  // namespace gpucheck::compat
+}  // namespace gpucheck::doctor

@@ -5,7 +5,7 @@
 #include "knowledge/version.h"
 #include "core/text.h"
 
-namespace gpucheck::compat {
+namespace gpucheck::doctor {
 namespace {
 
 /// driver_cuda's answer for a driver older than every row of data/compat/driver.json.
@@ -18,7 +18,7 @@ std::string driver_cuda(const DoctorContext& ctx) {
   if (ctx.inv.driver.version.empty()) return "";
   std::string best;
   for (const auto& d : ctx.kb.driver_minimums())
-    if (compare_versions(ctx.inv.driver.version, d.min_driver) >= 0 && compare_versions(d.cuda, best) > 0) best = d.cuda;
+    if (knowledge::compare_versions(ctx.inv.driver.version, d.min_driver) >= 0 && knowledge::compare_versions(d.cuda, best) > 0) best = d.cuda;
   // Older than every release in the table (418.67 is below 10.2's 440.33): it supports less than the oldest
   // CUDA listed, which is still a verdict (issue 31: such a pasted report was a PASS).
   if (best.empty() && !ctx.kb.driver_minimums().empty()) best = kBelowTable;
@@ -39,16 +39,16 @@ Fix driver_upgrade_step(const DoctorContext& ctx, const std::string& cuda, int r
 /// Appends a finding when `needed` (a CUDA major.minor) is newer than what the driver supports.
 void compare(const DoctorContext& ctx, const std::string& have, const std::string& needed, const std::string& who,
              const Evidence& who_evidence, bool for_torch, std::vector<Finding>& out) {
-  if (have.empty() || needed.empty() || compare_versions(needed, have) <= 0) return;
+  if (have.empty() || needed.empty() || knowledge::compare_versions(needed, have) <= 0) return;
   std::string oldest;
   for (const auto& d : ctx.kb.driver_minimums())
-    if (oldest.empty() || compare_versions(d.cuda, oldest) < 0) oldest = d.cuda;
+    if (oldest.empty() || knowledge::compare_versions(d.cuda, oldest) < 0) oldest = d.cuda;
   // Below the table and a CUDA older than its first row: nothing known to compare with.
-  if (have == kBelowTable && compare_versions(needed, oldest) < 0) return;
-  auto hv = Version::parse(have), nv = Version::parse(needed);
+  if (have == kBelowTable && knowledge::compare_versions(needed, oldest) < 0) return;
+  auto hv = knowledge::Version::parse(have), nv = knowledge::Version::parse(needed);
   auto floor = ctx.kb.minor_compat_floor(nv->major());
   bool minor_ok = hv->major() == nv->major() && floor && !ctx.inv.driver.version.empty() &&
-                  compare_versions(ctx.inv.driver.version, floor->min_driver) >= 0;
+                  knowledge::compare_versions(ctx.inv.driver.version, floor->min_driver) >= 0;
   Finding f;
   const std::string supports = have == kBelowTable ? "less than CUDA " + oldest : "CUDA " + have;
   // A pasted torch warning states only the CUDA version the driver reported, not the driver's own version.
@@ -87,13 +87,13 @@ void compare(const DoctorContext& ctx, const std::string& have, const std::strin
     std::string limit = have;
     auto hfloor = ctx.kb.minor_compat_floor(hv->major());
     if (!minor_ok && hv->major() != nv->major() && hfloor &&
-        compare_versions(ctx.inv.driver.version, hfloor->min_driver) >= 0)
+        knowledge::compare_versions(ctx.inv.driver.version, hfloor->min_driver) >= 0)
       limit = std::to_string(hv->major()) + ".99";
     if (auto c = torch_for_cuda(ctx, limit, limit))
       f.fixes.push_back(install_torch_step(*c, current, rank++));
   } else {
     for (const auto& t : ctx.inv.toolkits) {
-      if (!t.version.empty() && compare_versions(major_minor(t.version), have) <= 0 && !t.nvcc.empty()) {
+      if (!t.version.empty() && knowledge::compare_versions(major_minor(t.version), have) <= 0 && !t.nvcc.empty()) {
         f.fixes.push_back(use_toolkit_step(t, rank++));
         break;
       }
@@ -161,7 +161,7 @@ void check_driver(const DoctorContext& ctx, std::vector<Finding>& out) {
       needs.push_back(d->min_driver + " for " + who + " (CUDA " + cuda + ")");
       f.evidence.push_back({"minimum driver for CUDA " + cuda, d->min_driver, "data/compat/driver.json"});
       f.references.push_back(d->source);
-      if (need_driver.empty() || compare_versions(d->min_driver, need_driver) > 0) need_driver = d->min_driver, need_cuda = cuda;
+      if (need_driver.empty() || knowledge::compare_versions(d->min_driver, need_driver) > 0) need_driver = d->min_driver, need_cuda = cuda;
     };
     if (ctx.python) require(torch_cuda, "torch " + ctx.python->torch_version);
     if (ctx.build.toolkit && !ctx.build.toolkit->version.empty())
@@ -204,4 +204,4 @@ void check_driver(const DoctorContext& ctx, std::vector<Finding>& out) {
             {"toolkit", ctx.build.toolkit->version, ctx.build.toolkit->root}, false, out);
 }
 
-}  // namespace gpucheck::compat
+}  // namespace gpucheck::doctor

@@ -14,7 +14,7 @@
 #include "knowledge/version.h"
 #include "core/text.h"
 
-namespace gpucheck::compat {
+namespace gpucheck::doctor {
 namespace {
 
 /// flash-attn wheels carry "+cu122torch2.3cxx11abiFALSE" in their version; extract torch X.Y and the ABI.
@@ -54,12 +54,12 @@ std::vector<std::string> first_symbols(const abi::SymbolGroup& g, std::size_t n)
 struct PublishedTorchPin {
   std::string specifiers, source;
 };
-PublishedTorchPin published_torch_pin(const KnowledgeBase& kb, const std::string& name, const std::string& version) {
-  const PypiPackage* pkg = kb.pypi().package(name);
-  const PypiRelease* rel = pkg ? pkg->find(version) : nullptr;
+PublishedTorchPin published_torch_pin(const knowledge::KnowledgeBase& kb, const std::string& name, const std::string& version) {
+  const knowledge::PypiPackage* pkg = kb.pypi().package(name);
+  const knowledge::PypiRelease* rel = pkg ? pkg->find(version) : nullptr;
   if (!rel) return {};
   for (const auto& line : rel->requires_dist) {
-    auto req = pep440::Requirement::try_parse(line);
+    auto req = knowledge::pep440::Requirement::try_parse(line);
     if (req && req->name == "torch" && req->marker.empty() && req->url.empty() && !req->specifiers.empty())
       return {req->specifiers.str(), rel->source};
   }
@@ -72,15 +72,15 @@ void check_installed_extensions(const DoctorContext& ctx, std::vector<Finding>& 
   if (!ctx.python) return;
   const auto& py = *ctx.python;
   for (const auto& [name, version] : py.packages) {
-    const ExtensionInfo* ext = ctx.kb.extension(name);
-    if (!ext || !Version::parse(version)) continue;
-    const ExtensionRelease* rel = ext->release_for(version);
+    const knowledge::ExtensionInfo* ext = ctx.kb.extension(name);
+    if (!ext || !knowledge::Version::parse(version)) continue;
+    const knowledge::ExtensionRelease* rel = ext->release_for(version);
     if (!rel) continue;
     Evidence installed{ext->name, version, ctx.python_label()};
     Evidence torch_ev{"torch", py.torch_installed ? py.torch_version : "not installed", ctx.python_label()};
     const std::string err = ctx.import_error(ext->name);  // "" when its import is not seen failing
 
-    if (py.torch_installed && !rel->torch.empty() && !satisfies(py.torch_version, rel->torch)) {
+    if (py.torch_installed && !rel->torch.empty() && !knowledge::satisfies(py.torch_version, rel->torch)) {
       Finding f;
       f.id = "ext.torch_out_of_range";
       // A package that still imports with another torch (torchao: only its C++ ops fail to load) is at risk,
@@ -100,7 +100,7 @@ void check_installed_extensions(const DoctorContext& ctx, std::vector<Finding>& 
       // Without its METADATA here (a pasted report), the pin its PyPI release declares says the same as
       // python.requirement_conflict would on the machine itself: xformers 0.0.22.post7 requires torch==2.1.0.
       if (auto pin = published_torch_pin(ctx.kb, name, version);
-          !pin.specifiers.empty() && !satisfies(py.torch_version, pin.specifiers)) {
+          !pin.specifiers.empty() && !knowledge::satisfies(py.torch_version, pin.specifiers)) {
         Finding f;
         f.id = "ext.torch_out_of_range";
         f.status = Status::kFail;
@@ -115,10 +115,10 @@ void check_installed_extensions(const DoctorContext& ctx, std::vector<Finding>& 
     }
 
     std::string tag_torch, tag_abi;
-    auto v = Version::parse(version);
+    auto v = knowledge::Version::parse(version);
     if (py.torch_installed && parse_build_tag(v->local, tag_torch, tag_abi)) {
       std::string have = major_minor(py.torch_version);
-      bool torch_differs = compare_versions(tag_torch, have) != 0;
+      bool torch_differs = knowledge::compare_versions(tag_torch, have) != 0;
       bool abi_differs = py.torch_cxx11_abi && ((tag_abi == "TRUE") != *py.torch_cxx11_abi);
       if (torch_differs || abi_differs) {
         Finding f;
@@ -220,7 +220,7 @@ void check_installed_extensions(const DoctorContext& ctx, std::vector<Finding>& 
       std::string cc = std::to_string(g.cc_major) + "." + std::to_string(g.cc_minor);
       if (g.cc_major == 0 || !seen.insert(cc).second) continue;
       Evidence gpu{"GPU " + std::to_string(g.index), g.name + " (compute capability " + cc + ")", g.source};
-      if (!rel->min_cc.empty() && compare_versions(cc, rel->min_cc) < 0) {
+      if (!rel->min_cc.empty() && knowledge::compare_versions(cc, rel->min_cc) < 0) {
         Finding f;
         f.id = "ext.gpu_too_old";
         f.status = Status::kFail;
@@ -253,4 +253,4 @@ void check_installed_extensions(const DoctorContext& ctx, std::vector<Finding>& 
   }
 }
 
-}  // namespace gpucheck::compat
+}  // namespace gpucheck::doctor

@@ -23,7 +23,7 @@
 #include "platform/ld_cache.h"
 #include "platform/root_fs.h"
 
-namespace gpucheck::compat {
+namespace gpucheck::doctor {
 namespace {
 
 /// torch.backends.cudnn.version(): 8700 -> 8.7.0, 90100 -> 9.1.0 (the inventory's cuDNN decoding); a value
@@ -91,7 +91,7 @@ std::string reported_version(const inventory::PythonEnv& py, const std::string& 
 }
 
 bool versions_differ(const std::string& found, const std::string& reference) {
-  auto f = Version::parse(found), r = Version::parse(reference);
+  auto f = knowledge::Version::parse(found), r = knowledge::Version::parse(reference);
   if (!f || !r) return false;
   // A package version (12.1.3.1) is more precise than a library's own (12.1.3): compare what both have.
   std::size_t n = std::min(f->parts.size(), r->parts.size());
@@ -132,7 +132,7 @@ const inventory::Library* library_at(const DoctorContext& ctx, const std::string
 /// "libcudnn_graph.so.9.1.0" -> "9.1.0"; the inventory's reading when it has one.
 std::string version_of_file(const DoctorContext& ctx, const std::string& path) {
   if (const auto* lib = library_at(ctx, path); lib && !lib->version.empty()) return lib->version;
-  std::string name = inventory::base_name(real_path(path));
+  std::string name = base_name(real_path(path));
   auto pos = name.find(".so.");
   return pos == std::string::npos ? "" : name.substr(pos + 4);
 }
@@ -140,9 +140,9 @@ std::string version_of_file(const DoctorContext& ctx, const std::string& path) {
 /// A cuDNN sub-library has no version function and only the SONAME's number in its name: the release of the
 /// libcudnn.so beside it (one directory holds one release), as the inventory read it; else version_of_file.
 std::string cudnn_sublibrary_release(const DoctorContext& ctx, const std::string& path) {
-  const std::string dir = real_path(inventory::parent_dir(path));
+  const std::string dir = real_path(parent_dir(path));
   for (const auto& lib : ctx.inv.libraries)
-    if (lib.name == "cudnn" && real_path(inventory::parent_dir(lib.path)) == dir) {
+    if (lib.name == "cudnn" && real_path(parent_dir(lib.path)) == dir) {
       const std::string v = !lib.package_version.empty() ? lib.package_version : lib.version;
       if (!v.empty()) return v;
     }
@@ -180,7 +180,7 @@ void check_same_soname(const DoctorContext& ctx, std::vector<Finding>& out) {
       reference = reported_version(py, lib.name);
       reference_source = ctx.python_label();
       // torch's own number names the SONAME it loads: a .so.9 cannot be what a torch built with 8.x loads.
-      auto r = Version::parse(reference);
+      auto r = knowledge::Version::parse(reference);
       if (!r || soname_major(lib.soname) != std::to_string(r->major())) continue;
     }
     if (reference.empty() || real_path(lib.path) == (own ? real_path(own->path) : "") ||
@@ -191,7 +191,7 @@ void check_same_soname(const DoctorContext& ctx, std::vector<Finding>& out) {
     f.id = "libs.shadowed_" + lib.name;
     f.status = mapped ? Status::kFail : Status::kWarn;
     f.title = std::string(mapped ? "torch loads " : "The loader would give torch ") + lib.soname + " " + lib.version +
-              " from " + inventory::parent_dir(lib.path) + " instead of " + (own ? "the " : "its ") + reference +
+              " from " + parent_dir(lib.path) + " instead of " + (own ? "the " : "its ") + reference +
               (own && !own->package.empty() ? " of " + own->package : "");
     f.evidence = {{lib.soname + " found first", lib.version + " at " + lib.path,
                    join(lib.found_via, ", ") + (lib.version_source.empty() ? "" : "; version: " + lib.version_source)},
@@ -203,10 +203,10 @@ void check_same_soname(const DoctorContext& ctx, std::vector<Finding>& out) {
                                     ? "torch requires the cuDNN it was built with (same major, at least its minor) and "
                                       "cuDNN's sub-libraries must all be one release."
                                     : "Symbols torch needs may be missing or behave differently.");
-    if (via_ld_path) add_ld_path_fix(ctx, inventory::parent_dir(lib.path), f);
+    if (via_ld_path) add_ld_path_fix(ctx, parent_dir(lib.path), f);
     if (via_cache && !own)
-      f.add_fix("Remove " + inventory::parent_dir(lib.path) + " from the system loader configuration",
-                {"grep -rl " + shell_quote(inventory::parent_dir(lib.path)) + " /etc/ld.so.conf /etc/ld.so.conf.d/",
+      f.add_fix("Remove " + parent_dir(lib.path) + " from the system loader configuration",
+                {"grep -rl " + shell_quote(parent_dir(lib.path)) + " /etc/ld.so.conf /etc/ld.so.conf.d/",
                  "sudo ldconfig"},
                 "needs root: delete the line the grep finds, then rebuild the cache; affects every program");
     f.details = {{"soname", lib.soname}, {"found", lib.path}, {"found_version", lib.version},
@@ -223,9 +223,9 @@ void check_cudnn_sublibraries(const DoctorContext& ctx, std::vector<Finding>& ou
     if (lib.name != "cudnn" || !under(lib.path, py.site_packages) || !starts_with(lib.soname, "libcudnn.so.")) continue;
     std::error_code ec;
     if (!std::filesystem::is_regular_file(lib.path, ec)) continue;  // a document from another machine
-    const std::string dir = inventory::parent_dir(lib.path), major = soname_major(lib.soname);
+    const std::string dir = parent_dir(lib.path), major = soname_major(lib.soname);
     // This host's loader (search path, hwcaps, cache), with the judged inventory's LD_LIBRARY_PATH.
-    static const abi::LdCache cache = abi::LdCache::load();
+    static const platform::LdCache cache = platform::LdCache::load();
     abi::LoaderConfig cfg = abi::LoaderConfig::for_this_host(&cache);
     cfg.ld_library_path.clear();
     for (const auto& d : split(ctx.env("LD_LIBRARY_PATH"), ':'))
@@ -238,7 +238,7 @@ void check_cudnn_sublibraries(const DoctorContext& ctx, std::vector<Finding>& ou
       continue;
     }
     std::vector<std::string> foreign;
-    for (const auto& name : inventory::RootFs("/").list(dir)) {
+    for (const auto& name : platform::RootFs("/").list(dir)) {
       if (!starts_with(name, "libcudnn_") || name != name.substr(0, name.find(".so.")) + ".so." + major) continue;
       int idx = abi::dlopen_from(g, g.root, name, cfg, objects);
       if (idx < 0) continue;
@@ -252,11 +252,11 @@ void check_cudnn_sublibraries(const DoctorContext& ctx, std::vector<Finding>& ou
     f.id = "libs.shadowed_cudnn_sublibrary";
     f.status = Status::kFail;
     f.title = lib.soname + " of " + (lib.package.empty() ? dir : lib.package) + " " + shipped + " would load " +
-              inventory::base_name(foreign.front()) + (other.empty() ? "" : " " + other) + " from " +
-              inventory::parent_dir(foreign.front());
+              base_name(foreign.front()) + (other.empty() ? "" : " " + other) + " from " +
+              parent_dir(foreign.front());
     for (const auto& m : foreign) {
       const std::string release = cudnn_sublibrary_release(ctx, m);
-      f.evidence.push_back({inventory::base_name(m), m + (release.empty() ? "" : " (" + release + ")"),
+      f.evidence.push_back({base_name(m), m + (release.empty() ? "" : " (" + release + ")"),
                             "dlopen from " + lib.path + ": LD_LIBRARY_PATH before its RUNPATH"});
     }
     f.evidence.push_back({"LD_LIBRARY_PATH", ctx.env("LD_LIBRARY_PATH"), "environment"});
@@ -265,8 +265,8 @@ void check_cudnn_sublibraries(const DoctorContext& ctx, std::vector<Finding>& ou
                     "torch.backends.cudnn.version() reports the other one's number.";
     for (const auto& m : foreign) {
       bool dup = false;
-      for (const auto& fx : f.fixes) dup |= fx.summary.find(inventory::parent_dir(m) + " ") != std::string::npos;
-      if (!dup) add_ld_path_fix(ctx, inventory::parent_dir(m), f);
+      for (const auto& fx : f.fixes) dup |= fx.summary.find(parent_dir(m) + " ") != std::string::npos;
+      if (!dup) add_ld_path_fix(ctx, parent_dir(m), f);
     }
     f.details = {{"library", lib.path}, {"shipped", shipped}, {"sublibraries_elsewhere", foreign}, {"elsewhere_release", other}};
     out.push_back(std::move(f));
@@ -281,4 +281,4 @@ void check_library_shadowing(const DoctorContext& ctx, std::vector<Finding>& out
   check_cudnn_sublibraries(ctx, out);
 }
 
-}  // namespace gpucheck::compat
+}  // namespace gpucheck::doctor

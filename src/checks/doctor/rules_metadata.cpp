@@ -12,7 +12,7 @@
 #include "knowledge/pep440.h"
 #include "platform/root_fs.h"
 
-namespace gpucheck::compat {
+namespace gpucheck::doctor {
 namespace {
 
 const inventory::Distribution* find_dist(const inventory::PythonEnv& py, const std::string& name) {
@@ -47,7 +47,7 @@ std::string numpy_pin_for_installed_torch(const DoctorContext& ctx) {
   const auto& py = *ctx.python;
   if (!py.torch_installed || py.torch_version.empty()) return "";
   try {
-    planner::Ask keep{pep440::Requirement::parse("torch==" + py.torch_version.substr(0, py.torch_version.find('+'))),
+    planner::Ask keep{knowledge::pep440::Requirement::parse("torch==" + py.torch_version.substr(0, py.torch_version.find('+'))),
                       "installed torch", false};
     for (const auto& plan : planner::resolve(ctx.kb, planner_machine(ctx), {keep}, 1).plans)
       for (const auto& [name, version] : plan.abi_pins)
@@ -73,7 +73,7 @@ std::string other_cuda_build_installed(const inventory::PythonEnv& py, const std
 std::string distribution_of_module(const std::string& module) {
   static const std::map<std::string, std::string> known = {{"PIL", "pillow"}, {"yaml", "pyyaml"}};
   if (auto it = known.find(module); it != known.end()) return it->second;
-  return pep440::normalize_name(module);
+  return knowledge::pep440::normalize_name(module);
 }
 
 /// True when `error` is "No module named 'X'" (the top-level module of X) and X is what one of `missing`
@@ -96,7 +96,7 @@ void check_requirements(const DoctorContext& ctx, std::vector<Finding>& out) {
   if (!ctx.python || ctx.python->distributions.empty()) return;
   const auto& py = *ctx.python;
   // pip check evaluates markers for the running interpreter with no extra requested.
-  const auto env = pep440::MarkerEnv::linux_cpython(py.version);
+  const auto env = knowledge::pep440::MarkerEnv::linux_cpython(py.version);
   // By name, built once: a lookup per Requires-Dist line scanned every distribution, which took 29 s for
   // 32,000 distributions and never ended for 550,000 (reliability-3 N4). The first of a name wins, as before.
   std::unordered_map<std::string, const inventory::Distribution*> by_name;
@@ -104,10 +104,10 @@ void check_requirements(const DoctorContext& ctx, std::vector<Finding>& out) {
   for (const auto& d : py.distributions) by_name.emplace(d.name, &d);
   std::optional<std::string> numpy_pin;  // the planner runs once, not once per distribution missing numpy
   for (const auto& d : py.distributions) {
-    std::vector<std::pair<pep440::Requirement, std::string>> missing;  // with the line as written
+    std::vector<std::pair<knowledge::pep440::Requirement, std::string>> missing;  // with the line as written
     for (const auto& line : d.requires_dist) {
       // A line packaging cannot read names no requirement that could be checked: skipped.
-      auto req = pep440::Requirement::try_parse(line);
+      auto req = knowledge::pep440::Requirement::try_parse(line);
       if (!req || !req->applies(env)) continue;
       auto found = by_name.find(req->name);
       const inventory::Distribution* have = found == by_name.end() ? nullptr : found->second;
@@ -216,9 +216,9 @@ void check_shared_files(const DoctorContext& ctx, std::vector<Finding>& out) {
     std::string others;
     for (const auto& o : first->owners)
       if (o != winner) others += (others.empty() ? "" : " and ") + o;
-    f.title = winner.empty() ? inventory::base_name(first->path) + " is claimed by " + join(first->owners, " and ") +
+    f.title = winner.empty() ? base_name(first->path) + " is claimed by " + join(first->owners, " and ") +
                                    " and matches neither's RECORD"
-                             : inventory::base_name(first->path) + " of " + others + " was overwritten by " + winner;
+                             : base_name(first->path) + " of " + others + " was overwritten by " + winner;
     for (const auto* s : files)
       f.evidence.push_back({s->path, s->content_of.empty() ? "matches no owner's RECORD"
                                                            : "bytes of " + s->content_of + " (by " + s->matched_by + ")",
@@ -300,4 +300,4 @@ void check_import_failures(const DoctorContext& ctx, std::vector<Finding>& out) 
   }
 }
 
-}  // namespace gpucheck::compat
+}  // namespace gpucheck::doctor

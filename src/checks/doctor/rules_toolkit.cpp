@@ -5,7 +5,7 @@
 #include "knowledge/version.h"
 #include "core/text.h"
 
-namespace gpucheck::compat {
+namespace gpucheck::doctor {
 namespace {
 
 std::string toolkit_label(const inventory::Toolkit& t) { return major_minor(t.version) + " at " + t.root; }
@@ -40,7 +40,7 @@ void check_mismatch(const DoctorContext& ctx, std::vector<Finding>& out) {
   const std::string torch_cuda = ctx.torch_cuda();
   const inventory::Toolkit* tk = ctx.build.toolkit;
   if (torch_cuda.empty() || !tk || tk->version.empty()) return;
-  auto tv = Version::parse(torch_cuda), nv = Version::parse(tk->version);
+  auto tv = knowledge::Version::parse(torch_cuda), nv = knowledge::Version::parse(tk->version);
   if (!tv || !nv) return;
   std::string nvcc_mm = nv->major_minor(), torch_mm = tv->major_minor();
   if (nvcc_mm == torch_mm) return;
@@ -51,7 +51,7 @@ void check_mismatch(const DoctorContext& ctx, std::vector<Finding>& out) {
   std::string setuptools;
   if (auto it = ctx.python->packages.find("setuptools"); it != ctx.python->packages.end()) setuptools = it->second;
   bool old_setuptools = rule && rule->old_setuptools_all_fatal && !setuptools.empty() &&
-                        compare_versions(setuptools, "49.4") < 0;
+                        knowledge::compare_versions(setuptools, "49.4") < 0;
 
   Finding f;
   f.id = major ? "cuda.nvcc_torch_major_mismatch" : "cuda.nvcc_torch_minor_mismatch";
@@ -175,4 +175,4 @@ void check_toolkit_vs_torch(const DoctorContext& ctx, std::vector<Finding>& out)
   check_mismatch(ctx, out);
 }
 
-}  // namespace gpucheck::compat
+}  // namespace gpucheck::doctor

@@ -7,7 +7,7 @@
 #include "knowledge/version.h"
 #include "core/text.h"
 
-namespace gpucheck::compat {
+namespace gpucheck::doctor {
 namespace {
 
 bool inside(const std::string& path, const std::string& dir) {
@@ -84,7 +84,7 @@ void check_torch_install(const DoctorContext& ctx, std::vector<Finding>& out) {
     // Prefer the CUDA of an installed toolkit so extension builds match too; else the newest the driver runs.
     std::string want;
     if (ctx.build.toolkit) want = major_minor(ctx.build.toolkit->version);
-    if (!driver.empty() && (want.empty() || compare_versions(want, driver) > 0)) want = driver;
+    if (!driver.empty() && (want.empty() || knowledge::compare_versions(want, driver) > 0)) want = driver;
     std::optional<planner::Plan> c;
     if (!want.empty()) c = torch_for_cuda(ctx, want, driver);
     if (c) f.fixes.push_back(install_torch_step(*c, py->torch_version, 1));
@@ -92,4 +92,4 @@ void check_torch_install(const DoctorContext& ctx, std::vector<Finding>& out) {
   }
 }
 
-}  // namespace gpucheck::compat
+}  // namespace gpucheck::doctor

@@ -6,7 +6,7 @@
 #include "core/text.h"
 #include "knowledge/pep440.h"
 
-namespace gpucheck::compat {
+namespace gpucheck::doctor {
 
 planner::Machine planner_machine(const DoctorContext& ctx) {
   const auto* tk = ctx.build.toolkit;
@@ -31,8 +31,8 @@ Fix plan_keeping_torch(const DoctorContext& ctx, const std::string& package, con
   planner::Machine m = planner_machine(ctx);
   std::vector<planner::Ask> asks;
   try {
-    asks.push_back({pep440::Requirement::parse(version.empty() ? package : package + "==" + version), "installed", false});
-    asks.push_back({pep440::Requirement::parse("torch==" + torch_public), "installed torch", true});
+    asks.push_back({knowledge::pep440::Requirement::parse(version.empty() ? package : package + "==" + version), "installed", false});
+    asks.push_back({knowledge::pep440::Requirement::parse("torch==" + torch_public), "installed torch", true});
   } catch (const std::exception&) {
     f.summary = "Reinstall " + package + " against torch " + py.torch_version + " (its version does not parse)";
     return f;
@@ -71,4 +71,4 @@ Fix plan_keeping_torch(const DoctorContext& ctx, const std::string& package, con
   return f;
 }
 
-}  // namespace gpucheck::compat
+}  // namespace gpucheck::doctor

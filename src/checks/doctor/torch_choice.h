@@ -9,7 +9,7 @@
 #include "checks/planner/resolver.h"
 #include "core/finding.h"
 
-namespace gpucheck::compat {
+namespace gpucheck::doctor {
 
 /// The planner's machine for this context: the judged Python, the driver, every GPU, glibc, and the toolkit
 /// torch's extension builder would use (BuildToolkit).
@@ -27,4 +27,4 @@ std::optional<planner::Plan> torch_for_cuda(const DoctorContext& ctx, const std:
 /// torch build, a fix with only a summary saying why.
 Fix plan_keeping_torch(const DoctorContext& ctx, const std::string& package, const std::string& version, int rank);
 
-}  // namespace gpucheck::compat
+}  // namespace gpucheck::doctor

@@ -38,7 +38,7 @@ Condition parse_condition(const nlohmann::json& j) {
     c.op = Condition::Op::kVersion;
     c.values = {j.at("version").get<std::string>()};
     try {
-      compat::satisfies("0", c.values[0]);  // the specifiers are checked when the file loads
+      knowledge::satisfies("0", c.values[0]);  // the specifiers are checked when the file loads
     } catch (const InputError& e) {
       throw std::invalid_argument(std::string("condition version: ") + e.what());
     }
@@ -76,8 +76,8 @@ bool holds(const Condition& c, const std::map<std::string, std::string>& facts) 
       return false;
     case Condition::Op::kMatches: return c.regex->search(v, false);
     case Condition::Op::kVersion:
-      if (!compat::Version::parse(v)) return false;
-      return compat::satisfies(v, c.values[0]);
+      if (!knowledge::Version::parse(v)) return false;
+      return knowledge::satisfies(v, c.values[0]);
     case Condition::Op::kPresent: break;
   }
   return false;

@@ -12,7 +12,7 @@ namespace gpucheck::explain {
 std::string major_minor(const std::string& raw) {
   std::string v = trim(raw);
   if (starts_with(v, "cu") && v.size() >= 5 && std::isdigit(static_cast<unsigned char>(v[2])))
-    return compat::cuda_tag_to_version(v);  // cu118 -> 11.8, cu121 -> 12.1
+    return knowledge::cuda_tag_to_version(v);  // cu118 -> 11.8, cu121 -> 12.1
   if (!v.empty() && v.find('.') == std::string::npos && v.size() >= 4 && v.size() <= 6) {
     for (char c : v)
       if (!std::isdigit(static_cast<unsigned char>(c))) return "";

@@ -25,7 +25,7 @@ std::string capability(const std::string& arch) {
 
 /// The machine the plans are for: the inventory's (as doctor judges it), else nothing known.
 struct Planning {
-  std::shared_ptr<compat::KnowledgeBase> kb;
+  std::shared_ptr<knowledge::KnowledgeBase> kb;
   planner::Machine machine;
 };
 
@@ -45,17 +45,17 @@ std::optional<std::string> plan_line(const Planning& p, const std::vector<std::s
 }
 
 // The prebuilt-wheel row of an extension that the knowledge base recommends pinning.
-const compat::ExtensionRelease* wheel_release(const compat::KnowledgeBase& kb, const std::string& package) {
+const knowledge::ExtensionRelease* wheel_release(const knowledge::KnowledgeBase& kb, const std::string& package) {
   const auto* ext = kb.extension(package);
   if (!ext) return nullptr;
-  const compat::ExtensionRelease* found = nullptr;
+  const knowledge::ExtensionRelease* found = nullptr;
   for (const auto& r : ext->releases)
     if (r.distribution == "wheel" && !r.recommended.empty()) found = &r;
   return found;
 }
 
 std::optional<std::string> answer(const Planning& p, const std::string& fn, const std::vector<std::string>& args) {
-  const compat::KnowledgeBase& kb = *p.kb;
+  const knowledge::KnowledgeBase& kb = *p.kb;
   // kb_plan(requirement, torch_pin): what the log asked for ("bmtrain>=0.2.1" and "torch<2.0.0,>=1.10").
   if (fn == "kb_plan" && args.size() == 2) return plan_line(p, {args[0], "torch" + args[1]});
   // kb_plan_build(package, version[, torch_pin]): that release, torch first.
@@ -99,7 +99,7 @@ bool knowledge_fact_needs_machine(const std::string& fn) {
 KnowledgeCall load_knowledge_facts(std::string& note, const std::string& dir, const inventory::Inventory* inv) {
   auto p = std::make_shared<Planning>();
   try {
-    p->kb = std::make_shared<compat::KnowledgeBase>(compat::KnowledgeBase::load(dir));
+    p->kb = std::make_shared<knowledge::KnowledgeBase>(knowledge::KnowledgeBase::load(dir));
     p->kb->pypi();  // the planner's facts: a broken pypi.json is said here, once
   } catch (const InputError& e) {
     note = std::string("compat knowledge base not loaded (") + e.what() + "): fixes are given without version facts";
@@ -107,8 +107,8 @@ KnowledgeCall load_knowledge_facts(std::string& note, const std::string& dir, co
   }
   note.clear();
   if (inv) {
-    compat::DoctorContext ctx(*inv, *p->kb);
-    p->machine = compat::planner_machine(ctx);
+    doctor::DoctorContext ctx(*inv, *p->kb);
+    p->machine = doctor::planner_machine(ctx);
   } else {
     p->machine.python = "python3";
     p->machine.toolkit_known = false;

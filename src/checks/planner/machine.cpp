@@ -11,7 +11,7 @@ namespace gpucheck::planner {
 namespace {
 
 std::string major_minor_of(const std::string& v) {
-  auto p = pep440::Version::parse(v);
+  auto p = knowledge::pep440::Version::parse(v);
   if (!p || p->release.size() < 2) return "";
   return std::to_string(p->release[0]) + "." + std::to_string(p->release[1]);
 }
@@ -41,7 +41,7 @@ Machine machine_from_inventory(const inventory::Inventory& inv, const inventory:
       m.installed_torch_cuda = py->torch_cuda;
       m.installed_torch_archs = py->torch_arch_list;
     }
-    for (const auto& [name, version] : py->packages) m.installed[pep440::normalize_name(name)] = version;
+    for (const auto& [name, version] : py->packages) m.installed[knowledge::pep440::normalize_name(name)] = version;
   }
   for (const auto& p : inv.pythons)
     if (p.kind == "conda") m.conda = true;

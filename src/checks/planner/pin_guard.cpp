@@ -35,7 +35,7 @@ std::vector<std::string> pins_broken_by(const Fix& fix, const std::vector<Ask>& 
   for (const auto& command : fix.commands)
     for (const auto& word : words_of(command)) {
       if (word.find("==") == std::string::npos || word.front() == '-') continue;
-      auto req = pep440::Requirement::try_parse(word);
+      auto req = knowledge::pep440::Requirement::try_parse(word);
       if (!req || req->specifiers.specs.size() != 1 || req->specifiers.specs[0].op != "==" ||
           req->specifiers.specs[0].wildcard)
         continue;

@@ -58,7 +58,7 @@ Ask ask_from_spec(const std::string& spec, const std::string& origin) {
   Ask a;
   a.origin = origin;
   try {
-    a.req = pep440::Requirement::parse(spec);
+    a.req = knowledge::pep440::Requirement::parse(spec);
   } catch (const InputError& e) {
     throw InputError(origin + ": " + e.what());
   }

@@ -15,12 +15,12 @@ namespace {
 const std::set<std::string> kTorchFamily = {"torch", "torchvision", "torchaudio", "triton"};
 
 std::string mm_of(const std::string& v) {
-  auto p = pep440::Version::parse(v);
+  auto p = knowledge::pep440::Version::parse(v);
   if (!p || p->release.size() < 2) return "";
   return std::to_string(p->release[0]) + "." + std::to_string(p->release[1]);
 }
 
-int cmp(const std::string& a, const std::string& b) { return compat::compare_versions(a, b); }
+int cmp(const std::string& a, const std::string& b) { return knowledge::compare_versions(a, b); }
 
 /// A pin or machine fact that can reject a candidate; `key` identifies it for conflict naming.
 struct Rejection {
@@ -29,15 +29,15 @@ struct Rejection {
 };
 
 struct Candidate {
-  const pep440::Requirement* req = nullptr;
+  const knowledge::pep440::Requirement* req = nullptr;
   std::vector<const Ask*> asks;  // every ask on this package (requirements and constraints)
-  pep440::SpecifierSet spec;
+  knowledge::pep440::SpecifierSet spec;
   bool asked = false;            // at least one ask is a requirement (not only -c)
 };
 
 /// A SASS build for compute capability `cc` among `archs` ("sm_80" runs on 8.6: same major, minor not above).
 bool arch_covers(const std::vector<std::string>& archs, const std::string& cc) {
-  auto want = pep440::Version::parse(cc);
+  auto want = knowledge::pep440::Version::parse(cc);
   if (!want || want->release.size() < 2) return false;
   for (const auto& a : archs) {
     if (a.rfind("sm_", 0) != 0) continue;
@@ -53,12 +53,12 @@ std::string python_label(const Machine& m) { return "Python " + m.python_version
 
 /// Every torch build known to exist: the installed one, PyPI's build of every release, and each PyTorch
 /// index build of a series' latest patch (the one torch.json records).
-std::vector<TorchOption> torch_options(const compat::KnowledgeBase& kb, const Machine& m) {
+std::vector<TorchOption> torch_options(const knowledge::KnowledgeBase& kb, const Machine& m) {
   std::vector<TorchOption> out;
   // A PEP 668 interpreter gets a new venv first: the torch installed beside it is not in that venv.
   if (!m.installed_torch.empty() && !m.externally_managed) {
     TorchOption o;
-    auto v = pep440::Version::parse(m.installed_torch);
+    auto v = knowledge::pep440::Version::parse(m.installed_torch);
     o.version = v ? v->public_str() : m.installed_torch;
     o.cuda = mm_of(m.installed_torch_cuda);
     o.installed = true;
@@ -71,10 +71,10 @@ std::vector<TorchOption> torch_options(const compat::KnowledgeBase& kb, const Ma
   for (auto it = pkg->releases.rbegin(); it != pkg->releases.rend(); ++it) {
     const auto& r = *it;
     if (r.yanked) continue;
-    const compat::TorchRelease* series = kb.torch_release(r.version);
+    const knowledge::TorchRelease* series = kb.torch_release(r.version);
     TorchOption pypi;
     pypi.version = r.version;
-    pypi.cuda = compat::cuda_of_requires_dist(r.requires_dist);
+    pypi.cuda = knowledge::cuda_of_requires_dist(r.requires_dist);
     if (pypi.cuda.empty() && series) pypi.cuda = series->pypi_default_cuda;
     if (series && !pypi.cuda.empty())
       if (const auto* b = series->build_for_cuda(pypi.cuda)) pypi.archs = b->archs;
@@ -96,7 +96,7 @@ std::vector<TorchOption> torch_options(const compat::KnowledgeBase& kb, const Ma
   return out;
 }
 
-const compat::PypiRelease* pypi_release(const compat::KnowledgeBase& kb, const std::string& name,
+const knowledge::PypiRelease* pypi_release(const knowledge::KnowledgeBase& kb, const std::string& name,
                                         const std::string& version) {
   const auto* p = kb.pypi().package(name);
   return p ? p->find(version) : nullptr;
@@ -104,16 +104,16 @@ const compat::PypiRelease* pypi_release(const compat::KnowledgeBase& kb, const s
 
 /// The driver runs a build of CUDA `cuda`: not newer than its own CUDA, or the same major within NVIDIA's
 /// minor-version compatibility (driver >= that major's floor, driver.json).
-bool driver_runs(const compat::KnowledgeBase& kb, const Machine& m, const std::string& cuda) {
+bool driver_runs(const knowledge::KnowledgeBase& kb, const Machine& m, const std::string& cuda) {
   if (m.driver_cuda.empty() || cuda.empty() || cmp(cuda, m.driver_cuda) <= 0) return true;
-  auto c = pep440::Version::parse(cuda), d = pep440::Version::parse(m.driver_cuda);
+  auto c = knowledge::pep440::Version::parse(cuda), d = knowledge::pep440::Version::parse(m.driver_cuda);
   if (!c || !d || c->release[0] != d->release[0] || m.driver_version.empty()) return false;
   auto floor = kb.minor_compat_floor(static_cast<int>(c->release[0]));
   return floor && cmp(m.driver_version, floor->min_driver) >= 0;
 }
 
 /// Why the machine cannot run this torch build; empty when it can (unknown facts do not reject).
-std::vector<Rejection> machine_rejects(const compat::KnowledgeBase& kb, const Machine& m, const TorchOption& t) {
+std::vector<Rejection> machine_rejects(const knowledge::KnowledgeBase& kb, const Machine& m, const TorchOption& t) {
   std::vector<Rejection> out;
   if (t.version.empty() || t.installed) {
     if (t.installed && !driver_runs(kb, m, t.cuda))
@@ -139,14 +139,14 @@ std::vector<Rejection> machine_rejects(const compat::KnowledgeBase& kb, const Ma
 
 /// Why a source build of `row` against torch `t` fails here (nvcc, torch's CUDA, GPU archs, gcc); "" when it
 /// can build.
-std::string build_contract(const compat::KnowledgeBase& kb, const Machine& m, const compat::ExtensionRelease& row,
+std::string build_contract(const knowledge::KnowledgeBase& kb, const Machine& m, const knowledge::ExtensionRelease& row,
                            const TorchOption& t) {
   std::string torch_cuda = mm_of(t.cuda);
   if (t.version.empty()) return "a source build needs torch";
   if (!m.toolkit_known) return "";
   if (m.nvcc.empty()) return "a source build needs nvcc; no CUDA toolkit was found";
   if (torch_cuda.empty()) return "a CUDA build needs a CUDA torch; " + t.describe() + " is CPU-only";
-  if (pep440::Version::parse(m.nvcc)->release[0] != pep440::Version::parse(torch_cuda)->release[0])
+  if (knowledge::pep440::Version::parse(m.nvcc)->release[0] != knowledge::pep440::Version::parse(torch_cuda)->release[0])
     return "nvcc " + m.nvcc + " and torch's CUDA " + torch_cuda + " differ in major version (cpp_extension stops)";
   if (row.strict_minor && m.nvcc != torch_cuda) return "needs nvcc " + torch_cuda + " exactly (torch's CUDA); nvcc is " + m.nvcc;
   if (!row.cuda_min.empty() && cmp(m.nvcc, row.cuda_min) < 0) return "needs nvcc >= " + row.cuda_min + "; nvcc is " + m.nvcc;
@@ -158,7 +158,7 @@ std::string build_contract(const compat::KnowledgeBase& kb, const Machine& m, co
            std::to_string(row.cxx_std) + " (" + row.cxx_std_source + "; " + rel->source + ")";
   for (const auto& cc : m.gpu_ccs)
     if (!kb.cuda_can_build(m.nvcc, cc)) return "nvcc " + m.nvcc + " cannot compile compute capability " + cc;
-  auto gcc = pep440::Version::parse(m.gcc);
+  auto gcc = knowledge::pep440::Version::parse(m.gcc);
   if (auto hc = kb.host_compilers(m.nvcc); gcc && hc && hc->gcc_max > 0 && gcc->release[0] > hc->gcc_max)
     return "nvcc " + m.nvcc + " takes gcc <= " + std::to_string(hc->gcc_max) + "; gcc here is " + m.gcc;
   return "";
@@ -167,7 +167,7 @@ std::string build_contract(const compat::KnowledgeBase& kb, const Machine& m, co
 /// The TORCH_CUDA_ARCH_LIST a build of `row` compiles here: the environment's own (a rebuild keeps it), else
 /// every GPU, else (no GPU visible) the package's default list cut to what this nvcc can build, PTX on the
 /// last. `why` is set when nothing is buildable.
-std::string build_arch_list(const compat::KnowledgeBase& kb, const Machine& m, const compat::ExtensionRelease& row,
+std::string build_arch_list(const knowledge::KnowledgeBase& kb, const Machine& m, const knowledge::ExtensionRelease& row,
                             std::string& why) {
   auto cc_of = [](const std::string& a) { return a.substr(0, a.find('+')); };
   if (!m.arch_list.empty()) {
@@ -193,13 +193,13 @@ std::string build_arch_list(const compat::KnowledgeBase& kb, const Machine& m, c
 
 /// A package NVIDIA publishes only as a source tree (apex; PyPI's "apex" is another project): its install
 /// steps from extensions.json, when the torch here can build it.
-std::optional<PlannedPackage> source_tree_package(const compat::KnowledgeBase& kb, const Machine& m,
+std::optional<PlannedPackage> source_tree_package(const knowledge::KnowledgeBase& kb, const Machine& m,
                                                   const Candidate& c, const TorchOption& t, std::string& why) {
-  const compat::ExtensionInfo* ext = kb.extension(c.req->name);
+  const knowledge::ExtensionInfo* ext = kb.extension(c.req->name);
   if (!ext || !c.spec.empty()) return std::nullopt;
   for (const auto& row : ext->releases) {
     if (row.distribution != "source" || row.install.empty()) continue;
-    std::string no = row.torch.empty() || t.version.empty() || compat::satisfies(t.version, row.torch)
+    std::string no = row.torch.empty() || t.version.empty() || knowledge::satisfies(t.version, row.torch)
                          ? std::string() : "needs torch " + row.torch;
     if (no.empty() && row.needs_nvcc) no = build_contract(kb, m, row, t);
     if (!no.empty()) {
@@ -224,12 +224,12 @@ std::optional<PlannedPackage> source_tree_package(const compat::KnowledgeBase& k
 }
 
 struct PackageFit {
-  const compat::PypiRelease* release = nullptr;
+  const knowledge::PypiRelease* release = nullptr;
   PlannedPackage planned;
 };
 
 /// The newest release of `c` that works with torch `t` here; the reasons of every release that did not.
-std::optional<PackageFit> fit_package(const compat::KnowledgeBase& kb, const Machine& m, const Candidate& c,
+std::optional<PackageFit> fit_package(const knowledge::KnowledgeBase& kb, const Machine& m, const Candidate& c,
                                       const TorchOption& t, const std::map<std::string, std::string>& family,
                                       std::string& why) {
   const auto* pkg = kb.pypi().package(c.req->name);
@@ -243,21 +243,21 @@ std::optional<PackageFit> fit_package(const compat::KnowledgeBase& kb, const Mac
     std::string no;
     if (!py.empty() && !r.python_allowed(m.python_version)) no = "Requires-Python " + r.requires_python;
     bool wheel = py.empty() ? !r.linux_wheel_pythons.empty() : r.has_wheel_for(py);
-    const compat::ExtensionInfo* ext = kb.extension(c.req->name);
-    const compat::ExtensionRelease* row = ext ? ext->release_for(r.version) : nullptr;
+    const knowledge::ExtensionInfo* ext = kb.extension(c.req->name);
+    const knowledge::ExtensionRelease* row = ext ? ext->release_for(r.version) : nullptr;
     bool from_source = row && row->distribution == "source";
     if (no.empty() && !wheel && !r.sdist && !from_source) no = "no wheel for Python " + py + " and no sdist";
     bool build = from_source || !wheel;
-    pep440::MarkerEnv env;
+    knowledge::pep440::MarkerEnv env;
     env.python_version = py.empty() ? "3.11" : py;
     env.python_full_version = m.python_version.empty() ? env.python_version + ".0" : m.python_version;
     env.extras.insert(c.req->extras.begin(), c.req->extras.end());
     env.extras.insert("torch");  // a torch user: transformers' torch extra states the torch it needs
     for (const auto& line : r.requires_dist) {
       if (!no.empty()) break;
-      pep440::Requirement dep;
+      knowledge::pep440::Requirement dep;
       try {
-        dep = pep440::Requirement::parse(line);
+        dep = knowledge::pep440::Requirement::parse(line);
         if (!kTorchFamily.count(dep.name) || !dep.applies(env)) continue;
       } catch (const InputError&) {
         continue;  // published metadata pip would also skip
@@ -276,7 +276,7 @@ std::optional<PackageFit> fit_package(const compat::KnowledgeBase& kb, const Mac
         mm_of(r.version) != mm_of(t.version))
       no = "made for torch " + mm_of(r.version) + " (torchaudio's compatibility matrix; " + t.describe() + ")";
     if (no.empty() && row) {
-      if (!row->torch.empty() && !t.version.empty() && !compat::satisfies(t.version, row->torch))
+      if (!row->torch.empty() && !t.version.empty() && !knowledge::satisfies(t.version, row->torch))
         no = "needs torch " + row->torch + " (" + row->source + ")";
       if (no.empty() && !row->min_cc.empty())
         for (const auto& cc : m.gpu_ccs)
@@ -290,7 +290,7 @@ std::optional<PackageFit> fit_package(const compat::KnowledgeBase& kb, const Mac
         Machine alt = m;
         alt.nvcc = mm;
         alt.nvcc_root = root;
-        std::string why_alt = compat::satisfies(t.version.empty() ? "0" : t.version, row->torch.empty() ? ">=0" : row->torch)
+        std::string why_alt = knowledge::satisfies(t.version.empty() ? "0" : t.version, row->torch.empty() ? ">=0" : row->torch)
                                   ? build_contract(kb, alt, *row, t) : "torch";
         if (why_alt.empty() && no.find("nvcc") != std::string::npos) {
           no.clear();
@@ -325,7 +325,7 @@ std::optional<PackageFit> fit_package(const compat::KnowledgeBase& kb, const Mac
     if (const std::string torch_major = t.cuda.empty() ? "" : t.cuda.substr(0, t.cuda.find('.')); !torch_major.empty()) {
       std::vector<std::string> clashing, rest;
       for (const auto& line : r.requires_dist) {
-        auto dep = pep440::Requirement::try_parse(line);
+        auto dep = knowledge::pep440::Requirement::try_parse(line);
         if (!dep || !dep->applies(env)) continue;
         const auto cu = dep->name.rfind("-cu");
         if (starts_with(dep->name, "nvidia-") && cu != std::string::npos && dep->name.substr(cu + 3) != torch_major)
@@ -355,18 +355,18 @@ std::tuple<int, int, int, int, int> rank_key(const TorchOption& t, const Machine
   // A build newer than the driver's CUDA runs only under minor-version compatibility (no PTX JIT): after.
   int compat = !m.driver_cuda.empty() && !t.cuda.empty() && cmp(t.cuda, m.driver_cuda) > 0 ? 1 : 0;
   int pypi = t.index_url.empty() ? 0 : 1;
-  auto v = pep440::Version::parse(t.version.empty() ? "0" : t.version);
+  auto v = knowledge::pep440::Version::parse(t.version.empty() ? "0" : t.version);
   int ver = -static_cast<int>(v->release.size() > 0 ? v->release[0] * 10000 + (v->release.size() > 1 ? v->release[1] * 100 : 0) +
                                                           (v->release.size() > 2 ? v->release[2] : 0)
                                                     : 0);
-  auto c = pep440::Version::parse(t.cuda.empty() ? "0" : t.cuda);
+  auto c = knowledge::pep440::Version::parse(t.cuda.empty() ? "0" : t.cuda);
   int cuda = -static_cast<int>(c->release[0] * 100 + (c->release.size() > 1 ? c->release[1] : 0));
   return {keep, compat, pypi, ver, cuda};
 }
 
 /// A torch wheel published before an ABI break of a package it links (numpy 2.0.0) needs that package below
 /// it: the newest such release for this Python is pinned, with the rule's source in the plan's notes.
-void abi_pins(const compat::KnowledgeBase& kb, const Machine& m, Plan& plan) {
+void abi_pins(const knowledge::KnowledgeBase& kb, const Machine& m, Plan& plan) {
   if (plan.torch.version.empty()) return;
   const auto* torch = kb.pypi().package("torch")->find(plan.torch.version);
   if (!torch || torch->uploaded.empty()) return;
@@ -375,7 +375,7 @@ void abi_pins(const compat::KnowledgeBase& kb, const Machine& m, Plan& plan) {
     const auto* pkg = kb.pypi().package(b.package);
     const auto* first = pkg ? pkg->find(b.version) : nullptr;
     if (!first || first->uploaded.empty() || torch->uploaded >= first->uploaded) continue;
-    auto below = pep440::SpecifierSet::parse("<" + b.version);
+    auto below = knowledge::pep440::SpecifierSet::parse("<" + b.version);
     for (auto it = pkg->releases.rbegin(); it != pkg->releases.rend(); ++it)
       if (!it->yanked && below.contains(it->version) && it->python_allowed(m.python_version.empty() ? "3.11" : m.python_version) &&
           (mm_of(m.python_version).empty() || it->has_wheel_for(mm_of(m.python_version)))) {
@@ -400,14 +400,14 @@ std::string TorchOption::describe() const {
 
 std::string TorchOption::full_version() const { return tag.empty() ? version : version + "+" + tag; }
 
-std::vector<std::string> known_packages(const compat::KnowledgeBase& kb) {
+std::vector<std::string> known_packages(const knowledge::KnowledgeBase& kb) {
   std::vector<std::string> out;
   for (const auto& p : kb.pypi().packages()) out.push_back(p.name);
   std::sort(out.begin(), out.end());
   return out;
 }
 
-void check_asks(const compat::KnowledgeBase& kb, const std::vector<Ask>& asks) {
+void check_asks(const knowledge::KnowledgeBase& kb, const std::vector<Ask>& asks) {
   for (const auto& a : asks) {
     const auto* pkg = kb.pypi().package(a.req.name);
     if (!pkg) {
@@ -417,11 +417,11 @@ void check_asks(const compat::KnowledgeBase& kb, const std::vector<Ask>& asks) {
                        (guess.empty() ? "" : " (did you mean " + guess + "?)") + "; known: " + join(known, ", "));
     }
     if (!a.req.url.empty()) throw InputError(a.origin + ": '" + a.req.str() + "': a URL requirement cannot be planned");
-    const compat::ExtensionInfo* ext = kb.extension(a.req.name);
+    const knowledge::ExtensionInfo* ext = kb.extension(a.req.name);
     bool tree = ext && std::any_of(ext->releases.begin(), ext->releases.end(),
-                                   [](const compat::ExtensionRelease& r) { return r.distribution == "source"; });
+                                   [](const knowledge::ExtensionRelease& r) { return r.distribution == "source"; });
     if (tree && a.req.specifiers.empty()) continue;  // built from its source tree, not from PyPI
-    bool any = std::any_of(pkg->releases.begin(), pkg->releases.end(), [&](const compat::PypiRelease& r) {
+    bool any = std::any_of(pkg->releases.begin(), pkg->releases.end(), [&](const knowledge::PypiRelease& r) {
       return !r.yanked && a.req.specifiers.contains(r.version);
     });
     if (!any) {
@@ -437,7 +437,7 @@ void check_asks(const compat::KnowledgeBase& kb, const std::vector<Ask>& asks) {
   }
 }
 
-Result resolve(const compat::KnowledgeBase& kb, const Machine& m, const std::vector<Ask>& asks, int max_plans) {
+Result resolve(const knowledge::KnowledgeBase& kb, const Machine& m, const std::vector<Ask>& asks, int max_plans) {
   Result res;
   std::map<std::string, Candidate> cands;  // by package, in name order
   std::vector<std::string> order;          // packages as asked
@@ -554,7 +554,7 @@ Result resolve(const compat::KnowledgeBase& kb, const Machine& m, const std::vec
   return res;
 }
 
-std::optional<Plan> torch_for_cuda(const compat::KnowledgeBase& kb, Machine m, const std::string& cuda,
+std::optional<Plan> torch_for_cuda(const knowledge::KnowledgeBase& kb, Machine m, const std::string& cuda,
                                    const std::string& max_driver_cuda, const std::vector<Ask>& pins) {
   std::string want = mm_of(cuda);
   if (want.empty()) return std::nullopt;
@@ -564,7 +564,7 @@ std::optional<Plan> torch_for_cuda(const compat::KnowledgeBase& kb, Machine m, c
     if (!limit.empty() && (m.driver_cuda.empty() || cmp(limit, m.driver_cuda) < 0)) m.driver_cuda = limit;
   std::vector<Ask> asks = pins;
   if (std::none_of(asks.begin(), asks.end(), [](const Ask& a) { return a.req.name == "torch"; }))
-    asks.insert(asks.begin(), Ask{pep440::Requirement::parse("torch"), "the CUDA " + want + " build"});
+    asks.insert(asks.begin(), Ask{knowledge::pep440::Requirement::parse("torch"), "the CUDA " + want + " build"});
   Result r = resolve(kb, m, asks, 64);
   const Plan* same_major = nullptr;
   for (const auto& p : r.plans) {

@@ -23,7 +23,7 @@ namespace gpucheck::planner {
 
 /// One requirement with where it came from ("--for", "requirements.txt:3", "constraints.txt:1").
 struct Ask {
-  pep440::Requirement req;
+  knowledge::pep440::Requirement req;
   std::string origin;
   bool constraint = false;  // -c: limits a package without asking for it
   std::string label() const;  // "torch<2.0.0,>=1.10 (requirements.txt:1)"
@@ -88,21 +88,21 @@ struct Result {
 
 /// Throws InputError for a package the knowledge base does not know (with what it knows), or a pin no
 /// release satisfies ("bmtrain==9.9: no such release; bmtrain has 0.1.0, ..., 1.0.1").
-void check_asks(const compat::KnowledgeBase& kb, const std::vector<Ask>& asks);
+void check_asks(const knowledge::KnowledgeBase& kb, const std::vector<Ask>& asks);
 
-Result resolve(const compat::KnowledgeBase& kb, const Machine& m, const std::vector<Ask>& asks, int max_plans = 3);
+Result resolve(const knowledge::KnowledgeBase& kb, const Machine& m, const std::vector<Ask>& asks, int max_plans = 3);
 
 /// The torch to recommend for CUDA `cuda` ("12.1": a toolkit to match, or what a driver runs): the
 /// best-ranked plan for torch (within `pins`) whose CUDA is exactly cuda's major.minor, else the best of the
 /// same major with a minor not above it, and not above `max_driver_cuda`. doctor and explain both ask this,
 /// so both name the same build for the same CUDA and machine. nullopt when none fits.
-std::optional<Plan> torch_for_cuda(const compat::KnowledgeBase& kb, Machine m, const std::string& cuda,
+std::optional<Plan> torch_for_cuda(const knowledge::KnowledgeBase& kb, Machine m, const std::string& cuda,
                                    const std::string& max_driver_cuda = "", const std::vector<Ask>& pins = {});
 
 /// `pip -c` / `uv -c` lines pinning everything the plan installs ("torch==2.5.1\nbmtrain==1.0.1\n").
 std::string constraints_text(const Plan& plan);
 
 /// Every package name the planner can judge (pypi.json), sorted.
-std::vector<std::string> known_packages(const compat::KnowledgeBase& kb);
+std::vector<std::string> known_packages(const knowledge::KnowledgeBase& kb);
 
 }  // namespace gpucheck::planner

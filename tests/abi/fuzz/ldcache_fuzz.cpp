@@ -8,7 +8,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   try {
-    auto c = gpucheck::abi::LdCache::parse(std::string_view(reinterpret_cast<const char*>(data), size), "fuzz");
+    auto c = gpucheck::platform::LdCache::parse(std::string_view(reinterpret_cast<const char*>(data), size), "fuzz");
     (void)c.lookup("libc.so.6");
   } catch (const gpucheck::InputError&) {
   }
