@@ -4,6 +4,8 @@
 // torch's CUDA (not PASS), and `doctor` on this machine.
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include <unistd.h>
 
 #include <filesystem>
@@ -191,6 +193,26 @@ TEST(GpuPresence, APastedReportWithADriverOlderThanTorchsCudaIsNotAPass) {
   ASSERT_EQ(with_id(d13, "driver.too_old_for_torch").size(), 1u);
   EXPECT_NE(with_id(d13, "driver.too_old_for_torch")[0]["title"].get<std::string>().find("410.104"), std::string::npos);
   fs::remove(tmp);
+}
+
+TEST(PastedVerdicts, AnExtensionBuiltFromACheckoutIsNotHeldToItsPypiReleasesPin) {
+  // xformers issue 1244: "0.0.30+c5c0720c.d20250414" (a commit and a build date) beside torch 2.8.0.dev: built
+  // here against that torch, so PyPI's torch==2.7.0 pin of 0.0.30 does not describe it; the maintainer found
+  // nothing broken. The same paste naming PyPI's 0.0.30 is held to that pin.
+  const std::string paste = kData + "/pasted_env/facebookresearch-xformers-1244.txt";
+  auto r = run_gpucheck({"doctor", "--from-text", paste, "--json"});
+  ASSERT_TRUE(r.exited) << r.describe();
+  EXPECT_EQ(r.exit_code, 0) << r.out.substr(0, 3000) << r.err;
+  EXPECT_TRUE(with_id(nlohmann::json::parse(r.out), "ext.torch_out_of_range").empty());
+  std::string text = gpucheck::read_file(paste);
+  for (std::size_t at; (at = text.find("0.0.30+c5c0720c.d20250414")) != std::string::npos;)
+    text.replace(at, std::strlen("0.0.30+c5c0720c.d20250414"), "0.0.30");
+  const fs::path tmp = fs::temp_directory_path() / ("gpucheck_verdict_xf_" + std::to_string(::getpid()) + ".txt");
+  std::ofstream(tmp) << text;
+  auto pypi = run_gpucheck({"doctor", "--from-text", tmp.string(), "--json"});
+  fs::remove(tmp);
+  EXPECT_EQ(pypi.exit_code, 1) << pypi.out.substr(0, 2000);
+  EXPECT_EQ(with_id(nlohmann::json::parse(pypi.out), "ext.torch_out_of_range").size(), 1u);
 }
 
 TEST(GpuPresence, HereRunAndDoctorDoNotPointAtEachOther) {

@@ -1,5 +1,6 @@
 // Installed extension packages vs the constraints their builds imply (data/compat/extensions.json).
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <set>
 
@@ -54,7 +55,26 @@ std::vector<std::string> first_symbols(const abi::SymbolGroup& g, std::size_t n)
 struct PublishedTorchPin {
   std::string specifiers, source;
 };
+/// A version whose local label names a commit or a build date ("0.0.30+c5c0720c.d20250414", setuptools-scm's
+/// "+g1a2b3c4.d20240101") was built from a checkout, against the torch that was installed then: PyPI (which
+/// refuses local versions) published no such wheel, so its pins do not describe it. "+cu121" is not such a label.
+bool built_from_checkout(const std::string& version) {
+  auto plus = version.find('+');
+  if (plus == std::string::npos) return false;
+  for (const auto& part : split(version.substr(plus + 1), '.')) {
+    std::string hex = part.size() > 1 && part[0] == 'g' ? part.substr(1) : part;
+    bool commit = hex.size() >= 7 && hex.size() <= 40 &&
+                  std::all_of(hex.begin(), hex.end(), [](unsigned char c) { return std::isxdigit(c) && !std::isupper(c); }) &&
+                  std::any_of(hex.begin(), hex.end(), [](unsigned char c) { return std::isalpha(c); });
+    bool date = part.size() == 9 && part[0] == 'd' &&
+                std::all_of(part.begin() + 1, part.end(), [](unsigned char c) { return std::isdigit(c); });
+    if (commit || date) return true;
+  }
+  return false;
+}
+
 PublishedTorchPin published_torch_pin(const knowledge::KnowledgeBase& kb, const std::string& name, const std::string& version) {
+  if (built_from_checkout(version)) return {};
   const knowledge::PypiPackage* pkg = kb.pypi().package(name);
   const knowledge::PypiRelease* rel = pkg ? pkg->find(version) : nullptr;
   if (!rel) return {};
