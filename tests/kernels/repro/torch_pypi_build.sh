@@ -36,8 +36,8 @@ step "compile torch_crosscheck.cpp"
 "$cxx" "${flags[@]}" "${defs[@]}" -c "$src/probes/torch_linkage/torch_crosscheck.cpp" -o "$work/crosscheck.o"
 step "compile bench/kernels/torch_gpu_ops.cpp"
 "$cxx" "${flags[@]}" -c "$src/bench/kernels/torch_gpu_ops.cpp" -o "$work/torch_gpu_ops.o"
-step "compile tests/kernels/test_torch_crosscheck.cpp"
-"$cxx" "${flags[@]}" -c "$src/tests/kernels/test_torch_crosscheck.cpp" -o "$work/test.o"
+step "compile tests/kernels/torch_crosscheck_test.cpp"
+"$cxx" "${flags[@]}" -c "$src/tests/kernels/torch_crosscheck_test.cpp" -o "$work/test.o"
 cuda=()
 [[ -d /usr/local/cuda/lib64 ]] && cuda=(-L/usr/local/cuda/lib64 -lcudart_static -ldl -lrt)
 step "link against libtorch_cpu and libc10 of torch $ver"

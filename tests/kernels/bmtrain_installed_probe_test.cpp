@@ -1,6 +1,6 @@
 // bmtrain.installed end to end, as the runner starts it, against stand-ins for bmtrain.C built by CMake
 // (fake_bmtrain/): a package tree with dist-info in a temp site directory on PYTHONPATH of the real Python
-// the stand-ins were built for. The real BMTrain 1.0.1 wheel is exercised by repro/test_bmtrain_peer.cpp.
+// the stand-ins were built for. The real BMTrain 1.0.1 wheel is exercised by repro/bmtrain_peer_test.cpp.
 #include <gtest/gtest.h>
 
 #include "support/report_json.h"
