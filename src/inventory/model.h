@@ -13,6 +13,11 @@
 
 namespace gpucheck::inventory {
 
+/// What nvidia-smi prints when the driver's kernel module does not answer; a Driver::error that begins with it
+/// (a pasted nvidia-smi) means the driver is installed but not loaded.
+inline constexpr const char* kNvidiaSmiNoDriver =
+    "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver";
+
 struct Driver {
   bool present = false;
   std::string version;            // "550.54.15"

@@ -521,9 +521,9 @@ std::optional<PastedFacts> read_nvidia_smi(std::string_view text) {
   bool seen = false;
   for (const auto& t : lines_of(text)) {
     // The driver's own tool saying the kernel driver does not answer (not loaded, or built for another kernel).
-    if (t.find("NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver") != std::string::npos) {
+    if (auto at = t.find(kNvidiaSmiNoDriver); at != std::string::npos) {
       seen = true;
-      f.driver_failure = trim(t.substr(t.find("NVIDIA-SMI has failed")));
+      f.driver_failure = trim(t.substr(at));
       continue;
     }
     if (t.find("NVIDIA-SMI") != std::string::npos && t.find("Driver Version:") != std::string::npos) {

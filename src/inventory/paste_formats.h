@@ -33,7 +33,7 @@ struct PastedFacts {
   bool states_nvcc = false;  // the format says whether nvcc exists ("CUDA compiler  not available" counts)
   std::string glibc;         // "2.35"
   std::string numpy_abi_error;  // numpy's "A module that was compiled using NumPy 1.x cannot be run in NumPy 2.0.2"
-  std::string driver_failure;  // nvidia-smi's "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver"
+  std::string driver_failure;  // nvidia-smi's kNvidiaSmiNoDriver line (inventory/model.h)
   std::string driver_refusal;  // torch's "The NVIDIA driver on your system is too old (found version 11070)"
   std::vector<std::string> torch_archs;  // torch's own list ("supports CUDA capabilities sm_50 ... sm_90")
   std::map<std::string, std::vector<std::string>> extension_archs;  // "detectron2 arch flags  7.5": name -> archs

@@ -142,7 +142,7 @@ void check_driver(const DoctorContext& ctx, std::vector<Finding>& out) {
       return;
     }
     // nvidia-smi (installed with the driver) saying it cannot reach the kernel driver: broken now, GPU or not.
-    const bool smi_failed = ctx.inv.driver.error.find("NVIDIA-SMI has failed") != std::string::npos;
+    const bool smi_failed = starts_with(ctx.inv.driver.error, inventory::kNvidiaSmiNoDriver);
     if (!gpu_here && !smi_failed && torch_cuda.empty()) return;
     Finding f;
     f.id = "driver.missing";

@@ -59,15 +59,13 @@ struct PublishedTorchPin {
 /// "+g1a2b3c4.d20240101") was built from a checkout, against the torch that was installed then: PyPI (which
 /// refuses local versions) published no such wheel, so its pins do not describe it. "+cu121" is not such a label.
 bool built_from_checkout(const std::string& version) {
-  auto plus = version.find('+');
-  if (plus == std::string::npos) return false;
-  for (const auto& part : split(version.substr(plus + 1), '.')) {
+  auto v = knowledge::pep440::Version::parse(version);
+  if (!v) return false;
+  for (const auto& part : split(v->local, '.')) {  // the local label, lower case, '.'-separated
     std::string hex = part.size() > 1 && part[0] == 'g' ? part.substr(1) : part;
-    bool commit = hex.size() >= 7 && hex.size() <= 40 &&
-                  std::all_of(hex.begin(), hex.end(), [](unsigned char c) { return std::isxdigit(c) && !std::isupper(c); }) &&
-                  std::any_of(hex.begin(), hex.end(), [](unsigned char c) { return std::isalpha(c); });
-    bool date = part.size() == 9 && part[0] == 'd' &&
-                std::all_of(part.begin() + 1, part.end(), [](unsigned char c) { return std::isdigit(c); });
+    bool commit = hex.size() >= 7 && hex.size() <= 40 && std::all_of(hex.begin(), hex.end(), ::isxdigit) &&
+                  std::any_of(hex.begin(), hex.end(), ::isalpha);
+    bool date = part.size() == 9 && part[0] == 'd' && std::all_of(part.begin() + 1, part.end(), ::isdigit);
     if (commit || date) return true;
   }
   return false;
