@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/subprocess.h"
+#include "support/probe_run.h"
 
 #if GPUCHECK_TEST_HAVE_CUDA
 #include "gemm/cublaslt.h"
@@ -18,16 +19,7 @@
 using namespace gpucheck;
 
 namespace {
-nlohmann::json run_probe(const std::string& id, std::vector<std::string> extra) {
-  std::vector<std::string> argv{std::string(GPUCHECK_STAGE_PROBES) + "/" + id, "--result-fd", "3"};
-  argv.insert(argv.end(), extra.begin(), extra.end());
-  SubprocessOptions o;
-  o.result_fd = 3;
-  o.timeout = std::chrono::minutes(4);
-  auto r = run_subprocess(argv, o);
-  EXPECT_TRUE(r.ok()) << id << ": " << r.describe() << "\n" << r.err;
-  return nlohmann::json::parse(r.result);
-}
+using gpucheck::testing::run_probe;
 
 bool machine_has_nvidia_driver() { return access("/dev/nvidiactl", F_OK) == 0; }
 

@@ -9,19 +9,15 @@
 #include <nlohmann/json.hpp>
 
 #include "core/subprocess.h"
+#include "support/probe_run.h"
 
 using namespace gpucheck;
 
 namespace {
+// Every kernel probe at its quick level.
 nlohmann::json run_probe(const std::string& id, std::vector<std::string> extra = {}) {
-  std::vector<std::string> argv{std::string(GPUCHECK_STAGE_PROBES) + "/" + id, "--result-fd", "3", "--level", "quick"};
-  argv.insert(argv.end(), extra.begin(), extra.end());
-  SubprocessOptions o;
-  o.result_fd = 3;
-  o.timeout = std::chrono::minutes(4);
-  auto r = run_subprocess(argv, o);
-  EXPECT_TRUE(r.ok()) << id << ": " << r.describe() << "\n" << r.err;
-  return nlohmann::json::parse(r.result);
+  extra.insert(extra.begin(), {"--level", "quick"});
+  return gpucheck::testing::run_probe(id, extra);
 }
 }  // namespace
 
