@@ -52,7 +52,7 @@ const std::string& corpus() {
   return text;
 }
 
-// Lines of 'A ' * 2000 followed by each pattern's first literal in turn (tests/explain/explain_linear_time_test).
+// Lines of 'A ' * 2000 followed by each pattern's first literal in turn (tests/checks/explain/explain_linear_time_test).
 const std::string& adversarial() {
   static const std::string text = [] {
     std::vector<std::string> tails;

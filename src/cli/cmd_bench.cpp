@@ -25,7 +25,7 @@ Runner setup_bench(CLI::App& sub, GlobalOptions& g) {
       ->type_name("S");
   sub.add_option("--python", req->pythons, "The Python whose torch the context names")->type_name("PATH");
   sub.add_flag("--no-python", req->no_python, "No Python: faster, the context names no torch");
-  // Test-only: the `regression` suite does F times its work, a run slower on purpose (tests/regression).
+  // Test-only: the `regression` suite does F times its work, a run slower on purpose (tests/checks/regression).
   sub.add_option("--test-slowdown", req->options.test_slowdown)->group("")->type_name("F");
   sub.footer(R"(Runs the Google Benchmark suites (next to gpucheck, or $GPUCHECK_BENCH_DIR),
 each an isolated process, --repetitions times each benchmark, and writes ONE

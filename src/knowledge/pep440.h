@@ -3,7 +3,7 @@
 // (the library pip vendors): what users type (`--for 'bmtrain>=0.2.1'`, requirements.txt lines), what wheels
 // publish (Requires-Dist, Requires-Python) and what `pip check` asks of an installed distribution.
 // The one implementation in gpucheck: doctor, explain and the planner all ask it. Pure functions, no I/O.
-// tests/compat/pep440_reference_test.cpp compares it with packaging itself over a generated table.
+// tests/knowledge/pep440_reference_test.cpp compares it with packaging itself over a generated table.
 //
 //   auto r = pep440::Requirement::parse("torch (!=1.12.0,>=1.9) ; extra == 'all'");
 //   r.name == "torch"; r.specifiers.contains("1.13.1") == true; r.marker == "extra == 'all'"

@@ -89,7 +89,7 @@ class EveryCommand : public ::testing::Test {
   static void TearDownTestSuite() { fs::remove_all(dir); }
 
   static std::vector<Case> cases() {
-    const std::string scenarios = std::string(GPUCHECK_SOURCE_DIR) + "/tests/compat/scenarios/three_toolkits.json";
+    const std::string scenarios = std::string(GPUCHECK_SOURCE_DIR) + "/tests/checks/doctor/scenarios/three_toolkits.json";
     // Without a toolkit here, use-cuda and modulefiles read the toolkits of a scenario document.
     std::vector<std::string> use_cuda = toolkit.empty() ? std::vector<std::string>{"12.4", "--from", scenarios}
                                                         : std::vector<std::string>{toolkit};

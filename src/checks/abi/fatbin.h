@@ -2,7 +2,7 @@
 // The CUDA fat binary embedded by nvcc in `.nv_fatbin` (and `__nv_relfatbin` for -rdc objects): one or
 // more containers (magic 0xBA55ED50), each a list of entries holding SASS (an ELF cubin for one sm_XY) or
 // PTX (for one compute_XY, with its ISA version), possibly compressed. Layout as documented by
-// n-eiling/cuda-fatbin-decompression and checked against nvcc/cuobjdump output in tests/abi.
+// n-eiling/cuda-fatbin-decompression and checked against nvcc/cuobjdump output in tests/checks/abi.
 #include <cstdint>
 #include <string>
 #include <string_view>

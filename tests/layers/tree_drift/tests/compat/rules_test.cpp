@@ -1,0 +1,1 @@
+// fixture: a test folder that mirrors no src/ folder
