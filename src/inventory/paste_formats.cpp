@@ -229,11 +229,21 @@ std::optional<PastedFacts> read_torch_warnings(std::string_view text) {
   bool seen = false;
   // torch/cuda/__init__.py (_check_capability) and c10/cuda/CUDAFunctions.cpp print these verbatim.
   const std::string incompatible = " with CUDA capability sm_", tail = "is not compatible with the current PyTorch installation";
-  const std::string supports = "The current PyTorch install supports CUDA capabilities ";
+  const std::string supports = "The current PyTorch install supports CUDA capabilities";
   const std::string too_old = "driver on your system is too old (found version ";
   const std::string numpy1 = "A module that was compiled using NumPy 1.x cannot be run in";
-  bool numpy_warning = false;
+  bool numpy_warning = false, archs_next = false;
+  auto add_archs = [&f](const std::string& list) {
+    for (auto word : split(list, ' ')) {
+      while (!word.empty() && (word.back() == '.' || word.back() == ',')) word.pop_back();
+      if (starts_with(word, "sm_") || starts_with(word, "compute_")) f.torch_archs.push_back(word);
+    }
+  };
   for (const auto& t : lines_of(text)) {
+    if (archs_next) {  // the list wrapped onto the next line
+      archs_next = false;
+      add_archs(t);
+    }
     // numpy 2's own warning when a module built against numpy 1 is imported (torch < 2.3, ...): the
     // version follows on the next line, "NumPy 2.0.2 as it may crash."
     if (t.find(numpy1) != std::string::npos) {
@@ -260,10 +270,8 @@ std::optional<PastedFacts> read_torch_warnings(std::string_view text) {
       }
     }
     if (auto at = t.find(supports); at != std::string::npos && f.torch_archs.empty()) {
-      for (auto word : split(t.substr(at + supports.size()), ' ')) {
-        while (!word.empty() && (word.back() == '.' || word.back() == ',')) word.pop_back();
-        if (starts_with(word, "sm_") || starts_with(word, "compute_")) f.torch_archs.push_back(word);
-      }
+      add_archs(t.substr(at + supports.size()));
+      archs_next = f.torch_archs.empty();
     }
     int found = 0;
     if (auto at = t.find(too_old); at != std::string::npos) {
@@ -414,6 +422,52 @@ std::optional<PastedFacts> read_sglang_check_env(std::string_view text) {
   return f;
 }
 
+std::optional<PastedFacts> read_comfyui_report(std::string_view text) {
+  PastedFacts f;
+  f.format = "ComfyUI's system information";
+  bool seen = false, cuda_device = false;
+  // "cuda:0 NVIDIA GeForce RTX 4090 : cudaMallocAsync" -> "NVIDIA GeForce RTX 4090"; "" for a CPU device.
+  auto device_name = [](std::string d) {
+    d = trim(d);
+    if (!starts_with(d, "cuda:")) return std::string();
+    d = d.substr(d.find(' ') == std::string::npos ? d.size() : d.find(' ') + 1);
+    return trim(d.substr(0, d.rfind(" : ")));
+  };
+  for (const auto& t : lines_of(text)) {
+    std::string line = trim(t);
+    // The bug report's markdown: "- **PyTorch Version:** 2.8.0+cu129", "- **Name:** cuda:0 NVIDIA ...".
+    if (starts_with(line, "- **")) {
+      line.erase(std::remove(line.begin(), line.end(), '*'), line.end());
+      line = trim(line.substr(1));
+    }
+    std::string key, value;
+    for (const char* k : {"PyTorch Version: ", "pytorch version: "})
+      if (auto at = line.find(k); at != std::string::npos && key.empty()) key = "torch", value = line.substr(at + std::strlen(k));
+    for (const char* k : {"Name: cuda:", "Device: cuda:"})
+      if (auto at = line.find(k); at != std::string::npos && key.empty())
+        key = "device", value = line.substr(at + std::strlen(k) - 5);  // from "cuda:"
+    if (auto at = line.find("xformers version: "); at != std::string::npos && key.empty()) key = "xformers", value = line.substr(at + 18);
+    if (starts_with(line, "Python Version: ") && key.empty()) key = "python", value = line.substr(16);
+    if (key != "device") value = first_word(value);
+    if (key == "torch" && is_version(value)) {
+      f.torch_version = value;
+      seen = true;
+    } else if (key == "device") {
+      if (std::string name = device_name(value); !name.empty() && !cuda_device) {
+        f.gpus.push_back({name, ""});
+        cuda_device = true;  // ComfyUI names the one device torch runs on; the report repeats it in its log
+      }
+    } else if (key == "xformers" && is_version(value)) {
+      f.packages["xformers"] = value;
+    } else if (key == "python" && is_version(value)) {
+      f.python_version = value;
+    }
+  }
+  if (!seen) return std::nullopt;
+  if (cuda_device) f.cuda_available = true;  // torch itself chose a CUDA device
+  return f;
+}
+
 std::optional<PastedFacts> read_hf_env_list(std::string_view text) {
   PastedFacts f;
   f.format = "an `env` list (transformers-cli, accelerate, llamafactory-cli)";
@@ -455,7 +509,8 @@ std::optional<PastedFacts> read_lightning_env(std::string_view text) {
     const std::string line = trim(t);
     if (starts_with(line, "* ")) {
       cuda_section = line == "* CUDA:";
-      packages_section = line == "* Packages:";
+      // Lightning 1.9+ lists torch and its companions under "* Lightning:", the rest under "* Packages:".
+      packages_section = line == "* Packages:" || line == "* Lightning:";
       gpu_list = false;
       continue;
     }
@@ -482,17 +537,41 @@ std::optional<PastedFacts> read_lightning_env(std::string_view text) {
   return f;
 }
 
+namespace {
+
+// mmcv's collect_env() printed with pprint instead of its "key: value" lines: "{'CUDA available': True,",
+// " 'GPU 0,1': 'NVIDIA TITAN RTX',", and the compiling details as string pieces "'  - CUDA Runtime 10.2\n'".
+// -> "CUDA available: True", "GPU 0,1: NVIDIA TITAN RTX", "- CUDA Runtime 10.2"; other lines unchanged.
+std::string from_pprint_dict(std::string line) {
+  if (starts_with(line, "{'")) line.erase(0, 1);
+  if (line.size() < 2 || line[0] != '\'') return line;
+  auto unquote = [](std::string v) {
+    v = trim(v);
+    while (!v.empty() && (v.back() == ',' || v.back() == '}')) v.pop_back();
+    if (v.size() >= 2 && v.front() == '\'' && v.back() == '\'') v = v.substr(1, v.size() - 2);
+    if (ends_with(v, "\\n")) v.resize(v.size() - 2);
+    return trim(v);
+  };
+  auto sep = line.find("': ");
+  if (sep == std::string::npos) return unquote(line);  // a continuation piece of a long string value
+  return line.substr(1, sep - 1) + ": " + unquote(line.substr(sep + 3));
+}
+
+}  // namespace
+
 std::optional<PastedFacts> read_openmmlab_env(std::string_view text) {
   PastedFacts f;
   f.format = "OpenMMLab collect_env";
-  bool seen = false, built_with = false;
+  bool seen = false, built_with = false, pprint = false;
   for (const auto& t : lines_of(text)) {
-    const std::string line = trim(t);
-    if (starts_with(line, "sys.platform: ")) seen = true;
+    if (starts_with(trim(t), "{'")) pprint = true;
+    const std::string line = pprint ? from_pprint_dict(trim(t)) : trim(t);
+    if (starts_with(line, "sys.platform: ") || (pprint && starts_with(line, "CUDA available: "))) seen = true;
     if (!seen) continue;
     if (built_with) {
       if (starts_with(line, "- CUDA Runtime ")) f.torch_cuda = first_word(line.substr(15));
-      if (starts_with(line, "-")) continue;
+      const bool string_piece = pprint && starts_with(trim(t), "'") && trim(t).find("': ") == std::string::npos;
+      if (starts_with(line, "-") || string_piece) continue;
       built_with = false;
     }
     auto colon = line.find(": ");
@@ -591,6 +670,10 @@ std::string failed_extension(const std::string& line, const std::string& last_pa
   std::size_t at = std::string::npos;
   for (const char* error : {"ImportError: ", "OSError: "})
     if (starts_with(line, error)) at = std::strlen(error);
+  // The loader's message quoted without the exception's name: "torch_scatter/_version_cuda.so: undefined
+  // symbol: _ZN5torch3jit17parseSchemaOrNameERKSsb".
+  if (at == std::string::npos && line.find(".so: undefined symbol: ") != std::string::npos &&
+      line.find(' ') > line.find(".so: ")) at = 0;
   if (at == std::string::npos) return "";
   const std::string message = line.substr(at);
   auto so = message.find(".so");
@@ -602,7 +685,62 @@ std::string failed_extension(const std::string& line, const std::string& last_pa
   std::string path = message.substr(0, message.find(": "));
   std::string module = module_of_installed_path(path);
   if (module.empty() && path.find('/') == std::string::npos) module = last_package_in_traceback;
+  if (module.empty() && message.find("undefined symbol") != std::string::npos) {
+    // An extension outside site-packages (built in a checkout, "(...)/KNN_CUDA/knn_cuda/csrc/_ext/knn/knn.so",
+    // or quoted relative, "torch_scatter/_version_cuda.so"): the package folder holding it, else the file
+    // itself; a shared library (lib*.so) is not a module.
+    auto identifier = [](const std::string& s) {
+      return !s.empty() && !std::isdigit(static_cast<unsigned char>(s[0])) &&
+             std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isalnum(c) || c == '_'; });
+    };
+    const auto slash = path.find_last_of("/\\");
+    const std::string file = slash == std::string::npos ? path : path.substr(slash + 1);
+    const std::string folder = slash == std::string::npos ? "" : path.substr(0, slash);
+    const std::string parent = folder.substr(folder.find_last_of("/\\") == std::string::npos ? 0 : folder.find_last_of("/\\") + 1);
+    const std::string stem = file.substr(0, file.find('.'));
+    if (!starts_with(file, "lib")) module = identifier(parent) ? parent : identifier(stem) ? stem : "";
+  }
   return module;
+}
+
+// ">>> import torchvision" or ">>> from torchvision.ops import nms" typed in an interactive session (the
+// prompt is gone: lines_of strips '>' as a quote mark): the top-level module, "" for any other line.
+std::string interactive_import(const std::string& line) {
+  const std::string code = trim(line);
+  std::string rest;
+  if (starts_with(code, "import ")) rest = code.substr(7);
+  else if (starts_with(code, "from ")) rest = code.substr(5);
+  else return "";
+  std::string module = first_word(rest);
+  module = module.substr(0, module.find('.'));
+  const bool identifier = !module.empty() && !std::isdigit(static_cast<unsigned char>(module[0])) &&
+                          std::all_of(module.begin(), module.end(), [](unsigned char c) { return std::isalnum(c) || c == '_'; });
+  return identifier ? module : "";
+}
+
+// "RuntimeError: operator torchvision::nms does not exist": the line that ends a Python traceback.
+bool exception_line(const std::string& line) {
+  auto colon = line.find(": ");
+  if (colon == std::string::npos || colon == 0) return false;
+  const std::string type = line.substr(0, colon);
+  return (ends_with(type, "Error") || ends_with(type, "Exception")) &&
+         std::all_of(type.begin(), type.end(), [](unsigned char c) { return std::isalnum(c) || c == '_' || c == '.'; });
+}
+
+// torchvision's and torchaudio's own refusal to load next to a torch built with another CUDA
+// (torchvision/extension.py, torchaudio/_extension/utils.py), the message line of the RuntimeError, not the
+// traceback's listing of the source that raises it: "RuntimeError: Detected that PyTorch and TorchAudio were
+// compiled with different CUDA versions. PyTorch has CUDA version 12.1 whereas TorchAudio has CUDA version
+// 11.8." -> "torchaudio"; "" when the line is no such refusal.
+std::string companion_cuda_refusal(const std::string& line) {
+  std::string message = starts_with(line, "RuntimeError: ") ? line.substr(14) : line;
+  const std::string lead = "Detected that PyTorch and ";
+  if (!starts_with(message, lead)) return "";
+  std::string rest = message.substr(lead.size());
+  if (rest.find(" were compiled with different") == std::string::npos) return "";  // a terminal may wrap after it
+  std::string module = first_word(rest);
+  std::transform(module.begin(), module.end(), module.begin(), [](unsigned char c) { return std::tolower(c); });
+  return module == "torchvision" || module == "torchaudio" ? module : "";
 }
 
 }  // namespace
@@ -610,7 +748,31 @@ std::string failed_extension(const std::string& line, const std::string& last_pa
 std::map<std::string, std::string> read_import_warnings(std::string_view text) {
   std::map<std::string, std::string> out;
   std::string last_package;  // of the traceback's File lines
+  // An import typed at the interpreter's prompt, then a traceback: that import failed, whatever the
+  // traceback's last line (recorded when pasted; a traceback cut before it still says the import raised).
+  std::string typed_import, raising_import;
+  auto close_traceback = [&](const std::string& message) {
+    if (!raising_import.empty() && !out.count(raising_import))
+      out[raising_import] = message.empty() ? ">>> import " + raising_import + ": Traceback (the paste ends before its error)"
+                                            : message;
+    raising_import.clear();
+  };
   for (const auto& t : lines_of(text)) {
+    if (auto typed = interactive_import(t); !typed.empty()) {
+      close_traceback("");
+      typed_import = typed;
+    } else if (starts_with(t, "Traceback (most recent call last)") && !typed_import.empty()) {
+      raising_import = typed_import;  // the traceback right below the import it interrupted
+      typed_import.clear();
+    } else if (!raising_import.empty() && exception_line(t)) {
+      close_traceback(t);
+    } else if (!trim(t).empty()) {
+      typed_import.clear();
+    }
+    // torchvision's operators missing from the torch it runs on (a torchvision built for another torch).
+    if (t.find("operator torchvision::") != std::string::npos && t.find("does not exist") != std::string::npos &&
+        !out.count("torchvision"))
+      out["torchvision"] = t;
     // vLLM: "WARNING 11-14 02:19:07 _custom_ops.py:20] Failed to import from vllm._C with ModuleNotFoundError(...)"
     auto at = t.find("Failed to import from vllm._C with ");
     if (at != std::string::npos && !out.count("vllm")) out["vllm"] = t.substr(at);
@@ -620,13 +782,15 @@ std::map<std::string, std::string> read_import_warnings(std::string_view text) {
       if (auto m = module_of_installed_path(file); !m.empty()) last_package = m;
     }
     if (auto module = failed_extension(line, last_package); !module.empty() && !out.count(module)) out[module] = line;
+    if (auto module = companion_cuda_refusal(line); !module.empty() && !out.count(module)) out[module] = line;
   }
+  close_traceback("");
   return out;
 }
 
 std::optional<PastedFacts> read_import_warning_report(std::string_view text) {
   PastedFacts f;
-  f.format = "a package's import warning";
+  f.format = "import warning";  // "the import warning report in X", "pasted import warning"
   f.import_errors = read_import_warnings(text);
   if (f.import_errors.empty()) return std::nullopt;
   return f;
@@ -646,6 +810,30 @@ bool conda_row(const std::vector<std::string>& w) {
   return us != std::string::npos && us + 1 < b.size() &&
          std::all_of(b.begin() + us + 1, b.end(), [](unsigned char c) { return std::isdigit(c); }) &&
          std::all_of(b.begin(), b.begin() + us, [](unsigned char c) { return std::isalnum(c) || c == '_' || c == '.'; });
+}
+
+std::optional<PastedFacts> read_pip_show(std::string_view text) {
+  PastedFacts f;
+  f.format = "pip show";
+  std::string name;
+  bool pip_field = false;  // Summary/Location/Requires: what tells pip show from other "Name:" lines
+  for (const auto& t : lines_of(text)) {
+    const std::string line = trim(t);
+    if (starts_with(line, "Name: ")) {
+      name = trim(line.substr(6));
+    } else if (starts_with(line, "Version: ") && !name.empty()) {
+      const std::string version = first_word(line.substr(9));
+      if (is_version(version) && name.find(' ') == std::string::npos) {
+        f.packages[normalized(name)] = version;
+        if (normalized(name) == "torch") f.torch_version = version;
+      }
+      name.clear();
+    } else if (starts_with(line, "Summary:") || starts_with(line, "Location: ") || starts_with(line, "Requires:")) {
+      pip_field = true;
+    }
+  }
+  if (f.packages.empty() || !pip_field) return std::nullopt;
+  return f;
 }
 
 std::optional<PastedFacts> read_package_list(std::string_view text) {

@@ -57,6 +57,10 @@ std::optional<PastedFacts> read_torch_warnings(std::string_view text);
 /// The "- key: value" lists of `transformers-cli env`, `accelerate env`, `diffusers-cli env` and
 /// `llamafactory-cli env`: torch ("PyTorch version (GPU?): 2.1.2+cu121 (True)"), Python, packages, GPU type.
 std::optional<PastedFacts> read_hf_env_list(std::string_view text);
+/// ComfyUI's bug-report "System Information" ("- **PyTorch Version:** 2.8.0+cu129", "- **Name:** cuda:0 NVIDIA
+/// GeForce RTX 5090 : cudaMallocAsync") and its startup log ("pytorch version: 2.7.0+cu128", "Device: cuda:0
+/// NVIDIA GeForce RTX 4090 : native", "xformers version: 0.0.26.post1"), which Fooocus prints too.
+std::optional<PastedFacts> read_comfyui_report(std::string_view text);
 /// Lightning's `collect_env_details.py`: "* CUDA:" (GPU names, available, torch's CUDA "version"),
 /// "* Packages:" ("pyTorch_version" or "torch", the others), "* System:" ("python").
 std::optional<PastedFacts> read_lightning_env(std::string_view text);
@@ -69,9 +73,13 @@ std::optional<PastedFacts> read_nvidia_smi(std::string_view text);
 /// rows pasted without the rest of the report (torch's CUDA from its local tag, conda build string, or the
 /// nvidia-cuda-runtime wheel PyPI's torch requires).
 std::optional<PastedFacts> read_package_list(std::string_view text);
+/// `pip show torch torchvision` (one "Name: / Version: / Summary: ..." block per package): their versions,
+/// torch's CUDA from its local tag.
+std::optional<PastedFacts> read_pip_show(std::string_view text);
 
 /// What a package says about its own compiled part in a paste ("Failed to import from vllm._C with
-/// ImportError(...)"): module -> the failure.
+/// ImportError(...)", an extension's ImportError/OSError naming its .so, torchvision's or torchaudio's
+/// "Detected that PyTorch and TorchAudio were compiled with different CUDA versions"): module -> the failure.
 std::map<std::string, std::string> read_import_warnings(std::string_view text);
 /// Those warnings pasted as the report itself (the reporter's whole "environment" section): a fact about
 /// the environment, that the package's compiled part does not load.

@@ -159,6 +159,110 @@ TEST(PasteFormats, NvidiaSmiFailureIsADriverThatDoesNotAnswer) {
   EXPECT_TRUE(ok->driver_failure.empty());
 }
 
+TEST(PasteFormats, TorchaudioRefusingTorchsCudaIsAnImportFailure) {
+  // torchaudio's own check (WhisperHallu 22): the traceback lists the source that raises it, whose quoted
+  // text is no refusal; the RuntimeError line is.
+  const std::string text = paste("pasted_env/EtienneAb3d-WhisperHallu-22.txt");
+  auto errors = read_import_warnings(text);
+  ASSERT_EQ(errors.size(), 1u);
+  ASSERT_TRUE(errors.count("torchaudio"));
+  EXPECT_EQ(errors.at("torchaudio").rfind("RuntimeError: Detected that PyTorch and TorchAudio were compiled", 0), 0u);
+  auto env = read_pasted_environment(text, "paste", kCompat);
+  ASSERT_TRUE(env);
+  ASSERT_FALSE(env->inventory.pythons.empty());
+  EXPECT_TRUE(env->inventory.pythons.front().import_errors.count("torchaudio"));
+  // torchvision's wording, wrapped where a terminal broke it (geocine/sd-easy-mode 18, tests/data/corpus).
+  auto wrapped = read_import_warnings(gpucheck::read_file(std::string(GPUCHECK_TEST_DATA) + "/corpus/geocine-sd-easy-mode-18.log"));
+  EXPECT_TRUE(wrapped.count("torchvision"));
+  // The source line alone, as a traceback quotes it, is not the refusal.
+  EXPECT_TRUE(read_import_warnings(
+                  "    193                 \"Detected that PyTorch and TorchAudio were compiled with different CUDA versions. \"")
+                  .empty());
+}
+
+TEST(PasteFormats, ComfyuiSystemInformationAndStartupLogGiveTorchAndItsDevice) {
+  // The bug report's markdown (ComfyUI 5278): torch, Python, the CUDA device torch runs on.
+  auto report = read_comfyui_report(paste("pasted_env/Comfy-Org-ComfyUI-5278.txt"));
+  ASSERT_TRUE(report);
+  EXPECT_EQ(report->torch_version, "2.4.1+cu124");
+  EXPECT_EQ(report->python_version, "3.11.9");
+  ASSERT_EQ(report->gpus.size(), 1u);  // the log below repeats the same device
+  EXPECT_EQ(report->gpus[0].name, "NVIDIA GeForce RTX 2060");
+  EXPECT_EQ(report->cuda_available, std::optional<bool>(true));
+  // The startup log alone (ComfyUI 8010), and the xformers version its log prints (UltimateSDUpscale 106).
+  auto log = read_comfyui_report(paste("pasted_env/Comfy-Org-ComfyUI-8010.txt"));
+  ASSERT_TRUE(log);
+  EXPECT_EQ(log->torch_version, "2.7.0+cu128");
+  ASSERT_EQ(log->gpus.size(), 1u);
+  EXPECT_EQ(log->gpus[0].name, "NVIDIA GeForce RTX 4090");
+  auto xf = read_comfyui_report(paste("pasted_env/ssitu-ComfyUI_UltimateSDUpscale-106.txt"));
+  ASSERT_TRUE(xf);
+  EXPECT_EQ(xf->packages.at("xformers"), "0.0.26.post1");
+  EXPECT_FALSE(read_comfyui_report(paste("pasted_env/pytorch-pytorch-43058.txt"))) << "a collect_env is not ComfyUI's";
+}
+
+TEST(PasteFormats, LightningListsTorchUnderItsLightningSection) {
+  // Lightning 1.9+ (pytorch-lightning 20220): torch under "* Lightning:", the rest under "* Packages:".
+  auto f = read_lightning_env(paste("pasted_env/Lightning-AI-pytorch-lightning-20220.txt"));
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->torch_version, "1.13.1+cu116");
+  EXPECT_EQ(f->packages.at("torchvision"), "0.14.1+cu116");
+  EXPECT_EQ(f->torch_cuda, std::optional<std::string>("11.6"));
+}
+
+TEST(PasteFormats, MmcvCollectEnvPrintedAsADict) {
+  // mmcv 1470: collect_env() through pprint, cut inside torch's compiling details.
+  auto f = read_openmmlab_env(paste("pasted_env/open-mmlab-mmcv-1470.txt"));
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->torch_version, "1.9.1");
+  EXPECT_EQ(f->cuda_available, std::optional<bool>(true));
+  EXPECT_EQ(f->nvcc_version, "10.2");
+  ASSERT_EQ(f->gpus.size(), 2u);  // "GPU 0,1": one name for two
+  EXPECT_EQ(f->gpus[1].name, "NVIDIA TITAN RTX");
+  EXPECT_EQ(f->packages.at("mmcv"), "1.3.16");
+}
+
+TEST(PasteFormats, PipShowGivesEachPackagesVersion) {
+  // sdnext 3531: two `pip show` blocks after the failure; torchvision 0.20.1 pins torch 2.5.1 on PyPI.
+  const std::string text = paste("pasted_env/vladmandic-sdnext-3531.txt");
+  auto f = read_pip_show(text);
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->torch_version, "2.4.0+cu121");
+  EXPECT_EQ(f->packages.at("torchvision"), "0.20.1+cu124");
+  EXPECT_FALSE(read_pip_show("Name: Ada\nVersion: 1.0\n")) << "two lines with a name are not pip show";
+  // The failure torchvision prints when its operators are missing from this torch.
+  auto errors = read_import_warnings(text);
+  ASSERT_TRUE(errors.count("torchvision"));
+  EXPECT_NE(errors.at("torchvision").find("operator torchvision::nms does not exist"), std::string::npos);
+}
+
+TEST(PasteFormats, ExtensionsThatFailOutsideSitePackagesAndTypedImports) {
+  // KNN_CUDA 2: an extension built in its checkout; the folder holding the .so names it.
+  auto knn = read_import_warnings(paste("pasted_env/unlimblue-KNN_CUDA-2.txt"));
+  EXPECT_TRUE(knn.count("knn"));
+  // pytorch_scatter 470: the loader's message quoted without "ImportError:", the path relative.
+  auto scatter = read_import_warnings(paste("pasted_env/rusty1s-pytorch_scatter-470.txt"));
+  EXPECT_TRUE(scatter.count("torch_scatter"));
+  // tt-forge 890: `>>> import torchvision` and a traceback cut before its error line.
+  auto typed = read_import_warnings(paste("pasted_env/tenstorrent-tt-forge-890.txt"));
+  ASSERT_TRUE(typed.count("torchvision"));
+  EXPECT_FALSE(typed.count("torch")) << "import torch raised nothing";
+  // A library's symbol error is no module, and an import without a traceback below it is no failure.
+  EXPECT_TRUE(read_import_warnings("libfoo.so: undefined symbol: bar\n").empty());
+  EXPECT_TRUE(read_import_warnings(">>> import torch\n>>> torch.cuda.is_available()\nTrue\n").empty());
+}
+
+TEST(PasteFormats, TorchsArchListWrappedOntoTheNextLine) {
+  // Fooocus 4222: "The current PyTorch install supports CUDA capabilities" then the list on its own line.
+  auto f = read_torch_warnings(paste("pasted_env/lllyasviel-Fooocus-4222.txt"));
+  ASSERT_TRUE(f);
+  ASSERT_FALSE(f->torch_archs.empty());
+  EXPECT_EQ(f->torch_archs.front(), "sm_50");
+  EXPECT_EQ(f->torch_archs.back(), "sm_90");
+  ASSERT_EQ(f->gpus.size(), 1u);
+  EXPECT_EQ(f->gpus[0].cc, "12.0");
+}
+
 TEST(PasteFormats, BitsandbytesReportGivesCapabilitiesAndItsFailure) {
   auto ok = read_bitsandbytes_report(paste("pasted_env/bitsandbytes-foundation-bitsandbytes-444.txt"));
   ASSERT_TRUE(ok);

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <optional>
 #include <set>
 
 #include "checks/abi/cxx_abi.h"
@@ -84,6 +85,28 @@ PublishedTorchPin published_torch_pin(const knowledge::KnowledgeBase& kb, const 
   return {};
 }
 
+/// ext.torch_out_of_range from the torch pin PyPI's release of `name` `version` declares, when the installed
+/// torch is outside it; nullopt otherwise. For a pasted report, which has no METADATA to check as pip check
+/// does: the pin says the same as python.requirement_conflict would on the machine itself.
+std::optional<Finding> published_pin_broken(const DoctorContext& ctx, const std::string& name, const std::string& version) {
+  const auto& py = *ctx.python;
+  auto pin = published_torch_pin(ctx.kb, name, version);
+  if (pin.specifiers.empty() || knowledge::satisfies(py.torch_version, pin.specifiers)) return std::nullopt;
+  Finding f;
+  f.id = "ext.torch_out_of_range";
+  f.status = Status::kFail;
+  f.title = name + " " + version + " requires torch" + pin.specifiers + ", installed is " + py.torch_version;
+  f.evidence = {{name, version, ctx.python_label()},
+                {"torch", py.torch_version, ctx.python_label()},
+                {"Requires-Dist", "torch" + pin.specifiers, "data/compat/pypi.json"}};
+  f.explanation = name + " " + version + "'s wheel is built against that torch and declares it; its compiled "
+                  "operators do not load with another (\"unavailable\" in xformers.info, \"operator "
+                  "torchvision::nms does not exist\").";
+  f.fixes.push_back(plan_keeping_torch(ctx, name, "", 1));
+  f.references.push_back(pin.source);
+  return f;
+}
+
 }  // namespace
 
 void check_installed_extensions(const DoctorContext& ctx, std::vector<Finding>& out) {
@@ -117,19 +140,7 @@ void check_installed_extensions(const DoctorContext& ctx, std::vector<Finding>& 
     } else if (py.torch_installed && rel->torch.empty() && !find_dist(py, name)) {
       // Without its METADATA here (a pasted report), the pin its PyPI release declares says the same as
       // python.requirement_conflict would on the machine itself: xformers 0.0.22.post7 requires torch==2.1.0.
-      if (auto pin = published_torch_pin(ctx.kb, name, version);
-          !pin.specifiers.empty() && !knowledge::satisfies(py.torch_version, pin.specifiers)) {
-        Finding f;
-        f.id = "ext.torch_out_of_range";
-        f.status = Status::kFail;
-        f.title = ext->name + " " + version + " requires torch" + pin.specifiers + ", installed is " + py.torch_version;
-        f.evidence = {installed, torch_ev, {"Requires-Dist", "torch" + pin.specifiers, "data/compat/pypi.json"}};
-        f.explanation = ext->name + " " + version + "'s wheel is built against that torch and declares it; its "
-                        "compiled operators do not load with another (\"unavailable\" in xformers.info).";
-        f.fixes.push_back(plan_keeping_torch(ctx, ext->name, "", 1));
-        f.references.push_back(pin.source);
-        out.push_back(std::move(f));
-      }
+      if (auto f = published_pin_broken(ctx, ext->name, version)) out.push_back(std::move(*f));
     }
 
     std::string tag_torch, tag_abi;
@@ -269,6 +280,12 @@ void check_installed_extensions(const DoctorContext& ctx, std::vector<Finding>& 
       out.push_back(std::move(f));
     }
   }
+  // Packages of a pasted report that the extension table does not know (torchvision, torchaudio): their
+  // PyPI release's torch pin. On a live machine their METADATA is there and check_requirements judges it.
+  if (!py.torch_installed) return;
+  for (const auto& [name, version] : py.packages)
+    if (name != "torch" && !ctx.kb.extension(name) && !find_dist(py, name) && knowledge::Version::parse(version))
+      if (auto f = published_pin_broken(ctx, name, version)) out.push_back(std::move(*f));
 }
 
 }  // namespace gpucheck::doctor

@@ -215,6 +215,23 @@ TEST(PastedVerdicts, AnExtensionBuiltFromACheckoutIsNotHeldToItsPypiReleasesPin)
   EXPECT_EQ(with_id(nlohmann::json::parse(pypi.out), "ext.torch_out_of_range").size(), 1u);
 }
 
+TEST(PastedVerdicts, ACompanionPinnedToAnotherTorchIsOutOfRangeFromItsPypiPin) {
+  // sdnext 3531: `pip show` of torch 2.4.0+cu121 and torchvision 0.20.1+cu124, whose PyPI release pins
+  // torch==2.5.1 (the +cu124 build of the same release declares the same pin); the reporter's torchvision
+  // fails with "operator torchvision::nms does not exist".
+  auto r = run_gpucheck({"doctor", "--from-text", kData + "/pasted_env/vladmandic-sdnext-3531.txt", "--json"});
+  ASSERT_TRUE(r.exited) << r.describe();
+  EXPECT_EQ(r.exit_code, 1) << r.out.substr(0, 3000) << r.err;
+  auto doc = nlohmann::json::parse(r.out);
+  auto range = with_id(doc, "ext.torch_out_of_range");
+  ASSERT_EQ(range.size(), 1u) << r.out.substr(0, 3000);
+  EXPECT_NE(range[0]["title"].get<std::string>().find("torchvision 0.20.1+cu124 requires torch==2.5.1"), std::string::npos);
+  EXPECT_EQ(with_id(doc, "python.import_failed").size(), 1u);
+  // A matching pair from a healthy ComfyUI report (torch 2.3.0+cu121, xformers 0.0.26.post1) stays clean.
+  auto ok = run_gpucheck({"doctor", "--from-text", kData + "/pasted_env/ssitu-ComfyUI_UltimateSDUpscale-106.txt", "--json"});
+  EXPECT_EQ(ok.exit_code, 0) << ok.out.substr(0, 3000) << ok.err;
+}
+
 TEST(GpuPresence, HereRunAndDoctorDoNotPointAtEachOther) {
   if (!this_machine_has_no_nvidia_gpu()) GTEST_SKIP() << "this machine has an NVIDIA GPU";
   auto doctor = run_gpucheck({"doctor"});
