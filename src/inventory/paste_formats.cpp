@@ -35,6 +35,13 @@ std::string first_word(const std::string& s) {
 
 bool is_version(const std::string& s) { return !s.empty() && std::isdigit(static_cast<unsigned char>(s[0])); }
 
+// The first word of `s` without the sentence's punctuation after it: "2.1.0+cu118." -> "2.1.0+cu118".
+std::string word_before_punctuation(const std::string& s) {
+  std::string w = first_word(s);
+  while (!w.empty() && (w.back() == '.' || w.back() == ']' || w.back() == ',')) w.pop_back();
+  return w;
+}
+
 // A small non-negative number written in digits only (no sign, at most 6 digits); false otherwise, so odd
 // pasted text never reaches std::stoi's exceptions.
 bool small_number(const std::string& s, int& out) {
@@ -286,6 +293,97 @@ std::optional<PastedFacts> read_torch_warnings(std::string_view text) {
     }
   }
   if (!seen) return std::nullopt;
+  return f;
+}
+
+std::optional<PastedFacts> read_cpp_extension_check(std::string_view text) {
+  // torch/utils/cpp_extension.py CUDA_MISMATCH_MESSAGE; the lines are joined because pip indents and wraps it.
+  std::string joined;
+  for (const auto& t : lines_of(text)) joined += trim(t) + " ";
+  const std::string lead = "The detected CUDA version (", compile = "used to compile PyTorch (";
+  auto at = joined.find(lead);
+  if (at == std::string::npos) return std::nullopt;
+  auto close = joined.find(')', at + lead.size());
+  auto built = joined.find(compile, at);
+  if (close == std::string::npos || built == std::string::npos || built - close > 80) return std::nullopt;
+  auto built_close = joined.find(')', built + compile.size());
+  if (built_close == std::string::npos) return std::nullopt;
+  const std::string nvcc = joined.substr(at + lead.size(), close - at - lead.size());
+  const std::string torch = joined.substr(built + compile.size(), built_close - built - compile.size());
+  auto dotted = [](const std::string& v) {
+    return is_version(v) && v.size() <= 8 && v.find_first_not_of("0123456789.") == std::string::npos;
+  };
+  if (!dotted(nvcc) || !dotted(torch)) return std::nullopt;
+  PastedFacts f;
+  f.format = "torch's cpp_extension check";
+  f.nvcc_version = nvcc;
+  f.states_nvcc = true;
+  f.torch_cuda = torch;
+  f.torch_check_ran = true;
+  return f;
+}
+
+std::optional<PastedFacts> read_startup_banners(std::string_view text) {
+  PastedFacts f;
+  f.format = "a startup banner";
+  bool seen = false, ultralytics = false;
+  for (const auto& t : lines_of(text)) {
+    const std::string line = trim(t);
+    if (starts_with(line, "Ultralytics ") && line.find(" torch-") != std::string::npos) {
+      // "... Python-3.10.12 torch-2.2.0+cu121 CUDA:0 (NVIDIA A100-SXM4-80GB, 81051MiB)" or "... CPU (Intel ...)"
+      ultralytics = seen = true;
+      if (f.torch_version.empty()) f.torch_version = first_word(line.substr(line.find(" torch-") + 7));
+      if (auto py = line.find(" Python-"); py != std::string::npos) f.python_version = first_word(line.substr(py + 8));
+      for (auto cuda = line.find(" CUDA:"); cuda != std::string::npos; cuda = line.find(" CUDA:", cuda + 6)) {
+        auto open = line.find('(', cuda), comma = line.find(',', cuda);
+        if (open != std::string::npos && comma != std::string::npos && comma > open)
+          f.gpus.push_back({trim(line.substr(open + 1, comma - open - 1)), ""});
+      }
+      if (!f.gpus.empty()) f.cuda_available = true;  // torch runs on the device it named
+      continue;
+    }
+    // Unsloth's banner: "GPU: NVIDIA RTX A6000. Max memory: ...", "Pytorch: 2.1.0+cu118. CUDA = 8.6. CUDA Toolkit
+    // = 11.8." (CUDA is the GPU's compute capability there, the toolkit torch's CUDA), "Xformers = 0.0.22.post7".
+    if (auto at = line.find("Pytorch: "); at != std::string::npos && line.find("CUDA Toolkit = ") != std::string::npos) {
+      std::string v = word_before_punctuation(line.substr(at + 9));
+      if (is_version(v) && f.torch_version.empty()) f.torch_version = v, seen = true;
+      std::string cc = word_before_punctuation(after(line, "CUDA = "));
+      if (is_version(cc) && f.gpus.size() == 1 && f.gpus[0].cc.empty()) f.gpus[0].cc = cc;
+      std::string toolkit = word_before_punctuation(after(line, "CUDA Toolkit = "));
+      if (is_version(toolkit)) f.torch_cuda = toolkit;
+      continue;
+    }
+    if (auto at = line.find("GPU: "); at != std::string::npos && line.find(". Max memory:") != std::string::npos && f.gpus.empty()) {
+      f.gpus.push_back({trim(line.substr(at + 5, line.find(". Max memory:") - at - 5)), ""});
+      f.cuda_available = true;
+      continue;
+    }
+    if (auto at = line.find("Xformers = "); at != std::string::npos) {
+      std::string v = word_before_punctuation(line.substr(at + 11));
+      if (is_version(v)) f.packages["xformers"] = v;
+    }
+    // pyannote.audio's checkpoint warning states the installed torch.
+    if (auto at = line.find("Model was trained with torch "); at != std::string::npos) {
+      if (auto yours = line.find(", yours is ", at); yours != std::string::npos && f.torch_version.empty()) {
+        std::string v = word_before_punctuation(line.substr(yours + 11));
+        if (is_version(v)) f.torch_version = v, seen = true;
+      }
+      continue;
+    }
+    if (!ultralytics) continue;
+    // `yolo checks` rows: "torch               ✅ 2.3.0+cu121>=1.8.0", "CUDA                12.1".
+    auto words = split(line, ' ');
+    words.erase(std::remove(words.begin(), words.end(), std::string()), words.end());
+    if (words.size() == 2 && words[0] == "CUDA") f.torch_cuda = words[1] == "None" ? "" : words[1];
+    if (words.size() == 3 && words[1] == "\xE2\x9C\x85") {  // the check mark
+      std::string v = words[2].substr(0, words[2].find_first_of("<>=!,"));
+      if (is_version(v)) f.packages[normalized(words[0])] = v;
+      // The rows come from the installed metadata, as the other packages' do: judged together (the banner's
+      // torch is what was imported, and a thread may paste the two from different moments).
+      if (is_version(v) && words[0] == "torch") f.torch_version = v;
+    }
+  }
+  if (!seen || f.torch_version.empty() || !is_version(f.torch_version)) return std::nullopt;
   return f;
 }
 
@@ -769,6 +867,15 @@ std::map<std::string, std::string> read_import_warnings(std::string_view text) {
     } else if (!trim(t).empty()) {
       typed_import.clear();
     }
+    // DeepSpeed's ops built by another torch (op_builder's check at import): "RuntimeError: PyTorch version
+    // mismatch! DeepSpeed ops were compiled and installed with a different version than what is being used at
+    // runtime."
+    if (t.find("DeepSpeed ops were compiled and installed with a different version") != std::string::npos &&
+        !out.count("deepspeed"))
+      out["deepspeed"] = trim(t);
+    // DGL's C++ library for this torch missing from the wheel (built for other torch releases): "FileNotFoundError:
+    // Cannot find DGL C++ sparse library at .../libdgl_sparse_pytorch_1.9.0.so", "... graphbolt library ...".
+    if (t.find("Cannot find DGL C++ ") != std::string::npos && !out.count("dgl")) out["dgl"] = trim(t);
     // torchvision's operators missing from the torch it runs on (a torchvision built for another torch).
     if (t.find("operator torchvision::") != std::string::npos && t.find("does not exist") != std::string::npos &&
         !out.count("torchvision"))

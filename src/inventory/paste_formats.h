@@ -37,6 +37,7 @@ struct PastedFacts {
   std::string driver_refusal;  // torch's "The NVIDIA driver on your system is too old (found version 11070)"
   std::vector<std::string> torch_archs;  // torch's own list ("supports CUDA capabilities sm_50 ... sm_90")
   std::map<std::string, std::vector<std::string>> extension_archs;  // "detectron2 arch flags  7.5": name -> archs
+  bool torch_check_ran = false;  // torch's own check printed torch_cuda: torch is installed, its version unstated
 };
 
 /// `python -m xformers.info`, or xFormers' warning "xFormers was built for: PyTorch X ... (you have Y)".
@@ -50,6 +51,13 @@ std::optional<PastedFacts> read_detectron2_env(std::string_view text);
 std::optional<PastedFacts> read_ds_report(std::string_view text);
 /// `python3 -m sglang.check_env` (and lmdeploy's copy of it): "Key: value" lines, GPUs with capabilities.
 std::optional<PastedFacts> read_sglang_check_env(std::string_view text);
+/// torch.utils.cpp_extension's refusal to build, pasted alone: "The detected CUDA version (12.1) mismatches
+/// the version that was used to compile PyTorch (11.8)" (often wrapped): nvcc's CUDA and torch's CUDA.
+std::optional<PastedFacts> read_cpp_extension_check(std::string_view text);
+/// Startup banners that name torch: Ultralytics' "Ultralytics YOLOv8.2.5 🚀 Python-3.10.12 torch-2.2.0+cu121
+/// CUDA:0 (NVIDIA A100-SXM4-80GB, 81051MiB)" with `yolo checks`' package rows ("torch  ✅ 2.3.0+cu121>=1.8.0"),
+/// and pyannote's "Model was trained with torch 1.10.0+cu102, yours is 2.1.1+cu118".
+std::optional<PastedFacts> read_startup_banners(std::string_view text);
 /// torch's own warnings pasted as the report: "<GPU> with CUDA capability sm_120 is not compatible with the
 /// current PyTorch installation" with the arch list that follows it, and "The NVIDIA driver on your system is
 /// too old (found version 9010)" (the CUDA version cudaDriverGetVersion returned).

@@ -16,8 +16,17 @@ std::vector<PastedFacts> read_formats(std::string_view text) {
   for (auto reader : {read_detectron2_env, read_sglang_check_env, read_ds_report, read_xformers_info,
                       read_bitsandbytes_report, read_nvidia_smi, read_package_list, read_pip_show,
                       read_torch_warnings, read_import_warning_report, read_hf_env_list, read_comfyui_report,
-                      read_lightning_env, read_openmmlab_env})
+                      read_lightning_env, read_openmmlab_env, read_startup_banners})
     if (auto f = reader(text)) out.push_back(std::move(*f));
+  return out;
+}
+
+// A build log's line that states facts (torch's cpp_extension refusal: nvcc's CUDA and torch's): read when
+// the user asks for a paste without any report to be judged as an environment (doctor --from-text), but it
+// does not make a log an environment report for explain, whose signatures name that cause from the log.
+std::vector<PastedFacts> read_stated_facts(std::string_view text) {
+  std::vector<PastedFacts> out;
+  if (auto f = read_cpp_extension_check(text)) out.push_back(std::move(*f));
   return out;
 }
 
@@ -48,6 +57,12 @@ void merge(Inventory& inv, const PastedFacts& f) {
   for (const auto& [k, v] : f.extension_archs) py.extension_archs.emplace(k, v);
   if (!py.cuda_available && f.cuda_available) py.cuda_available = f.cuda_available;
   if (py.torch_version.empty() && !f.torch_version.empty()) py.torch_version = f.torch_version;
+  // torch's own check printed its CUDA (cpp_extension's refusal): torch is there, its version not stated.
+  if (!py.torch_installed && py.torch_version.empty() && f.torch_check_ran && f.torch_cuda && dotted_number(*f.torch_cuda)) {
+    py.torch_installed = true;
+    py.torch_version = kTorchVersionNotPasted;
+    py.torch_cuda = *f.torch_cuda;
+  }
   if (!py.torch_installed && !py.torch_version.empty()) {
     // torch's CUDA must be stated (a local tag, a "built with" line, a conda build): a bare "2.1.0" could be
     // any build, and judging it as CPU-only would be a guess.
@@ -110,8 +125,9 @@ const char* pasted_formats_help() {
   return "`python -m torch.utils.collect_env`, vLLM's or detectron2's collect_env, sglang's check_env, "
          "DeepSpeed's ds_report, transformers-cli / accelerate / llamafactory-cli env, Lightning's or "
          "OpenMMLab's collect_env, "
-         "`python -m xformers.info`, `python -m bitsandbytes`, ComfyUI's system information, nvidia-smi, "
-         "pip list / pip freeze / pip show, or conda list";
+         "`python -m xformers.info`, `python -m bitsandbytes`, ComfyUI's system information, Ultralytics' "
+         "`yolo checks`, torch's cpp_extension CUDA check, nvidia-smi, pip list / pip freeze / pip show, or "
+         "conda list";
 }
 
 bool looks_like_environment_report(std::string_view pasted) {
@@ -125,6 +141,8 @@ std::optional<PastedEnvironment> read_pasted_environment(std::string_view pasted
   const std::string_view text = plain;
   PastedEnvironment out;
   auto formats = read_formats(text);
+  // A log's statements stand in for a report only when the paste holds none (the report's facts win anyway).
+  if (formats.empty() && !looks_like_collect_env(text)) formats = read_stated_facts(text);
   if (auto ce = inventory_from_collect_env(text, name)) {
     out.inventory = std::move(*ce);
     out.formats.push_back("collect_env");

@@ -22,6 +22,8 @@ struct PastedEnvironment {
 /// Notes the inventory carries when the paste does not state a fact whose absence a rule would judge: the
 /// doctor's verdicts on a pasted report leave out findings that rest on that absence (doctor_report.cpp).
 inline constexpr const char* kPasteLacksDriver = "the pasted report does not state the NVIDIA driver";
+/// torch's version when the paste shows only torch's own check of its CUDA (cpp_extension's refusal).
+inline constexpr const char* kTorchVersionNotPasted = "(version not in the paste)";
 inline constexpr const char* kPasteLacksToolkit = "the pasted report does not say whether nvcc (a CUDA toolkit) is installed";
 
 /// True when `text` holds at least one environment report format.

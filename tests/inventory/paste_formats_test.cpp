@@ -247,6 +247,8 @@ TEST(PasteFormats, ExtensionsThatFailOutsideSitePackagesAndTypedImports) {
   auto typed = read_import_warnings(paste("pasted_env/tenstorrent-tt-forge-890.txt"));
   ASSERT_TRUE(typed.count("torchvision"));
   EXPECT_FALSE(typed.count("torch")) << "import torch raised nothing";
+  // DGL without its C++ library for this torch (dgl 5442).
+  EXPECT_TRUE(read_import_warnings(paste("pasted_env/dmlc-dgl-5442.txt")).count("dgl"));
   // A library's symbol error is no module, and an import without a traceback below it is no failure.
   EXPECT_TRUE(read_import_warnings("libfoo.so: undefined symbol: bar\n").empty());
   EXPECT_TRUE(read_import_warnings(">>> import torch\n>>> torch.cuda.is_available()\nTrue\n").empty());
@@ -261,6 +263,56 @@ TEST(PasteFormats, TorchsArchListWrappedOntoTheNextLine) {
   EXPECT_EQ(f->torch_archs.back(), "sm_90");
   ASSERT_EQ(f->gpus.size(), 1u);
   EXPECT_EQ(f->gpus[0].cc, "12.0");
+}
+
+TEST(PasteFormats, CppExtensionsCudaCheckGivesNvccAndTorchsCuda) {
+  // vLLM 1060 (pip's indented, wrapped copy inside a traceback) and xformers 748 (the message alone).
+  auto vllm = read_cpp_extension_check(paste("pasted_env/vllm-project-vllm-1060.txt"));
+  ASSERT_TRUE(vllm);
+  EXPECT_EQ(vllm->nvcc_version, "12.2");
+  EXPECT_EQ(vllm->torch_cuda, std::optional<std::string>("11.7"));
+  EXPECT_TRUE(vllm->torch_check_ran);
+  auto xf = read_cpp_extension_check(paste("pasted_env/facebookresearch-xformers-748.txt"));
+  ASSERT_TRUE(xf);
+  EXPECT_EQ(xf->nvcc_version, "12.1");
+  EXPECT_EQ(xf->torch_cuda, std::optional<std::string>("11.8"));
+  // Merged, torch is there with its CUDA and no version: what the rules need to compare nvcc with it.
+  auto env = read_pasted_environment(paste("pasted_env/facebookresearch-xformers-748.txt"), "paste", kCompat);
+  ASSERT_TRUE(env);
+  const auto& py = env->inventory.pythons.front();
+  EXPECT_TRUE(py.torch_installed);
+  EXPECT_EQ(py.torch_version, kTorchVersionNotPasted);
+  EXPECT_EQ(py.torch_cuda, "11.8");
+  EXPECT_FALSE(read_cpp_extension_check("The detected CUDA version (12.1) is fine\n"));
+}
+
+TEST(PasteFormats, StartupBannersNameTorchAndTheDevice) {
+  // Ultralytics' `yolo checks` (ultralytics 10424): the package rows decide torch, as they do torchvision.
+  auto yolo = read_startup_banners(paste("pasted_env/ultralytics-ultralytics-10424.txt"));
+  ASSERT_TRUE(yolo);
+  EXPECT_EQ(yolo->torch_version, "2.3.0+cu121");
+  EXPECT_EQ(yolo->packages.at("torchvision"), "0.18.0+cu121");
+  ASSERT_EQ(yolo->gpus.size(), 1u);
+  EXPECT_EQ(yolo->gpus[0].name, "NVIDIA A100-SXM4-80GB");
+  EXPECT_EQ(yolo->python_version, "3.10.12");
+  // On the CPU (ultralytics 16230): no GPU named, CUDA "None".
+  auto cpu = read_startup_banners(paste("pasted_env/ultralytics-ultralytics-16230.txt"));
+  ASSERT_TRUE(cpu);
+  EXPECT_TRUE(cpu->gpus.empty());
+  EXPECT_EQ(cpu->torch_cuda, std::optional<std::string>(""));
+  // Unsloth's banner (unsloth 1263): "CUDA = 8.6" is the GPU's capability, "CUDA Toolkit = 11.8" torch's CUDA.
+  auto unsloth = read_startup_banners(paste("pasted_env/unslothai-unsloth-1263.txt"));
+  ASSERT_TRUE(unsloth);
+  EXPECT_EQ(unsloth->torch_version, "2.1.0+cu118");
+  ASSERT_EQ(unsloth->gpus.size(), 1u);
+  EXPECT_EQ(unsloth->gpus[0].name, "NVIDIA RTX A6000");
+  EXPECT_EQ(unsloth->gpus[0].cc, "8.6");
+  EXPECT_EQ(unsloth->torch_cuda, std::optional<std::string>("11.8"));
+  EXPECT_EQ(unsloth->packages.at("xformers"), "0.0.22.post7+cu118");
+  // pyannote's checkpoint warning (docker-whisperX 32): the installed torch.
+  auto pyannote = read_startup_banners(paste("pasted_env/jim60105-docker-whisperX-32.txt"));
+  ASSERT_TRUE(pyannote);
+  EXPECT_EQ(pyannote->torch_version, "2.1.1+cu118");
 }
 
 TEST(PasteFormats, BitsandbytesReportGivesCapabilitiesAndItsFailure) {
@@ -411,8 +463,14 @@ TEST(PastedReport, GpuModelNamesResolveAsWholeWords) {
 }
 
 TEST(PastedReport, ALogIsNotAnEnvironmentReport) {
+  // explain does not take a build log for an environment report; asked to judge it as one (doctor
+  // --from-text), the facts its cpp_extension refusal states are read: nvcc 12.2, torch's CUDA 11.7.
   EXPECT_FALSE(looks_like_environment_report(paste("logs/vllm-1060.log")));
-  EXPECT_FALSE(read_pasted_environment(paste("logs/vllm-1060.log"), "log", kCompat));
+  auto env = read_pasted_environment(paste("logs/vllm-1060.log"), "log", kCompat);
+  ASSERT_TRUE(env);
+  EXPECT_EQ(env->formats, std::vector<std::string>{"torch's cpp_extension check"});
+  EXPECT_EQ(env->inventory.pythons.front().torch_cuda, "11.7");
+  EXPECT_FALSE(read_pasted_environment(paste("logs/alphapose-765.log"), "log", kCompat)) << "a log stating nothing";
 }
 
 // torch's own warnings as the paste: the GPU with its capability and torch's arch list, or the CUDA version

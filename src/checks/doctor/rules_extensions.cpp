@@ -90,6 +90,7 @@ PublishedTorchPin published_torch_pin(const knowledge::KnowledgeBase& kb, const 
 /// does: the pin says the same as python.requirement_conflict would on the machine itself.
 std::optional<Finding> published_pin_broken(const DoctorContext& ctx, const std::string& name, const std::string& version) {
   const auto& py = *ctx.python;
+  if (!knowledge::Version::parse(py.torch_version)) return std::nullopt;  // a paste may not state it
   auto pin = published_torch_pin(ctx.kb, name, version);
   if (pin.specifiers.empty() || knowledge::satisfies(py.torch_version, pin.specifiers)) return std::nullopt;
   Finding f;
@@ -121,7 +122,8 @@ void check_installed_extensions(const DoctorContext& ctx, std::vector<Finding>& 
     Evidence torch_ev{"torch", py.torch_installed ? py.torch_version : "not installed", ctx.python_label()};
     const std::string err = ctx.import_error(ext->name);  // "" when its import is not seen failing
 
-    if (py.torch_installed && !rel->torch.empty() && !knowledge::satisfies(py.torch_version, rel->torch)) {
+    if (py.torch_installed && !rel->torch.empty() && knowledge::Version::parse(py.torch_version) &&
+        !knowledge::satisfies(py.torch_version, rel->torch)) {
       Finding f;
       f.id = "ext.torch_out_of_range";
       // A package that still imports with another torch (torchao: only its C++ ops fail to load) is at risk,

@@ -281,9 +281,16 @@ void check_import_failures(const DoctorContext& ctx, std::vector<Finding>& out) 
   for (const auto& [module, error] : py.import_errors) {
     if (already_reported(out, error)) continue;  // an ext.* rule already explained this very error
     Finding f;
-    f.id = "python.import_failed";
+    // The package's own words name the cause: built for another torch (xFormers' "built for PyTorch X ...
+    // (you have Y)", DeepSpeed's "ops were compiled and installed with a different version", torchvision's
+    // and torchaudio's "compiled with different CUDA versions").
+    const bool other_torch = error.find("built for PyTorch ") != std::string::npos ||
+                             error.find("were compiled with different CUDA") != std::string::npos ||
+                             error.find("ops were compiled and installed with a different version") != std::string::npos;
+    f.id = other_torch ? "ext.built_for_other_torch" : "python.import_failed";
     f.status = Status::kFail;
-    f.title = "import " + module + " fails in " + py.interpreter;
+    f.title = other_torch ? module + " was built for another torch than " + py.torch_version + ": import fails in " + py.interpreter
+                          : "import " + module + " fails in " + py.interpreter;
     f.evidence = {{"import " + module, error, "after import torch in " + py.interpreter}};
     f.explanation = "The package is installed (its dist-info is there) but cannot be used: every program "
                     "importing it stops here.";

@@ -232,6 +232,23 @@ TEST(PastedVerdicts, ACompanionPinnedToAnotherTorchIsOutOfRangeFromItsPypiPin) {
   EXPECT_EQ(ok.exit_code, 0) << ok.out.substr(0, 3000) << ok.err;
 }
 
+TEST(PastedVerdicts, APackageThatSaysItWasBuiltForAnotherTorchIsThatFinding) {
+  // Its own words name the cause: xFormers' "built for PyTorch 2.3.0+cu121 ... (you have 2.4.0+cu121)"
+  // (unsloth 1026) and DeepSpeed's "ops were compiled and installed with a different version" (DeepSpeed 6465).
+  for (const char* name : {"unslothai-unsloth-1026", "deepspeedai-DeepSpeed-6465"}) {
+    auto r = run_gpucheck({"doctor", "--from-text", kData + "/pasted_env/" + name + ".txt", "--json"});
+    ASSERT_TRUE(r.exited) << r.describe();
+    EXPECT_EQ(r.exit_code, 1) << name << r.out.substr(0, 2000) << r.err;
+    auto doc = nlohmann::json::parse(r.out);
+    EXPECT_EQ(with_id(doc, "ext.built_for_other_torch").size(), 1u) << name << r.out.substr(0, 3000);
+    EXPECT_TRUE(with_id(doc, "python.import_failed").empty()) << name << ": one finding for one failure";
+  }
+  // torch's cpp_extension refusal pasted alone (EmbodiedOcc2 6): nvcc 12.2 against torch's CUDA 11.8.
+  auto build = run_gpucheck({"doctor", "--from-text", kData + "/pasted_env/PKUHaoWang-EmbodiedOcc2-6.txt", "--json"});
+  ASSERT_TRUE(build.exited) << build.describe();
+  EXPECT_EQ(with_id(nlohmann::json::parse(build.out), "cuda.nvcc_torch_major_mismatch").size(), 1u) << build.out.substr(0, 3000);
+}
+
 TEST(GpuPresence, HereRunAndDoctorDoNotPointAtEachOther) {
   if (!this_machine_has_no_nvidia_gpu()) GTEST_SKIP() << "this machine has an NVIDIA GPU";
   auto doctor = run_gpucheck({"doctor"});
