@@ -35,6 +35,13 @@ std::string first_word(const std::string& s) {
 
 bool is_version(const std::string& s) { return !s.empty() && std::isdigit(static_cast<unsigned char>(s[0])); }
 
+// U+2018 and U+2019 (what editors and chat clients turn ' into) as ASCII apostrophes.
+std::string with_ascii_apostrophes(std::string s) {
+  for (const char* curly : {"\xE2\x80\x98", "\xE2\x80\x99"})
+    for (auto at = s.find(curly); at != std::string::npos; at = s.find(curly, at + 1)) s.replace(at, 3, "'");
+  return s;
+}
+
 // The first word of `s` without the sentence's punctuation after it: "2.1.0+cu118." -> "2.1.0+cu118".
 std::string word_before_punctuation(const std::string& s) {
   std::string w = first_word(s);
@@ -320,6 +327,31 @@ std::optional<PastedFacts> read_cpp_extension_check(std::string_view text) {
   f.states_nvcc = true;
   f.torch_cuda = torch;
   f.torch_check_ran = true;
+  return f;
+}
+
+std::optional<PastedFacts> read_monai_config(std::string_view text) {
+  PastedFacts f;
+  f.format = "MONAI's print_config";
+  bool seen = false;
+  // "Pytorch version: 1.13.0+cu116", "TorchVision version: 0.14.0+cu116", "Numpy version: 1.23.4"; the
+  // optional dependencies the same way ("Pytorch Ignite version: 0.4.10").
+  static const std::map<std::string, std::string> names = {{"pytorch", "torch"}, {"pytorch-ignite", "pytorch-ignite"}};
+  for (const auto& t : lines_of(text)) {
+    const std::string line = trim(t);
+    if (line == "Printing MONAI config...") seen = true;
+    auto at = line.find(" version: ");
+    if (at == std::string::npos) continue;
+    std::string name = normalized(line.substr(0, at));
+    std::replace(name.begin(), name.end(), ' ', '-');
+    const std::string v = first_word(line.substr(at + 10));
+    if (!is_version(v)) continue;
+    if (name == "monai") seen = true;
+    if (auto it = names.find(name); it != names.end()) name = it->second;
+    if (name == "torch") f.torch_version = v;
+    else f.packages[name] = v;
+  }
+  if (!seen || f.torch_version.empty()) return std::nullopt;
   return f;
 }
 
@@ -698,9 +730,10 @@ std::optional<PastedFacts> read_nvidia_smi(std::string_view text) {
   bool seen = false;
   for (const auto& t : lines_of(text)) {
     // The driver's own tool saying the kernel driver does not answer (not loaded, or built for another kernel).
-    if (auto at = t.find(kNvidiaSmiNoDriver); at != std::string::npos) {
+    // (Pasted through an editor, "couldn't" may carry a typographic apostrophe.)
+    if (std::string ascii = with_ascii_apostrophes(t); ascii.find(kNvidiaSmiNoDriver) != std::string::npos) {
       seen = true;
-      f.driver_failure = trim(t.substr(at));
+      f.driver_failure = trim(ascii.substr(ascii.find(kNvidiaSmiNoDriver)));
       continue;
     }
     if (t.find("NVIDIA-SMI") != std::string::npos && t.find("Driver Version:") != std::string::npos) {
@@ -845,7 +878,8 @@ std::string companion_cuda_refusal(const std::string& line) {
 
 std::map<std::string, std::string> read_import_warnings(std::string_view text) {
   std::map<std::string, std::string> out;
-  std::string last_package;  // of the traceback's File lines
+  std::string last_package;       // of the traceback's File lines
+  std::string innermost_package;  // of the last File line, "" when that frame is not in an installed package
   // An import typed at the interpreter's prompt, then a traceback: that import failed, whatever the
   // traceback's last line (recorded when pasted; a traceback cut before it still says the import raised).
   std::string typed_import, raising_import;
@@ -886,9 +920,15 @@ std::map<std::string, std::string> read_import_warnings(std::string_view text) {
     const std::string line = trim(t);
     if (starts_with(line, "File \"")) {
       std::string file = line.substr(6, line.find('"', 6) - 6);
-      if (auto m = module_of_installed_path(file); !m.empty()) last_package = m;
+      innermost_package = module_of_installed_path(file);
+      if (!innermost_package.empty()) last_package = innermost_package;
     }
     if (auto module = failed_extension(line, last_package); !module.empty() && !out.count(module)) out[module] = line;
+    // An installed package's own import raising ImportError (not a missing optional module): "ImportError:
+    // cannot import name 'ConvFwdAndBwdInput' from 'cumm.conv.main'" with the traceback's innermost frame in
+    // site-packages/spconv: that package does not import.
+    else if (starts_with(line, "ImportError: ") && !innermost_package.empty() && !out.count(innermost_package))
+      out[innermost_package] = line;
     if (auto module = companion_cuda_refusal(line); !module.empty() && !out.count(module)) out[module] = line;
   }
   close_traceback("");

@@ -58,6 +58,9 @@ std::optional<PastedFacts> read_cpp_extension_check(std::string_view text);
 /// CUDA:0 (NVIDIA A100-SXM4-80GB, 81051MiB)" with `yolo checks`' package rows ("torch  ✅ 2.3.0+cu121>=1.8.0"),
 /// and pyannote's "Model was trained with torch 1.10.0+cu102, yours is 2.1.1+cu118".
 std::optional<PastedFacts> read_startup_banners(std::string_view text);
+/// MONAI's `monai.config.print_config()`: "Pytorch version: 1.13.0+cu116", "TorchVision version: ...", the
+/// other "<name> version: X" rows as packages.
+std::optional<PastedFacts> read_monai_config(std::string_view text);
 /// torch's own warnings pasted as the report: "<GPU> with CUDA capability sm_120 is not compatible with the
 /// current PyTorch installation" with the arch list that follows it, and "The NVIDIA driver on your system is
 /// too old (found version 9010)" (the CUDA version cudaDriverGetVersion returned).

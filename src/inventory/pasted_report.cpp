@@ -16,7 +16,7 @@ std::vector<PastedFacts> read_formats(std::string_view text) {
   for (auto reader : {read_detectron2_env, read_sglang_check_env, read_ds_report, read_xformers_info,
                       read_bitsandbytes_report, read_nvidia_smi, read_package_list, read_pip_show,
                       read_torch_warnings, read_import_warning_report, read_hf_env_list, read_comfyui_report,
-                      read_lightning_env, read_openmmlab_env, read_startup_banners})
+                      read_lightning_env, read_openmmlab_env, read_startup_banners, read_monai_config})
     if (auto f = reader(text)) out.push_back(std::move(*f));
   return out;
 }
@@ -126,8 +126,8 @@ const char* pasted_formats_help() {
          "DeepSpeed's ds_report, transformers-cli / accelerate / llamafactory-cli env, Lightning's or "
          "OpenMMLab's collect_env, "
          "`python -m xformers.info`, `python -m bitsandbytes`, ComfyUI's system information, Ultralytics' "
-         "`yolo checks`, torch's cpp_extension CUDA check, nvidia-smi, pip list / pip freeze / pip show, or "
-         "conda list";
+         "`yolo checks`, MONAI's print_config, torch's cpp_extension CUDA check, nvidia-smi, pip list / pip "
+         "freeze / pip show, or conda list";
 }
 
 bool looks_like_environment_report(std::string_view pasted) {

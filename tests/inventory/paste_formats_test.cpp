@@ -247,6 +247,16 @@ TEST(PasteFormats, ExtensionsThatFailOutsideSitePackagesAndTypedImports) {
   auto typed = read_import_warnings(paste("pasted_env/tenstorrent-tt-forge-890.txt"));
   ASSERT_TRUE(typed.count("torchvision"));
   EXPECT_FALSE(typed.count("torch")) << "import torch raised nothing";
+  // spconv 367 and 337: an installed package's own import raising ImportError (no .so in the message); the
+  // traceback's innermost frame is in site-packages/spconv.
+  for (const char* name : {"pasted_env/traveller59-spconv-367.txt", "pasted_env/traveller59-spconv-337.txt"}) {
+    auto spconv = read_import_warnings(paste(name));
+    EXPECT_TRUE(spconv.count("spconv")) << name;
+  }
+  // A user's script raising ImportError in its own frame names no installed package.
+  EXPECT_TRUE(read_import_warnings("Traceback (most recent call last):\n  File \"/home/me/train.py\", line 3, in "
+                                   "<module>\nImportError: cannot import name 'foo' from 'bar'\n")
+                  .empty());
   // DGL without its C++ library for this torch (dgl 5442).
   EXPECT_TRUE(read_import_warnings(paste("pasted_env/dmlc-dgl-5442.txt")).count("dgl"));
   // A library's symbol error is no module, and an import without a traceback below it is no failure.
@@ -313,6 +323,24 @@ TEST(PasteFormats, StartupBannersNameTorchAndTheDevice) {
   auto pyannote = read_startup_banners(paste("pasted_env/jim60105-docker-whisperX-32.txt"));
   ASSERT_TRUE(pyannote);
   EXPECT_EQ(pyannote->torch_version, "2.1.1+cu118");
+}
+
+TEST(PasteFormats, MonaiConfigGivesTorchAndItsCompanions) {
+  // MONAI 5762: print_config's "<name> version: X" rows.
+  auto f = read_monai_config(paste("pasted_env/Project-MONAI-MONAI-5762.txt"));
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->torch_version, "1.13.0+cu116");
+  EXPECT_EQ(f->packages.at("torchvision"), "0.14.0+cu116");
+  EXPECT_EQ(f->packages.at("numpy"), "1.23.4");
+  EXPECT_EQ(f->packages.at("monai"), "1.1.0rc2");
+  EXPECT_FALSE(read_monai_config(paste("pasted_env/pytorch-pytorch-43058.txt")));
+}
+
+TEST(PasteFormats, NvidiaSmiFailureWithATypographicApostrophe) {
+  // envs 4: "couldn‘t" as an editor wrote it is the same failure.
+  auto f = read_nvidia_smi(paste("pasted_env/qixuema-envs-4.txt"));
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->driver_failure.rfind(kNvidiaSmiNoDriver, 0), 0u) << f->driver_failure;
 }
 
 TEST(PasteFormats, BitsandbytesReportGivesCapabilitiesAndItsFailure) {

@@ -285,7 +285,7 @@ void check_import_failures(const DoctorContext& ctx, std::vector<Finding>& out) 
     // (you have Y)", DeepSpeed's "ops were compiled and installed with a different version", torchvision's
     // and torchaudio's "compiled with different CUDA versions").
     const bool other_torch = error.find("built for PyTorch ") != std::string::npos ||
-                             error.find("were compiled with different CUDA") != std::string::npos ||
+                             error.find("were compiled with different") != std::string::npos ||  // a terminal may wrap after it
                              error.find("ops were compiled and installed with a different version") != std::string::npos;
     f.id = other_torch ? "ext.built_for_other_torch" : "python.import_failed";
     f.status = Status::kFail;

@@ -235,7 +235,8 @@ TEST(PastedVerdicts, ACompanionPinnedToAnotherTorchIsOutOfRangeFromItsPypiPin) {
 TEST(PastedVerdicts, APackageThatSaysItWasBuiltForAnotherTorchIsThatFinding) {
   // Its own words name the cause: xFormers' "built for PyTorch 2.3.0+cu121 ... (you have 2.4.0+cu121)"
   // (unsloth 1026) and DeepSpeed's "ops were compiled and installed with a different version" (DeepSpeed 6465).
-  for (const char* name : {"unslothai-unsloth-1026", "deepspeedai-DeepSpeed-6465"}) {
+  // torchvision's refusal wrapped by the terminal after "compiled with different" (Diffusion-ColabUI 108).
+  for (const char* name : {"unslothai-unsloth-1026", "deepspeedai-DeepSpeed-6465", "acheong08-Diffusion-ColabUI-108"}) {
     auto r = run_gpucheck({"doctor", "--from-text", kData + "/pasted_env/" + name + ".txt", "--json"});
     ASSERT_TRUE(r.exited) << r.describe();
     EXPECT_EQ(r.exit_code, 1) << name << r.out.substr(0, 2000) << r.err;
