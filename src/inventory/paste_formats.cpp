@@ -33,6 +33,19 @@ std::string first_word(const std::string& s) {
   return s.substr(b, s.find_first_of(" \t,()", b) - b);
 }
 
+// The blank-separated words of a table row ("torch    2.1.0+cu121   pypi_0   pypi").
+std::vector<std::string> words_of(const std::string& line) {
+  auto words = split(line, ' ');
+  words.erase(std::remove(words.begin(), words.end(), std::string()), words.end());
+  return words;
+}
+
+// A Python module name: letters, digits and '_', not starting with a digit.
+bool python_identifier(const std::string& s) {
+  return !s.empty() && !std::isdigit(static_cast<unsigned char>(s[0])) &&
+         std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isalnum(c) || c == '_'; });
+}
+
 bool is_version(const std::string& s) { return !s.empty() && std::isdigit(static_cast<unsigned char>(s[0])); }
 
 // U+2018 and U+2019 (what editors and chat clients turn ' into) as ASCII apostrophes.
@@ -117,6 +130,16 @@ void add_ccs(PastedFacts& f, const std::string& list) {
 
 }  // namespace
 
+bool dotted_number(const std::string& v) {
+  return !v.empty() && v.size() <= 24 && std::isdigit(static_cast<unsigned char>(v[0])) &&
+         v.find_first_not_of("0123456789.") == std::string::npos;
+}
+
+bool says_built_for_another_torch(const std::string& error) {
+  return error.find(kBuiltForPyTorch) != std::string::npos || error.find(kCompiledWithDifferent) != std::string::npos ||
+         error.find(kDeepspeedOpsMismatch) != std::string::npos;
+}
+
 std::optional<std::string> torch_cuda_from_local_tag(const std::string& torch_version) {
   auto plus = torch_version.find('+');
   if (plus == std::string::npos) return std::nullopt;
@@ -147,7 +170,7 @@ std::optional<PastedFacts> read_xformers_info(std::string_view text) {
       std::string have = t.substr(t.find("(you have ") + 10);
       have = have.substr(0, have.find(')'));
       if (f.torch_version.empty()) f.torch_version = have;
-      f.import_errors["xformers"] = "xFormers can't load C++/CUDA extensions: built for PyTorch " + built +
+      f.import_errors["xformers"] = std::string("xFormers can't load C++/CUDA extensions: ") + kBuiltForPyTorch + built +
                                     ", installed is " + have;
       continue;
     }
@@ -317,10 +340,7 @@ std::optional<PastedFacts> read_cpp_extension_check(std::string_view text) {
   if (built_close == std::string::npos) return std::nullopt;
   const std::string nvcc = joined.substr(at + lead.size(), close - at - lead.size());
   const std::string torch = joined.substr(built + compile.size(), built_close - built - compile.size());
-  auto dotted = [](const std::string& v) {
-    return is_version(v) && v.size() <= 8 && v.find_first_not_of("0123456789.") == std::string::npos;
-  };
-  if (!dotted(nvcc) || !dotted(torch)) return std::nullopt;
+  if (!dotted_number(nvcc) || nvcc.size() > 8 || !dotted_number(torch) || torch.size() > 8) return std::nullopt;
   PastedFacts f;
   f.format = "torch's cpp_extension check";
   f.nvcc_version = nvcc;
@@ -336,7 +356,6 @@ std::optional<PastedFacts> read_monai_config(std::string_view text) {
   bool seen = false;
   // "Pytorch version: 1.13.0+cu116", "TorchVision version: 0.14.0+cu116", "Numpy version: 1.23.4"; the
   // optional dependencies the same way ("Pytorch Ignite version: 0.4.10").
-  static const std::map<std::string, std::string> names = {{"pytorch", "torch"}, {"pytorch-ignite", "pytorch-ignite"}};
   for (const auto& t : lines_of(text)) {
     const std::string line = trim(t);
     if (line == "Printing MONAI config...") seen = true;
@@ -347,8 +366,7 @@ std::optional<PastedFacts> read_monai_config(std::string_view text) {
     const std::string v = first_word(line.substr(at + 10));
     if (!is_version(v)) continue;
     if (name == "monai") seen = true;
-    if (auto it = names.find(name); it != names.end()) name = it->second;
-    if (name == "torch") f.torch_version = v;
+    if (name == "pytorch") f.torch_version = v;  // MONAI's name for torch
     else f.packages[name] = v;
   }
   if (!seen || f.torch_version.empty()) return std::nullopt;
@@ -404,8 +422,7 @@ std::optional<PastedFacts> read_startup_banners(std::string_view text) {
     }
     if (!ultralytics) continue;
     // `yolo checks` rows: "torch               ✅ 2.3.0+cu121>=1.8.0", "CUDA                12.1".
-    auto words = split(line, ' ');
-    words.erase(std::remove(words.begin(), words.end(), std::string()), words.end());
+    auto words = words_of(line);
     if (words.size() == 2 && words[0] == "CUDA") f.torch_cuda = words[1] == "None" ? "" : words[1];
     if (words.size() == 3 && words[1] == "\xE2\x9C\x85") {  // the check mark
       std::string v = words[2].substr(0, words[2].find_first_of("<>=!,"));
@@ -820,16 +837,12 @@ std::string failed_extension(const std::string& line, const std::string& last_pa
     // An extension outside site-packages (built in a checkout, "(...)/KNN_CUDA/knn_cuda/csrc/_ext/knn/knn.so",
     // or quoted relative, "torch_scatter/_version_cuda.so"): the package folder holding it, else the file
     // itself; a shared library (lib*.so) is not a module.
-    auto identifier = [](const std::string& s) {
-      return !s.empty() && !std::isdigit(static_cast<unsigned char>(s[0])) &&
-             std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isalnum(c) || c == '_'; });
-    };
     const auto slash = path.find_last_of("/\\");
     const std::string file = slash == std::string::npos ? path : path.substr(slash + 1);
     const std::string folder = slash == std::string::npos ? "" : path.substr(0, slash);
     const std::string parent = folder.substr(folder.find_last_of("/\\") == std::string::npos ? 0 : folder.find_last_of("/\\") + 1);
     const std::string stem = file.substr(0, file.find('.'));
-    if (!starts_with(file, "lib")) module = identifier(parent) ? parent : identifier(stem) ? stem : "";
+    if (!starts_with(file, "lib")) module = python_identifier(parent) ? parent : python_identifier(stem) ? stem : "";
   }
   return module;
 }
@@ -844,9 +857,7 @@ std::string interactive_import(const std::string& line) {
   else return "";
   std::string module = first_word(rest);
   module = module.substr(0, module.find('.'));
-  const bool identifier = !module.empty() && !std::isdigit(static_cast<unsigned char>(module[0])) &&
-                          std::all_of(module.begin(), module.end(), [](unsigned char c) { return std::isalnum(c) || c == '_'; });
-  return identifier ? module : "";
+  return python_identifier(module) ? module : "";
 }
 
 // "RuntimeError: operator torchvision::nms does not exist": the line that ends a Python traceback.
@@ -868,7 +879,7 @@ std::string companion_cuda_refusal(const std::string& line) {
   const std::string lead = "Detected that PyTorch and ";
   if (!starts_with(message, lead)) return "";
   std::string rest = message.substr(lead.size());
-  if (rest.find(" were compiled with different") == std::string::npos) return "";  // a terminal may wrap after it
+  if (rest.find(kCompiledWithDifferent) == std::string::npos) return "";  // a terminal may wrap after it
   std::string module = first_word(rest);
   std::transform(module.begin(), module.end(), module.begin(), [](unsigned char c) { return std::tolower(c); });
   return module == "torchvision" || module == "torchaudio" ? module : "";
@@ -904,7 +915,7 @@ std::map<std::string, std::string> read_import_warnings(std::string_view text) {
     // DeepSpeed's ops built by another torch (op_builder's check at import): "RuntimeError: PyTorch version
     // mismatch! DeepSpeed ops were compiled and installed with a different version than what is being used at
     // runtime."
-    if (t.find("DeepSpeed ops were compiled and installed with a different version") != std::string::npos &&
+    if (t.find(std::string("DeepSpeed ") + kDeepspeedOpsMismatch) != std::string::npos &&
         !out.count("deepspeed"))
       out["deepspeed"] = trim(t);
     // DGL's C++ library for this torch missing from the wheel (built for other torch releases): "FileNotFoundError:
@@ -1014,8 +1025,7 @@ std::optional<PastedFacts> read_package_list(std::string_view text) {
   int bare_conda_rows = 0;
   bool conda_torch_family = false;
   for (const auto& t : lines) {
-    auto words = split(t, ' ');
-    words.erase(std::remove(words.begin(), words.end(), std::string()), words.end());
+    auto words = words_of(t);
     if (!conda_row(words)) continue;
     ++bare_conda_rows;
     conda_torch_family |= torch_family_name(normalized(words[0]));
@@ -1026,8 +1036,7 @@ std::optional<PastedFacts> read_package_list(std::string_view text) {
   int bare_pip_rows = 0;
   bool torch_family = false;
   for (const auto& t : lines) {
-    auto words = split(t, ' ');
-    words.erase(std::remove(words.begin(), words.end(), std::string()), words.end());
+    auto words = words_of(t);
     if (words.size() != 2 || !valid_name(words[0]) || !is_version(words[1])) continue;
     ++bare_pip_rows;
     torch_family |= torch_family_name(normalized(words[0]));
@@ -1048,8 +1057,7 @@ std::optional<PastedFacts> read_package_list(std::string_view text) {
       name = t.substr(0, eq);
       version = t.substr(eq + 2);
     } else if (pip_table || conda || tagged_conda) {
-      auto words = split(t, ' ');
-      words.erase(std::remove(words.begin(), words.end(), std::string()), words.end());
+      auto words = words_of(t);
       if (words.size() < 2 || (pip_table && words.size() > 3 && !conda) || (conda && words.size() > 4)) continue;
       name = words[0];
       version = words[1];

@@ -96,6 +96,18 @@ std::map<std::string, std::string> read_import_warnings(std::string_view text);
 /// the environment, that the package's compiled part does not load.
 std::optional<PastedFacts> read_import_warning_report(std::string_view text);
 
+/// "12.1", "515.65.01": digits and dots only, starting with a digit, at most 24 characters (what the rules may
+/// compare as versions).
+bool dotted_number(const std::string& v);
+
+/// A package's own words that it was built for another torch, as the readers record them and a live import
+/// raises them: xFormers' "built for PyTorch X ... (you have Y)", torchvision's and torchaudio's "were compiled
+/// with different CUDA versions", DeepSpeed's "ops were compiled and installed with a different version".
+inline constexpr const char* kBuiltForPyTorch = "built for PyTorch ";
+inline constexpr const char* kCompiledWithDifferent = "were compiled with different";
+inline constexpr const char* kDeepspeedOpsMismatch = "ops were compiled and installed with a different version";
+bool says_built_for_another_torch(const std::string& error);
+
 /// "2.1.0+cu121" -> "12.1", "1.13.1+cu117" -> "11.7", "2.1.0+cpu" -> "", other -> unset.
 std::optional<std::string> torch_cuda_from_local_tag(const std::string& torch_version);
 

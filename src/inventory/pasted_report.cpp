@@ -40,11 +40,6 @@ bool parse_cc(const std::string& cc, int& major, int& minor) {
   return true;
 }
 
-// "12.1", "515.65.01": digits and dots only, starting with a digit (what the rules may compare as versions).
-bool dotted_number(const std::string& v) {
-  return !v.empty() && v.size() <= 24 && std::isdigit(static_cast<unsigned char>(v[0])) &&
-         v.find_first_not_of("0123456789.") == std::string::npos;
-}
 
 // One format's facts into the inventory: what the inventory already states is kept.
 void merge(Inventory& inv, const PastedFacts& f) {

@@ -9,6 +9,7 @@
 #include "checks/doctor/rules.h"
 #include "checks/doctor/torch_choice.h"
 #include "core/text.h"
+#include "inventory/paste_formats.h"
 #include "knowledge/pep440.h"
 #include "platform/root_fs.h"
 
@@ -284,9 +285,7 @@ void check_import_failures(const DoctorContext& ctx, std::vector<Finding>& out) 
     // The package's own words name the cause: built for another torch (xFormers' "built for PyTorch X ...
     // (you have Y)", DeepSpeed's "ops were compiled and installed with a different version", torchvision's
     // and torchaudio's "compiled with different CUDA versions").
-    const bool other_torch = error.find("built for PyTorch ") != std::string::npos ||
-                             error.find("were compiled with different") != std::string::npos ||  // a terminal may wrap after it
-                             error.find("ops were compiled and installed with a different version") != std::string::npos;
+    const bool other_torch = inventory::says_built_for_another_torch(error);
     f.id = other_torch ? "ext.built_for_other_torch" : "python.import_failed";
     f.status = Status::kFail;
     f.title = other_torch ? module + " was built for another torch than " + py.torch_version + ": import fails in " + py.interpreter
