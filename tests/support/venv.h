@@ -17,6 +17,12 @@
 
 namespace gpucheck::testing {
 
+/// The heavy PyPI tests run only when asked: GPUCHECK_TEST_REPRO=1.
+inline bool repro_enabled() {
+  const char* v = std::getenv("GPUCHECK_TEST_REPRO");
+  return v && std::string(v) == "1";
+}
+
 struct Venv {
   std::filesystem::path dir;  // removed by the test when done
   std::string python;         // dir/venv/bin/python

@@ -112,7 +112,7 @@ const nlohmann::json& target_of(const nlohmann::json& doc) {
 }  // namespace
 
 TEST(TorchImportRepro, Bmtrain022NcclModuleFailsExactlyWhenItsImportFails) {
-  if (std::string(std::getenv("GPUCHECK_TEST_REPRO") ? std::getenv("GPUCHECK_TEST_REPRO") : "") != "1")
+  if (!gpucheck::testing::repro_enabled())
     GTEST_SKIP() << "set GPUCHECK_TEST_REPRO=1 (downloads about 4.6 GB from PyPI once)";
   const fs::path dir = fs::path(gpucheck::testing::kept_venv_root()) / "torch211-bmtrain022";
   if (auto why = build_venv(dir); !why.empty()) GTEST_SKIP() << "could not build the venv: " << why;

@@ -71,7 +71,7 @@ std::string norm(const std::string& name) {
 }  // namespace
 
 TEST(DoctorEnvRepro, Torch21VenvWithNumpy2TwoNcclWheelsAndUnmetRequirements) {
-  if (std::string(std::getenv("GPUCHECK_TEST_REPRO") ? std::getenv("GPUCHECK_TEST_REPRO") : "") != "1")
+  if (!gpucheck::testing::repro_enabled())
     GTEST_SKIP() << "set GPUCHECK_TEST_REPRO=1 (downloads about 2.5 GB from PyPI once)";
   const fs::path dir = fs::path(gpucheck::testing::kept_venv_root()) / "torch212-numpy2-nccl-cu11-over-cu12";
   if (auto why = build_venv(dir); !why.empty()) GTEST_SKIP() << "could not build the venv: " << why;
@@ -148,7 +148,7 @@ TEST(DoctorEnvRepro, Torch21VenvWithNumpy2TwoNcclWheelsAndUnmetRequirements) {
 // say so with both releases, read the venv file's own version (not the mixed process's, not from a cache
 // filled by it), and its fix, run in a shell, must bring back the venv's own cuDNN.
 TEST(DoctorEnvRepro, Torch25CudnnWithAnotherReleasesSubLibrariesFirstOnLdLibraryPath) {
-  if (std::string(std::getenv("GPUCHECK_TEST_REPRO") ? std::getenv("GPUCHECK_TEST_REPRO") : "") != "1")
+  if (!gpucheck::testing::repro_enabled())
     GTEST_SKIP() << "set GPUCHECK_TEST_REPRO=1 (downloads about 2.8 GB from PyPI once)";
   const std::string toolkit_lib = "/usr/local/cuda/lib64";
   if (!fs::exists(toolkit_lib + "/libcudnn_graph.so.9"))

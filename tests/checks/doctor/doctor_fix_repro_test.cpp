@@ -28,10 +28,7 @@ namespace {
 
 const std::string kBin = std::string(GPUCHECK_STAGE_BIN) + "/gpucheck";
 
-bool repro_enabled() {
-  const char* v = std::getenv("GPUCHECK_TEST_REPRO");
-  return v && std::string(v) == "1";
-}
+using gpucheck::testing::repro_enabled;
 
 fs::path venv_root() { return gpucheck::testing::kept_venv_root(); }
 

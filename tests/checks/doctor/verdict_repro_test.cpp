@@ -33,10 +33,7 @@ namespace {
 
 const std::string kBin = std::string(GPUCHECK_STAGE_BIN) + "/gpucheck";
 
-bool repro_enabled() {
-  const char* v = std::getenv("GPUCHECK_TEST_REPRO");
-  return v && std::string(v) == "1";
-}
+using gpucheck::testing::repro_enabled;
 
 SubprocessOptions clean_env(int minutes) {
   SubprocessOptions o;
