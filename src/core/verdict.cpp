@@ -29,6 +29,7 @@ const std::vector<CauseEntry>& registry() {
       {"ext.symbol_not_visible", Concern::kBrokenNow, {"extension-nccl-not-linked"}},
       {"driver.too_old_for_torch", Concern::kBrokenNow, {"driver-too-old"}},
       {"driver.missing", Concern::kBrokenNow, {"no-gpu-or-driver"}},
+      {"driver.library_mismatch", Concern::kBrokenNow, {"driver-library-mismatch"}},
       {"driver.too_old_for_toolkit", Concern::kAtRisk, {}},
       {"driver.toolkit_minor_version_compat", Concern::kAtRisk, {}},
       {"torch.cpu_only_on_gpu_node", Concern::kBrokenNow, {"cpu-only-torch"}},
@@ -82,7 +83,6 @@ const std::vector<CauseEntry>& registry() {
       {"system-libs-shadow", Concern::kBrokenNow, {}},
       {"triton-libcuda-not-found", Concern::kBrokenNow, {}},
       {"no-kernel-image", Concern::kBrokenNow, {}},
-      {"driver-library-mismatch", Concern::kBrokenNow, {}},
       {"out-of-memory", Concern::kBrokenNow, {}},
       {"gpu-arch-too-old-for-feature", Concern::kBrokenNow, {}},
       // What the log says about its context (a pip phase, a version): notes.

@@ -303,6 +303,7 @@ Inventory collect(const CollectOptions& given) {
   add_host_compiler_ranges(inv.toolkits, kb ? &*kb : nullptr);
   inv.compilers = std::move(c.compilers);
   for (auto& n : driver_notes(inv.driver, g.error)) inv.notes.push_back(std::move(n));
+  adopt_driver_library_mismatch(inv.driver, g.error);
   if (!options.python) inv.notes.push_back("Python environments not probed (gpucheck env --no-python, or run --level quick)");
   trace("collect: done");
   if (options.timings) {

@@ -26,6 +26,7 @@ Inventory collect_devices() {
   inv.gpu_presence = read_gpu_presence(fs);
   if (inv.driver.version.empty() && !g.driver_version.empty()) inv.driver.version = g.driver_version;
   for (auto& n : driver_notes(inv.driver, g.error)) inv.notes.push_back(std::move(n));
+  adopt_driver_library_mismatch(inv.driver, g.error);
   inv.notes.push_back("devices only: GPUs and driver (toolkits, libraries, compilers and Python not collected)");
   return inv;
 }

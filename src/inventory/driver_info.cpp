@@ -109,4 +109,11 @@ std::vector<std::string> driver_notes(const Driver& driver, const std::string& g
   return out;
 }
 
+void adopt_driver_library_mismatch(Driver& driver, const std::string& gpu_error) {
+  if (says_driver_library_mismatch(gpu_error) && !says_driver_library_mismatch(driver.error)) {
+    driver.error = "NVML: " + gpu_error;
+    if (driver.source.empty()) driver.source = "libnvidia-ml.so.1 nvmlInit_v2";
+  }
+}
+
 }  // namespace gpucheck::inventory

@@ -22,6 +22,9 @@ Driver read_driver(const platform::RootFs& fs, const platform::LdCache& ld_cache
 /// libnvidia-ml.so.1)"; any other reason (a driver that does not initialise, NVML errors) is kept as it was
 /// said. The inventory's facts (driver.error) keep the loader's own text.
 std::vector<std::string> driver_notes(const Driver& driver, const std::string& gpu_error);
+/// NVML's "Driver/library version mismatch" (the GPU scan's error) is the driver's own failure: kept as the
+/// driver's error (libcuda may still answer cuDriverGetVersion, but nothing CUDA starts).
+void adopt_driver_library_mismatch(Driver& driver, const std::string& gpu_error);
 
 /// "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.15  Tue Mar  5 ..." -> "550.54.15".
 std::string parse_proc_driver_version(const std::string& text);

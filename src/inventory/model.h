@@ -18,6 +18,20 @@ namespace gpucheck::inventory {
 inline constexpr const char* kNvidiaSmiNoDriver =
     "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver";
 
+/// The driver's kernel module and its user-space libraries at different versions (a driver upgraded without a
+/// reboot, or a partial install): NVML's "Driver/library version mismatch" (nvidia-smi prints "Failed to
+/// initialize NVML: ..."), and CUDA error 803 (cudaErrorSystemDriverMismatch) as torch prints it. A
+/// Driver::error holding either means the driver is installed but nothing CUDA starts.
+inline constexpr const char* kNvmlDriverLibraryMismatch = "Driver/library version mismatch";
+inline constexpr const char* kCudaSystemDriverMismatch = "system has unsupported display driver / cuda driver combination";
+inline bool says_driver_library_mismatch(const std::string& error) {
+  // NVML's code for it (NVML_ERROR_LIB_RM_VERSION_MISMATCH) and pynvml's wording of it count too.
+  for (const char* said : {kNvmlDriverLibraryMismatch, kCudaSystemDriverMismatch, "NVML_ERROR_LIB_RM_VERSION_MISMATCH",
+                           "NVML/RM version mismatch"})
+    if (error.find(said) != std::string::npos) return true;
+  return false;
+}
+
 struct Driver {
   bool present = false;
   std::string version;            // "550.54.15"

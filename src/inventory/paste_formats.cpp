@@ -310,6 +310,13 @@ std::optional<PastedFacts> read_torch_warnings(std::string_view text) {
       add_archs(t.substr(at + supports.size()));
       archs_next = f.torch_archs.empty();
     }
+    // c10/cuda/CUDAFunctions.cpp's "Error 803: system has unsupported display driver / cuda driver combination"
+    // (cudaGetDeviceCount failing with cudaErrorSystemDriverMismatch): the driver's parts disagree.
+    if (auto at = t.find(kCudaSystemDriverMismatch); at != std::string::npos && f.driver_failure.empty()) {
+      auto error = t.rfind("Error 803", at);
+      f.driver_failure = trim(t.substr(error == std::string::npos ? at : error));
+      seen = true;
+    }
     int found = 0;
     if (auto at = t.find(too_old); at != std::string::npos) {
       std::string v = t.substr(at + too_old.size());
@@ -321,6 +328,49 @@ std::optional<PastedFacts> read_torch_warnings(std::string_view text) {
         seen = true;
       }
     }
+  }
+  if (!seen) return std::nullopt;
+  return f;
+}
+
+std::optional<PastedFacts> read_interactive_session(std::string_view text) {
+  PastedFacts f;
+  f.format = "interactive session";
+  bool seen = false;
+  std::string asked;  // the expression typed on the line before (the prompt is gone: lines_of strips '>')
+  for (const auto& t : lines_of(text)) {
+    std::string line = trim(t);
+    if (!asked.empty()) {
+      std::string value = line;
+      if (value.size() >= 2 && (value[0] == '\'' || value[0] == '"') && value.back() == value[0])
+        value = value.substr(1, value.size() - 2);
+      const std::string word = first_word(value);
+      bool answered = true;
+      if (asked == "torch.version.cuda" && (value == "None" || dotted_number(value))) {
+        f.torch_cuda = value == "None" ? "" : value;  // None: a CPU build
+      } else if (asked == "torch.cuda.is_available()" && (value == "True" || value == "False")) {
+        f.cuda_available = value == "True";
+      } else if (asked == "sys.version" && dotted_number(word)) {
+        f.python_version = word;
+      } else if (ends_with(asked, ".__version__") && is_version(word) && value == word) {
+        const std::string module = asked.substr(0, asked.size() - std::strlen(".__version__"));
+        if (module == "torch") f.torch_version = word;
+        else f.packages[normalized(module)] = word;
+      } else {
+        answered = false;
+      }
+      asked.clear();
+      if (answered) {
+        seen = true;
+        continue;
+      }
+    }
+    std::string expr = line;
+    if (starts_with(expr, "print(") && ends_with(expr, ")")) expr = expr.substr(6, expr.size() - 7);
+    const bool version_of_module =
+        ends_with(expr, ".__version__") && python_identifier(expr.substr(0, expr.size() - std::strlen(".__version__")));
+    if (version_of_module || expr == "torch.version.cuda" || expr == "torch.cuda.is_available()" || expr == "sys.version")
+      asked = expr;
   }
   if (!seen) return std::nullopt;
   return f;
@@ -753,6 +803,12 @@ std::optional<PastedFacts> read_nvidia_smi(std::string_view text) {
       f.driver_failure = trim(ascii.substr(ascii.find(kNvidiaSmiNoDriver)));
       continue;
     }
+    // "Failed to initialize NVML: Driver/library version mismatch": the kernel module and the libraries differ.
+    if (auto at = t.find(std::string("Failed to initialize NVML: ") + kNvmlDriverLibraryMismatch); at != std::string::npos) {
+      seen = true;
+      f.driver_failure = trim(t.substr(at));
+      continue;
+    }
     if (t.find("NVIDIA-SMI") != std::string::npos && t.find("Driver Version:") != std::string::npos) {
       seen = true;
       f.driver_version = after(t, "Driver Version: ");
@@ -818,10 +874,13 @@ std::string failed_extension(const std::string& line, const std::string& last_pa
   std::size_t at = std::string::npos;
   for (const char* error : {"ImportError: ", "OSError: "})
     if (starts_with(line, error)) at = std::strlen(error);
-  // The loader's message quoted without the exception's name: "torch_scatter/_version_cuda.so: undefined
-  // symbol: _ZN5torch3jit17parseSchemaOrNameERKSsb".
-  if (at == std::string::npos && line.find(".so: undefined symbol: ") != std::string::npos &&
-      line.find(' ') > line.find(".so: ")) at = 0;
+  // The loader's message quoted without the exception's name, alone or after a word of the reporter's:
+  // "torch_scatter/_version_cuda.so: undefined symbol: _ZN5torch3jit17parseSchemaOrNameERKSsb", "error:
+  // ~/.local/lib/python3.7/site-packages/torch_scatter/_scatter_cuda.so: undefined symbol: ...".
+  if (auto so = line.find(".so: undefined symbol: "); at == std::string::npos && so != std::string::npos) {
+    auto space = line.rfind(' ', so);
+    at = space == std::string::npos ? 0 : space + 1;
+  }
   if (at == std::string::npos) return "";
   const std::string message = line.substr(at);
   auto so = message.find(".so");
@@ -921,6 +980,10 @@ std::map<std::string, std::string> read_import_warnings(std::string_view text) {
     // DGL's C++ library for this torch missing from the wheel (built for other torch releases): "FileNotFoundError:
     // Cannot find DGL C++ sparse library at .../libdgl_sparse_pytorch_1.9.0.so", "... graphbolt library ...".
     if (t.find("Cannot find DGL C++ ") != std::string::npos && !out.count("dgl")) out["dgl"] = trim(t);
+    // torchvision's own refusal when its compiled ops do not load (torchvision/extension.py): "RuntimeError:
+    // Couldn't load custom C++ ops. This can happen if your PyTorch and torchvision versions are incompatible".
+    if (t.find("Couldn't load custom C++ ops") != std::string::npos && !out.count("torchvision"))
+      out["torchvision"] = trim(t.substr(0, t.find(". This can happen")) + ".");
     // torchvision's operators missing from the torch it runs on (a torchvision built for another torch).
     if (t.find("operator torchvision::") != std::string::npos && t.find("does not exist") != std::string::npos &&
         !out.count("torchvision"))

@@ -78,6 +78,10 @@ std::optional<PastedFacts> read_lightning_env(std::string_view text);
 /// OpenMMLab's collect_env (mmcv, mmdet, mmdet3d, ...): "sys.platform: linux", "PyTorch: 1.9.0", "GPU 0,1:
 /// NAME", "NVCC: ...", torch's "- CUDA Runtime 11.1" under "PyTorch compiling details".
 std::optional<PastedFacts> read_openmmlab_env(std::string_view text);
+/// Answers of an interactive Python session: "torchvision.__version__" (or print(...)) typed at the prompt and
+/// '0.14.0' on the next line; "torch.version.cuda" ('11.7', None for a CPU build), "torch.cuda.is_available()",
+/// "sys.version".
+std::optional<PastedFacts> read_interactive_session(std::string_view text);
 /// `nvidia-smi` (its header and GPU rows) or `nvidia-smi -L`.
 std::optional<PastedFacts> read_nvidia_smi(std::string_view text);
 /// `pip list`, `pip freeze`, `conda list`, and collect_env's "[pip3] name==version" / "[conda] ..." library

@@ -16,7 +16,8 @@ std::vector<PastedFacts> read_formats(std::string_view text) {
   for (auto reader : {read_detectron2_env, read_sglang_check_env, read_ds_report, read_xformers_info,
                       read_bitsandbytes_report, read_nvidia_smi, read_package_list, read_pip_show,
                       read_torch_warnings, read_import_warning_report, read_hf_env_list, read_comfyui_report,
-                      read_lightning_env, read_openmmlab_env, read_startup_banners, read_monai_config})
+                      read_lightning_env, read_openmmlab_env, read_startup_banners, read_monai_config,
+                      read_interactive_session})
     if (auto f = reader(text)) out.push_back(std::move(*f));
   return out;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <optional>
 
 #include "knowledge/kb_schema.h"
 #include "knowledge/pep440.h"
@@ -57,6 +58,38 @@ bool TorchRelease::supports_python(const std::string& python_version) const {
 
 bool ExtensionRelease::needs_rtld_global(const std::string& torch_version) const {
   return !rtld_global_torch.empty() && !torch_version.empty() && satisfies(torch_version, rtld_global_torch);
+}
+
+std::string ExtensionRelease::arch_env_value(const std::string& torch_arch_list) const {
+  auto capability = [](std::string a) -> std::optional<std::pair<int, int>> {  // "8.6+PTX" / "9.0a" -> {8, 6}
+    a = a.substr(0, a.find('+'));
+    auto dot = a.find('.');
+    if (dot == std::string::npos || dot == 0 || dot > 2 || dot + 1 >= a.size() || !std::isdigit(static_cast<unsigned char>(a[dot + 1])))
+      return std::nullopt;
+    for (size_t i = 0; i < dot; ++i)
+      if (!std::isdigit(static_cast<unsigned char>(a[i]))) return std::nullopt;
+    return std::make_pair(std::stoi(a.substr(0, dot)), a[dot + 1] - '0');
+  };
+  std::vector<std::string> out;
+  std::string list = torch_arch_list;
+  std::replace(list.begin(), list.end(), ' ', ';');
+  for (const auto& part : split(list, ';')) {
+    auto cc = capability(part);
+    if (!cc) continue;
+    std::string best;
+    int best_minor = -1;
+    for (const auto& v : arch_env_values) {
+      if (v.size() < 2 || v.size() > 3 || !std::all_of(v.begin(), v.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+        continue;
+      int n = std::stoi(v);
+      if (n / 10 == cc->first && n % 10 <= cc->second && n % 10 > best_minor) {
+        best = v;
+        best_minor = n % 10;
+      }
+    }
+    if (!best.empty() && !contains(out, best)) out.push_back(best);
+  }
+  return join(out, ";");
 }
 
 const ExtensionRelease* ExtensionInfo::release_for(const std::string& version) const {
@@ -139,6 +172,12 @@ KnowledgeBase KnowledgeBase::load(const std::string& dir_in) {
         }
         r.min_cc = f.value("min_cc", "");
         r.archs = strings(f, "archs");
+        r.own_gencode = f.value("own_gencode", false);
+        if (f.contains("arch_env")) {  // a fact of its own: the variable, what it accepts, its source
+          r.arch_env = f["arch_env"].at("name");
+          r.arch_env_values = strings(f["arch_env"], "values");
+          r.arch_env_source = f["arch_env"].at("source");
+        }
         r.ptx = strings(f, "ptx");
         r.wheel_pythons = strings(f, "wheel_pythons");
         r.requires_dist = strings(f, "requires");

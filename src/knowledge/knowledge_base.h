@@ -98,6 +98,12 @@ struct ExtensionRelease {
   std::string cxx_std_source;        // where that flag is read
   std::string min_cc;                // minimum compute capability "8.0", "" = none recorded
   std::vector<std::string> archs;    // compute capabilities built as SASS ("8.6+PTX" marks PTX too)
+  // The variable its setup.py reads for its own -gencode flags (flash-attn >= 2.7.3: FLASH_ATTN_CUDA_ARCHS);
+  // with those flags cpp_extension ignores TORCH_CUDA_ARCH_LIST. "" = TORCH_CUDA_ARCH_LIST decides.
+  std::string arch_env;
+  bool own_gencode = false;          // its setup.py passes -gencode flags itself: TORCH_CUDA_ARCH_LIST changes nothing
+  std::vector<std::string> arch_env_values;  // the SASS targets it accepts: "80", "90", "100"
+  std::string arch_env_source;
   std::vector<std::string> ptx;      // capabilities shipped as PTX
   std::vector<std::string> wheel_pythons;  // Python versions with a prebuilt wheel on PyPI
   std::vector<std::string> requires_dist;
@@ -109,6 +115,10 @@ struct ExtensionRelease {
   std::string rtld_global_torch, rtld_global_why, rtld_global_source;
   /// Whether, built against torch `torch_version`, it imports only with torch loaded RTLD_GLOBAL.
   bool needs_rtld_global(const std::string& torch_version) const;
+  /// A TORCH_CUDA_ARCH_LIST ("8.6;9.0+PTX") in the terms of `arch_env`: for each capability the newest
+  /// accepted target of the same major not above it (SASS for 8.0 runs on 8.6 and 8.9), in order, once
+  /// each ("80;90"). "" when none maps (the package then builds its own default).
+  std::string arch_env_value(const std::string& torch_arch_list) const;
 };
 
 struct ExtensionInfo {

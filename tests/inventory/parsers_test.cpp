@@ -339,5 +339,22 @@ TEST(DriverNotes, NoDriverLibrariesIsOneNoteInWords) {
             std::vector<std::string>{"GPUs: nvmlInit: NVML_ERROR_DRIVER_NOT_LOADED"});
 }
 
+// NVML refusing to start because the kernel module and its libraries differ is the driver's failure: kept as the
+// driver's error for doctor's driver.library_mismatch, though libcuda answered its version.
+TEST(DriverNotes, NvmlsDriverLibraryMismatchBecomesTheDriversError) {
+  Driver d;
+  d.present = true;
+  d.cuda_version = 12040;
+  adopt_driver_library_mismatch(d, "nvmlInit_v2: Driver/library version mismatch");
+  EXPECT_EQ(d.error, "NVML: nvmlInit_v2: Driver/library version mismatch");
+  EXPECT_TRUE(d.present);
+  Driver other;
+  adopt_driver_library_mismatch(other, "nvmlInit_v2: NVML_ERROR_DRIVER_NOT_LOADED");
+  EXPECT_TRUE(other.error.empty()) << "another NVML failure is a note, not this";
+  EXPECT_TRUE(says_driver_library_mismatch("NVML_ERROR_LIB_RM_VERSION_MISMATCH"));
+  EXPECT_TRUE(says_driver_library_mismatch("CUDA initialization: Unexpected error from cudaGetDeviceCount(). Error 803: "
+                                           "system has unsupported display driver / cuda driver combination"));
+}
+
 }  // namespace
 }  // namespace gpucheck::inventory

@@ -642,3 +642,57 @@ TEST(PasteFormats, LightningAndOpenMMLabEnvReportsGiveTorchItsCudaAndGpus) {
   EXPECT_FALSE(read_openmmlab_env(paste("pasted_env/Lightning-AI-pytorch-lightning-10378.txt")));
   EXPECT_FALSE(read_openmmlab_env(paste("pasted_env/pytorch-pytorch-44106.txt")));
 }
+
+// The driver's kernel module and libraries at different versions, in both spellings users paste: nvidia-smi's
+// "Failed to initialize NVML: Driver/library version mismatch" (illinois-scicomp 60) and torch's CUDA error 803
+// (easydiffusion 134). Either is the driver's failure, kept as the inventory's driver error.
+TEST(PasteFormats, DriverLibraryMismatchInNvidiaSmiAndTorchsError803) {
+  auto smi = read_nvidia_smi(paste("pasted_env/illinois-scicomp-machine-shop-maintenance-60.txt"));
+  ASSERT_TRUE(smi);
+  EXPECT_EQ(smi->driver_failure, "Failed to initialize NVML: Driver/library version mismatch");
+  auto torch = read_torch_warnings(paste("pasted_env/easydiffusion-easydiffusion-134.txt"));
+  ASSERT_TRUE(torch);
+  EXPECT_EQ(torch->driver_failure.rfind("Error 803: system has unsupported display driver / cuda driver combination", 0), 0u)
+      << torch->driver_failure;
+  for (const char* name : {"pasted_env/illinois-scicomp-machine-shop-maintenance-60.txt", "pasted_env/easydiffusion-easydiffusion-134.txt"}) {
+    auto env = read_pasted_environment(paste(name), "paste", kCompat);
+    ASSERT_TRUE(env) << name;
+    EXPECT_TRUE(says_driver_library_mismatch(env->inventory.driver.error)) << env->inventory.driver.error;
+  }
+  // A table that works, and nvidia-smi's other failure, are no mismatch.
+  EXPECT_FALSE(says_driver_library_mismatch(read_nvidia_smi(paste("pasted_env/pytorch-pytorch-67991.txt"))->driver_failure));
+  EXPECT_TRUE(read_nvidia_smi(paste("pasted_env/bitsandbytes-foundation-bitsandbytes-97.txt"))->driver_failure.empty());
+}
+
+// Versions typed at the interpreter's prompt (pytorch/vision 6946: ">>> torchvision.__version__" then
+// "'0.14.0'"), with torchvision's "Couldn't load custom C++ ops" as its import failure.
+TEST(PasteFormats, AnInteractiveSessionsAnswersAreFacts) {
+  auto f = read_interactive_session(paste("pasted_env/pytorch-vision-6946.txt"));
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->torch_version, "1.14.0.dev20221110");
+  EXPECT_EQ(f->packages.at("torchvision"), "0.14.0");
+  EXPECT_EQ(f->python_version, "3.10.6");
+  EXPECT_FALSE(f->torch_cuda) << "not typed: not stated";
+  auto errors = read_import_warnings(paste("pasted_env/pytorch-vision-6946.txt"));
+  ASSERT_TRUE(errors.count("torchvision"));
+  EXPECT_EQ(errors.at("torchvision"), "RuntimeError: Couldn't load custom C++ ops.");
+  auto typed = read_interactive_session(">>> import torch\n>>> print(torch.__version__)\n2.1.0+cu121\n"
+                                        ">>> torch.version.cuda\n>>> torch.cuda.is_available()\nFalse\n"
+                                        ">>> torch.version.cuda\nNone\n");
+  ASSERT_TRUE(typed);
+  EXPECT_EQ(typed->torch_version, "2.1.0+cu121");
+  EXPECT_EQ(typed->cuda_available, false);
+  ASSERT_TRUE(typed->torch_cuda);
+  EXPECT_EQ(*typed->torch_cuda, "") << "None: a CPU build";
+  // An expression whose answer is not a version, and prose, state nothing.
+  EXPECT_FALSE(read_interactive_session(">>> torch.__version__\nTraceback (most recent call last):\n"));
+  EXPECT_FALSE(read_interactive_session("I checked torch.__version__ and it is fine\n2.1.0\n"));
+}
+
+// The loader's message after a word of the reporter's ("error: ~/.local/.../torch_scatter/_scatter_cuda.so:
+// undefined symbol: ...", rusty1s/pytorch_scatter 259) names the package that holds the library.
+TEST(PasteFormats, ALoaderMessageAfterAPrefixNamesItsPackage) {
+  auto errors = read_import_warnings(paste("pasted_env/rusty1s-pytorch_scatter-259.txt"));
+  ASSERT_TRUE(errors.count("torch_scatter")) << errors.size();
+  EXPECT_NE(errors.at("torch_scatter").find("undefined symbol: _ZNK2at6Tensor6narrowElll"), std::string::npos);
+}

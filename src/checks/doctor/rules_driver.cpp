@@ -121,9 +121,32 @@ void refused_by_torch(const DoctorContext& ctx, const std::string& have, std::ve
   out.push_back(std::move(f));
 }
 
+// The driver's kernel module and its libraries at different versions: nothing CUDA starts, whatever torch or
+// the toolkit need, so this is the finding and no version comparison follows.
+bool check_driver_library_mismatch(const DoctorContext& ctx, std::vector<Finding>& out) {
+  const auto& d = ctx.inv.driver;
+  if (!inventory::says_driver_library_mismatch(d.error)) return false;
+  Finding f;
+  f.id = "driver.library_mismatch";
+  f.status = Status::kFail;
+  f.title = "The NVIDIA kernel module and the driver's libraries are different versions: no CUDA program starts";
+  f.evidence = {{"driver", d.error, d.source}};
+  if (!d.kernel_module_version.empty())
+    f.evidence.push_back({"loaded kernel module", d.kernel_module_version, "/proc/driver/nvidia/version"});
+  f.explanation = "The driver was upgraded (or partly installed) while the old kernel module stayed loaded, so NVML "
+                  "answers \"Driver/library version mismatch\" and cuInit fails with CUDA error 803 "
+                  "(cudaErrorSystemDriverMismatch): torch.cuda.is_available() is False. Rebooting loads the "
+                  "installed module; reloading the nvidia modules does too when no process holds the GPU.";
+  f.add_fix("Reboot, so the kernel module of the installed driver is the one loaded (compare the two versions first)",
+            {"cat /proc/driver/nvidia/version", "sudo reboot"}, "needs root; stops every process on the node");
+  out.push_back(std::move(f));
+  return true;
+}
+
 }  // namespace
 
 void check_driver(const DoctorContext& ctx, std::vector<Finding>& out) {
+  if (check_driver_library_mismatch(ctx, out)) return;
   const std::string torch_cuda = major_minor(ctx.torch_cuda());
   if (!ctx.inv.driver.present) {
     const auto& seen = ctx.inv.gpu_presence;

@@ -79,8 +79,19 @@ PublishedTorchPin published_torch_pin(const knowledge::KnowledgeBase& kb, const 
   if (!rel) return {};
   for (const auto& line : rel->requires_dist) {
     auto req = knowledge::pep440::Requirement::try_parse(line);
-    if (req && req->name == "torch" && req->marker.empty() && req->url.empty() && !req->specifiers.empty())
-      return {req->specifiers.str(), rel->source};
+    if (req && req->name == "torch" && req->marker.empty() && req->url.empty() && !req->specifiers.empty()) {
+      // "==1.10.0+cu102" (torchvision 0.11.0's wheel): the local label names the torch wheel PyPI's build ran
+      // against, not a requirement on where a pasted torch came from (conda's 1.10.0 is the same release).
+      std::string pin = req->specifiers.str(), release;
+      for (std::size_t i = 0; i < pin.size(); ++i) {
+        if (pin[i] != '+') {
+          release += pin[i];
+          continue;
+        }
+        while (i + 1 < pin.size() && pin[i + 1] != ',') ++i;
+      }
+      return {release, rel->source};
+    }
   }
   return {};
 }
@@ -139,7 +150,7 @@ void check_installed_extensions(const DoctorContext& ctx, std::vector<Finding>& 
       f.fixes.push_back(plan_keeping_torch(ctx, ext->name, "", 1));
       f.references.push_back(rel->source);
       out.push_back(std::move(f));
-    } else if (py.torch_installed && rel->torch.empty() && !find_dist(py, name)) {
+    } else if ((py.torch_installed || !py.torch_version.empty()) && rel->torch.empty() && !find_dist(py, name)) {
       // Without its METADATA here (a pasted report), the pin its PyPI release declares says the same as
       // python.requirement_conflict would on the machine itself: xformers 0.0.22.post7 requires torch==2.1.0.
       if (auto f = published_pin_broken(ctx, ext->name, version)) out.push_back(std::move(*f));
@@ -284,7 +295,8 @@ void check_installed_extensions(const DoctorContext& ctx, std::vector<Finding>& 
   }
   // Packages of a pasted report that the extension table does not know (torchvision, torchaudio): their
   // PyPI release's torch pin. On a live machine their METADATA is there and check_requirements judges it.
-  if (!py.torch_installed) return;
+  // A torch version the paste states is enough: the pin does not depend on the CUDA it was built with.
+  if (!py.torch_installed && py.torch_version.empty()) return;
   for (const auto& [name, version] : py.packages)
     if (name != "torch" && !ctx.kb.extension(name) && !find_dist(py, name) && knowledge::Version::parse(version))
       if (auto f = published_pin_broken(ctx, name, version)) out.push_back(std::move(*f));

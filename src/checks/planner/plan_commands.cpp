@@ -24,13 +24,14 @@ std::string pin(const std::string& name, const std::string& version) { return qu
 }  // namespace
 
 void render_plan(Plan& plan, const Machine& m) {
-  std::string py = quote(m.python);
+  std::string python = m.python;  // as a path; `py` is it quoted for the shell
+  std::string py = quote(python);
   std::vector<std::string>& cmds = plan.commands;
   cmds.clear();
   if (m.externally_managed) {
     // PEP 668: pip refuses this interpreter's site-packages; a venv next to the project takes the plan.
     cmds.push_back(py + " -m venv .venv");
-    py = ".venv/bin/python";
+    python = py = ".venv/bin/python";
   }
   const TorchOption& t = plan.torch;
   std::vector<std::string> companions;
@@ -58,6 +59,7 @@ void render_plan(Plan& plan, const Machine& m) {
   }
   if (!without_deps.empty()) cmds.push_back(py + " -m pip install --no-deps " + join(without_deps, " ") + keep_torch);
   if (!plan.wheel_version.empty()) wheels.push_back(pin("wheel", plan.wheel_version));
+  if (!plan.ninja_version.empty()) wheels.push_back(pin("ninja", plan.ninja_version));
   if (!t.index_url.empty())
     for (const auto& [name, version] : plan.abi_pins) wheels.push_back(pin(name, version));
   if (!wheels.empty()) cmds.push_back(py + " -m pip install " + join(wheels, " ") + keep_torch);
@@ -67,10 +69,25 @@ void render_plan(Plan& plan, const Machine& m) {
     if (!p.build) continue;
     (p.jit_ops ? jit : built).push_back(p.version.empty() ? p.name : p.name + " " + p.version);
     if (!exported) {  // the build's settings: its arch list and the toolkit the plan was checked against
-      if (!p.arch_list.empty()) cmds.push_back("export TORCH_CUDA_ARCH_LIST=" + quote(p.arch_list));
+      if (!p.arch_list.empty()) {
+        cmds.push_back("export " + (p.arch_env.empty() ? std::string("TORCH_CUDA_ARCH_LIST") : p.arch_env) + "=" +
+                       quote(p.arch_list));
+        if (!p.arch_env.empty())
+          plan.notes.push_back(p.name + " " + p.version + " compiles the targets in " + p.arch_env +
+                               "; TORCH_CUDA_ARCH_LIST changes nothing in its build (" + p.arch_env_source + ")");
+      }
       std::string root = p.toolkit_root.empty() ? m.nvcc_root : p.toolkit_root;
       if (!root.empty()) cmds.push_back("export CUDA_HOME=" + quote(root));
-      if (!p.toolkit_root.empty()) cmds.push_back("export PATH=" + quote(root + "/bin") + ":\"$PATH\"");
+      // `python -m pip` does not activate the venv: torch's BuildExtension runs `ninja` from PATH, and without
+      // the venv's bin first it finds none (or another) and compiles one file at a time. The planned
+      // toolkit's nvcc comes next.
+      std::vector<std::string> path;
+      if (auto slash = python.rfind('/'); plan.ninja_from_venv && slash != std::string::npos && slash > 0) {
+        std::string bin = python.substr(0, slash);
+        path.push_back(bin[0] == '/' ? quote(bin) : "\"$PWD\"/" + quote(bin));
+      }
+      if (!p.toolkit_root.empty()) path.push_back(quote(root + "/bin"));
+      if (!path.empty()) cmds.push_back("export PATH=" + join(path, ":") + ":\"$PATH\"");
       exported = true;
     }
     if (!p.install.empty()) {  // the knowledge base's own steps (a git tree), with this interpreter's pip

@@ -18,6 +18,7 @@ nlohmann::json result_details(const Result& r) {
                        {"installed", p.torch.installed}}},
                      {"packages", pkgs},
                      {"wheel", p.wheel_version},
+                     {"ninja", p.ninja_version},
                      {"constraints", constraints_text(p)},
                      {"notes", p.notes}});
   }

@@ -191,6 +191,19 @@ std::string build_arch_list(const knowledge::KnowledgeBase& kb, const Machine& m
   return join(good, ";");
 }
 
+/// Sets what a build of `row` compiles in the variable the package reads: TORCH_CUDA_ARCH_LIST, its own
+/// (flash-attn >= 2.7.3 passes -gencode flags from FLASH_ATTN_CUDA_ARCHS, and cpp_extension then adds none
+/// from TORCH_CUDA_ARCH_LIST: exporting that would change nothing and build all four default targets), or
+/// none when its flags are fixed (older flash-attn).
+void set_build_archs(PlannedPackage& p, const knowledge::ExtensionRelease& row, const std::string& arch_list) {
+  p.arch_list = row.own_gencode && row.arch_env.empty() ? "" : arch_list;  // fixed flags: nothing to set
+  if (row.arch_env.empty() || arch_list.empty()) return;
+  p.arch_env = row.arch_env;
+  p.arch_env_source = row.arch_env_source;
+  p.arch_list = row.arch_env_value(arch_list);
+  if (p.arch_list == join(row.arch_env_values, ";")) p.arch_list.clear();  // its own default: nothing to set
+}
+
 /// A package NVIDIA publishes only as a source tree (apex; PyPI's "apex" is another project): its install
 /// steps from extensions.json, when the torch here can build it.
 std::optional<PlannedPackage> source_tree_package(const knowledge::KnowledgeBase& kb, const Machine& m,
@@ -213,7 +226,7 @@ std::optional<PlannedPackage> source_tree_package(const knowledge::KnowledgeBase
     p.install = row.install;
     p.source = row.source;
     p.note = "built from its source tree (" + row.source + ")";
-    p.arch_list = build_arch_list(kb, m, row, why);
+    set_build_archs(p, row, build_arch_list(kb, m, row, why));
     if (!why.empty()) return std::nullopt;
     if (const auto* other = kb.pypi().package(c.req->name); other && !other->releases.empty() &&
                                                             !other->releases.back().summary.empty())
@@ -315,7 +328,7 @@ std::optional<PackageFit> fit_package(const knowledge::KnowledgeBase& kb, const 
     fit.planned.no_build_isolation = build && row && row->setup_imports_torch;
     if (from_source) fit.planned.install = row->install;
     fit.planned.source = row && build ? row->source : r.source;
-    fit.planned.arch_list = arch_list;
+    if (row) set_build_archs(fit.planned, *row, arch_list);
     fit.planned.toolkit_root = toolkit_root;
     if (!toolkit_root.empty()) fit.planned.note += "; built with the toolkit at " + toolkit_root;
     if (row && row->needs_rtld_global(t.version))
@@ -508,15 +521,23 @@ Result resolve(const knowledge::KnowledgeBase& kb, const Machine& m, const std::
                                      [](const PlannedPackage& p) { return p.no_build_isolation; });
     // setuptools' bdist_wheel needs the `wheel` package when pip does not provide it in an isolated build;
     // an installed wheel is kept as it is (changing its version is not what was asked).
-    if (isolation_off && !m.installed.count("wheel")) {
-      if (const auto* w = kb.pypi().package("wheel")) {
+    // So does `ninja`, which torch's BuildExtension compiles with in parallel: without it every file is compiled
+    // one after another (flash-attn: 73 CUDA files), and an isolated build would have installed it from the
+    // package's build requirements.
+    auto newest_for_python = [&](const char* name) {
+      if (const auto* w = kb.pypi().package(name))
         for (auto it = w->releases.rbegin(); it != w->releases.rend(); ++it)
-          if (!it->yanked && it->python_allowed(m.python_version.empty() ? "3.11" : m.python_version)) {
-            plan.wheel_version = it->version;
-            break;
-          }
-      }
-    }
+          if (!it->yanked && it->python_allowed(m.python_version.empty() ? "3.11" : m.python_version)) return it->version;
+      return std::string();
+    };
+    if (isolation_off && !m.installed.count("wheel")) plan.wheel_version = newest_for_python("wheel");
+    const bool compiles_with_torch = std::any_of(plan.packages.begin(), plan.packages.end(), [&](const PlannedPackage& p) {
+      const auto* ext = kb.extension(p.name);
+      const auto* row = ext && !p.version.empty() ? ext->release_for(p.version) : nullptr;
+      return p.no_build_isolation && row && row->build == "torch_cpp_extension";
+    });
+    if (compiles_with_torch && !m.installed.count("ninja")) plan.ninja_version = newest_for_python("ninja");
+    plan.ninja_from_venv = compiles_with_torch;
     if (!series_planned.insert(series).second) continue;
     abi_pins(kb, m, plan);
     plan.notes.insert(plan.notes.begin(), res.notes.begin(), res.notes.end());
@@ -582,6 +603,7 @@ std::string constraints_text(const Plan& plan) {
   for (const auto& p : plan.packages)
     if (p.name != "torch" && !p.version.empty()) out += p.name + "==" + p.version + "\n";
   if (!plan.wheel_version.empty()) out += "wheel==" + plan.wheel_version + "\n";
+  if (!plan.ninja_version.empty()) out += "ninja==" + plan.ninja_version + "\n";
   for (const auto& [name, version] : plan.abi_pins) out += name + "==" + version + "\n";
   return out;
 }

@@ -49,7 +49,11 @@ struct PlannedPackage {
   bool no_build_isolation = false;  // its setup imports torch: built without isolation and without pip's
                                     // wheel cache (keyed by the sdist, not the torch it built against)
   std::vector<std::string> install; // the knowledge base's own install steps (apex's git tree); empty: pip
-  std::string arch_list;            // TORCH_CUDA_ARCH_LIST the build compiles ("" leaves the package's own)
+  std::string arch_list;            // the architectures the build compiles ("" leaves the package's own), in
+                                    // the terms of arch_env
+  std::string arch_env;             // the variable that sets them: "" = TORCH_CUDA_ARCH_LIST; the package's own
+                                    // when its setup.py passes -gencode flags itself (FLASH_ATTN_CUDA_ARCHS)
+  std::string arch_env_source;      // where that variable is read
   std::string toolkit_root;         // another installed toolkit the build must use (CUDA_HOME, PATH); "" the default
   bool reinstall = false;           // rebuild the installed release: --force-reinstall --no-deps --no-cache-dir
                                     // (else pip says "already satisfied", or reuses its cached wheel)
@@ -68,6 +72,10 @@ struct Plan {
   TorchOption torch;
   std::vector<PlannedPackage> packages;  // install order (wheels, then builds)
   std::string wheel_version;             // `wheel` installed first for a --no-build-isolation build; "" none
+  std::string ninja_version;             // `ninja` too: without it torch's BuildExtension compiles one file at a
+                                         // time ("falling back to the slow distutils backend"); "" none
+  bool ninja_from_venv = false;          // the build runs the interpreter's own ninja: BuildExtension finds it on
+                                         // PATH only (cpp_extension.is_ninja_available), so its bin goes first
   std::vector<std::pair<std::string, std::string>> abi_pins;  // ("numpy", "1.26.4"): below an ABI break torch predates
   std::string summary, cost;
   std::vector<std::string> commands;     // exact, for the judged interpreter

@@ -69,7 +69,7 @@ TEST(DoctorCli, SeedExitsOneWithTheMismatchAndTheInstallPaths) {
   const auto& plans = section(doc, "plan")[0]["details"]["plans"];
   ASSERT_EQ(plans.size(), fixes.size());
   EXPECT_NE(plans[0]["constraints"].get<std::string>().find("bmtrain==0.2.3.post2\n"), std::string::npos);
-  EXPECT_EQ(plans[1]["constraints"], "torch==2.4.1\nbmtrain==0.2.2\nwheel==0.48.0\n");
+  EXPECT_EQ(plans[1]["constraints"], "torch==2.4.1\nbmtrain==0.2.2\nwheel==0.48.0\nninja==1.13.2\n");
 }
 
 TEST(DoctorCli, SeedRequirementsFileAndConstraintsOut) {

@@ -309,19 +309,29 @@ TEST_F(Site, OnlyAnUndefinedTorchSymbolMeansAnotherTorch) {
   auto foreign = with_id(all, "ext.built_for_other_torch");
   ASSERT_EQ(foreign.size(), 1u);
   EXPECT_TRUE(with_id(all, "python.import_failed").empty());
-  // wheel is installed: kept as it is, so nothing is installed before the build.
-  const auto& kept = foreign[0].fixes.at(0).commands;
-  ASSERT_EQ(kept.size(), 4u) << foreign[0].fixes[0].summary;
-  EXPECT_EQ(kept[0], "export TORCH_CUDA_ARCH_LIST='7.5;8.0+PTX'");
-  EXPECT_EQ(kept[3], "export TORCH_USE_RTLD_GLOBAL=1") << "rebuilt against torch 2.11, nccl/_C still links no libnccl";
-  // Without wheel, the build needs one first (setuptools' bdist_wheel), installed with torch pinned.
+  // wheel and ninja are installed: kept as they are, so nothing is installed before the build; the venv's
+  // bin goes first on PATH, where torch's BuildExtension looks for ninja.
+  py.packages["ninja"] = "1.13.2";
+  {
+    doctor::DoctorContext kept_ctx(inv, kb());
+    const auto kept = with_id(doctor::diagnose(kept_ctx), "ext.built_for_other_torch").at(0).fixes.at(0).commands;
+    EXPECT_EQ(kept, (std::vector<std::string>{
+                        "export TORCH_CUDA_ARCH_LIST='7.5;8.0+PTX'", "export CUDA_HOME=/usr/local/cuda-13.0",
+                        "export PATH=/venv/bin:\"$PATH\"",
+                        "/venv/bin/python -m pip install --no-build-isolation --no-cache-dir --force-reinstall --no-deps bmtrain==0.2.2",
+                        "export TORCH_USE_RTLD_GLOBAL=1"}))
+        << "rebuilt against torch 2.11, nccl/_C still links no libnccl: TORCH_USE_RTLD_GLOBAL stays";
+  }
+  // Without wheel and ninja, the build needs them first (setuptools' bdist_wheel; ninja for a parallel
+  // build), installed with torch pinned.
   py.packages.erase("wheel");
+  py.packages.erase("ninja");
   doctor::DoctorContext bare(inv, kb());
   const auto cmds = with_id(doctor::diagnose(bare), "ext.built_for_other_torch").at(0).fixes.at(0).commands;
-  ASSERT_EQ(cmds.size(), 5u);
-  EXPECT_EQ(cmds[0], "/venv/bin/python -m pip install wheel==0.48.0 torch==2.11.0");
-  EXPECT_EQ(cmds[1], "export TORCH_CUDA_ARCH_LIST='7.5;8.0+PTX'");
-  EXPECT_EQ(cmds[2], "export CUDA_HOME=/usr/local/cuda-13.0");
-  EXPECT_EQ(cmds[3], "/venv/bin/python -m pip install --no-build-isolation --no-cache-dir --force-reinstall --no-deps bmtrain==0.2.2");
-  EXPECT_EQ(cmds[4], "export TORCH_USE_RTLD_GLOBAL=1");
+  EXPECT_EQ(cmds, (std::vector<std::string>{
+                      "/venv/bin/python -m pip install wheel==0.48.0 ninja==1.13.2 torch==2.11.0",
+                      "export TORCH_CUDA_ARCH_LIST='7.5;8.0+PTX'", "export CUDA_HOME=/usr/local/cuda-13.0",
+                      "export PATH=/venv/bin:\"$PATH\"",
+                      "/venv/bin/python -m pip install --no-build-isolation --no-cache-dir --force-reinstall --no-deps bmtrain==0.2.2",
+                      "export TORCH_USE_RTLD_GLOBAL=1"}));
 }

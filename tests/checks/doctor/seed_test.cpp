@@ -93,10 +93,11 @@ TEST(Seed, SecondAttemptInstallPathsAreRankedWithExactCommands) {
       << plan->fixes.front().summary;
   const std::vector<Fix> paths = build_paths(*plan);
   ASSERT_EQ(paths.size(), 3u);
-  const std::string py = "/root/anaconda3/envs/CPM-Bee/bin/python";
+  const std::string bin = "/root/anaconda3/envs/CPM-Bee/bin", py = bin + "/python";
   EXPECT_EQ(paths[0].commands,
-            (std::vector<std::string>{py + " -m pip install torch==2.4.1", py + " -m pip install wheel==0.48.0 torch==2.4.1",
+            (std::vector<std::string>{py + " -m pip install torch==2.4.1", py + " -m pip install wheel==0.48.0 ninja==1.13.2 torch==2.4.1",
                                       "export TORCH_CUDA_ARCH_LIST=8.0", "export CUDA_HOME=/usr/local/cuda-12.1",
+                                      "export PATH=" + bin + ":\"$PATH\"",
                                       py + " -m pip install --no-build-isolation --no-cache-dir bmtrain==0.2.2 torch==2.4.1",
                                       "export TORCH_USE_RTLD_GLOBAL=1"}));
   EXPECT_NE(paths[0].cost.find("replaces torch 2.0.1+cu118"), std::string::npos) << paths[0].cost;
@@ -115,11 +116,12 @@ TEST(Seed, WithAnInstalled118ToolkitThePathPointsCudaHomeAtIt) {
   ASSERT_TRUE(install_plan(rep));
   EXPECT_EQ(rep.inventory.at("toolkits").size(), 2u);
   // Plan 1 keeps torch 2.0.1+cu118 and builds with the 11.8 toolkit installed beside 12.1.
-  const std::string py = "/root/anaconda3/envs/CPM-Bee/bin/python";
+  const std::string bin = "/root/anaconda3/envs/CPM-Bee/bin", py = bin + "/python";
   EXPECT_EQ(build_paths(*install_plan(rep))[0].commands,
             (std::vector<std::string>{py + " -m pip install torch==2.0.1 numpy==1.26.4",
-                                      py + " -m pip install wheel==0.48.0 torch==2.0.1", "export TORCH_CUDA_ARCH_LIST=8.0",
-                                      "export CUDA_HOME=/usr/local/cuda-11.8", "export PATH=/usr/local/cuda-11.8/bin:\"$PATH\"",
+                                      py + " -m pip install wheel==0.48.0 ninja==1.13.2 torch==2.0.1", "export TORCH_CUDA_ARCH_LIST=8.0",
+                                      "export CUDA_HOME=/usr/local/cuda-11.8",
+                                      "export PATH=" + bin + ":/usr/local/cuda-11.8/bin:\"$PATH\"",
                                       py + " -m pip install --no-build-isolation --no-cache-dir bmtrain==0.2.2 torch==2.0.1",
                                       "export TORCH_USE_RTLD_GLOBAL=1"}));
 }
@@ -132,10 +134,11 @@ TEST(Seed, FirstAttemptWithoutTorchPredictsTheMetadataFailure) {
   EXPECT_EQ(iso.status, Status::kFail);
   EXPECT_EQ(evidence(iso, "torch"), "not installed");
   // Torch first (the build matching the 12.1 toolkit found here), wheel, then the build without isolation.
-  const std::string py = "/root/anaconda3/envs/CPM-Bee/bin/python";
+  const std::string bin = "/root/anaconda3/envs/CPM-Bee/bin", py = bin + "/python";
   EXPECT_EQ(build_paths(*install_plan(rep))[0].commands,
-            (std::vector<std::string>{py + " -m pip install torch==2.4.1", py + " -m pip install wheel==0.48.0 torch==2.4.1",
+            (std::vector<std::string>{py + " -m pip install torch==2.4.1", py + " -m pip install wheel==0.48.0 ninja==1.13.2 torch==2.4.1",
                                       "export TORCH_CUDA_ARCH_LIST=8.0", "export CUDA_HOME=/usr/local/cuda-12.1",
+                                      "export PATH=" + bin + ":\"$PATH\"",
                                       py + " -m pip install --no-build-isolation --no-cache-dir bmtrain==0.2.2 torch==2.4.1",
                                       "export TORCH_USE_RTLD_GLOBAL=1"}));
   EXPECT_EQ(model::exit_code(rep), 1);

@@ -264,3 +264,20 @@ TEST(GpuPresence, HereRunAndDoctorDoNotPointAtEachOther) {
   EXPECT_EQ(step.find("doctor"), std::string::npos) << run.out;
   EXPECT_NE(step.find("no NVIDIA GPU"), std::string::npos) << run.out;
 }
+
+// nvidia-smi's "Failed to initialize NVML: Driver/library version mismatch" (a driver upgraded without a
+// reboot, illinois-scicomp/machine-shop-maintenance 60): broken now, and the next step is the reboot.
+TEST(GpuPresence, ADriverWhoseModuleAndLibrariesDifferIsBrokenAndTheNextStepIsAReboot) {
+  const std::string paste = std::string(GPUCHECK_TEST_DATA) + "/pasted_env/illinois-scicomp-machine-shop-maintenance-60.txt";
+  auto r = run_gpucheck({"doctor", "--from-text", paste, "--json"});
+  EXPECT_EQ(r.exit_code, 1) << r.out.substr(0, 3000) << r.err;
+  auto doc = nlohmann::json::parse(r.out);
+  auto mismatch = with_id(doc, "driver.library_mismatch");
+  ASSERT_EQ(mismatch.size(), 1u) << r.out.substr(0, 3000);
+  EXPECT_EQ(mismatch[0]["status"], "fail");
+  EXPECT_EQ(mismatch[0]["concern"], "broken_now");
+  EXPECT_EQ(mismatch[0]["fixes"][0]["commands"].back(), "sudo reboot");
+  EXPECT_TRUE(with_id(doc, "driver.missing").empty()) << "one finding for one cause";
+  auto text = run_gpucheck({"doctor", "--from-text", paste});
+  EXPECT_NE(next_step_line(text.out).find("[driver.library_mismatch]"), std::string::npos) << text.out;
+}

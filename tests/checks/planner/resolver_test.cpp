@@ -264,9 +264,23 @@ TEST(Planner, FlashAttnPlanNotRunHereNeedsAGpuCheckedAgainstKb) {
   ASSERT_FALSE(top.wheel_version.empty());
   std::string all = join(top.commands, "\n");
   EXPECT_NE(all.find("wheel==" + top.wheel_version), std::string::npos) << all;
-  EXPECT_NE(all.find("export TORCH_CUDA_ARCH_LIST=9.0"), std::string::npos) << all;
+  // flash-attn passes its own -gencode flags from FLASH_ATTN_CUDA_ARCHS (default 80;90;100;120), so
+  // TORCH_CUDA_ARCH_LIST would change nothing: the H100 build compiles sm_90 only, a quarter of the work.
+  EXPECT_NE(all.find("export FLASH_ATTN_CUDA_ARCHS=90\n"), std::string::npos) << all;
+  EXPECT_EQ(all.find("TORCH_CUDA_ARCH_LIST"), std::string::npos) << all;
+  EXPECT_NE(join(top.notes, "\n").find("TORCH_CUDA_ARCH_LIST changes nothing in its build"), std::string::npos)
+      << join(top.notes, "\n");
   EXPECT_NE(all.find("--no-build-isolation --no-cache-dir flash-attn=="), std::string::npos) << all;
   EXPECT_LT(all.find("wheel=="), all.find("--no-build-isolation")) << all;
+  // The build compiles in parallel only with ninja, which torch's BuildExtension runs from PATH: the plan
+  // installs it into the venv and puts the venv's bin first, as `python -m pip` alone does not.
+  ASSERT_FALSE(top.ninja_version.empty());
+  EXPECT_NE(all.find(" ninja==" + top.ninja_version), std::string::npos) << all;
+  EXPECT_LT(all.find("export PATH=/opt/venv/bin:\"$PATH\"\n"), all.find("--no-build-isolation")) << all;
+  auto pep668 = m;  // the plan's own .venv, relative to where it is pasted
+  pep668.externally_managed = true;
+  std::string own = join(plan_for(pep668, {"flash-attn"}).plans.front().commands, "\n");
+  EXPECT_NE(own.find("export PATH=\"$PWD\"/.venv/bin:\"$PATH\"\n"), std::string::npos) << own;
   // flash-attn's setup.py passes -std=c++17 (through 2.8.3.post2); torch 2.13 and newer need C++20 in their
   // headers (torch.json cxx_standard): issue 31 measured plan 1 with torch 2.15.0 stopping in 42 s. Every
   // plan that builds flash-attn pairs it with a torch whose headers are C++17, and a newer one says why not.
@@ -280,6 +294,39 @@ TEST(Planner, FlashAttnPlanNotRunHereNeedsAGpuCheckedAgainstKb) {
   std::string why = join(newest.notes, "\n");
   for (const auto& c : newest.conflicts) why += "\n" + join(c.reasons, "\n");
   EXPECT_NE(why.find("need C++20 and its build passes -std=c++17"), std::string::npos) << why;
+}
+
+// The targets flash-attn's build compiles are set in its own variable: SASS for 8.0 serves an A10 (8.6) and an
+// L4 (8.9), 9.0 an H100; a TORCH_CUDA_ARCH_LIST the user set is carried over in those terms; a build of every
+// default target sets nothing; releases before 2.7.3 read no such variable and keep TORCH_CUDA_ARCH_LIST out
+// of it as well (their -gencode flags are fixed).
+TEST(Planner, FlashAttnTargetsAreSetInTheVariableItsSetupReads) {
+  auto exports = [](const planner::Result& r) {
+    std::vector<std::string> out;
+    if (r.plans.empty()) return out;
+    for (const auto& c : r.plans.front().commands)
+      if (c.rfind("export ", 0) == 0 && c.find("CUDA_HOME") == std::string::npos && c.find("PATH=") != 7)
+        out.push_back(c);
+    return out;
+  };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(exports(plan_for(machine("3.11.7", "13.0", {"8.6", "8.9"}, "13.0"), {"flash-attn"})),
+            V{"export FLASH_ATTN_CUDA_ARCHS=80"});
+  EXPECT_EQ(exports(plan_for(machine("3.11.7", "13.0", {"8.0", "9.0"}, "13.0"), {"flash-attn"})),
+            V{"export FLASH_ATTN_CUDA_ARCHS='80;90'"});
+  auto no_gpu = machine("3.11.7", "", {}, "13.0");
+  EXPECT_EQ(exports(plan_for(no_gpu, {"flash-attn"})), V{}) << "every default target: nothing to set";
+  no_gpu.arch_list = "8.0 12.0+PTX";
+  EXPECT_EQ(exports(plan_for(no_gpu, {"flash-attn"})), V{"export FLASH_ATTN_CUDA_ARCHS='80;120'"});
+  EXPECT_EQ(exports(plan_for(machine("3.11.7", "13.0", {"9.0"}, "13.0"), {"flash-attn==2.7.2.post1"})), V{});
+  const auto* fa = planner_kb().extension("flash-attn");
+  ASSERT_NE(fa, nullptr);
+  const auto* row = fa->release_for("2.8.3.post2");
+  ASSERT_NE(row, nullptr);
+  EXPECT_EQ(row->arch_env, "FLASH_ATTN_CUDA_ARCHS");
+  EXPECT_EQ(row->arch_env_value("7.5;8.7;9.0a;10.3;12.1+PTX"), "80;90;100;120") << "7.5 has no target";
+  EXPECT_EQ(row->arch_env_value("7.5"), "");
+  EXPECT_EQ(row->arch_env_value("999999999999.0;x.5;8.;.6"), "") << "nonsense is skipped, never thrown";
 }
 
 TEST(Planner, ACudaExtensionIsNeverPlannedAgainstACpuTorchOrAnotherCudaMajor) {
