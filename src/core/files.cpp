@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <ostream>
@@ -114,6 +115,12 @@ long long json_int(const nlohmann::json& j, const std::string& key, long long fa
   if (!v.is_number_integer() || v < lo || v > hi)
     throw InputError(key + " must be a whole number in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
   return v.get<long long>();
+}
+
+std::string cache_dir() {
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x == '/') return std::string(x) + "/gpucheck";
+  if (const char* h = std::getenv("HOME"); h && *h == '/') return std::string(h) + "/.cache/gpucheck";
+  return "";
 }
 
 void make_dirs(const std::string& path) {

@@ -58,4 +58,8 @@ void check_writable_dir(const std::string& dir);
 /// Creates the directory and its parents; throws InputError on failure.
 void make_dirs(const std::string& path);
 
+/// Where gpucheck keeps what it remembers between runs: $XDG_CACHE_HOME/gpucheck, else ~/.cache/gpucheck;
+/// "" when neither is an absolute path.
+std::string cache_dir();
+
 }  // namespace gpucheck

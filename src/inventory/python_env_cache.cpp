@@ -294,9 +294,8 @@ std::vector<std::string> checked_here(const json& interpreter, const json& torch
 }  // namespace
 
 std::string default_python_cache_dir() {
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x == '/') return std::string(x) + "/gpucheck/python-envs";
-  if (const char* h = std::getenv("HOME"); h && *h == '/') return std::string(h) + "/.cache/gpucheck/python-envs";
-  return "";
+  std::string dir = cache_dir();
+  return dir.empty() ? "" : dir + "/python-envs";
 }
 
 std::string cached_facts_note(const std::string& interpreter, const FactsFrom& facts_from) {

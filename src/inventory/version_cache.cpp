@@ -91,9 +91,8 @@ void VersionCache::save() const {
 }
 
 std::string default_version_cache_file() {
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x == '/') return std::string(x) + "/gpucheck/library-versions.json";
-  if (const char* h = std::getenv("HOME"); h && *h == '/') return std::string(h) + "/.cache/gpucheck/library-versions.json";
-  return "";
+  std::string dir = cache_dir();
+  return dir.empty() ? "" : dir + "/library-versions.json";
 }
 
 }  // namespace gpucheck::inventory

@@ -72,6 +72,7 @@ TEST(InvFakeDriver, ACrashingDriverLibraryCostsOnlyTheHelper) {
   SubprocessOptions o;
   o.set_env["LD_LIBRARY_PATH"] = GPUCHECK_HOSTILE_DRIVER_DIR;
   o.set_env["GPUCHECK_HOSTILE_MARK"] = mark;
+  o.set_env["GPUCHECK_ASK_DRIVER"] = "always";  // abi asks NVML only where a GPU is visible; none is here
   o.unset_env = {"CUDA_VISIBLE_DEVICES"};
   for (std::vector<std::string> argv : {std::vector<std::string>{testing::gpucheck_binary(), "abi", "--json", "/bin/true"},
                                         std::vector<std::string>{testing::gpucheck_binary(), "env", "--json", "--no-python", "--no-cache"}}) {
@@ -93,6 +94,7 @@ TEST(InvFakeDriver, ACrashingDriverLibraryCostsOnlyTheHelper) {
 TEST(InvFakeDriver, AbiAsksTheHelperForGpusWithoutCollectingTheRest) {
   SubprocessOptions o;
   o.set_env["LD_LIBRARY_PATH"] = GPUCHECK_FAKE_DRIVER_DIR;
+  o.set_env["GPUCHECK_ASK_DRIVER"] = "always";
   o.unset_env = {"CUDA_VISIBLE_DEVICES"};
   auto r = run_subprocess({testing::gpucheck_binary(), "abi", "--json", "/bin/true"}, o);
   ASSERT_TRUE(r.exited && r.exit_code <= 1) << r.describe() << r.err;

@@ -10,7 +10,7 @@
 #include <cstdlib>
 #include <map>
 
-#include "core/subprocess.h"
+#include "checks/abi/loader_help.h"
 #include "core/text.h"
 #include "platform/root_fs.h"
 
@@ -35,38 +35,6 @@ bool is_file(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/// `ld.so --help` (glibc >= 2.33) prints the system search path and the AT_PLATFORM the loader uses.
-struct LoaderHelp {
-  std::vector<std::string> system_dirs;
-  std::string platform;
-  std::vector<std::string> glibc_hwcaps;  // x86-64-v4, x86-64-v3, ... (supported ones, priority order)
-  std::vector<std::string> legacy;        // haswell, tls, avx512_1, x86_64 (searched ones)
-};
-
-LoaderHelp query_loader() {
-  LoaderHelp h;
-  SubprocessOptions opt;
-  opt.timeout = std::chrono::seconds(5);
-  auto r = run_subprocess({kInterpreter, "--help"}, opt);
-  if (!r.ok()) return h;
-  enum { kOther, kHwcaps, kLegacy } section = kOther;
-  for (const auto& raw : split(r.out, '\n')) {
-    std::string line = trim(raw);
-    if (starts_with(line, "Subdirectories of glibc-hwcaps")) section = kHwcaps;
-    else if (starts_with(line, "Legacy HWCAP subdirectories")) section = kLegacy;
-    else if (line.empty() || line.back() == ':') section = kOther;
-    auto paren = line.find(" (");
-    if (paren == std::string::npos) continue;
-    std::string name = line.substr(0, paren);
-    if (line.find("(system search path)") != std::string::npos) h.system_dirs.push_back(name);
-    if (line.find("(AT_PLATFORM") != std::string::npos) h.platform = name;
-    bool searched = line.find("searched") != std::string::npos;
-    if (section == kHwcaps && searched) h.glibc_hwcaps.push_back(name);
-    if (section == kLegacy && searched) h.legacy.push_back(name);
-  }
-  return h;
-}
-
 }  // namespace
 
 LoaderConfig LoaderConfig::for_this_host(const platform::LdCache* cache) {
@@ -79,7 +47,7 @@ LoaderConfig LoaderConfig::for_this_host(const platform::LdCache* cache) {
       if (ch == ';') ch = ':';
     c.ld_library_path = split(s, ':');
   }
-  static const LoaderHelp help = query_loader();
+  static const LoaderHelp help = query_loader_help(kInterpreter, default_loader_help_cache());
   c.default_dirs = help.system_dirs;
   if (c.default_dirs.empty()) {
 #if defined(__x86_64__)
