@@ -130,13 +130,21 @@ bool looks_secret(const std::string& name) {
 
 namespace {
 
+// value[i, i+n) is `lower_word` in any case. Asked at every character of every string a report holds: no
+// copy.
+bool starts_with_lower(const std::string& value, std::size_t i, const char* lower_word, std::size_t n) {
+  for (std::size_t k = 0; k < n; ++k)
+    if (std::tolower(static_cast<unsigned char>(value[i + k])) != lower_word[k]) return false;
+  return true;
+}
+
 // `value` from `i` starts an authorization scheme word followed by blanks and a credential: the credential's
 // end, else npos.
 std::size_t auth_scheme_credential_end(const std::string& value, std::size_t i, std::size_t& credential_start) {
   if (i > 0 && (std::isalnum(static_cast<unsigned char>(value[i - 1])) || value[i - 1] == '_')) return std::string::npos;
   for (const char* scheme : kAuthSchemes) {
     const std::size_t n = std::strlen(scheme);
-    if (value.size() < i + n + 2 || lower(value.substr(i, n)) != scheme) continue;
+    if (value.size() < i + n + 2 || !starts_with_lower(value, i, scheme, n)) continue;
     std::size_t j = i + n;
     if (value[j] != ' ' && value[j] != '\t') continue;
     while (j < value.size() && (value[j] == ' ' || value[j] == '\t')) ++j;
@@ -213,7 +221,26 @@ std::string redact(const std::string& value, bool generated_runs) {
 
 std::string redact_value(const std::string& value) { return redact(value, /*generated_runs=*/true); }
 
-std::string redact_credentials(const std::string& text) { return redact(text, /*generated_runs=*/false); }
+namespace {
+
+// Whether redact(text, false) could change anything: each of its rules needs one of these marks (a URL's
+// "://", a parameter's '=', an authorization scheme's word, a token format's prefix). Most text a report
+// holds (paths, symbol names, versions) has none: one scan instead of a rebuilt copy of every string.
+bool may_hold_credentials(const std::string& text) {
+  if (text.find("://") != std::string::npos || text.find('=') != std::string::npos) return true;
+  for (const char* prefix : kTokenPrefixes)
+    if (text.find(prefix) != std::string::npos) return true;
+  for (std::size_t b = text.find_first_of("bB"); b != std::string::npos; b = text.find_first_of("bB", b + 1))
+    for (const char* scheme : kAuthSchemes)
+      if (text.size() - b > std::strlen(scheme) && starts_with_lower(text, b, scheme, std::strlen(scheme))) return true;
+  return false;
+}
+
+}  // namespace
+
+std::string redact_credentials(const std::string& text) {
+  return may_hold_credentials(text) ? redact(text, /*generated_runs=*/false) : text;
+}
 
 std::string recorded_value(const std::string& name, const std::string& value) {
   return looks_secret(name) ? "<redacted>" : redact_value(value);

@@ -39,6 +39,18 @@ TEST(Secrets, UrlCredentialsAndAuthorizationAreRedactedOnceAndStayRedacted) {
   EXPECT_EQ(redact_credentials("see https://example.com/a@b"), "see https://example.com/a@b");  // '@' in the path
 }
 
+// Each rule's mark alone, with none of the others in the text (redact_credentials skips text that holds
+// none of them): an authorization word in any case, a token prefix, a URL, a parameter.
+TEST(Secrets, EachMarkAloneStillRedacts) {
+  EXPECT_EQ(redact_credentials("Authorization: BASIC dXNlcjpwYXNzd29y"), "Authorization: BASIC <redacted>");
+  EXPECT_EQ(redact_credentials("header bEaReR eyJhbGciOiJIUzI1NiJ9"), "header bEaReR <redacted>");
+  EXPECT_EQ(redact_credentials("glpat-AbCdEfGh0123456789xyz"), "<redacted>");
+  EXPECT_EQ(redact_credentials("git://me:pw@host/repo"), "git://<redacted>@host/repo");
+  EXPECT_EQ(redact_credentials("a?sig=abc"), "a?sig=<redacted>");
+  for (const char* kept : {"/usr/lib/x86_64-linux-gnu/libcublasLt.so.13", "basic", "Bearer", "libbasic_blas.so"})
+    EXPECT_EQ(redact_credentials(kept), kept);
+}
+
 TEST(Secrets, ManyUrlsWithoutCredentialsStayLinear) {
   std::string text;
   for (int i = 0; i < 200000; ++i) text += "://x";
