@@ -162,6 +162,13 @@ struct PythonEnv {
   std::map<std::string, std::vector<std::string>> extension_archs;
   std::vector<Distribution> distributions;  // every distribution in its site-packages (dist-info metadata)
   std::vector<SharedFile> shared_files;     // files more than one distribution's RECORD lists
+
+  /// The distribution of that (normalized) name, nullptr when none is installed.
+  const Distribution* distribution(const std::string& name) const {
+    for (const auto& d : distributions)
+      if (d.name == name) return &d;
+    return nullptr;
+  }
 };
 
 struct Compiler {

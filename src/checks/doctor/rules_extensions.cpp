@@ -29,12 +29,6 @@ bool parse_build_tag(const std::string& local, std::string& torch_mm, std::strin
   return !torch_mm.empty() && (abi == "TRUE" || abi == "FALSE");
 }
 
-const inventory::Distribution* find_dist(const inventory::PythonEnv& py, const std::string& name) {
-  for (const auto& d : py.distributions)
-    if (d.name == name) return &d;
-  return nullptr;
-}
-
 /// The first undefined symbol an import error names ("undefined symbol: ncclRecv"), "" when none.
 std::string undefined_symbol_in(const std::string& error) {
   const std::string key = "undefined symbol: ";
@@ -150,7 +144,7 @@ void check_installed_extensions(const DoctorContext& ctx, std::vector<Finding>& 
       f.fixes.push_back(plan_keeping_torch(ctx, ext->name, "", 1));
       f.references.push_back(rel->source);
       out.push_back(std::move(f));
-    } else if ((py.torch_installed || !py.torch_version.empty()) && rel->torch.empty() && !find_dist(py, name)) {
+    } else if ((py.torch_installed || !py.torch_version.empty()) && rel->torch.empty() && !py.distribution(name)) {
       // Without its METADATA here (a pasted report), the pin its PyPI release declares says the same as
       // python.requirement_conflict would on the machine itself: xformers 0.0.22.post7 requires torch==2.1.0.
       if (auto f = published_pin_broken(ctx, ext->name, version)) out.push_back(std::move(*f));
@@ -183,7 +177,7 @@ void check_installed_extensions(const DoctorContext& ctx, std::vector<Finding>& 
     // Its own shared objects against this torch decide (files on this machine); a document from another
     // machine has only the import error's words, and those prove a foreign torch only for a torch symbol.
     ExtensionLinkage link;
-    if (const inventory::Distribution* dist = find_dist(py, name); dist && py.torch_installed)
+    if (const inventory::Distribution* dist = py.distribution(name); dist && py.torch_installed)
       link = extension_linkage(py, *dist, ctx.env("LD_LIBRARY_PATH"), !ctx.env("TORCH_USE_RTLD_GLOBAL").empty());
     Evidence err_ev{"import error", err, "import " + ext->name + " in " + py.interpreter};
     const std::string rebuild_version = rel->distribution == "wheel" ? "" : version.substr(0, version.find('+'));
@@ -298,7 +292,7 @@ void check_installed_extensions(const DoctorContext& ctx, std::vector<Finding>& 
   // A torch version the paste states is enough: the pin does not depend on the CUDA it was built with.
   if (!py.torch_installed && py.torch_version.empty()) return;
   for (const auto& [name, version] : py.packages)
-    if (name != "torch" && !ctx.kb.extension(name) && !find_dist(py, name) && knowledge::Version::parse(version))
+    if (name != "torch" && !ctx.kb.extension(name) && !py.distribution(name) && knowledge::Version::parse(version))
       if (auto f = published_pin_broken(ctx, name, version)) out.push_back(std::move(*f));
 }
 

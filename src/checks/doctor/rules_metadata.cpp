@@ -16,12 +16,6 @@
 namespace gpucheck::doctor {
 namespace {
 
-const inventory::Distribution* find_dist(const inventory::PythonEnv& py, const std::string& name) {
-  for (const auto& d : py.distributions)
-    if (d.name == name) return &d;
-  return nullptr;
-}
-
 std::string pip_of(const inventory::PythonEnv& py) {
   return shell_quote(py.executable.empty() ? py.interpreter : py.executable) + " -m pip";
 }
@@ -235,7 +229,7 @@ void check_shared_files(const DoctorContext& ctx, std::vector<Finding>& out) {
     std::string keep = winner.empty() ? first->owners.front() : winner;
     for (const auto& o : first->owners)
       if (o != winner && !winner.empty()) keep = o;  // the wheel whose file was overwritten is usually the wanted one
-    const auto* kept = find_dist(py, keep);
+    const auto* kept = py.distribution(keep);
     uninstall.push_back(pip_of(py) + " install " + shell_quote(keep + (kept ? "==" + kept->version : "")));
     f.add_fix("Remove both, then reinstall only " + keep, uninstall,
               "check which one torch needs first (`" + pip_of(py) + " show torch` lists its Requires)");
@@ -249,7 +243,7 @@ void check_shared_files(const DoctorContext& ctx, std::vector<Finding>& out) {
 void check_numpy_abi(const DoctorContext& ctx, std::vector<Finding>& out) {
   if (!ctx.python || ctx.python->torch_numpy_error.empty()) return;
   const auto& py = *ctx.python;
-  const inventory::Distribution* np = find_dist(py, "numpy");
+  const inventory::Distribution* np = py.distribution("numpy");
   Finding f;
   f.id = "python.numpy_abi";
   f.status = Status::kFail;

@@ -184,7 +184,8 @@ TEST(DoctorEnvRepro, Torch25CudnnWithAnotherReleasesSubLibrariesFirstOnLdLibrary
     auto o = env_with(toolkit_lib);
     auto r = run_subprocess({kBin, "doctor", "--python", py, "--json"}, o);
     ASSERT_TRUE(r.exited) << r.describe() << r.err;
-    auto doc = nlohmann::json::parse(r.out);
+    auto doc = nlohmann::json::parse(r.out, nullptr, /*allow_exceptions=*/false);
+    ASSERT_TRUE(doc.is_object()) << r.describe() << "\nstderr: " << r.err.substr(0, 4000) << "\nstdout: " << r.out.substr(0, 2000);
     auto sub = findings_with(doc, "libs.shadowed_cudnn_sublibrary");
     ASSERT_EQ(sub.size(), 1u) << r.out.substr(0, 4000);
     EXPECT_EQ(sub[0]["status"], "fail");
@@ -215,7 +216,8 @@ TEST(DoctorEnvRepro, Torch25CudnnWithAnotherReleasesSubLibrariesFirstOnLdLibrary
   }
 
   auto clean = run_subprocess({kBin, "doctor", "--python", py, "--json"}, env_with(""));
-  auto doc = nlohmann::json::parse(clean.out);
+  auto doc = nlohmann::json::parse(clean.out, nullptr, /*allow_exceptions=*/false);
+  ASSERT_TRUE(doc.is_object()) << clean.describe() << "\nstderr: " << clean.err.substr(0, 4000);
   for (const auto& s : doc.at("sections"))
     for (const auto& f : s.at("findings"))
       EXPECT_NE(f.at("id").get<std::string>().rfind("libs.shadowed_", 0), 0u) << f.dump(1);
