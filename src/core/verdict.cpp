@@ -179,7 +179,7 @@ void apply_goal(std::vector<Finding>& findings, Goal goal) {
                        (goal == Goal::kSourceBuild && f.details.is_object() && f.details.value("fatal_for_build", false));
     if (!fatal || f.status != Status::kWarn) continue;
     f.status = Status::kFail;
-    f.summary = "This command's goal is a source build, which this stops. " + f.summary;
+    f.summary = "This command's goal is a source build, which this breaks. " + f.summary;
   }
 }
 

@@ -54,6 +54,30 @@ std::size_t iso_prefix(std::string_view l) {
   return at + 1;
 }
 
+// Ray's worker prefix: "(RayWorkerWrapper pid=7857) ", "(pid=1234) ", "(Actor pid=12, ip=10.0.0.2) ": the
+// prefix's length, 0 when none.
+std::size_t ray_prefix(std::string_view l) {
+  if (l.empty() || l[0] != '(') return 0;
+  std::size_t at = 1;
+  while (at < l.size() && at < 80 && (std::isalnum(static_cast<unsigned char>(l[at])) || l[at] == '_' || l[at] == ':')) ++at;
+  if (at < l.size() && l[at] == '=') at = 1;  // no name: "(pid=1234) "
+  if (at > 1) {
+    if (at >= l.size() || l[at] != ' ') return 0;
+    ++at;
+  }
+  if (l.substr(at, 4) != "pid=") return 0;
+  at += 4;
+  const std::size_t pid = at;
+  while (at < l.size() && std::isdigit(static_cast<unsigned char>(l[at]))) ++at;
+  if (at == pid) return 0;
+  if (l.substr(at, 5) == ", ip=") {
+    at += 5;
+    while (at < l.size() && (std::isdigit(static_cast<unsigned char>(l[at])) || l[at] == '.')) ++at;
+  }
+  if (at + 1 >= l.size() || l[at] != ')' || l[at + 1] != ' ') return 0;
+  return at + 2;
+}
+
 }  // namespace
 
 std::string without_log_prefixes(std::string_view text) {
@@ -65,6 +89,7 @@ std::string without_log_prefixes(std::string_view text) {
     std::string_view line = text.substr(start, end - start);
     std::size_t cut = syslog_prefix(line);
     if (!cut) cut = iso_prefix(line);
+    if (!cut) cut = ray_prefix(line);
     out.append(line.substr(cut));
     start = end;
   }

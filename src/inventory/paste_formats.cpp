@@ -376,27 +376,89 @@ std::optional<PastedFacts> read_interactive_session(std::string_view text) {
   return f;
 }
 
+namespace {
+
+// The build refusals that state both CUDA versions, each as the words before nvcc's and before torch's.
+struct CudaRefusal {
+  const char* format;
+  const char* nvcc_lead;
+  const char* torch_lead;
+};
+constexpr CudaRefusal kCudaRefusals[] = {
+    // torch/utils/cpp_extension.py CUDA_MISMATCH_MESSAGE
+    {"torch's cpp_extension check", "The detected CUDA version (", "used to compile PyTorch ("},
+    // DeepSpeed op_builder/builder.py (CUDAMismatchException, and its warning for a minor mismatch)
+    {"DeepSpeed's op builder check", "Installed CUDA version ", "the version torch was compiled with "},
+};
+
+// The dotted number at `at` ("12.1" of "12.1) ..." or "12.1, unable ..."), else "".
+std::string number_at(const std::string& s, std::size_t at) {
+  std::size_t end = at;
+  while (end < s.size() && (std::isdigit(static_cast<unsigned char>(s[end])) || s[end] == '.')) ++end;
+  std::string n = s.substr(at, end - at);
+  if (!n.empty() && n.back() == '.') n.pop_back();  // a sentence's full stop
+  return dotted_number(n) && n.size() <= 8 ? n : "";
+}
+
+}  // namespace
+
 std::optional<PastedFacts> read_cpp_extension_check(std::string_view text) {
-  // torch/utils/cpp_extension.py CUDA_MISMATCH_MESSAGE; the lines are joined because pip indents and wraps it.
+  // The lines are joined because pip indents and wraps the message.
   std::string joined;
   for (const auto& t : lines_of(text)) joined += trim(t) + " ";
-  const std::string lead = "The detected CUDA version (", compile = "used to compile PyTorch (";
-  auto at = joined.find(lead);
-  if (at == std::string::npos) return std::nullopt;
-  auto close = joined.find(')', at + lead.size());
-  auto built = joined.find(compile, at);
-  if (close == std::string::npos || built == std::string::npos || built - close > 80) return std::nullopt;
-  auto built_close = joined.find(')', built + compile.size());
-  if (built_close == std::string::npos) return std::nullopt;
-  const std::string nvcc = joined.substr(at + lead.size(), close - at - lead.size());
-  const std::string torch = joined.substr(built + compile.size(), built_close - built - compile.size());
-  if (!dotted_number(nvcc) || nvcc.size() > 8 || !dotted_number(torch) || torch.size() > 8) return std::nullopt;
+  for (const auto& r : kCudaRefusals) {
+    const std::string lead = r.nvcc_lead, compile = r.torch_lead;
+    // Every occurrence: a traceback quotes the source line ("Installed CUDA version {sys_cuda_version}")
+    // before the raised message.
+    for (auto at = joined.find(lead); at != std::string::npos; at = joined.find(lead, at + 1)) {
+      const std::string nvcc = number_at(joined, at + lead.size());
+      auto built = joined.find(compile, at);
+      if (nvcc.empty() || built == std::string::npos || built - at > lead.size() + 120) continue;
+      const std::string torch = number_at(joined, built + compile.size());
+      if (torch.empty()) continue;
+      PastedFacts f;
+      f.format = r.format;
+      f.nvcc_version = nvcc;
+      f.states_nvcc = true;
+      f.torch_cuda = torch;
+      f.torch_check_ran = true;
+      return f;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<PastedFacts> read_pip_conflicts(std::string_view text) {
+  // pip's resolver after an install: "torchvision 0.19.1 requires torch==2.4.1, but you have torch 2.5.1
+  // which is incompatible." (older pips: "has requirement", "you'll have"); `pip check`: "torchvision 0.17.0
+  // has requirement torch==2.2.0, but you have torch 2.1.2." Both installed versions are facts.
   PastedFacts f;
-  f.format = "torch's cpp_extension check";
-  f.nvcc_version = nvcc;
-  f.states_nvcc = true;
-  f.torch_cuda = torch;
-  f.torch_check_ran = true;
+  f.format = "pip's dependency conflicts";
+  for (const auto& t : lines_of(text)) {
+    std::string line = trim(t);
+    if (starts_with(line, "ERROR: ")) line = line.substr(7);
+    std::size_t verb = line.find(" requires ");
+    if (verb == std::string::npos) verb = line.find(" has requirement ");
+    std::size_t have = line.find(", but you have "), have_len = 15;
+    if (have == std::string::npos) have = line.find(", but you'll have "), have_len = 18;
+    if (verb == std::string::npos || have == std::string::npos || have < verb) continue;
+    const auto owner = words_of(line.substr(0, verb));
+    const auto installed = words_of(line.substr(have + have_len));
+    if (owner.size() != 2 || installed.size() < 2) continue;
+    std::string installed_version = installed[1];
+    while (!installed_version.empty() && installed_version.back() == '.') installed_version.pop_back();
+    auto distribution_name = [](const std::string& n) {
+      return !n.empty() && std::isalnum(static_cast<unsigned char>(n[0])) &&
+             std::all_of(n.begin(), n.end(), [](unsigned char c) { return std::isalnum(c) || c == '-' || c == '_' || c == '.'; });
+    };
+    if (!distribution_name(owner[0]) || !distribution_name(installed[0]) || !is_version(owner[1]) ||
+        !is_version(installed_version))
+      continue;
+    f.packages[normalized(owner[0])] = owner[1];
+    f.packages[normalized(installed[0])] = installed_version;
+    if (normalized(installed[0]) == "torch") f.torch_version = installed_version;
+  }
+  if (f.packages.empty()) return std::nullopt;
   return f;
 }
 
@@ -427,19 +489,32 @@ std::optional<PastedFacts> read_startup_banners(std::string_view text) {
   PastedFacts f;
   f.format = "a startup banner";
   bool seen = false, ultralytics = false;
-  for (const auto& t : lines_of(text)) {
+  const auto lines = lines_of(text);
+  // `yolo checks` pasted without its banner: its checked torch row ("torch    ✅ 2.6.0+cu126>=1.8.0") is
+  // Ultralytics' own.
+  for (const auto& t : lines) {
+    const auto words = words_of(trim(t));
+    if (words.size() == 3 && words[0] == "torch" && words[1] == "\xE2\x9C\x85") ultralytics = seen = true;
+  }
+  bool banner_gpu = false;
+  for (const auto& t : lines) {
     const std::string line = trim(t);
     if (starts_with(line, "Ultralytics ") && line.find(" torch-") != std::string::npos) {
       // "... Python-3.10.12 torch-2.2.0+cu121 CUDA:0 (NVIDIA A100-SXM4-80GB, 81051MiB)" or "... CPU (Intel ...)"
+      // Several banners (a run before and after a reinstall): the last states the torch now installed and
+      // where it runs; the GPUs any of them named are the machine's.
       ultralytics = seen = true;
-      if (f.torch_version.empty()) f.torch_version = first_word(line.substr(line.find(" torch-") + 7));
+      f.torch_version = first_word(line.substr(line.find(" torch-") + 7));
       if (auto py = line.find(" Python-"); py != std::string::npos) f.python_version = first_word(line.substr(py + 8));
+      std::vector<PastedGpu> named;
       for (auto cuda = line.find(" CUDA:"); cuda != std::string::npos; cuda = line.find(" CUDA:", cuda + 6)) {
         auto open = line.find('(', cuda), comma = line.find(',', cuda);
         if (open != std::string::npos && comma != std::string::npos && comma > open)
-          f.gpus.push_back({trim(line.substr(open + 1, comma - open - 1)), ""});
+          named.push_back({trim(line.substr(open + 1, comma - open - 1)), ""});
       }
-      if (!f.gpus.empty()) f.cuda_available = true;  // torch runs on the device it named
+      f.cuda_available = !named.empty();  // torch runs on the device it named, or on the CPU
+      if (!banner_gpu && !named.empty()) f.gpus = named;
+      banner_gpu |= !named.empty();
       continue;
     }
     // Unsloth's banner: "GPU: NVIDIA RTX A6000. Max memory: ...", "Pytorch: 2.1.0+cu118. CUDA = 8.6. CUDA Toolkit
@@ -474,6 +549,10 @@ std::optional<PastedFacts> read_startup_banners(std::string_view text) {
     // `yolo checks` rows: "torch               ✅ 2.3.0+cu121>=1.8.0", "CUDA                12.1".
     auto words = words_of(line);
     if (words.size() == 2 && words[0] == "CUDA") f.torch_cuda = words[1] == "None" ? "" : words[1];
+    if (words.size() == 2 && words[0] == "Python" && is_version(words[1]) && f.python_version.empty()) f.python_version = words[1];
+    // "GPU                 NVIDIA GeForce RTX 4080 SUPER, 16376MiB" (not "GPU count  1"); the banner's names win.
+    if (words.size() >= 3 && words[0] == "GPU" && words[1] != "count" && !banner_gpu && line.find(',') != std::string::npos)
+      f.gpus.push_back({trim(line.substr(3, line.find(',') - 3)), ""});
     if (words.size() == 3 && words[1] == "\xE2\x9C\x85") {  // the check mark
       std::string v = words[2].substr(0, words[2].find_first_of("<>=!,"));
       if (is_version(v)) f.packages[normalized(words[0])] = v;
@@ -791,11 +870,41 @@ std::optional<PastedFacts> read_openmmlab_env(std::string_view text) {
   return f;
 }
 
+namespace {
+
+// nvidia-smi's "CUDA Version: 12.2" as cudaDriverGetVersion's 12020; 0 when it is no such version.
+int cuda_version_int(const std::string& text) {
+  auto parts = split(text, '.');
+  int major = 0, minor = 0;
+  if (parts.size() >= 2 && small_number(parts[0], major) && small_number(parts[1], minor) && major < 100 && minor < 100)
+    return major * 1000 + minor * 10;
+  return 0;
+}
+
+}  // namespace
+
 std::optional<PastedFacts> read_nvidia_smi(std::string_view text) {
   PastedFacts f;
   f.format = "nvidia-smi";
   bool seen = false;
+  // `nvidia-smi -q`: "==============NVSMI LOG==============", then "Key   : value" rows; each GPU's block
+  // ("GPU 00000000:3A:00.0") names it in "Product Name". A paste may stop before any block.
+  bool query_log = false;
+  int attached = 0;
+  std::vector<std::string> products;
   for (const auto& t : lines_of(text)) {
+    if (t.find("=NVSMI LOG=") != std::string::npos) {
+      seen = query_log = true;
+      continue;
+    }
+    if (query_log && t.find(" : ") != std::string::npos) {
+      const std::string key = trim(t.substr(0, t.find(" : "))), value = trim(t.substr(t.find(" : ") + 3));
+      if (key == "Driver Version" && f.driver_version.empty() && is_version(value)) f.driver_version = value;
+      else if (key == "CUDA Version" && f.driver_cuda == 0 && is_version(value)) f.driver_cuda = cuda_version_int(value);
+      else if (key == "Attached GPUs") small_number(value, attached);
+      else if (key == "Product Name" && !value.empty()) products.push_back(value);
+      continue;
+    }
     // The driver's own tool saying the kernel driver does not answer (not loaded, or built for another kernel).
     // (Pasted through an editor, "couldn't" may carry a typographic apostrophe.)
     if (std::string ascii = with_ascii_apostrophes(t); ascii.find(kNvidiaSmiNoDriver) != std::string::npos) {
@@ -812,12 +921,7 @@ std::optional<PastedFacts> read_nvidia_smi(std::string_view text) {
     if (t.find("NVIDIA-SMI") != std::string::npos && t.find("Driver Version:") != std::string::npos) {
       seen = true;
       f.driver_version = after(t, "Driver Version: ");
-      if (auto c = after(t, "CUDA Version: "); is_version(c)) {
-        auto parts = split(c, '.');
-        int major = 0, minor = 0;
-        if (parts.size() >= 2 && small_number(parts[0], major) && small_number(parts[1], minor) && major < 100 && minor < 100)
-          f.driver_cuda = major * 1000 + minor * 10;
-      }
+      if (auto c = after(t, "CUDA Version: "); is_version(c)) f.driver_cuda = cuda_version_int(c);
       continue;
     }
     if (starts_with(t, "GPU ") && t.find("(UUID: ") != std::string::npos && t.find(": ") != std::string::npos) {
@@ -843,6 +947,10 @@ std::optional<PastedFacts> read_nvidia_smi(std::string_view text) {
     if (!name.empty()) f.gpus.push_back({name, ""});
   }
   if (!seen) return std::nullopt;
+  if (f.gpus.empty() && attached > 0 && attached <= 64) {
+    products.resize(static_cast<std::size_t>(attached));  // "" names: the paste stopped before their blocks
+    for (const auto& p : products) f.gpus.push_back({p, ""});
+  }
   return f;
 }
 

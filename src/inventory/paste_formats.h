@@ -51,9 +51,15 @@ std::optional<PastedFacts> read_detectron2_env(std::string_view text);
 std::optional<PastedFacts> read_ds_report(std::string_view text);
 /// `python3 -m sglang.check_env` (and lmdeploy's copy of it): "Key: value" lines, GPUs with capabilities.
 std::optional<PastedFacts> read_sglang_check_env(std::string_view text);
-/// torch.utils.cpp_extension's refusal to build, pasted alone: "The detected CUDA version (12.1) mismatches
-/// the version that was used to compile PyTorch (11.8)" (often wrapped): nvcc's CUDA and torch's CUDA.
+/// A build's refusal of nvcc against torch's CUDA, pasted alone (often wrapped): torch.utils.cpp_extension's
+/// "The detected CUDA version (12.1) mismatches the version that was used to compile PyTorch (11.8)" and
+/// DeepSpeed's op builder's "Installed CUDA version 12.1 does not match the version torch was compiled with
+/// 11.8": nvcc's CUDA and torch's CUDA.
 std::optional<PastedFacts> read_cpp_extension_check(std::string_view text);
+/// pip's resolver conflicts ("torchvision 0.19.1 requires torch==2.4.1, but you have torch 2.5.1 which is
+/// incompatible.") and `pip check`'s ("... has requirement torch==2.2.0, but you have torch 2.1.2."): the
+/// versions of both distributions as installed.
+std::optional<PastedFacts> read_pip_conflicts(std::string_view text);
 /// Startup banners that name torch: Ultralytics' "Ultralytics YOLOv8.2.5 🚀 Python-3.10.12 torch-2.2.0+cu121
 /// CUDA:0 (NVIDIA A100-SXM4-80GB, 81051MiB)" with `yolo checks`' package rows ("torch  ✅ 2.3.0+cu121>=1.8.0"),
 /// and pyannote's "Model was trained with torch 1.10.0+cu102, yours is 2.1.1+cu118".

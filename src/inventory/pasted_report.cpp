@@ -22,12 +22,14 @@ std::vector<PastedFacts> read_formats(std::string_view text) {
   return out;
 }
 
-// A build log's line that states facts (torch's cpp_extension refusal: nvcc's CUDA and torch's): read when
+// A build log's line that states facts (torch's cpp_extension refusal: nvcc's CUDA and torch's; pip's
+// dependency conflicts: the installed versions): read when
 // the user asks for a paste without any report to be judged as an environment (doctor --from-text), but it
 // does not make a log an environment report for explain, whose signatures name that cause from the log.
 std::vector<PastedFacts> read_stated_facts(std::string_view text) {
   std::vector<PastedFacts> out;
   if (auto f = read_cpp_extension_check(text)) out.push_back(std::move(*f));
+  if (auto f = read_pip_conflicts(text)) out.push_back(std::move(*f));
   return out;
 }
 
@@ -122,8 +124,8 @@ const char* pasted_formats_help() {
          "DeepSpeed's ds_report, transformers-cli / accelerate / llamafactory-cli env, Lightning's or "
          "OpenMMLab's collect_env, "
          "`python -m xformers.info`, `python -m bitsandbytes`, ComfyUI's system information, Ultralytics' "
-         "`yolo checks`, MONAI's print_config, torch's cpp_extension CUDA check, nvidia-smi, pip list / pip "
-         "freeze / pip show, or conda list";
+         "`yolo checks`, MONAI's print_config, torch's cpp_extension or DeepSpeed's op builder CUDA check, pip's "
+         "dependency conflicts, nvidia-smi (also -q), pip list / pip freeze / pip show, or conda list";
 }
 
 bool looks_like_environment_report(std::string_view pasted) {

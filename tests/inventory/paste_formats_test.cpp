@@ -696,3 +696,98 @@ TEST(PasteFormats, ALoaderMessageAfterAPrefixNamesItsPackage) {
   ASSERT_TRUE(errors.count("torch_scatter")) << errors.size();
   EXPECT_NE(errors.at("torch_scatter").find("undefined symbol: _ZNK2at6Tensor6narrowElll"), std::string::npos);
 }
+
+// Batch i33x/i33y misses (issue 33), each on its real paste.
+TEST(PasteFormats, DeepspeedsOpBuilderRefusalGivesNvccAndTorchsCuda) {
+  // The traceback quotes the source line ("{sys_cuda_version}") before the raised message.
+  auto f = read_cpp_extension_check(paste("pasted_env/deepspeedai-DeepSpeed-3223.txt"));
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->format, "DeepSpeed's op builder check");
+  EXPECT_EQ(f->nvcc_version, "12.1");
+  EXPECT_EQ(f->torch_cuda, "11.8");
+  // Its warning for a minor mismatch, wrapped as pip prints it.
+  auto minor = read_cpp_extension_check(
+      "Installed CUDA version 12.4 does not match the\n  version torch was compiled with 12.1 but since the APIs "
+      "are compatible, accepting this combination\n");
+  ASSERT_TRUE(minor);
+  EXPECT_EQ(minor->nvcc_version, "12.4");
+  EXPECT_EQ(minor->torch_cuda, "12.1");
+  EXPECT_FALSE(read_cpp_extension_check("Installed CUDA version {sys_cuda_version} does not match the version torch "
+                                        "was compiled with {torch.version.cuda}\n"));
+}
+
+TEST(PasteFormats, PipConflictsGiveBothInstalledVersions) {
+  auto f = read_pip_conflicts(paste("pasted_env/2kpr-ComfyUI-PMRF-11.txt"));
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->packages.at("torchvision"), "0.19.1");
+  EXPECT_EQ(f->packages.at("torch"), "2.5.1");
+  EXPECT_EQ(f->torch_version, "2.5.1");
+  // `pip check` and older pips' wording; names normalized as PEP 503 does.
+  auto check = read_pip_conflicts(
+      "torchvision 0.17.0 has requirement torch==2.2.0, but you have torch 2.1.2.\n"
+      "ERROR: Flash_Attn 2.5.8 has requirement torch>=2.1, but you'll have torch 2.0.1 which is incompatible.\n");
+  ASSERT_TRUE(check);
+  EXPECT_EQ(check->packages.at("torchvision"), "0.17.0");
+  EXPECT_EQ(check->packages.at("flash-attn"), "2.5.8");
+  EXPECT_EQ(check->torch_version, "2.0.1");  // the last line's
+  EXPECT_FALSE(read_pip_conflicts("it requires more memory, but you have 8 GB which is not enough\n"));
+}
+
+TEST(PasteFormats, NvidiaSmiQueryLogGivesTheDriverAndTheAttachedGpus) {
+  // `nvidia-smi -q` cut before any GPU's block: the count stands, the names are unknown.
+  auto f = read_nvidia_smi(paste("pasted_env/mila-iqia-mila-docs-213.txt"));
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->driver_version, "535.86.10");
+  EXPECT_EQ(f->driver_cuda, 12020);
+  ASSERT_EQ(f->gpus.size(), 1u);
+  EXPECT_EQ(f->gpus[0].name, "");
+  auto named = read_nvidia_smi(
+      "==============NVSMI LOG==============\n\nDriver Version                            : 550.54.15\n"
+      "CUDA Version                              : 12.4\n\nAttached GPUs                             : 2\n"
+      "GPU 00000000:07:00.0\n    Product Name                          : NVIDIA A100-SXM4-80GB\n"
+      "GPU 00000000:0F:00.0\n    Product Name                          : NVIDIA A100-SXM4-80GB\n");
+  ASSERT_TRUE(named);
+  ASSERT_EQ(named->gpus.size(), 2u);
+  EXPECT_EQ(named->gpus[1].name, "NVIDIA A100-SXM4-80GB");
+}
+
+TEST(PasteFormats, RayWorkerPrefixesAreRemovedBeforeReading) {
+  // LLaMA-Factory 5082: vLLM's Ray workers print xFormers' warning under "(RayWorkerWrapper pid=7857) ".
+  const std::string text = paste("pasted_env/hiyouga-LlamaFactory-5082.txt");
+  EXPECT_EQ(without_log_prefixes("(RayWorkerWrapper pid=7857)     PyTorch 2.3.0+cu121 with CUDA 1201 (you have 2.3.0)\n"
+                                 "(pid=12, ip=10.0.0.2) x\n(raylet) kept\n(see below) kept\n"),
+            "    PyTorch 2.3.0+cu121 with CUDA 1201 (you have 2.3.0)\nx\n(raylet) kept\n(see below) kept\n");
+  auto f = read_xformers_info(without_log_prefixes(text));
+  ASSERT_TRUE(f);
+  EXPECT_TRUE(f->import_errors.count("xformers"));
+}
+
+TEST(PasteFormats, YoloChecksWithoutItsBannerIsUltralytics) {
+  // Ultralytics 20123: `yolo checks` from its "OS" row on: the checked torch row names torch.
+  auto f = read_startup_banners(paste("pasted_env/ultralytics-ultralytics-20123.txt"));
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->torch_version, "2.6.0+cu126");
+  EXPECT_EQ(f->torch_cuda, "12.6");
+  EXPECT_EQ(f->python_version, "3.13.3");
+  ASSERT_EQ(f->gpus.size(), 1u);
+  EXPECT_EQ(f->gpus[0].name, "NVIDIA GeForce RTX 4080 SUPER");
+  EXPECT_EQ(f->packages.at("torchvision"), "0.21.0+cu126");
+}
+
+TEST(PasteFormats, TheLastUltralyticsBannerIsTheTorchNowAndAnyBannersGpusAreTheMachines) {
+  // Ultralytics 1495: the same machine before (torch 1.8.1+cu111 on its RTX 3070) and after a reinstall
+  // (torch 2.0.0+cpu, "CPU").
+  auto f = read_startup_banners(paste("pasted_env/ultralytics-ultralytics-1495.txt"));
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->torch_version, "2.0.0+cpu");
+  EXPECT_EQ(f->python_version, "3.10.6");
+  EXPECT_EQ(f->cuda_available, false);
+  ASSERT_EQ(f->gpus.size(), 1u);
+  EXPECT_EQ(f->gpus[0].name, "NVIDIA GeForce RTX 3070");
+  // One banner naming two devices of one model keeps both.
+  auto two = read_startup_banners("Ultralytics YOLOv8.2.5 Python-3.10.12 torch-2.2.0+cu121 CUDA:0 (NVIDIA A100-SXM4-80GB, "
+                                  "81051MiB), CUDA:1 (NVIDIA A100-SXM4-80GB, 81051MiB)\n");
+  ASSERT_TRUE(two);
+  EXPECT_EQ(two->gpus.size(), 2u);
+  EXPECT_EQ(two->cuda_available, true);
+}

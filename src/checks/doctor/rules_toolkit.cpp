@@ -45,9 +45,11 @@ void check_mismatch(const DoctorContext& ctx, std::vector<Finding>& out) {
   std::string nvcc_mm = nv->major_minor(), torch_mm = tv->major_minor();
   if (nvcc_mm == torch_mm) return;
   auto rule = ctx.kb.cuda_check_rule(ctx.python->torch_version);
-  if (rule && rule->check == "none") return;
-
   bool major = nv->major() != tv->major();
+  // torch < 1.10 compares nothing: a minor mismatch builds and runs; a major one builds too, and the
+  // extension then carries another CUDA's code beside torch's runtime (found at run time, not at build).
+  const bool unchecked = rule && rule->check == "none";
+  if (unchecked && !major) return;
   std::string setuptools;
   if (auto it = ctx.python->packages.find("setuptools"); it != ctx.python->packages.end()) setuptools = it->second;
   bool old_setuptools = rule && rule->old_setuptools_all_fatal && !setuptools.empty() &&
@@ -58,10 +60,14 @@ void check_mismatch(const DoctorContext& ctx, std::vector<Finding>& out) {
   // At risk, not broken: nothing installed changes, only a later source build against this torch stops.
   // It is an error only when the command's goal is that build (core/verdict.h apply_goal).
   f.status = Status::kWarn;
-  if (major || old_setuptools) f.details["fatal_for_build"] = true;
+  if (major || old_setuptools) f.details["fatal_for_build"] = true;  // refused, or (torch < 1.10) built broken
   f.title = "Extension builds would use nvcc " + nvcc_mm + " but torch " + ctx.python->torch_version +
             " was built with CUDA " + torch_mm;
-  f.summary = (major || old_setuptools)
+  f.summary = unchecked
+                  ? "Matters only when an extension is compiled against this torch, which does not compare nvcc with its "
+                    "CUDA: the build goes through and the extension fails at run time instead (its device code is "
+                    "nvcc " + nvcc_mm + "'s, e.g. \"no kernel image is available\" on a GPU that CUDA cannot target)."
+                  : (major || old_setuptools)
                   ? "Matters only when an extension is compiled against this torch (an sdist without a wheel for it, "
                     "`pip install --no-build-isolation`, a JIT build): that build stops. What is installed is not affected."
                   : "Matters only when an extension is compiled against this torch; torch itself only warns.";
@@ -70,7 +76,11 @@ void check_mismatch(const DoctorContext& ctx, std::vector<Finding>& out) {
                 {"nvcc", tk->version, tk->nvcc.empty() ? tk->root : tk->nvcc},
                 {"toolkit chosen by torch.utils.cpp_extension", tk->root, ctx.build.reason}};
   if (old_setuptools) f.evidence.push_back({"setuptools", setuptools, ctx.python_label()});
-  if (major) {
+  if (unchecked) {
+    f.explanation = "torch " + ctx.python->torch_version + " predates torch.utils.cpp_extension's CUDA version check (" +
+                    rule->note + "), so nothing stops the build; an extension built this way runs CUDA " + nvcc_mm +
+                    " code in torch's CUDA " + torch_mm + " process.";
+  } else if (major) {
     f.explanation = "torch.utils.cpp_extension refuses a CUDA major mismatch, so every extension built from "
                     "source (bmtrain <= 0.2.2, flash-attn, apex, DeepSpeed ops) fails with: " +
                     fill(rule ? rule->text : "", nvcc_mm, torch_mm);

@@ -250,6 +250,30 @@ TEST(PastedVerdicts, APackageThatSaysItWasBuiltForAnotherTorchIsThatFinding) {
   EXPECT_EQ(with_id(nlohmann::json::parse(build.out), "cuda.nvcc_torch_major_mismatch").size(), 1u) << build.out.substr(0, 3000);
 }
 
+TEST(PastedVerdicts, BuildChecksAndConflictsPastedAloneAreJudged) {
+  // DeepSpeed's op builder refusal (DeepSpeed 3223): nvcc 12.1 against torch's CUDA 11.8, a build risk.
+  auto ds = run_gpucheck({"doctor", "--from-text", kData + "/pasted_env/deepspeedai-DeepSpeed-3223.txt", "--json"});
+  ASSERT_TRUE(ds.exited) << ds.describe();
+  EXPECT_EQ(with_id(nlohmann::json::parse(ds.out), "cuda.nvcc_torch_major_mismatch").size(), 1u) << ds.out.substr(0, 3000);
+  // pip's resolver (ComfyUI-PMRF 11): torchvision 0.19.1, whose PyPI release pins torch==2.4.1, beside torch 2.5.1.
+  auto pip = run_gpucheck({"doctor", "--from-text", kData + "/pasted_env/2kpr-ComfyUI-PMRF-11.txt", "--json"});
+  ASSERT_TRUE(pip.exited) << pip.describe();
+  EXPECT_NE(pip.exit_code, 2) << pip.err;
+  EXPECT_EQ(with_id(nlohmann::json::parse(pip.out), "ext.torch_out_of_range").size(), 1u) << pip.out.substr(0, 3000);
+}
+
+TEST(PastedVerdicts, ATorchOlderThanTheBuildCheckStillWarnsOfAnotherMajorsNvcc) {
+  // detectron2 570: torch 1.3.1 (CUDA 10.1) has no cpp_extension CUDA check, and detectron2 was built by the
+  // system's nvcc 8.0: nothing refused it, its code failed at run time ("no kernel image is available").
+  auto r = run_gpucheck({"doctor", "--from-text", kData + "/pasted_env/facebookresearch-detectron2-570.txt", "--json"});
+  ASSERT_TRUE(r.exited) << r.describe();
+  auto found = with_id(nlohmann::json::parse(r.out), "cuda.nvcc_torch_major_mismatch");
+  ASSERT_EQ(found.size(), 1u) << r.out.substr(0, 3000);
+  EXPECT_EQ(found[0]["status"], "warn");
+  EXPECT_NE(found[0]["summary"].get<std::string>().find("the build goes through"), std::string::npos);
+  EXPECT_NE(found[0]["explanation"].get<std::string>().find("#59665"), std::string::npos);
+}
+
 TEST(GpuPresence, HereRunAndDoctorDoNotPointAtEachOther) {
   if (!this_machine_has_no_nvidia_gpu()) GTEST_SKIP() << "this machine has an NVIDIA GPU";
   auto doctor = run_gpucheck({"doctor"});
