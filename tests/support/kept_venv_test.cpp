@@ -1,9 +1,11 @@
 // The kept-venv helper the torch repro tests build their venvs with (tests/support/venv.h), on a real
 // `python3 -m venv` without PyPI: built once (prepare, steps, finish, then .complete), not rebuilt while
-// .complete stands, a failing step or finish named and never marked complete, not started without room on
-// the disk, and identical large files of kept venvs linked to one copy by the real util-linux hardlink.
+// .complete stands (nor built twice by two processes asking at once), a failing step or finish named and
+// never marked complete, not started without room on the disk, and identical large files of kept venvs
+// linked to one copy by the real util-linux hardlink.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -43,6 +45,33 @@ TEST(KeptVenv, BuiltOnceThenKept) {
   EXPECT_EQ(prepared, 1);
   EXPECT_EQ(finished, 1);
   fs::remove_all(dir);
+}
+
+// Two test processes that need the same kept venv at once (ctest runs one executable's tests in parallel):
+// one builds it, the other waits for the lock and finds it complete; the steps run once.
+TEST(KeptVenv, TwoProcessesAskingAtOnceBuildItOnce) {
+  const fs::path dir = fs::temp_directory_path() / ("gpucheck_kept_venv_race_" + std::to_string(::getpid()));
+  const fs::path runs = dir.string() + ".runs";
+  fs::remove_all(dir);
+  fs::remove(runs);
+  SubprocessOptions o;
+  o.timeout = std::chrono::minutes(3);
+  const std::vector<std::vector<std::string>> steps = {
+      {(dir / "bin/python").string(), "-c", "import sys, time; time.sleep(1); open(sys.argv[1], 'a').write('run\\n')",
+       runs.string()}};
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) ::_exit(testing::keep_venv(dir, steps, o, "raced").empty() ? 0 : 1);
+  const std::string here = testing::keep_venv(dir, steps, o, "raced");
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  EXPECT_EQ(here, "");
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  std::ifstream in(runs);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), "run\n");
+  fs::remove_all(dir);
+  fs::remove(runs);
+  fs::remove(dir.string() + ".lock");
 }
 
 TEST(KeptVenv, AFailureIsNamedAndNotMarkedComplete) {

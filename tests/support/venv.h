@@ -1,6 +1,8 @@
 #pragma once
 // Venvs for tests that install real packages from PyPI (label `repro`): a fresh one per test, or one
 // built once and kept (large installs such as torch) under $GPUCHECK_TEST_VENV_DIR.
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <cstdint>
@@ -85,6 +87,24 @@ inline void link_identical_files(const std::filesystem::path& root) {
 /// Stamps a kept venv as used now: scripts/make-room removes the least recently used first.
 inline void mark_used(const std::filesystem::path& kept) { std::ofstream(kept / ".last-used") << "used\n"; }
 
+/// Holds an exclusive flock(2) on `path` (created) for its lifetime: the tests of one executable run as
+/// parallel ctest processes, and two that need the same kept venv must not build it into one directory at
+/// once (the second waits, then finds it complete). Closing the descriptor releases the lock.
+class FileLock {
+ public:
+  explicit FileLock(const std::filesystem::path& path) : fd_(::open(path.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644)) {
+    if (fd_ >= 0) ::flock(fd_, LOCK_EX);
+  }
+  ~FileLock() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  FileLock(const FileLock&) = delete;
+  FileLock& operator=(const FileLock&) = delete;
+
+ private:
+  int fd_;
+};
+
 /// A venv at `dir` built once and kept: when dir/.complete exists, nothing is done. Else `dir` is
 /// recreated, `prepare` (when given) writes what the steps need into it, `python3 -m venv dir` runs, then
 /// each step (an argument vector, run with `o`), then `finish` (when given: "" or why it failed); on
@@ -96,6 +116,9 @@ inline std::string keep_venv(const std::filesystem::path& dir, const std::vector
                              const std::function<void()>& prepare = {},
                              const std::function<std::string()>& finish = {}, std::uintmax_t room = 0) {
   const std::filesystem::path root = dir.parent_path();
+  std::error_code ec;
+  std::filesystem::create_directories(root, ec);
+  const FileLock building(root / (dir.filename().string() + ".lock"));  // another test may be building it
   if (std::filesystem::exists(dir / ".complete")) {
     mark_used(dir);
     // Venvs kept by earlier runs, before identical files were linked: once.
