@@ -12,6 +12,7 @@
 #include <cstring>
 #include <filesystem>
 #include <ostream>
+#include <sstream>
 #include <streambuf>
 
 #include "core/file_writer.h"
@@ -115,6 +116,15 @@ long long json_int(const nlohmann::json& j, const std::string& key, long long fa
   if (!v.is_number_integer() || v < lo || v > hi)
     throw InputError(key + " must be a whole number in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
   return v.get<long long>();
+}
+
+std::string file_identity(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return "";
+  std::ostringstream o;
+  o << st.st_dev << ':' << st.st_ino << ':' << st.st_size << ':' << st.st_mtim.tv_sec << '.' << st.st_mtim.tv_nsec << ':'
+    << st.st_ctim.tv_sec << '.' << st.st_ctim.tv_nsec;
+  return o.str();
 }
 
 std::string cache_dir() {

@@ -58,6 +58,10 @@ void check_writable_dir(const std::string& dir);
 /// Creates the directory and its parents; throws InputError on failure.
 void make_dirs(const std::string& path);
 
+/// What a remembered answer about a file is valid for: its device, inode, size, mtime and ctime ("" when it
+/// cannot be stat'ed). A file replaced, rewritten or touched gets another identity.
+std::string file_identity(const std::string& path);
+
 /// Where gpucheck keeps what it remembers between runs: $XDG_CACHE_HOME/gpucheck, else ~/.cache/gpucheck;
 /// "" when neither is an absolute path.
 std::string cache_dir();

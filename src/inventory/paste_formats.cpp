@@ -40,6 +40,12 @@ std::vector<std::string> words_of(const std::string& line) {
   return words;
 }
 
+// A distribution's name as pip and conda print it: letters, digits, '-', '_' and '.', starting alphanumeric.
+bool distribution_name(const std::string& n) {
+  return !n.empty() && std::isalnum(static_cast<unsigned char>(n[0])) &&
+         std::all_of(n.begin(), n.end(), [](unsigned char c) { return std::isalnum(c) || c == '-' || c == '_' || c == '.'; });
+}
+
 // A Python module name: letters, digits and '_', not starting with a digit.
 bool python_identifier(const std::string& s) {
   return !s.empty() && !std::isdigit(static_cast<unsigned char>(s[0])) &&
@@ -383,18 +389,21 @@ struct CudaRefusal {
   const char* format;
   const char* nvcc_lead;
   const char* torch_lead;
+  char close;  // what follows each number ('\0': anything)
 };
 constexpr CudaRefusal kCudaRefusals[] = {
     // torch/utils/cpp_extension.py CUDA_MISMATCH_MESSAGE
-    {"torch's cpp_extension check", "The detected CUDA version (", "used to compile PyTorch ("},
+    {"torch's cpp_extension check", "The detected CUDA version (", "used to compile PyTorch (", ')'},
     // DeepSpeed op_builder/builder.py (CUDAMismatchException, and its warning for a minor mismatch)
-    {"DeepSpeed's op builder check", "Installed CUDA version ", "the version torch was compiled with "},
+    {"DeepSpeed's op builder check", "Installed CUDA version ", "the version torch was compiled with ", '\0'},
 };
 
-// The dotted number at `at` ("12.1" of "12.1) ..." or "12.1, unable ..."), else "".
-std::string number_at(const std::string& s, std::size_t at) {
+// The dotted number at `at` ("12.1" of "12.1) ..." or "12.1, unable ..."), followed by `close` when that is
+// not '\0'; else "".
+std::string dotted_number_at(const std::string& s, std::size_t at, char close) {
   std::size_t end = at;
   while (end < s.size() && (std::isdigit(static_cast<unsigned char>(s[end])) || s[end] == '.')) ++end;
+  if (close && (end >= s.size() || s[end] != close)) return "";
   std::string n = s.substr(at, end - at);
   if (!n.empty() && n.back() == '.') n.pop_back();  // a sentence's full stop
   return dotted_number(n) && n.size() <= 8 ? n : "";
@@ -411,10 +420,10 @@ std::optional<PastedFacts> read_cpp_extension_check(std::string_view text) {
     // Every occurrence: a traceback quotes the source line ("Installed CUDA version {sys_cuda_version}")
     // before the raised message.
     for (auto at = joined.find(lead); at != std::string::npos; at = joined.find(lead, at + 1)) {
-      const std::string nvcc = number_at(joined, at + lead.size());
+      const std::string nvcc = dotted_number_at(joined, at + lead.size(), r.close);
       auto built = joined.find(compile, at);
       if (nvcc.empty() || built == std::string::npos || built - at > lead.size() + 120) continue;
-      const std::string torch = number_at(joined, built + compile.size());
+      const std::string torch = dotted_number_at(joined, built + compile.size(), r.close);
       if (torch.empty()) continue;
       PastedFacts f;
       f.format = r.format;
@@ -447,16 +456,13 @@ std::optional<PastedFacts> read_pip_conflicts(std::string_view text) {
     if (owner.size() != 2 || installed.size() < 2) continue;
     std::string installed_version = installed[1];
     while (!installed_version.empty() && installed_version.back() == '.') installed_version.pop_back();
-    auto distribution_name = [](const std::string& n) {
-      return !n.empty() && std::isalnum(static_cast<unsigned char>(n[0])) &&
-             std::all_of(n.begin(), n.end(), [](unsigned char c) { return std::isalnum(c) || c == '-' || c == '_' || c == '.'; });
-    };
     if (!distribution_name(owner[0]) || !distribution_name(installed[0]) || !is_version(owner[1]) ||
         !is_version(installed_version))
       continue;
+    const std::string installed_name = normalized(installed[0]);
     f.packages[normalized(owner[0])] = owner[1];
-    f.packages[normalized(installed[0])] = installed_version;
-    if (normalized(installed[0]) == "torch") f.torch_version = installed_version;
+    f.packages[installed_name] = installed_version;
+    if (installed_name == "torch") f.torch_version = installed_version;
   }
   if (f.packages.empty()) return std::nullopt;
   return f;
@@ -1170,10 +1176,6 @@ std::optional<PastedFacts> read_package_list(std::string_view text) {
   int rows = 0;
   bool pip_table = false, conda = false;
   std::string pytorch_build, runtime_wheel;
-  auto valid_name = [](const std::string& n) {
-    return !n.empty() && std::isalnum(static_cast<unsigned char>(n[0])) &&
-           std::all_of(n.begin(), n.end(), [](unsigned char c) { return std::isalnum(c) || c == '-' || c == '_' || c == '.'; });
-  };
   auto lines = lines_of(text);
   // collect_env's library rows pasted without the rest of the report: "[pip3] torch==2.1.0",
   // "[conda] pytorch-cuda  12.1  ha16c6d3_5  pytorch". The tag exists only in collect_env's output, so one
@@ -1208,7 +1210,7 @@ std::optional<PastedFacts> read_package_list(std::string_view text) {
   bool torch_family = false;
   for (const auto& t : lines) {
     auto words = words_of(t);
-    if (words.size() != 2 || !valid_name(words[0]) || !is_version(words[1])) continue;
+    if (words.size() != 2 || !distribution_name(words[0]) || !is_version(words[1])) continue;
     ++bare_pip_rows;
     torch_family |= torch_family_name(normalized(words[0]));
   }
@@ -1234,7 +1236,7 @@ std::optional<PastedFacts> read_package_list(std::string_view text) {
       version = words[1];
       if (conda && words.size() >= 3 && (name == "pytorch" || name == "torch")) pytorch_build = words[2];
     }
-    if (!valid_name(name) || !is_version(version)) continue;
+    if (!distribution_name(name) || !is_version(version)) continue;
     std::string key = normalized(name);
     if (key == "pytorch") key = "torch";
     if (!f.packages.count(key)) f.packages[key] = version;

@@ -23,9 +23,9 @@ std::vector<PastedFacts> read_formats(std::string_view text) {
 }
 
 // A build log's line that states facts (torch's cpp_extension refusal: nvcc's CUDA and torch's; pip's
-// dependency conflicts: the installed versions): read when
-// the user asks for a paste without any report to be judged as an environment (doctor --from-text), but it
-// does not make a log an environment report for explain, whose signatures name that cause from the log.
+// dependency conflicts: the installed versions): read when the user asks for a paste without any report to
+// be judged as an environment (doctor --from-text), but it does not make a log an environment report for
+// explain, whose signatures name that cause from the log.
 std::vector<PastedFacts> read_stated_facts(std::string_view text) {
   std::vector<PastedFacts> out;
   if (auto f = read_cpp_extension_check(text)) out.push_back(std::move(*f));

@@ -46,7 +46,7 @@ const std::set<std::string> kTorchKeys = {
 
 std::string import_part(const std::string& dist) { return "import " + dist; }
 
-std::string id_of(const std::string& path) { return VersionCache::identity(path); }
+std::string id_of(const std::string& path) { return file_identity(path); }
 
 // Variables the interpreter, the loader, torch or the driver read while the probe runs.
 bool decides_answer(const std::string& name) {

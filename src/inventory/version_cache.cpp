@@ -3,7 +3,6 @@
 #include <sys/stat.h>
 
 #include <cstdlib>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -52,25 +51,16 @@ VersionCache::VersionCache(std::string file) : file_(std::move(file)) {
   }
 }
 
-std::string VersionCache::identity(const std::string& path) {
-  struct stat st {};
-  if (stat(path.c_str(), &st) != 0) return "";
-  std::ostringstream o;
-  o << st.st_dev << ':' << st.st_ino << ':' << st.st_size << ':' << st.st_mtim.tv_sec << '.' << st.st_mtim.tv_nsec << ':'
-    << st.st_ctim.tv_sec << '.' << st.st_ctim.tv_nsec;
-  return o.str();
-}
-
 bool VersionCache::lookup(const std::string& path, VersionReading& out) const {
   auto it = entries_.find(path);
-  if (it == entries_.end() || it->second.first != identity(path)) return false;
+  if (it == entries_.end() || it->second.first != file_identity(path)) return false;
   out = it->second.second;
   return true;
 }
 
 void VersionCache::store(const std::string& path, const VersionReading& reading) {
   if (file_.empty() || reading.version.empty() || !reading.error.empty()) return;
-  std::string id = identity(path);
+  std::string id = file_identity(path);
   if (id.empty()) return;
   entries_[path] = {id, reading};
   dirty_ = true;

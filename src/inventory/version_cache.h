@@ -1,5 +1,5 @@
 #pragma once
-// Remembers versions read through dlopen, keyed by the file's identity (device, inode, size, mtime, ctime),
+// Remembers versions read through dlopen, keyed by the file's identity (core/files.h file_identity),
 // so a repeated `gpucheck env` does not pay for loading libcublasLt again. A replaced or touched file has
 // a new identity and is read afresh; failed reads are never cached (a driver installed later changes them).
 #include <map>
@@ -14,9 +14,6 @@ class VersionCache {
   /// Loads `file` ("" = no cache: every call is a miss and save() does nothing). A missing or corrupt
   /// file is an empty cache.
   explicit VersionCache(std::string file);
-
-  /// The identity of a host path ("" when it cannot be stat'ed).
-  static std::string identity(const std::string& path);
 
   bool lookup(const std::string& path, VersionReading& out) const;
   void store(const std::string& path, const VersionReading& reading);

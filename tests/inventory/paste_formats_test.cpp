@@ -294,6 +294,9 @@ TEST(PasteFormats, CppExtensionsCudaCheckGivesNvccAndTorchsCuda) {
   EXPECT_EQ(py.torch_version, kTorchVersionNotPasted);
   EXPECT_EQ(py.torch_cuda, "11.8");
   EXPECT_FALSE(read_cpp_extension_check("The detected CUDA version (12.1) is fine\n"));
+  // torch's message closes each number with ')': anything else there is not that message.
+  EXPECT_FALSE(read_cpp_extension_check("The detected CUDA version (12.1abc) mismatches the version that was used to "
+                                        "compile PyTorch (11.8)\n"));
 }
 
 TEST(PasteFormats, StartupBannersNameTorchAndTheDevice) {

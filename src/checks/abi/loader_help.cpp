@@ -45,14 +45,6 @@ std::string cpu_words() {
   return o.str();
 }
 
-std::string file_identity(const std::string& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) return "";
-  std::ostringstream o;
-  o << st.st_dev << ':' << st.st_ino << ':' << st.st_size << ':' << st.st_mtim.tv_sec << '.' << st.st_mtim.tv_nsec;
-  return o.str();
-}
-
 // A remembered name becomes a path component ("glibc-hwcaps/" + name): only plain names are taken.
 bool plain_name(const std::string& s) {
   return !s.empty() && s != "." && s != ".." && s.size() < 64 &&
