@@ -15,7 +15,15 @@ const char* const kKeys[] = {"PyTorch version", "Is debug build", "CUDA used to 
                              "Libc version", "Python version", "Is CUDA available", "CUDA runtime version",
                              "GPU models and configuration", "Nvidia driver version", "cuDNN version",
                              "Clang version", "CMake version", "Python platform", "vLLM Version",
-                             "ROCM used to build PyTorch", "XPU used to build PyTorch", "HIP runtime version"};
+                             "ROCM used to build PyTorch", "XPU used to build PyTorch", "HIP runtime version",
+                             "MIOpen runtime version", "Is XNNPACK available", "CUDA_MODULE_LOADING set to"};
+
+// Keys only collect_env prints (not "OS" or "Python version"): four of them make a report cut above its
+// "PyTorch version" line (a paste that starts at the driver) still collect_env's.
+const char* const kOwnKeys[] = {"Is debug build", "CUDA used to build PyTorch", "Is CUDA available",
+                                "CUDA runtime version", "GPU models and configuration", "Nvidia driver version",
+                                "cuDNN version", "HIP runtime version", "MIOpen runtime version",
+                                "Is XNNPACK available", "CUDA_MODULE_LOADING set to", "ROCM used to build PyTorch"};
 
 std::string strip(std::string_view s) {
   std::size_t b = 0, e = s.size();
@@ -133,15 +141,20 @@ void add_pasted_nvcc(Inventory& inv, const std::string& version, const std::stri
   inv.toolkit_choices.push_back({"torch_cpp_extension", t.root, t.version, why});
 }
 
-bool looks_like_collect_env(std::string_view text) {
-  auto p = parse(text);
-  if (!p.values.count("PyTorch version")) return false;
-  return p.values.size() >= 4;
+namespace {
+bool is_collect_env(const Parsed& p) {
+  if (p.values.count("PyTorch version")) return p.values.size() >= 4;
+  int own = 0;
+  for (const char* k : kOwnKeys) own += p.values.count(k) ? 1 : 0;
+  return own >= 4;
 }
+}  // namespace
+
+bool looks_like_collect_env(std::string_view text) { return is_collect_env(parse(text)); }
 
 std::optional<Inventory> inventory_from_collect_env(std::string_view text, const std::string& name) {
   auto p = parse(text);
-  if (!p.values.count("PyTorch version") || p.values.size() < 4) return std::nullopt;
+  if (!is_collect_env(p)) return std::nullopt;
   auto get = [&](const char* k) -> std::string {
     auto it = p.values.find(k);
     return it == p.values.end() || unknown_value(it->second) ? "" : it->second;

@@ -6,39 +6,18 @@
 
 #include "core/text.h"
 #include "inventory/collect_env_text.h"
+#include "inventory/paste_text.h"
 
 namespace gpucheck::inventory {
 namespace {
 
-// A pasted line without quoting: markdown quote marks, code-fence backticks, CR, surrounding blanks.
-std::string clean(std::string_view raw) {
-  std::string s(raw);
-  if (!s.empty() && s.back() == '\r') s.pop_back();
-  std::size_t b = 0;
-  while (b < s.size() && (s[b] == '>' || s[b] == '`' || std::isspace(static_cast<unsigned char>(s[b])))) ++b;
-  std::size_t e = s.size();
-  while (e > b && (s[e - 1] == '`' || std::isspace(static_cast<unsigned char>(s[e - 1])))) --e;
-  return s.substr(b, e - b);
-}
-
-std::vector<std::string> lines_of(std::string_view text) {
-  std::vector<std::string> out;
-  for (const auto& l : split(std::string(text), '\n')) out.push_back(clean(l));
-  return out;
-}
-
-std::string first_word(const std::string& s) {
-  auto b = s.find_first_not_of(" \t");
-  if (b == std::string::npos) return "";
-  return s.substr(b, s.find_first_of(" \t,()", b) - b);
-}
-
-// The blank-separated words of a table row ("torch    2.1.0+cu121   pypi_0   pypi").
-std::vector<std::string> words_of(const std::string& line) {
-  auto words = split(line, ' ');
-  words.erase(std::remove(words.begin(), words.end(), std::string()), words.end());
-  return words;
-}
+using paste_text::after;
+using paste_text::clean;
+using paste_text::first_word;
+using paste_text::is_version;
+using paste_text::lines_of;
+using paste_text::nvcc_release;
+using paste_text::words_of;
 
 // A distribution's name as pip and conda print it: letters, digits, '-', '_' and '.', starting alphanumeric.
 bool distribution_name(const std::string& n) {
@@ -51,8 +30,6 @@ bool python_identifier(const std::string& s) {
   return !s.empty() && !std::isdigit(static_cast<unsigned char>(s[0])) &&
          std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isalnum(c) || c == '_'; });
 }
-
-bool is_version(const std::string& s) { return !s.empty() && std::isdigit(static_cast<unsigned char>(s[0])); }
 
 // U+2018 and U+2019 (what editors and chat clients turn ' into) as ASCII apostrophes.
 std::string with_ascii_apostrophes(std::string s) {
@@ -83,13 +60,6 @@ std::size_t gpu_group_size(const std::string& key) {
   return std::min<std::size_t>(std::count(key.begin(), key.end(), ',') + 1, 256);
 }
 
-// The text after `key` up to the next blank (or `stop`), "" when key is absent.
-std::string after(const std::string& line, const std::string& key) {
-  auto at = line.find(key);
-  if (at == std::string::npos) return "";
-  return first_word(line.substr(at + key.size()));
-}
-
 std::string normalized(std::string name) {
   std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) {
     return c == '_' || c == '.' ? '-' : static_cast<char>(std::tolower(c));
@@ -107,18 +77,6 @@ std::string cuda_from_digits(const std::string& s) {
   if (s.size() == 4) return std::to_string(std::stoi(s.substr(0, 2))) + "." + std::to_string(std::stoi(s.substr(2)));  // digits only (checked above)
   if (s.size() == 3) return s.substr(0, 2) + "." + s.substr(2);
   if (s.size() == 2) return s.substr(0, 1) + "." + s.substr(1);
-  return "";
-}
-
-// "Cuda compilation tools, release 10.1, V10.1.243" / "CUDA 11.3" / "Build cuda_11.3.r11.3/..." -> "10.1".
-std::string nvcc_release(const std::string& v) {
-  if (auto r = after(v, "release "); is_version(r)) return r;
-  if (auto r = after(v, "CUDA "); is_version(r)) return r;
-  if (auto at = v.find("cuda_"); at != std::string::npos) {
-    std::string r = v.substr(at + 5);
-    r = r.substr(0, r.find(".r"));
-    if (is_version(r)) return r;
-  }
   return "";
 }
 
@@ -675,6 +633,8 @@ std::optional<PastedFacts> read_sglang_check_env(std::string_view text) {
   std::map<std::string, std::string> ccs;  // "GPU 0,1" -> "8.6"
   for (const auto& t : lines_of(text)) {
     if (starts_with(t, "NVIDIA Topology")) break;
+    // The command typed above its output names the report, even when the paste ends a few lines in.
+    if (t.find("-m sglang.check_env") != std::string::npos) sglang = stack = true;
     auto colon = t.find(": ");
     if (colon == std::string::npos) continue;
     std::string key = trim(t.substr(0, colon)), value = trim(t.substr(colon + 2));
@@ -1067,19 +1027,29 @@ std::map<std::string, std::string> read_import_warnings(std::string_view text) {
   // An import typed at the interpreter's prompt, then a traceback: that import failed, whatever the
   // traceback's last line (recorded when pasted; a traceback cut before it still says the import raised).
   std::string typed_import, raising_import;
+  // `python -m X` whose import of X raised: runpy's `__import__(pkg_name)` frame, then the package's own
+  // frames (the first of them names X), whatever the last line says or whether the paste has it.
+  bool runpy_import = false;
+  std::string how = ">>> import ";
   auto close_traceback = [&](const std::string& message) {
     if (!raising_import.empty() && !out.count(raising_import))
-      out[raising_import] = message.empty() ? ">>> import " + raising_import + ": Traceback (the paste ends before its error)"
+      out[raising_import] = message.empty() ? how + raising_import + ": Traceback (the paste ends before its error)"
                                             : message;
     raising_import.clear();
   };
+  bool source_line = false;  // the line after a traceback's `File "..."` line: the frame's code, not typed
   for (const auto& t : lines_of(text)) {
-    if (auto typed = interactive_import(t); !typed.empty()) {
+    const bool frame_code = source_line;
+    source_line = starts_with(trim(t), "File \"");
+    if (auto typed = frame_code ? "" : interactive_import(t); !typed.empty()) {
       close_traceback("");
       typed_import = typed;
     } else if (starts_with(t, "Traceback (most recent call last)") && !typed_import.empty()) {
       raising_import = typed_import;  // the traceback right below the import it interrupted
+      how = ">>> import ";
       typed_import.clear();
+    } else if (trim(t) == "__import__(pkg_name)") {
+      runpy_import = true;
     } else if (!raising_import.empty() && exception_line(t)) {
       close_traceback(t);
     } else if (!trim(t).empty()) {
@@ -1110,6 +1080,12 @@ std::map<std::string, std::string> read_import_warnings(std::string_view text) {
       std::string file = line.substr(6, line.find('"', 6) - 6);
       innermost_package = module_of_installed_path(file);
       if (!innermost_package.empty()) last_package = innermost_package;
+      if (runpy_import && !innermost_package.empty()) {
+        close_traceback("");
+        raising_import = innermost_package;
+        how = "python -m ";
+      }
+      runpy_import = false;
     }
     if (auto module = failed_extension(line, last_package); !module.empty() && !out.count(module)) out[module] = line;
     // An installed package's own import raising ImportError (not a missing optional module): "ImportError:

@@ -88,6 +88,14 @@ std::optional<PastedFacts> read_openmmlab_env(std::string_view text);
 /// '0.14.0' on the next line; "torch.version.cuda" ('11.7', None for a CPU build), "torch.cuda.is_available()",
 /// "sys.version".
 std::optional<PastedFacts> read_interactive_session(std::string_view text);
+/// `nvcc --version` ("Cuda compilation tools, release 12.3, V12.3.107"): nvcc's CUDA (paste_tool_outputs.cpp).
+std::optional<PastedFacts> read_nvcc_version(std::string_view text);
+/// torch's build configuration (`torch.__config__.show()`: "PyTorch built with:" and its "- CUDA Runtime 11.1",
+/// "- NVCC architecture flags: -gencode;arch=compute_37,code=sm_37;...") pasted alone: torch's CUDA and archs.
+std::optional<PastedFacts> read_torch_build_config(std::string_view text);
+/// InvokeAI's startup log ("[InvokeAI]::INFO --> Using torch device: NVIDIA GeForce GTX 1060", "InvokeAI
+/// version 6.6.0"): the GPU torch runs on, InvokeAI's version.
+std::optional<PastedFacts> read_invokeai_log(std::string_view text);
 /// `nvidia-smi` (its header and GPU rows) or `nvidia-smi -L`.
 std::optional<PastedFacts> read_nvidia_smi(std::string_view text);
 /// `pip list`, `pip freeze`, `conda list`, and collect_env's "[pip3] name==version" / "[conda] ..." library

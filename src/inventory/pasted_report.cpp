@@ -17,7 +17,7 @@ std::vector<PastedFacts> read_formats(std::string_view text) {
                       read_bitsandbytes_report, read_nvidia_smi, read_package_list, read_pip_show,
                       read_torch_warnings, read_import_warning_report, read_hf_env_list, read_comfyui_report,
                       read_lightning_env, read_openmmlab_env, read_startup_banners, read_monai_config,
-                      read_interactive_session})
+                      read_interactive_session, read_nvcc_version, read_torch_build_config, read_invokeai_log})
     if (auto f = reader(text)) out.push_back(std::move(*f));
   return out;
 }
@@ -125,7 +125,8 @@ const char* pasted_formats_help() {
          "OpenMMLab's collect_env, "
          "`python -m xformers.info`, `python -m bitsandbytes`, ComfyUI's system information, Ultralytics' "
          "`yolo checks`, MONAI's print_config, torch's cpp_extension or DeepSpeed's op builder CUDA check, pip's "
-         "dependency conflicts, nvidia-smi (also -q), pip list / pip freeze / pip show, or conda list";
+         "dependency conflicts, nvidia-smi (also -q), `nvcc --version`, torch's build configuration (\"PyTorch built "
+         "with:\"), InvokeAI's startup log, pip list / pip freeze / pip show, or conda list";
 }
 
 bool looks_like_environment_report(std::string_view pasted) {
@@ -139,8 +140,14 @@ std::optional<PastedEnvironment> read_pasted_environment(std::string_view pasted
   const std::string_view text = plain;
   PastedEnvironment out;
   auto formats = read_formats(text);
-  // A log's statements stand in for a report only when the paste holds none (the report's facts win anyway).
-  if (formats.empty() && !looks_like_collect_env(text)) formats = read_stated_facts(text);
+  // A log's statements stand in for a report only when the paste holds none (the report's facts win anyway),
+  // or only `nvcc --version`: that is the nvcc on PATH, while torch's refusal names the toolkit its build
+  // found (CUDA_HOME), so the refusal's facts come first.
+  const bool only_nvcc = formats.size() == 1 && formats.front().format == "nvcc --version";
+  if ((formats.empty() || only_nvcc) && !looks_like_collect_env(text)) {
+    auto stated = read_stated_facts(text);
+    formats.insert(formats.begin(), stated.begin(), stated.end());
+  }
   if (auto ce = inventory_from_collect_env(text, name)) {
     out.inventory = std::move(*ce);
     out.formats.push_back("collect_env");
@@ -152,7 +159,9 @@ std::optional<PastedEnvironment> read_pasted_environment(std::string_view pasted
     py.found_via = {"pasted"};
     out.inventory.pythons.push_back(py);
   }
-  bool states_nvcc = !out.formats.empty();  // collect_env runs nvcc: "Could not collect" means none
+  // collect_env runs nvcc ("CUDA runtime version: Could not collect" means none); a paste cut below that
+  // line says nothing about it.
+  bool states_nvcc = !out.formats.empty() && text.find("CUDA runtime version") != std::string_view::npos;
   for (const auto& f : formats) {
     merge(out.inventory, f);
     out.formats.push_back(f.format);

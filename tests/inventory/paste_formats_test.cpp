@@ -794,3 +794,92 @@ TEST(PasteFormats, TheLastUltralyticsBannerIsTheTorchNowAndAnyBannersGpusAreTheM
   EXPECT_EQ(two->gpus.size(), 2u);
   EXPECT_EQ(two->cuda_available, true);
 }
+
+TEST(PasteFormats, NvccVersionAloneStatesTheToolkit) {
+  // flash-attention 940: `nvcc --version` and a `torch==2.3.0` line: nvcc's CUDA, nothing guessed of torch.
+  auto f = read_nvcc_version(paste("pasted_env/Dao-AILab-flash-attention-940.txt"));
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->nvcc_version, "12.3");
+  EXPECT_TRUE(f->states_nvcc);
+  EXPECT_TRUE(f->torch_version.empty());
+  EXPECT_FALSE(read_nvcc_version("nvcc: NVIDIA (R) Cuda compiler driver\nCuda compilation tools, release ?, V?\n"));
+  EXPECT_FALSE(read_nvcc_version("the nvcc release notes say 12.3\n"));
+}
+
+TEST(PasteFormats, TorchBuildConfigurationAloneGivesTorchsCudaAndArchs) {
+  // detectron2 2980: only torch.__config__.show()'s "PyTorch built with:" block.
+  auto f = read_torch_build_config(paste("pasted_env/facebookresearch-detectron2-2980.txt"));
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->torch_cuda, "11.1");
+  EXPECT_TRUE(f->torch_check_ran);
+  const std::vector<std::string> archs = {"sm_37", "sm_50", "sm_60", "sm_61", "sm_70",
+                                          "sm_75", "sm_80", "sm_86", "compute_37"};
+  EXPECT_EQ(f->torch_archs, archs);
+  // detectron2 257: its flags line is cut inside an entry ("...;-gencode;arch=c"): no arch list, not sm_35 and
+  // sm_50 alone (its P100 would be judged missing from a build that has it).
+  auto cut = read_torch_build_config(paste("pasted_env/facebookresearch-detectron2-257.txt"));
+  ASSERT_TRUE(cut);
+  EXPECT_EQ(cut->torch_cuda, "10.1");
+  EXPECT_TRUE(cut->torch_archs.empty());
+  // A CPU build's block has no CUDA Runtime: nothing is stated about torch's CUDA.
+  EXPECT_FALSE(read_torch_build_config("PyTorch built with:\n  - GCC 9.3\n  - C++ Version: 201703\n"));
+  auto env = read_pasted_environment(paste("pasted_env/facebookresearch-detectron2-2980.txt"), "2980", kCompat);
+  ASSERT_TRUE(env);
+  const auto& py = env->inventory.pythons.at(0);
+  EXPECT_TRUE(py.torch_installed);
+  EXPECT_EQ(py.torch_cuda, "11.1");
+  EXPECT_EQ(py.torch_arch_list.size(), 9u);
+}
+
+TEST(PasteFormats, InvokeAiLogGivesTheDeviceEvenWhenTheTerminalCutItsName) {
+  // InvokeAI 8554: "Using torch device: NVIDIA GeForce GTX 1060 with Max-Q D" + "esign" on the next line.
+  auto f = read_invokeai_log(paste("pasted_env/invoke-ai-InvokeAI-8554.txt"));
+  ASSERT_TRUE(f);
+  ASSERT_EQ(f->gpus.size(), 1u);
+  EXPECT_EQ(f->gpus[0].name, "NVIDIA GeForce GTX 1060 with Max-Q Design");
+  EXPECT_EQ(f->packages.at("invokeai"), "6.6.0");
+  auto env = read_pasted_environment(paste("pasted_env/invoke-ai-InvokeAI-8554.txt"), "8554", kCompat);
+  ASSERT_TRUE(env);
+  ASSERT_EQ(env->inventory.gpus.size(), 1u);
+  EXPECT_EQ(env->inventory.gpus[0].cc_major, 6);  // a GTX 1060, from data/compat/cuda_archs.json
+  EXPECT_FALSE(read_invokeai_log("[2025-09-10 11:38:19,917]::[InvokeAI]::INFO --> Patchmatch initialized\n"));
+}
+
+TEST(PasteFormats, CollectEnvCutAboveItsTorchLineIsStillCollectEnv) {
+  // pytorch 133571: the paste starts at "Nvidia driver version:"; collect_env's own keys identify it, and it
+  // says nothing about nvcc (its "CUDA runtime version" line is above the cut).
+  const std::string text = paste("pasted_env/pytorch-pytorch-133571.txt");
+  auto env = read_pasted_environment(text, "133571", kCompat);
+  ASSERT_TRUE(env);
+  EXPECT_EQ(env->inventory.driver.version, "550.54.14");
+  EXPECT_FALSE(env->inventory.pythons.at(0).torch_installed);
+  bool lacks_toolkit_note = false;
+  for (const auto& n : env->inventory.notes) lacks_toolkit_note |= n.find("toolkit") != std::string::npos;
+  EXPECT_TRUE(lacks_toolkit_note);
+  // Generic "key: value" lines are not collect_env.
+  EXPECT_FALSE(read_pasted_environment("OS: Linux\nPython version: 3.10\nGCC version: 11\nCMake version: 3.27\n", "x", kCompat));
+}
+
+TEST(PasteFormats, PythonDashMTracebackIsThatPackagesImportFailingEvenWhenCut) {
+  // bitsandbytes 717: `python -m bitsandbytes` on Windows, runpy's __import__(pkg_name) then bitsandbytes'
+  // own frames; the paste ends inside the traceback.
+  auto errors = read_import_warnings(paste("pasted_env/bitsandbytes-foundation-bitsandbytes-717.txt"));
+  ASSERT_TRUE(errors.count("bitsandbytes"));
+  EXPECT_EQ(errors.at("bitsandbytes"), "python -m bitsandbytes: Traceback (the paste ends before its error)");
+  // With its last line, that line is the failure.
+  auto whole = read_import_warnings(
+      "Traceback (most recent call last):\n  File \"/usr/lib/python3.10/runpy.py\", line 187, in _run_module_as_main\n"
+      "    mod_name, mod_spec, code = _get_module_details(mod_name, _Error)\n"
+      "  File \"/usr/lib/python3.10/runpy.py\", line 110, in _get_module_details\n    __import__(pkg_name)\n"
+      "  File \"/v/lib/python3.10/site-packages/xformers/__init__.py\", line 9, in <module>\n    import torch\n"
+      "ModuleNotFoundError: No module named 'torch'\n");
+  ASSERT_TRUE(whole.count("xformers"));
+  EXPECT_EQ(whole.at("xformers"), "ModuleNotFoundError: No module named 'torch'");
+}
+
+TEST(PasteFormats, SglangCheckEnvCommandNamesTheReportCutAfterPython) {
+  // sglang 4248: the typed `python3 -m sglang.check_env`, its warnings, and the paste ends in "Python:".
+  auto f = read_sglang_check_env(paste("pasted_env/sgl-project-sglang-4248.txt"));
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->python_version, "3.10.16");
+}

@@ -98,9 +98,11 @@ std::optional<Finding> published_pin_broken(const DoctorContext& ctx, const std:
   if (!knowledge::Version::parse(py.torch_version)) return std::nullopt;  // a paste may not state it
   auto pin = published_torch_pin(ctx.kb, name, version);
   if (pin.specifiers.empty() || knowledge::satisfies(py.torch_version, pin.specifiers)) return std::nullopt;
+  const bool patch_only = torch_pin_differs_in_patch_only(pin.specifiers, py.torch_version) &&
+                          ctx.import_error(name).empty();
   Finding f;
   f.id = "ext.torch_out_of_range";
-  f.status = Status::kFail;
+  f.status = patch_only ? Status::kWarn : Status::kFail;
   f.title = name + " " + version + " requires torch" + pin.specifiers + ", installed is " + py.torch_version;
   f.evidence = {{name, version, ctx.python_label()},
                 {"torch", py.torch_version, ctx.python_label()},
@@ -108,8 +110,10 @@ std::optional<Finding> published_pin_broken(const DoctorContext& ctx, const std:
   f.explanation = name + " " + version + "'s wheel is built against that torch and declares it; its compiled "
                   "operators do not load with another (\"unavailable\" in xformers.info, \"operator "
                   "torchvision::nms does not exist\").";
+  if (patch_only) f.explanation += kPatchOnlyPinExplanation;
   f.fixes.push_back(plan_keeping_torch(ctx, name, "", 1));
   f.references.push_back(pin.source);
+  if (patch_only) f.references.push_back(kPatchOnlyPinSource);
   return f;
 }
 

@@ -111,9 +111,13 @@ void check_requirements(const DoctorContext& ctx, std::vector<Finding>& out) {
         continue;
       }
       if (req->specifiers.empty() || req->specifiers.contains(have->version, true)) continue;
+      // A package pinned to torch X.Y.0 beside torch X.Y.Z whose import is not seen failing: at risk, not broken.
+      const bool patch_only = req->name == "torch" &&
+                              torch_pin_differs_in_patch_only(req->specifiers.str(), have->version) &&
+                              ctx.import_error(d.name).empty();
       Finding f;
       f.id = "python.requirement_conflict";
-      f.status = Status::kFail;
+      f.status = patch_only ? Status::kWarn : Status::kFail;
       // pip check's own words: "torchvision 0.17.0 has requirement torch==2.2.0, but you have torch 2.1.2."
       f.title = d.name + " " + d.version + " has requirement " + req->name + req->specifiers.str() +
                 ", but you have " + req->name + " " + have->version;
@@ -121,6 +125,10 @@ void check_requirements(const DoctorContext& ctx, std::vector<Finding>& out) {
       f.explanation = "pip installs each distribution's Requires-Dist; this one was installed without it "
                       "(--no-deps, a later install replacing it, or another installer), and `pip check` reports "
                       "the same conflict. Code of " + d.name + " may fail at import or at run time.";
+      if (patch_only) {
+        f.explanation += kPatchOnlyPinExplanation;
+        f.references.push_back(kPatchOnlyPinSource);
+      }
       // A package pinned to another torch (xformers, torchvision, torchaudio): the release of it that was made
       // for the installed torch, from the planner, keeps torch; pip's own answer would replace torch.
       if (req->name == "torch" && ctx.python->torch_installed) {

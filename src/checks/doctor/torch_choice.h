@@ -27,4 +27,13 @@ std::optional<planner::Plan> torch_for_cuda(const DoctorContext& ctx, const std:
 /// torch build, a fix with only a summary saying why.
 Fix plan_keeping_torch(const DoctorContext& ctx, const std::string& package, const std::string& version, int rank);
 
+/// True when a package's torch requirement is one exact release ("==2.3.0") and the installed torch
+/// ("2.3.1+cu121") is another patch release of the same minor: a conflict pip reports, while the package's
+/// compiled part built against X.Y.0 normally loads on X.Y.Z (bug-fix releases of one release branch).
+bool torch_pin_differs_in_patch_only(const std::string& specifiers, const std::string& installed_torch);
+
+/// What a finding on such a pin says: why it is a warning and not an error, with its source.
+extern const char* const kPatchOnlyPinExplanation;
+extern const char* const kPatchOnlyPinSource;
+
 }  // namespace gpucheck::doctor

@@ -9,6 +9,7 @@
 #include <map>
 
 #include "checks/doctor/doctor.h"
+#include "checks/doctor/torch_choice.h"
 #include "inventory/python_distributions.h"
 
 using namespace gpucheck;
@@ -334,4 +335,28 @@ TEST_F(Site, OnlyAnUndefinedTorchSymbolMeansAnotherTorch) {
                       "export PATH=/venv/bin:\"$PATH\"",
                       "/venv/bin/python -m pip install --no-build-isolation --no-cache-dir --force-reinstall --no-deps bmtrain==0.2.2",
                       "export TORCH_USE_RTLD_GLOBAL=1"}));
+}
+
+TEST_F(Site, APinToAnotherPatchReleaseOfTheInstalledTorchIsAWarning) {
+  // xformers 0.0.23 pins torch==2.1.1; torch 2.1.2 is another patch release of 2.1: pip check's conflict, a
+  // warning while the import is not seen failing. torchvision 0.17.0 (torch==2.2.0) is a minor apart: an error.
+  dist("torch-2.1.2.dist-info", "Metadata-Version: 2.1\nName: torch\nVersion: 2.1.2\n");
+  dist("xformers-0.0.23.dist-info", "Metadata-Version: 2.1\nName: xformers\nVersion: 0.0.23\nRequires-Dist: torch ==2.1.1\n");
+  dist("torchvision-0.17.0.dist-info", "Metadata-Version: 2.1\nName: torchvision\nVersion: 0.17.0\nRequires-Dist: torch (==2.2.0)\n");
+  auto inv = inventory();
+  doctor::DoctorContext ctx(inv, kb());
+  auto conflicts = with_id(doctor::diagnose(ctx), "python.requirement_conflict");
+  ASSERT_EQ(conflicts.size(), 2u);
+  for (const auto& c : conflicts) {
+    SCOPED_TRACE(c.title);
+    const bool xformers = c.title.rfind("xformers", 0) == 0;
+    EXPECT_EQ(c.status, xformers ? Status::kWarn : Status::kFail);
+    EXPECT_EQ(c.explanation.find("Only the patch release differs") != std::string::npos, xformers);
+  }
+  EXPECT_TRUE(doctor::torch_pin_differs_in_patch_only("==2.3.0", "2.3.1+cu121"));
+  EXPECT_FALSE(doctor::torch_pin_differs_in_patch_only("==2.3.0", "2.4.0+cu121"));
+  EXPECT_FALSE(doctor::torch_pin_differs_in_patch_only(">=2.3.0", "2.3.1"));
+  EXPECT_FALSE(doctor::torch_pin_differs_in_patch_only("==2.3.0", "2.3.0"));
+  EXPECT_FALSE(doctor::torch_pin_differs_in_patch_only("==2.3", "2.3.1"));
+  EXPECT_FALSE(doctor::torch_pin_differs_in_patch_only("==2.3.0,<3", "2.3.1"));
 }

@@ -232,6 +232,27 @@ TEST(PastedVerdicts, ACompanionPinnedToAnotherTorchIsOutOfRangeFromItsPypiPin) {
   EXPECT_EQ(ok.exit_code, 0) << ok.out.substr(0, 3000) << ok.err;
 }
 
+TEST(PastedVerdicts, APinToAnotherPatchReleaseOfTheSameTorchIsAWarningNotAnError) {
+  // ComfyUI 5511: xformers 0.0.26.post1 (PyPI pins torch==2.3.0) beside torch 2.3.1+cu121, and the log shows
+  // xformers in use with no "built for" warning: pip's conflict, a risk, not a failure seen (exit 0, WARN).
+  auto r = run_gpucheck({"doctor", "--from-text", kData + "/pasted_env/Comfy-Org-ComfyUI-5511.txt", "--json"});
+  ASSERT_TRUE(r.exited) << r.describe();
+  EXPECT_EQ(r.exit_code, 0) << r.out.substr(0, 3000) << r.err;
+  auto range = with_id(nlohmann::json::parse(r.out), "ext.torch_out_of_range");
+  ASSERT_EQ(range.size(), 1u) << r.out.substr(0, 3000);
+  EXPECT_EQ(range[0]["status"], "warn");
+  EXPECT_NE(range[0]["explanation"].get<std::string>().find("Only the patch release differs"), std::string::npos);
+  // With xFormers' own "built for" warning in the paste, the same pair is an error.
+  std::string text = gpucheck::read_file(kData + "/pasted_env/Comfy-Org-ComfyUI-5511.txt");
+  text += "WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n"
+          "    PyTorch 2.3.0+cu121 with CUDA 1201 (you have 2.3.1+cu121)\n    Python  3.11.8 (you have 3.11.8)\n";
+  const fs::path tmp = fs::temp_directory_path() / ("gpucheck_verdict_patch_" + std::to_string(::getpid()) + ".txt");
+  std::ofstream(tmp) << text;
+  auto broken = run_gpucheck({"doctor", "--from-text", tmp.string(), "--json"});
+  fs::remove(tmp);
+  EXPECT_EQ(broken.exit_code, 1) << broken.out.substr(0, 3000);
+}
+
 TEST(PastedVerdicts, APackageThatSaysItWasBuiltForAnotherTorchIsThatFinding) {
   // Its own words name the cause: xFormers' "built for PyTorch 2.3.0+cu121 ... (you have 2.4.0+cu121)"
   // (unsloth 1026) and DeepSpeed's "ops were compiled and installed with a different version" (DeepSpeed 6465).
