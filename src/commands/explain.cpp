@@ -136,7 +136,7 @@ model::Report explain(const ExplainRequest& req, model::Report rep) {
   std::optional<inventory::Inventory> pasted;
   std::string pasted_kind;  // "collect_env", "xformers.info+pip list", ...
   if (inventory::looks_like_environment_report(head)) {
-    if (auto p = inventory::read_pasted_environment(head, req.log, data_path("compat"))) {
+    if (auto p = inventory::read_pasted_environment(head, req.log, data_path("compat"), /*log_statements=*/false)) {
       pasted = std::move(p->inventory);
       pasted_kind = join(p->formats, "+");
     }

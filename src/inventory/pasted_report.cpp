@@ -135,18 +135,19 @@ bool looks_like_environment_report(std::string_view pasted) {
 }
 
 std::optional<PastedEnvironment> read_pasted_environment(std::string_view pasted, const std::string& name,
-                                                         const std::string& compat_dir) {
+                                                         const std::string& compat_dir, bool log_statements) {
   const std::string plain = without_log_prefixes(pasted);
   const std::string_view text = plain;
   PastedEnvironment out;
   auto formats = read_formats(text);
-  // A log's statements stand in for a report only when the paste holds none (the report's facts win anyway),
-  // or only `nvcc --version`: that is the nvcc on PATH, while torch's refusal names the toolkit its build
-  // found (CUDA_HOME), so the refusal's facts come first.
+  // A log's statements (torch's cpp_extension refusal, pip's conflicts) come after the reports it holds, whose
+  // facts win (the first format that states a fact keeps it), except before a bare `nvcc --version`: that is
+  // the nvcc on PATH, while torch's refusal names the toolkit its build found (CUDA_HOME). Beside nvidia-smi
+  // (vLLM 763) the refusal is the only statement of torch's CUDA.
   const bool only_nvcc = formats.size() == 1 && formats.front().format == "nvcc --version";
-  if ((formats.empty() || only_nvcc) && !looks_like_collect_env(text)) {
+  if (log_statements && !looks_like_collect_env(text)) {
     auto stated = read_stated_facts(text);
-    formats.insert(formats.begin(), stated.begin(), stated.end());
+    formats.insert(only_nvcc ? formats.begin() : formats.end(), stated.begin(), stated.end());
   }
   if (auto ce = inventory_from_collect_env(text, name)) {
     out.inventory = std::move(*ce);

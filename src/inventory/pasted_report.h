@@ -31,9 +31,11 @@ bool looks_like_environment_report(std::string_view text);
 
 /// The merged inventory; nullopt when no format is recognised. With `compat_dir` (the knowledge base's
 /// directory, data/compat), each GPU named by a model name without a stated compute capability gets its
-/// capability from the `gpu_models` table there; "" leaves it unknown.
+/// capability from the `gpu_models` table there; "" leaves it unknown. `log_statements`: also a build log's
+/// statements of facts (torch's cpp_extension refusal, pip's conflicts), for `doctor --from-text`; `explain`
+/// names those causes from the log itself, so it reads the reports alone.
 std::optional<PastedEnvironment> read_pasted_environment(std::string_view text, const std::string& name,
-                                                         const std::string& compat_dir);
+                                                         const std::string& compat_dir, bool log_statements = true);
 
 /// The formats read_pasted_environment recognises, for messages.
 const char* pasted_formats_help();

@@ -883,3 +883,20 @@ TEST(PasteFormats, SglangCheckEnvCommandNamesTheReportCutAfterPython) {
   ASSERT_TRUE(f);
   EXPECT_EQ(f->python_version, "3.10.16");
 }
+
+TEST(PasteFormats, TorchsBuildRefusalBesideNvidiaSmiStatesTorchsCudaAndTheBuildsToolkit) {
+  // vLLM 763: nvidia-smi (a report) and cpp_extension's "The detected CUDA version (12.2) mismatches the
+  // version that was used to compile PyTorch (11.7)": the refusal's facts follow nvidia-smi's.
+  auto env = read_pasted_environment(paste("pasted_env/vllm-project-vllm-763.txt"), "763", kCompat);
+  ASSERT_TRUE(env);
+  EXPECT_EQ(env->inventory.driver.version, "525.125.06");
+  ASSERT_EQ(env->inventory.toolkits.size(), 1u);
+  EXPECT_EQ(env->inventory.toolkits[0].version, "12.2");
+  EXPECT_EQ(env->inventory.pythons.at(0).torch_cuda, "11.7");
+  // Beside a bare `nvcc --version` (PATH's nvcc 11.8), the refusal's toolkit (10.1, the one the build found)
+  // comes first: gaussian-splatting 605.
+  auto gs = read_pasted_environment(paste("pasted_env/graphdeco-inria-gaussian-splatting-605.txt"), "605", kCompat);
+  ASSERT_TRUE(gs);
+  ASSERT_FALSE(gs->inventory.toolkits.empty());
+  EXPECT_EQ(gs->inventory.toolkits[0].version, "10.1");
+}
