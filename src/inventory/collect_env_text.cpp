@@ -74,6 +74,8 @@ Parsed parse(std::string_view text) {
         continue;
       }
     }
+    // The library rows with their "Versions of relevant libraries:" line left out of the paste.
+    if (block.empty() && (starts_with(line, "[pip3] ") || starts_with(line, "[conda] "))) block = "Versions of relevant libraries";
     if (!block.empty()) {
       if (block == "Versions of relevant libraries" && line[0] != '[') {
         block.clear();

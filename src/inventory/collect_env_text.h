@@ -15,7 +15,7 @@ namespace gpucheck::inventory {
 
 /// The root of the toolkit the report's nvcc belongs to: the report has no path, so this names what is
 /// known; a command quoting it would not work, and doctor --from-text (report::doctor_report_pasted) leaves such steps out.
-inline constexpr const char* kCollectEnvToolkitRoot = "(the nvcc collect_env ran; path not in the report)";
+inline constexpr const char* kCollectEnvToolkitRoot = "(the nvcc the pasted report ran; path not in the report)";
 
 /// Records the nvcc a pasted report ran (`version`, read from `source`) as the toolkit both PATH and torch's
 /// cpp_extension pick; its root is kCollectEnvToolkitRoot. `why` says how the paste knew it.

@@ -54,6 +54,21 @@ std::size_t iso_prefix(std::string_view l) {
   return at + 1;
 }
 
+// After a timestamp, Python logging's "%(name)s - %(levelname)s - " of the format "%(asctime)s - %(name)s -
+// %(levelname)s - %(message)s" (mmdeploy's and OpenMMLab's check_env print their report through it):
+// "- mmdeploy - INFO - ". Its length at `at`, 0 when none.
+std::size_t python_logging_fields(std::string_view l, std::size_t at) {
+  if (l.substr(at, 2) != "- ") return 0;
+  std::size_t name = at + 2, end = name;
+  while (end < l.size() && end - name < 64 && !std::isspace(static_cast<unsigned char>(l[end]))) ++end;
+  if (end == name || l.substr(end, 3) != " - ") return 0;
+  for (const char* level : {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}) {
+    const std::string tail = std::string(level) + " - ";
+    if (l.substr(end + 3, tail.size()) == tail) return end + 3 + tail.size() - at;
+  }
+  return 0;
+}
+
 // Ray's worker prefix: "(RayWorkerWrapper pid=7857) ", "(pid=1234) ", "(Actor pid=12, ip=10.0.0.2) ": the
 // prefix's length, 0 when none.
 std::size_t ray_prefix(std::string_view l) {
@@ -88,7 +103,11 @@ std::string without_log_prefixes(std::string_view text) {
     std::size_t end = nl == std::string_view::npos ? text.size() : nl + 1;
     std::string_view line = text.substr(start, end - start);
     std::size_t cut = syslog_prefix(line);
-    if (!cut) cut = iso_prefix(line);
+    if (!cut) {
+      cut = iso_prefix(line);
+      // iso_prefix consumed the blank after the time; the fields start at the "- " before it.
+      if (cut) cut += python_logging_fields(line, cut);
+    }
     if (!cut) cut = ray_prefix(line);
     out.append(line.substr(cut));
     start = end;

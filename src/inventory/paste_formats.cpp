@@ -492,6 +492,34 @@ std::optional<PastedFacts> read_startup_banners(std::string_view text) {
       if (is_version(toolkit)) f.torch_cuda = toolkit;
       continue;
     }
+    // Unsloth's banner since 2025, beside its ASCII sloth: "   \\   /|    NVIDIA GeForce GTX 1070. Num GPUs = 1.
+    // Max memory: 7.909 GB.", "O^O/ \_/ \    Torch: 2.5.1+cu124. CUDA: 6.1. CUDA Toolkit: 12.4. Triton: 3.1.0",
+    // "==((====))==  Unsloth 2025.3.9: Fast Qwen2 patching. Transformers: 4.49.0. vLLM: 0.7.3.".
+    if (auto at = line.find(". Num GPUs = "); at != std::string::npos && f.gpus.empty()) {
+      auto gap = line.rfind("  ", at);
+      std::string name = trim(line.substr(gap == std::string::npos ? 0 : gap, at - (gap == std::string::npos ? 0 : gap)));
+      if (!name.empty()) f.gpus.push_back({name, ""}), f.cuda_available = true;
+      continue;
+    }
+    if (auto at = line.find("Torch: "); at != std::string::npos && line.find("CUDA Toolkit: ") != std::string::npos) {
+      std::string v = word_before_punctuation(line.substr(at + 7));
+      if (is_version(v) && f.torch_version.empty()) f.torch_version = v, seen = true;
+      std::string cc = word_before_punctuation(after(line, "CUDA: "));
+      if (is_version(cc) && f.gpus.size() == 1 && f.gpus[0].cc.empty()) f.gpus[0].cc = cc;
+      std::string toolkit = word_before_punctuation(after(line, "CUDA Toolkit: "));
+      if (is_version(toolkit)) f.torch_cuda = toolkit;
+      continue;
+    }
+    if (auto at = line.find("==((====))==  Unsloth "); at != std::string::npos) {
+      std::string v = word_before_punctuation(first_word(line.substr(at + std::strlen("==((====))==  Unsloth "))));
+      if (!v.empty() && v.back() == ':') v.pop_back();
+      if (is_version(v)) f.packages["unsloth"] = v;
+      for (const auto& [key, pkg] : {std::pair<const char*, const char*>{"Transformers: ", "transformers"}, {"vLLM: ", "vllm"}}) {
+        std::string pv = word_before_punctuation(after(line, key));
+        if (is_version(pv)) f.packages[pkg] = pv;
+      }
+      continue;
+    }
     if (auto at = line.find("GPU: "); at != std::string::npos && line.find(". Max memory:") != std::string::npos && f.gpus.empty()) {
       f.gpus.push_back({trim(line.substr(at + 5, line.find(". Max memory:") - at - 5)), ""});
       f.cuda_available = true;

@@ -27,7 +27,7 @@ std::string judged_python_line(const std::optional<model::JudgedPython>& judged)
                     (p.chosen_by.empty() ? "" : "chosen by " + p.chosen_by);
   std::string torch = p.torch.empty() ? "no torch"
                       : "torch " + p.torch + (p.torch_cuda.empty() ? " (CPU build)" : " (CUDA " + p.torch_cuda + ")");
-  return "python " + p.version + " at " + p.interpreter + (why.empty() ? "" : " (" + why + ")") + ", " + torch;
+  return "python " + (p.version.empty() ? "" : p.version + " ") + "at " + p.interpreter + (why.empty() ? "" : " (" + why + ")") + ", " + torch;
 }
 
 /// What sets path `alt` apart from the path above it (best first), and when one would take it instead: "torch 2.14.1 (CUDA

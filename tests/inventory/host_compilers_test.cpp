@@ -15,6 +15,7 @@
 #include "checks/doctor/doctor_context.h"
 #include "support/doctor_run.h"
 #include "core/files.h"
+#include "core/verdict.h"
 #include "inventory/collect.h"
 #include "inventory/host_compiler_range.h"
 #include "inventory/pp_condition.h"
@@ -471,7 +472,11 @@ TEST(InvHostCompilerDoctor, TheToolkitsOwnGuardWinsOverThePolicy) {
   auto r = gpucheck::testing::run_doctor(doctor_input(cuda13("13"), "14.1.0"), kb);
   const auto* f = finding(r, "compiler.too_new_for_nvcc");
   ASSERT_NE(f, nullptr);
-  EXPECT_EQ(f->status, Status::kFail);
+  // A warning for prebuilt wheels, an error when the goal is a source build (nvcc refuses every compile).
+  EXPECT_EQ(f->status, Status::kWarn);
+  std::vector<Finding> goal{*f};
+  apply_goal(goal, Goal::kSourceBuild);
+  EXPECT_EQ(goal[0].status, Status::kFail);
   bool header_named = false;
   for (const auto& e : f->evidence) header_named = header_named || e.source == "/usr/local/cuda-13.0/include/crt/host_config.h";
   EXPECT_TRUE(header_named);

@@ -900,3 +900,39 @@ TEST(PasteFormats, TorchsBuildRefusalBesideNvidiaSmiStatesTorchsCudaAndTheBuilds
   ASSERT_FALSE(gs->inventory.toolkits.empty());
   EXPECT_EQ(gs->inventory.toolkits[0].version, "10.1");
 }
+
+TEST(PasteFormats, UnslothsBannerSince2025GivesTorchTheGpuAndItsCapability) {
+  // unsloth 1998: "NVIDIA GeForce GTX 1070. Num GPUs = 1." and "Torch: 2.5.1+cu124. CUDA: 6.1. CUDA Toolkit:
+  // 12.4." beside the ASCII sloth.
+  auto f = read_startup_banners(paste("pasted_env/unslothai-unsloth-1998.txt"));
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->torch_version, "2.5.1+cu124");
+  EXPECT_EQ(f->torch_cuda, "12.4");
+  ASSERT_EQ(f->gpus.size(), 1u);
+  EXPECT_EQ(f->gpus[0].name, "NVIDIA GeForce GTX 1070");
+  EXPECT_EQ(f->gpus[0].cc, "6.1");
+  EXPECT_EQ(f->packages.at("unsloth"), "2025.3.9");
+  EXPECT_EQ(f->packages.at("vllm"), "0.7.3");
+  EXPECT_EQ(f->packages.at("xformers"), "0.0.28.post3");
+}
+
+TEST(PasteFormats, PythonLoggingFieldsAfterATimestampAreRemoved) {
+  // mmdeploy 1355: check_env through logging's "%(asctime)s - %(name)s - %(levelname)s - %(message)s".
+  EXPECT_EQ(without_log_prefixes("2022-11-11 08:08:37,084 - mmdeploy - INFO - sys.platform: linux\n"
+                                 "2022-11-11 08:08:37,084 - a - b - kept\n"),
+            "sys.platform: linux\n- a - b - kept\n");
+  auto env = read_pasted_environment(paste("pasted_env/open-mmlab-mmdeploy-1355.txt"), "1355", kCompat);
+  ASSERT_TRUE(env);
+  EXPECT_EQ(env->inventory.gpus.size(), 7u);
+  ASSERT_EQ(env->inventory.toolkits.size(), 1u);
+  EXPECT_EQ(env->inventory.toolkits[0].version, "11.2");
+}
+
+TEST(PasteFormats, CollectEnvLibraryRowsWithoutTheirHeaderAreRead) {
+  // pytorch_geometric 10376: the "[pip3] ..." rows follow the driver line, their header left out of the paste.
+  auto env = read_pasted_environment(paste("pasted_env/pyg-team-pytorch_geometric-10376.txt"), "10376", kCompat);
+  ASSERT_TRUE(env);
+  const auto& pk = env->inventory.pythons.at(0).packages;
+  EXPECT_EQ(pk.at("nvidia-cublas-cu11"), "11.11.3.6");
+  EXPECT_EQ(pk.at("nvidia-cublas-cu12"), "12.4.5.8");
+}

@@ -218,8 +218,11 @@ Finding judge_host_compiler(const Inventory& inv, const Toolkit& tk, const knowl
   const bool too_new = fit.status == "above_max";
   const auto version = knowledge::Version::parse(fit.version);
   f.id = too_new ? "compiler.too_new_for_nvcc" : "compiler.too_old_for_nvcc";
-  // A compiler too new fails even against a policy bound (as doctor has always judged it); too old warns.
-  f.status = too_new ? Status::kFail : Status::kWarn;
+  // Both matter only to what compiles CUDA code here: prebuilt wheels run whatever gcc is on PATH. A compiler
+  // too new stops every nvcc compile, so it is an error when the goal is a source build (details.fatal_for_build,
+  // as nvcc against torch's CUDA: core/verdict.cpp apply_goal) and a warning otherwise; too old warns.
+  f.status = Status::kWarn;
+  if (too_new) f.details["fatal_for_build"] = true;
   f.title = family + " " + fit.version + " is " + (too_new ? "newer" : "older") + " than nvcc " + mm + " supports (" +
             between + (too_new || fit.enforced ? "" : "; support policy, not enforced by nvcc") + ")";
   f.explanation = too_new ? "nvcc stops every CUDA compile with \"#error -- unsupported GNU version! gcc versions "

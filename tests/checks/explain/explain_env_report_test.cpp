@@ -11,7 +11,7 @@ namespace {
 
 const std::string kBin = std::string(GPUCHECK_STAGE_BIN) + "/gpucheck";
 const std::string kData = std::string(GPUCHECK_TEST_DATA);
-const char* kNoPath = "(the nvcc collect_env ran; path not in the report)";
+const char* kNoPath = "(the nvcc the pasted report ran; path not in the report)";
 
 gpucheck::SubprocessResult gpucheck_run(std::vector<std::string> args, std::optional<std::string> stdin_data = {}) {
   args.insert(args.begin(), kBin);
