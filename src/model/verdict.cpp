@@ -113,6 +113,8 @@ NextStep doctor_step(const Report& r, const std::string& prog) {
   if (const Finding* f = first_problem(r))
     return gpu_less ? NextStep{act_on(*f) + " when it matters (a warning); nothing is broken now", ""}
                     : NextStep{act_on(*f) + " (a warning), or go on:", prog + " run --level quick"};
+  // A paste states part of a stack: only that part was judged.
+  if (!option_value(r, "--from-text").empty()) return {"none: nothing wrong in what the paste states", ""};
   if (elsewhere || !option_value(r, "--root").empty() || gpu_less) return {"none: nothing wrong in that stack", ""};
   return {"test the GPUs themselves:", prog + " run --level quick" + source_options(r, {"--python"})};
 }

@@ -253,6 +253,15 @@ TEST(PastedVerdicts, APinToAnotherPatchReleaseOfTheSameTorchIsAWarningNotAnError
   EXPECT_EQ(broken.exit_code, 1) << broken.out.substr(0, 3000);
 }
 
+TEST(PastedVerdicts, ACleanPasteClaimsOnlyWhatItStates) {
+  // flash-attention 940: `nvcc --version` and a torch line; nothing wrong in it, and nothing more judged.
+  auto r = run_gpucheck({"doctor", "--from-text", kData + "/pasted_env/Dao-AILab-flash-attention-940.txt"});
+  ASSERT_TRUE(r.exited) << r.describe();
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("Next step: none: nothing wrong in what the paste states"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("nothing wrong in that stack"), std::string::npos) << r.out;
+}
+
 TEST(PastedVerdicts, APackageThatSaysItWasBuiltForAnotherTorchIsThatFinding) {
   // Its own words name the cause: xFormers' "built for PyTorch 2.3.0+cu121 ... (you have 2.4.0+cu121)"
   // (unsloth 1026) and DeepSpeed's "ops were compiled and installed with a different version" (DeepSpeed 6465).
