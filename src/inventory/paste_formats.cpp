@@ -482,16 +482,20 @@ std::optional<PastedFacts> read_startup_banners(std::string_view text) {
       continue;
     }
     // Unsloth's banner: "GPU: NVIDIA RTX A6000. Max memory: ...", "Pytorch: 2.1.0+cu118. CUDA = 8.6. CUDA Toolkit
-    // = 11.8." (CUDA is the GPU's compute capability there, the toolkit torch's CUDA), "Xformers = 0.0.22.post7".
-    if (auto at = line.find("Pytorch: "); at != std::string::npos && line.find("CUDA Toolkit = ") != std::string::npos) {
-      std::string v = word_before_punctuation(line.substr(at + 9));
+    // = 11.8." (CUDA is the GPU's compute capability there, the toolkit torch's CUDA), "Xformers = 0.0.22.post7";
+    // since 2025 "Torch: 2.5.1+cu124. CUDA: 6.1. CUDA Toolkit: 12.4." (below).
+    auto unsloth_torch_line = [&](const char* torch_key, const char* cc_key, const char* toolkit_key) {
+      auto at = line.find(torch_key);
+      if (at == std::string::npos || line.find(toolkit_key) == std::string::npos) return false;
+      std::string v = word_before_punctuation(line.substr(at + std::strlen(torch_key)));
       if (is_version(v) && f.torch_version.empty()) f.torch_version = v, seen = true;
-      std::string cc = word_before_punctuation(after(line, "CUDA = "));
+      std::string cc = word_before_punctuation(after(line, cc_key));
       if (is_version(cc) && f.gpus.size() == 1 && f.gpus[0].cc.empty()) f.gpus[0].cc = cc;
-      std::string toolkit = word_before_punctuation(after(line, "CUDA Toolkit = "));
+      std::string toolkit = word_before_punctuation(after(line, toolkit_key));
       if (is_version(toolkit)) f.torch_cuda = toolkit;
-      continue;
-    }
+      return true;
+    };
+    if (unsloth_torch_line("Pytorch: ", "CUDA = ", "CUDA Toolkit = ")) continue;
     // Unsloth's banner since 2025, beside its ASCII sloth: "   \\   /|    NVIDIA GeForce GTX 1070. Num GPUs = 1.
     // Max memory: 7.909 GB.", "O^O/ \_/ \    Torch: 2.5.1+cu124. CUDA: 6.1. CUDA Toolkit: 12.4. Triton: 3.1.0",
     // "==((====))==  Unsloth 2025.3.9: Fast Qwen2 patching. Transformers: 4.49.0. vLLM: 0.7.3.".
@@ -501,15 +505,7 @@ std::optional<PastedFacts> read_startup_banners(std::string_view text) {
       if (!name.empty()) f.gpus.push_back({name, ""}), f.cuda_available = true;
       continue;
     }
-    if (auto at = line.find("Torch: "); at != std::string::npos && line.find("CUDA Toolkit: ") != std::string::npos) {
-      std::string v = word_before_punctuation(line.substr(at + 7));
-      if (is_version(v) && f.torch_version.empty()) f.torch_version = v, seen = true;
-      std::string cc = word_before_punctuation(after(line, "CUDA: "));
-      if (is_version(cc) && f.gpus.size() == 1 && f.gpus[0].cc.empty()) f.gpus[0].cc = cc;
-      std::string toolkit = word_before_punctuation(after(line, "CUDA Toolkit: "));
-      if (is_version(toolkit)) f.torch_cuda = toolkit;
-      continue;
-    }
+    if (unsloth_torch_line("Torch: ", "CUDA: ", "CUDA Toolkit: ")) continue;
     if (auto at = line.find("==((====))==  Unsloth "); at != std::string::npos) {
       std::string v = word_before_punctuation(first_word(line.substr(at + std::strlen("==((====))==  Unsloth "))));
       if (!v.empty() && v.back() == ':') v.pop_back();
