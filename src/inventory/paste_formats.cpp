@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstring>
 
+#include "core/cuda_version.h"
 #include "core/text.h"
 #include "inventory/collect_env_text.h"
 #include "inventory/paste_text.h"
@@ -860,18 +861,6 @@ std::optional<PastedFacts> read_openmmlab_env(std::string_view text) {
   return f;
 }
 
-namespace {
-
-// nvidia-smi's "CUDA Version: 12.2" as cudaDriverGetVersion's 12020; 0 when it is no such version.
-int cuda_version_int(const std::string& text) {
-  auto parts = split(text, '.');
-  int major = 0, minor = 0;
-  if (parts.size() >= 2 && small_number(parts[0], major) && small_number(parts[1], minor) && major < 100 && minor < 100)
-    return major * 1000 + minor * 10;
-  return 0;
-}
-
-}  // namespace
 
 std::optional<PastedFacts> read_nvidia_smi(std::string_view text) {
   PastedFacts f;
@@ -890,7 +879,7 @@ std::optional<PastedFacts> read_nvidia_smi(std::string_view text) {
     if (query_log && t.find(" : ") != std::string::npos) {
       const std::string key = trim(t.substr(0, t.find(" : "))), value = trim(t.substr(t.find(" : ") + 3));
       if (key == "Driver Version" && f.driver_version.empty() && is_version(value)) f.driver_version = value;
-      else if (key == "CUDA Version" && f.driver_cuda == 0 && is_version(value)) f.driver_cuda = cuda_version_int(value);
+      else if (key == "CUDA Version" && f.driver_cuda == 0 && is_version(value)) f.driver_cuda = cuda_string_to_int(value);
       else if (key == "Attached GPUs") small_number(value, attached);
       else if (key == "Product Name" && !value.empty()) products.push_back(value);
       continue;
@@ -911,7 +900,7 @@ std::optional<PastedFacts> read_nvidia_smi(std::string_view text) {
     if (t.find("NVIDIA-SMI") != std::string::npos && t.find("Driver Version:") != std::string::npos) {
       seen = true;
       f.driver_version = after(t, "Driver Version: ");
-      if (auto c = after(t, "CUDA Version: "); is_version(c)) f.driver_cuda = cuda_version_int(c);
+      if (auto c = after(t, "CUDA Version: "); is_version(c)) f.driver_cuda = cuda_string_to_int(c);
       continue;
     }
     if (starts_with(t, "GPU ") && t.find("(UUID: ") != std::string::npos && t.find(": ") != std::string::npos) {

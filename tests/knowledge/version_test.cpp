@@ -52,6 +52,11 @@ TEST(Version, CudaSpellings) {
   EXPECT_EQ(cuda_int_to_string(12040), "12.4");
   EXPECT_EQ(cuda_int_to_string(11080), "11.8");
   EXPECT_EQ(cuda_int_to_string(0), "");
+  EXPECT_EQ(gpucheck::cuda_string_to_int("12.4"), 12040);
+  EXPECT_EQ(gpucheck::cuda_string_to_int("12.2.1"), 12020);
+  EXPECT_EQ(gpucheck::cuda_string_to_int(cuda_int_to_string(13000)), 13000);
+  for (const char* bad : {"12", "", "x.1", "12.", "100.0", "12.1e", "9999999.1"})
+    EXPECT_EQ(gpucheck::cuda_string_to_int(bad), 0) << bad;
   EXPECT_EQ(cuda_tag_to_version("cu118"), "11.8");
   EXPECT_EQ(cuda_tag_to_version("cu130"), "13.0");
   EXPECT_EQ(cuda_tag_to_version("cpu"), "");

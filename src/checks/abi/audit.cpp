@@ -16,21 +16,25 @@ namespace gpucheck::abi {
 
 std::vector<FatbinInfo> read_registered_fatbins(const platform::ElfObject& o) {
   std::vector<FatbinInfo> out;
+  // A section this large holds thousands of entries whose headers cost thousands of reads (libcublasLt's:
+  // ~2,300): remembered between runs (fatbin_cache.h). A small one is read faster than a cache file.
+  constexpr std::uint64_t kRememberFrom = std::uint64_t{1} << 20;
   for (const char* name : {".nv_fatbin", "__nv_relfatbin"}) {
-    bool present = false;
+    const platform::Section* section = nullptr;
     for (const auto& s : o.sections())
-      if (s.name == name) present = true;
-    if (!present) continue;
+      if (s.name == name) section = &s;
+    if (!section) continue;
     FatbinInfo f;
     f.section = name;
-    if (auto remembered = cached_fatbin(o.path(), name)) {
+    const bool worth_remembering = section->size >= kRememberFrom;
+    if (auto remembered = worth_remembering ? cached_fatbin(o.path(), name) : std::nullopt) {
       f.entries = std::move(*remembered);
       out.push_back(std::move(f));
       continue;
     }
     try {
       f.entries = parse_fatbin(o.section_source(name));  // entry headers only: payloads are skipped
-      remember_fatbin(o.path(), name, f.entries);
+      if (worth_remembering) remember_fatbin(o.path(), name, f.entries);
     } catch (const FatbinError& e) {
       f.error = e.what();
     }

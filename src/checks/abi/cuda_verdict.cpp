@@ -31,8 +31,7 @@ PtxIsaTable PtxIsaTable::load() {
 int PtxIsaTable::min_cuda(unsigned major, unsigned minor) const {
   auto it = table.find(std::to_string(major) + "." + std::to_string(minor));
   if (it == table.end()) return 0;
-  auto dot = it->second.find('.');
-  return std::stoi(it->second.substr(0, dot)) * 1000 + std::stoi(it->second.substr(dot + 1)) * 10;
+  return cuda_string_to_int(it->second);
 }
 
 GpuTarget parse_gpu_spec(const std::string& spec) {

@@ -102,7 +102,7 @@ std::optional<Finding> published_pin_broken(const DoctorContext& ctx, const std:
                           ctx.import_error(name).empty();
   Finding f;
   f.id = "ext.torch_out_of_range";
-  f.status = patch_only ? Status::kWarn : Status::kFail;
+  f.status = Status::kFail;
   f.title = name + " " + version + " requires torch" + pin.specifiers + ", installed is " + py.torch_version;
   f.evidence = {{name, version, ctx.python_label()},
                 {"torch", py.torch_version, ctx.python_label()},
@@ -110,10 +110,9 @@ std::optional<Finding> published_pin_broken(const DoctorContext& ctx, const std:
   f.explanation = name + " " + version + "'s wheel is built against that torch and declares it; its compiled "
                   "operators do not load with another (\"unavailable\" in xformers.info, \"operator "
                   "torchvision::nms does not exist\").";
-  if (patch_only) f.explanation += kPatchOnlyPinExplanation;
   f.fixes.push_back(plan_keeping_torch(ctx, name, "", 1));
   f.references.push_back(pin.source);
-  if (patch_only) f.references.push_back(kPatchOnlyPinSource);
+  if (patch_only) mark_patch_only_pin(f);
   return f;
 }
 

@@ -117,7 +117,7 @@ void check_requirements(const DoctorContext& ctx, std::vector<Finding>& out) {
                               ctx.import_error(d.name).empty();
       Finding f;
       f.id = "python.requirement_conflict";
-      f.status = patch_only ? Status::kWarn : Status::kFail;
+      f.status = Status::kFail;
       // pip check's own words: "torchvision 0.17.0 has requirement torch==2.2.0, but you have torch 2.1.2."
       f.title = d.name + " " + d.version + " has requirement " + req->name + req->specifiers.str() +
                 ", but you have " + req->name + " " + have->version;
@@ -125,10 +125,7 @@ void check_requirements(const DoctorContext& ctx, std::vector<Finding>& out) {
       f.explanation = "pip installs each distribution's Requires-Dist; this one was installed without it "
                       "(--no-deps, a later install replacing it, or another installer), and `pip check` reports "
                       "the same conflict. Code of " + d.name + " may fail at import or at run time.";
-      if (patch_only) {
-        f.explanation += kPatchOnlyPinExplanation;
-        f.references.push_back(kPatchOnlyPinSource);
-      }
+      if (patch_only) mark_patch_only_pin(f);
       // A package pinned to another torch (xformers, torchvision, torchaudio): the release of it that was made
       // for the installed torch, from the planner, keeps torch; pip's own answer would replace torch.
       if (req->name == "torch" && ctx.python->torch_installed) {

@@ -1,11 +1,11 @@
 #include "checks/doctor/torch_choice.h"
 
 #include <algorithm>
-#include <cctype>
 
 #include "checks/planner/plan_commands.h"
 #include "core/text.h"
 #include "knowledge/pep440.h"
+#include "knowledge/version.h"
 
 namespace gpucheck::doctor {
 
@@ -72,24 +72,23 @@ Fix plan_keeping_torch(const DoctorContext& ctx, const std::string& package, con
   return f;
 }
 
-const char* const kPatchOnlyPinExplanation =
-    " Only the patch release differs: torch's patch releases are bug fixes of one release branch, and a build "
-    "against X.Y.0 normally loads on X.Y.Z (xformers 0.0.27.post2, made for torch 2.4.0, is reported working "
-    "with 2.4.1), so this is pip's conflict and a risk, not a failure seen; its import or xformers.info says "
-    "whether its operators load.";
-const char* const kPatchOnlyPinSource = "https://github.com/facebookresearch/xformers/issues/1096";
-
 bool torch_pin_differs_in_patch_only(const std::string& specifiers, const std::string& installed_torch) {
   if (!starts_with(specifiers, "==") || specifiers.find(',') != std::string::npos) return false;
-  auto release = [](std::string v) {
-    v = v.substr(0, v.find('+'));
-    auto parts = split(v, '.');
-    for (const auto& p : parts)
-      if (p.empty() || !std::all_of(p.begin(), p.end(), [](unsigned char c) { return std::isdigit(c); })) return std::vector<std::string>{};
-    return parts;
-  };
-  auto pin = release(specifiers.substr(2)), have = release(installed_torch);
-  return pin.size() == 3 && have.size() == 3 && pin[0] == have[0] && pin[1] == have[1] && pin[2] != have[2];
+  // Plain X.Y.Z releases only (no pre/post/dev suffix, no wildcard); the local tag (+cu121) is a build's.
+  auto pin = knowledge::Version::parse(specifiers.substr(2)), have = knowledge::Version::parse(installed_torch);
+  return pin && have && pin->parts.size() == 3 && have->parts.size() == 3 && pin->suffix.empty() &&
+         have->suffix.empty() && pin->major() == have->major() && pin->minor() == have->minor() &&
+         pin->part(2) != have->part(2);
+}
+
+void mark_patch_only_pin(Finding& f) {
+  f.status = Status::kWarn;
+  f.explanation +=
+      " Only the patch release differs: torch's patch releases are bug fixes of one release branch, and a build "
+      "against X.Y.0 normally loads on X.Y.Z (xformers 0.0.27.post2, made for torch 2.4.0, is reported working "
+      "with 2.4.1), so this is pip's conflict and a risk, not a failure seen; its import or xformers.info says "
+      "whether its operators load.";
+  f.references.push_back("https://github.com/facebookresearch/xformers/issues/1096");
 }
 
 }  // namespace gpucheck::doctor

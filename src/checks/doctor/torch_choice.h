@@ -32,8 +32,8 @@ Fix plan_keeping_torch(const DoctorContext& ctx, const std::string& package, con
 /// compiled part built against X.Y.0 normally loads on X.Y.Z (bug-fix releases of one release branch).
 bool torch_pin_differs_in_patch_only(const std::string& specifiers, const std::string& installed_torch);
 
-/// What a finding on such a pin says: why it is a warning and not an error, with its source.
-extern const char* const kPatchOnlyPinExplanation;
-extern const char* const kPatchOnlyPinSource;
+/// Makes an error on such a pin (whose import is not seen failing) the risk it is: a warning, with why and
+/// its source added to the explanation and references.
+void mark_patch_only_pin(Finding& f);
 
 }  // namespace gpucheck::doctor
