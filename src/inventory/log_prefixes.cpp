@@ -69,6 +69,20 @@ std::size_t python_logging_fields(std::string_view l, std::size_t at) {
   return 0;
 }
 
+// The Rich log of vladmandic's installer (SD.Next, kohya_ss's GUI): "17:21:03-277184 INFO     " (the time, a
+// dash, microseconds, the level padded with blanks): the prefix's length, 0 when none.
+std::size_t rich_installer_prefix(std::string_view l) {
+  if (!clock(l, 0) || l.size() < 17 || l[8] != '-' || !digits(l, 9, 6) || l[15] != ' ') return 0;
+  for (std::string_view level : {"TRACE", "DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}) {
+    if (l.substr(16, level.size()) != level) continue;
+    std::size_t at = 16 + level.size();
+    if (at < l.size() && l[at] != ' ' && l[at] != '\n' && l[at] != '\r') return 0;
+    while (at < l.size() && l[at] == ' ') ++at;
+    return at;
+  }
+  return 0;
+}
+
 // Ray's worker prefix: "(RayWorkerWrapper pid=7857) ", "(pid=1234) ", "(Actor pid=12, ip=10.0.0.2) ": the
 // prefix's length, 0 when none.
 std::size_t ray_prefix(std::string_view l) {
@@ -109,6 +123,7 @@ std::string without_log_prefixes(std::string_view text) {
       if (cut) cut += python_logging_fields(line, cut);
     }
     if (!cut) cut = ray_prefix(line);
+    if (!cut) cut = rich_installer_prefix(line);
     out.append(line.substr(cut));
     start = end;
   }

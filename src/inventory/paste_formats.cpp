@@ -14,17 +14,14 @@ namespace {
 
 using paste_text::after;
 using paste_text::clean;
+using paste_text::distribution_name;
 using paste_text::first_word;
 using paste_text::is_version;
 using paste_text::lines_of;
+using paste_text::normalized;
 using paste_text::nvcc_release;
+using paste_text::small_number;
 using paste_text::words_of;
-
-// A distribution's name as pip and conda print it: letters, digits, '-', '_' and '.', starting alphanumeric.
-bool distribution_name(const std::string& n) {
-  return !n.empty() && std::isalnum(static_cast<unsigned char>(n[0])) &&
-         std::all_of(n.begin(), n.end(), [](unsigned char c) { return std::isalnum(c) || c == '-' || c == '_' || c == '.'; });
-}
 
 // A Python module name: letters, digits and '_', not starting with a digit.
 bool python_identifier(const std::string& s) {
@@ -46,26 +43,10 @@ std::string word_before_punctuation(const std::string& s) {
   return w;
 }
 
-// A small non-negative number written in digits only (no sign, at most 6 digits); false otherwise, so odd
-// pasted text never reaches std::stoi's exceptions.
-bool small_number(const std::string& s, int& out) {
-  if (s.empty() || s.size() > 6 || !std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); }))
-    return false;
-  out = std::stoi(s);
-  return true;
-}
-
 // "GPU 0" -> 1, "GPU 0,1,2,3" -> 4 (one name for a group of the same model), any other key -> 0.
 std::size_t gpu_group_size(const std::string& key) {
   if (!starts_with(key, "GPU ") || key.size() <= 4 || !std::isdigit(static_cast<unsigned char>(key[4]))) return 0;
   return std::min<std::size_t>(std::count(key.begin(), key.end(), ',') + 1, 256);
-}
-
-std::string normalized(std::string name) {
-  std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) {
-    return c == '_' || c == '.' ? '-' : static_cast<char>(std::tolower(c));
-  });
-  return name;
 }
 
 // "121" -> "12.1", "1201" -> "12.1" (xFormers' major*100+minor), "118" -> "11.8", "12.1" stays; "" otherwise.
@@ -294,6 +275,44 @@ std::optional<PastedFacts> read_torch_warnings(std::string_view text) {
       }
     }
   }
+  // torch >= 2.8 (torch/cuda/__init__.py, _check_capability) words it otherwise: "Found GPU0 NVIDIA GeForce
+  // GTX 1060 which is of compute capability (CC) 6.1." then one row per architecture built, "- 7.5 which
+  // supports hardware CC >=7.5,<8.0". The rows are torch's arch list; the rules judge the GPU against it as
+  // against the older list (a Jetson Orin, 8.7, runs the sm_80 build: no finding, as torch's own note says).
+  // A console that hard-wrapped the long line (InvokeAI 9532, 100 columns) splits the GPU's name: the next
+  // line is joined when the first stops before the capability.
+  const std::string found_gpu = "Found GPU", which_cc = " which is of compute capability (CC) ";
+  const std::string row_tail = " which supports hardware CC >=";
+  std::vector<std::string> built_rows;
+  const auto all = lines_of(text);
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    const std::string& t = all[i];
+    if (starts_with(t, "- ") && t.find(row_tail) != std::string::npos) {
+      const std::string cc = first_word(t.substr(2));
+      const auto dot = cc.find('.');
+      if (dotted_number(cc) && dot != std::string::npos && cc.find('.', dot + 1) == std::string::npos)
+        built_rows.push_back("sm_" + cc.substr(0, dot) + cc.substr(dot + 1));
+      continue;
+    }
+    auto at = t.find(found_gpu);
+    if (at == std::string::npos) continue;
+    std::string line = t;
+    if (line.find(which_cc, at) == std::string::npos && i + 1 < all.size()) line += all[i + 1];
+    auto cc_at = line.find(which_cc, at);
+    std::size_t name_at = at + found_gpu.size();
+    while (name_at < line.size() && std::isdigit(static_cast<unsigned char>(line[name_at]))) ++name_at;
+    if (cc_at == std::string::npos || name_at == at + found_gpu.size() || name_at >= cc_at) continue;
+    std::string cc = first_word(line.substr(cc_at + which_cc.size()));
+    while (!cc.empty() && cc.back() == '.') cc.pop_back();
+    const std::string name = trim(line.substr(name_at, cc_at - name_at));
+    if (!dotted_number(cc) || name.empty()) continue;
+    seen = true;
+    // torch >= 2.8 prints the older "<GPU> with CUDA capability sm_120 is not compatible" warning after this
+    // one for the same GPU (read above).
+    if (std::none_of(f.gpus.begin(), f.gpus.end(), [&](const PastedGpu& g) { return g.name == name; }))
+      f.gpus.push_back({name, cc});
+  }
+  if (f.torch_archs.empty() && !built_rows.empty() && seen) f.torch_archs = built_rows;
   if (!seen) return std::nullopt;
   return f;
 }
@@ -957,7 +976,9 @@ std::string module_of_installed_path(const std::string& path) {
 // (torch.ops.load_library), a path under site-packages naming the package. Without such a path
 // ("ImportError: libcudart.so.11.0: cannot open ..."), the package is the last one the traceback's
 // `File ".../site-packages/<pkg>/..."` lines went through. "" when the line is no such failure.
-std::string failed_extension(const std::string& line, const std::string& last_package_in_traceback) {
+std::string failed_extension(const std::string& quoted_line, const std::string& last_package_in_traceback) {
+  // The message quoted in the reporter's sentence: "\"OSError: .../torch_scatter/_version.so: undefined ...\""
+  const std::string line = quoted_line.substr(std::min(quoted_line.size(), quoted_line.find_first_not_of("\"'")));
   std::size_t at = std::string::npos;
   for (const char* error : {"ImportError: ", "OSError: "})
     if (starts_with(line, error)) at = std::strlen(error);
@@ -991,6 +1012,20 @@ std::string failed_extension(const std::string& line, const std::string& last_pa
     if (!starts_with(file, "lib")) module = python_identifier(parent) ? parent : python_identifier(stem) ? stem : "";
   }
   return module;
+}
+
+// A package's compiled part missing: "ModuleNotFoundError: No module named 'mmcv._ext'" (mmcv without its ops:
+// mmcv-lite, or a build that skipped them), "... 'vllm._C'" (a checkout run unbuilt). The package itself
+// imported; the private module it loads is not there. The top-level package, "" for any other line.
+std::string missing_compiled_module(const std::string& line) {
+  const std::string key = "ModuleNotFoundError: No module named '";
+  if (!starts_with(line, key)) return "";
+  const std::string module = line.substr(key.size(), line.find('\'', key.size()) - key.size());
+  const auto dot = module.rfind('.');
+  if (dot == std::string::npos || dot + 2 >= module.size() || module[dot + 1] != '_' || module[dot + 2] == '_')
+    return "";
+  const std::string top = module.substr(0, module.find('.'));
+  return python_identifier(top) && python_identifier(module.substr(dot + 1)) ? top : "";
 }
 
 // ">>> import torchvision" or ">>> from torchvision.ops import nms" typed in an interactive session (the
@@ -1101,6 +1136,7 @@ std::map<std::string, std::string> read_import_warnings(std::string_view text) {
       runpy_import = false;
     }
     if (auto module = failed_extension(line, last_package); !module.empty() && !out.count(module)) out[module] = line;
+    else if (auto top = missing_compiled_module(line); !top.empty() && !out.count(top)) out[top] = line;
     // An installed package's own import raising ImportError (not a missing optional module): "ImportError:
     // cannot import name 'ConvFwdAndBwdInput' from 'cumm.conv.main'" with the traceback's innermost frame in
     // site-packages/spconv: that package does not import.
@@ -1179,6 +1215,22 @@ std::optional<PastedFacts> read_package_list(std::string_view text) {
           t = trim(t.substr(std::string(tag).size()));
           ++tagged_rows;
         }
+  // A list retyped as Markdown bullets ("- torch                    2.3.1", AutoAWQ 559): the bullet goes
+  // when the rest is a name and a version.
+  for (auto& t : lines) {
+    if (t.size() < 3 || (t[0] != '-' && t[0] != '*') || t[1] != ' ') continue;
+    auto words = words_of(t.substr(2));
+    if (words.size() == 2 && distribution_name(words[0]) && is_version(words[1])) t = trim(t.substr(2));
+  }
+  // The command typed above the rows ("$ pip list | grep nvidia", "~ pip3 list", "C:\venv>pip list"): rows
+  // follow even when the filter left torch's family out (TransformerEngine 1853).
+  bool typed_pip_list = false;
+  for (const auto& t : lines) {
+    auto words = words_of(t);
+    for (std::size_t i = 0; i + 1 < words.size() && i < 3; ++i)
+      typed_pip_list |= (words[i] == "pip" || words[i] == "pip3" || ends_with(words[i], ">pip") ||
+                         ends_with(words[i], ">pip3")) && words[i + 1] == "list";
+  }
   auto torch_family_name = [](const std::string& n) {
     return n == "torch" || n == "pytorch" || n == "torchvision" || n == "torchaudio";
   };
@@ -1203,7 +1255,7 @@ std::optional<PastedFacts> read_package_list(std::string_view text) {
     ++bare_pip_rows;
     torch_family |= torch_family_name(normalized(words[0]));
   }
-  if (!conda && bare_pip_rows >= 2 && torch_family) pip_table = true;
+  if (!conda && bare_pip_rows >= 2 && (torch_family || typed_pip_list)) pip_table = true;
   for (const auto& t : lines) {
     if (starts_with(t, "# packages in environment at") || (starts_with(t, "# Name") && t.find("Build") != std::string::npos)) {
       conda = true;

@@ -68,8 +68,10 @@ std::optional<PastedFacts> read_startup_banners(std::string_view text);
 /// other "<name> version: X" rows as packages.
 std::optional<PastedFacts> read_monai_config(std::string_view text);
 /// torch's own warnings pasted as the report: "<GPU> with CUDA capability sm_120 is not compatible with the
-/// current PyTorch installation" with the arch list that follows it, and "The NVIDIA driver on your system is
-/// too old (found version 9010)" (the CUDA version cudaDriverGetVersion returned).
+/// current PyTorch installation" with the arch list that follows it, torch >= 2.8's "Found GPU0 <GPU> which is
+/// of compute capability (CC) 6.1." with its rows "- 7.5 which supports hardware CC >=7.5,<8.0", and "The
+/// NVIDIA driver on your system is too old (found version 9010)" (the CUDA version cudaDriverGetVersion
+/// returned).
 std::optional<PastedFacts> read_torch_warnings(std::string_view text);
 /// The "- key: value" lists of `transformers-cli env`, `accelerate env`, `diffusers-cli env` and
 /// `llamafactory-cli env`: torch ("PyTorch version (GPU?): 2.1.2+cu121 (True)"), Python, packages, GPU type.
@@ -93,9 +95,20 @@ std::optional<PastedFacts> read_nvcc_version(std::string_view text);
 /// torch's build configuration (`torch.__config__.show()`: "PyTorch built with:" and its "- CUDA Runtime 11.1",
 /// "- NVCC architecture flags: -gencode;arch=compute_37,code=sm_37;...") pasted alone: torch's CUDA and archs.
 std::optional<PastedFacts> read_torch_build_config(std::string_view text);
+/// `nvidia-smi topo -m`: one row per GPU ("GPU0  X  NV12  NODE ..."), no model names; the GPUs counted.
+std::optional<PastedFacts> read_nvidia_smi_topology(std::string_view text);
 /// InvokeAI's startup log ("[InvokeAI]::INFO --> Using torch device: NVIDIA GeForce GTX 1060", "InvokeAI
-/// version 6.6.0"): the GPU torch runs on, InvokeAI's version.
+/// version 6.6.0"): the GPU torch runs on, InvokeAI's version (paste_launcher_logs.cpp).
 std::optional<PastedFacts> read_invokeai_log(std::string_view text);
+/// vladmandic's installer log, as SD.Next and kohya_ss's GUI print it (its time prefix removed by
+/// log_prefixes.h): "Torch 2.1.2+cu118", "Torch backend: nVidia CUDA 11.8 cuDNN 8905", "Torch detected GPU:
+/// NVIDIA GeForce RTX 4060 VRAM 8188 Arch (8, 9)", SD.Next's "Torch: torch==2.8.0+cpu torchvision==0.23.0+cpu"
+/// and "Packages: ..." pins, the Python version.
+std::optional<PastedFacts> read_installer_log(std::string_view text);
+/// The launch banner of AUTOMATIC1111's web UI (and Forge) or Fooocus: sys.version as launch.py prints it
+/// ("Python 3.10.6 (tags/v3.10.6:9c7b4bd, ...) [MSC v.1932 64 bit (AMD64)]") beside "Launching Web UI with
+/// arguments", "Commit hash:" or "Fooocus version:". States the Python only.
+std::optional<PastedFacts> read_webui_launch(std::string_view text);
 /// `nvidia-smi` (its header and GPU rows) or `nvidia-smi -L`.
 std::optional<PastedFacts> read_nvidia_smi(std::string_view text);
 /// `pip list`, `pip freeze`, `conda list`, and collect_env's "[pip3] name==version" / "[conda] ..." library

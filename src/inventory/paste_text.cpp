@@ -35,6 +35,25 @@ std::vector<std::string> words_of(const std::string& line) {
   return words;
 }
 
+bool distribution_name(const std::string& n) {
+  return !n.empty() && std::isalnum(static_cast<unsigned char>(n[0])) &&
+         std::all_of(n.begin(), n.end(), [](unsigned char c) { return std::isalnum(c) || c == '-' || c == '_' || c == '.'; });
+}
+
+std::string normalized(std::string name) {
+  std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) {
+    return c == '_' || c == '.' ? '-' : static_cast<char>(std::tolower(c));
+  });
+  return name;
+}
+
+bool small_number(const std::string& s, int& out) {
+  if (s.empty() || s.size() > 6 || !std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); }))
+    return false;
+  out = std::stoi(s);
+  return true;
+}
+
 bool is_version(const std::string& s) { return !s.empty() && std::isdigit(static_cast<unsigned char>(s[0])); }
 
 std::string after(const std::string& line, const std::string& key) {

@@ -19,6 +19,13 @@ std::vector<std::string> words_of(const std::string& line);
 bool is_version(const std::string& s);
 /// The first word after `key` in `line`, "" when key is absent.
 std::string after(const std::string& line, const std::string& key);
+/// A distribution's name as pip and conda print it: letters, digits, '-', '_' and '.', starting alphanumeric.
+bool distribution_name(const std::string& n);
+/// PEP 503's normal form as the readers key packages: lower case, '_' and '.' as '-'.
+std::string normalized(std::string name);
+/// A small non-negative number written in digits only (at most 6 digits), so odd pasted text never reaches
+/// std::stoi's exceptions; false otherwise.
+bool small_number(const std::string& s, int& out);
 /// "Cuda compilation tools, release 10.1, V10.1.243" / "CUDA 11.3" / "Build cuda_11.3.r11.3/..." -> "10.1".
 std::string nvcc_release(const std::string& v);
 

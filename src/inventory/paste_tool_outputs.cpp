@@ -1,6 +1,7 @@
 // Outputs of single tools pasted as the environment: `nvcc --version`, torch's build configuration
-// (`torch.__config__.show()`, "PyTorch built with:") and InvokeAI's startup log. Each states one part of the
+// (`torch.__config__.show()`, "PyTorch built with:") and `nvidia-smi topo -m`. Each states one part of the
 // stack; paste_formats.h declares them beside the other readers.
+#include <algorithm>
 #include <cctype>
 
 #include "core/text.h"
@@ -13,6 +14,7 @@ namespace {
 using paste_text::first_word;
 using paste_text::is_version;
 using paste_text::lines_of;
+using paste_text::words_of;
 using paste_text::nvcc_release;
 
 // "-gencode;arch=compute_37,code=sm_37;-gencode;arch=compute_86,code=compute_86" -> sm_37, compute_86: the
@@ -75,26 +77,26 @@ std::optional<PastedFacts> read_torch_build_config(std::string_view text) {
   return f;
 }
 
-std::optional<PastedFacts> read_invokeai_log(std::string_view text) {
+std::optional<PastedFacts> read_nvidia_smi_topology(std::string_view text) {
   PastedFacts f;
-  f.format = "InvokeAI startup log";
-  const auto lines = lines_of(text);
-  bool seen = false;
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    const std::string& t = lines[i];
-    if (t.find("[InvokeAI]::") == std::string::npos) continue;
-    seen = true;
-    if (auto at = t.find("--> Using torch device: "); at != std::string::npos) {
-      std::string name = trim(t.substr(at + 24));
-      // A terminal 80 columns wide cuts the line; its rest is the next line, which is no log record.
-      if (i + 1 < lines.size() && !lines[i + 1].empty() && lines[i + 1][0] != '[') name += trim(lines[i + 1]);
-      if (name != "CPU" && name != "cpu" && name != "mps") f.gpus.push_back({name, ""});
-    } else if (auto v = t.find("--> InvokeAI version "); v != std::string::npos) {
-      std::string version = first_word(t.substr(v + 21));
-      if (is_version(version)) f.packages["invokeai"] = version;
+  f.format = "nvidia-smi topo -m";
+  bool header = false;
+  std::size_t rows = 0;
+  for (auto t : lines_of(text)) {
+    std::replace(t.begin(), t.end(), '\t', ' ');  // the matrix is tab-separated
+    const auto words = words_of(t);
+    // The header: "GPU0  GPU1 ... CPU Affinity  NUMA Affinity  GPU NUMA ID".
+    if (!header) {
+      header = !words.empty() && words[0] == "GPU0" && t.find(" Affinity") != std::string::npos;
+      continue;
+    }
+    // Row i: "GPUi" with its own cell, "X", in column i.
+    if (rows < 1024 && words.size() > rows + 1 && words[0] == "GPU" + std::to_string(rows) && words[rows + 1] == "X") {
+      f.gpus.push_back({"", ""});
+      ++rows;
     }
   }
-  if (!seen || (f.gpus.empty() && f.packages.empty())) return std::nullopt;
+  if (rows == 0) return std::nullopt;
   return f;
 }
 

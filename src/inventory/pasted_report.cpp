@@ -17,7 +17,8 @@ std::vector<PastedFacts> read_formats(std::string_view text) {
                       read_bitsandbytes_report, read_nvidia_smi, read_package_list, read_pip_show,
                       read_torch_warnings, read_import_warning_report, read_hf_env_list, read_comfyui_report,
                       read_lightning_env, read_openmmlab_env, read_startup_banners, read_monai_config,
-                      read_interactive_session, read_nvcc_version, read_torch_build_config, read_invokeai_log})
+                      read_interactive_session, read_nvcc_version, read_torch_build_config, read_invokeai_log,
+                      read_installer_log, read_webui_launch, read_nvidia_smi_topology})
     if (auto f = reader(text)) out.push_back(std::move(*f));
   return out;
 }
@@ -126,7 +127,8 @@ const char* pasted_formats_help() {
          "`python -m xformers.info`, `python -m bitsandbytes`, ComfyUI's system information, Ultralytics' "
          "`yolo checks`, MONAI's print_config, torch's cpp_extension or DeepSpeed's op builder CUDA check, pip's "
          "dependency conflicts, nvidia-smi (also -q), `nvcc --version`, torch's build configuration (\"PyTorch built "
-         "with:\"), InvokeAI's startup log, pip list / pip freeze / pip show, or conda list";
+         "with:\"), `nvidia-smi topo -m`, the startup logs of InvokeAI, SD.Next, kohya_ss, AUTOMATIC1111's web UI "
+         "and Fooocus, pip list / pip freeze / pip show, or conda list";
 }
 
 bool looks_like_environment_report(std::string_view pasted) {

@@ -936,3 +936,107 @@ TEST(PasteFormats, CollectEnvLibraryRowsWithoutTheirHeaderAreRead) {
   EXPECT_EQ(pk.at("nvidia-cublas-cu11"), "11.11.3.6");
   EXPECT_EQ(pk.at("nvidia-cublas-cu12"), "12.4.5.8");
 }
+
+TEST(PasteFormats, PackageListsAsMarkdownBulletsOrBelowATypedPipList) {
+  // AutoAWQ 559: "- torch                    2.3.1" rows.
+  auto bullets = read_package_list(paste("pasted_env/casper-hansen-AutoAWQ-559.txt"));
+  ASSERT_TRUE(bullets);
+  EXPECT_EQ(bullets->packages.at("torch"), "2.3.1");
+  EXPECT_EQ(bullets->packages.at("torchvision"), "0.19.0");
+  EXPECT_EQ(bullets->packages.at("autoawq-kernels"), "0.0.7");
+  // TransformerEngine 1853: `pip list | grep 'torch\|nvidia'` left only nvidia-* rows.
+  auto grep = read_package_list(paste("pasted_env/NVIDIA-TransformerEngine-1853.txt"));
+  ASSERT_TRUE(grep);
+  EXPECT_EQ(grep->packages.at("nvidia-cudnn-cu12"), "9.7.1.26");
+  // Without the typed command, two rows of other names are no list; a bullet list of prose is none either.
+  EXPECT_FALSE(read_package_list("nvidia-cublas-cu12  12.8.3.14\nnvidia-cudnn-cu12  9.7.1.26\n"));
+  EXPECT_FALSE(read_package_list("- install 2 things\n- torch is 2 years old\n"));
+}
+
+TEST(PasteFormats, TorchsCapabilityWarningSinceTwoEightWithItsBuiltRows) {
+  // InvokeAI 9532: the GPU's name hard-wrapped at 100 columns ("GeFor" / "ce GTX 1060"), the rows cut.
+  auto f = read_torch_warnings(paste("pasted_env/invoke-ai-InvokeAI-9532.txt"));
+  ASSERT_TRUE(f);
+  ASSERT_EQ(f->gpus.size(), 1u);
+  EXPECT_EQ(f->gpus[0].name, "NVIDIA GeForce GTX 1060");
+  EXPECT_EQ(f->gpus[0].cc, "6.1");
+  EXPECT_EQ(f->torch_archs, (std::vector<std::string>{"sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120"}));
+  // Both warnings for one GPU (torch >= 2.8 prints the older one after it): one GPU.
+  auto both = read_torch_warnings(
+      "UserWarning: Found GPU0 NVIDIA GeForce RTX 5060 Ti which is of compute capability (CC) 12.0.\n"
+      "- 8.0 which supports hardware CC >=8.0,<9.0 except {8.7}\n"
+      "NVIDIA GeForce RTX 5060 Ti with CUDA capability sm_120 is not compatible with the current PyTorch "
+      "installation.\nThe current PyTorch install supports CUDA capabilities sm_50 sm_80 sm_90.\n");
+  ASSERT_TRUE(both);
+  ASSERT_EQ(both->gpus.size(), 1u);
+  EXPECT_EQ(both->gpus[0].cc, "12.0");
+  EXPECT_EQ(both->torch_archs, (std::vector<std::string>{"sm_50", "sm_80", "sm_90"}));
+  // A Jetson Orin (8.7) beside torch's sm_80 row: read, and the rules find its kernels (sm_80 runs on 8.7).
+  auto orin = read_pasted_environment(
+      "UserWarning: Found GPU0 Orin which is of compute capability (CC) 8.7.\n"
+      "The following list shows the CCs this version of PyTorch was built for and the hardware CCs it supports:\n"
+      "- 8.0 which supports hardware CC >=8.0,<9.0 except {8.7}\n- 9.0 which supports hardware CC >=9.0,<10.0\n",
+      "orin", kCompat);
+  ASSERT_TRUE(orin);
+  EXPECT_EQ(orin->inventory.pythons.at(0).torch_arch_list, (std::vector<std::string>{"sm_80", "sm_90"}));
+  EXPECT_EQ(orin->inventory.gpus.at(0).cc_minor, 7);
+}
+
+TEST(PasteFormats, InstallerLogOfSdnextAndKohyaGivesTorchItsCudaAndTheGpu) {
+  // kohya_ss 2072: vladmandic's installer log, its Rich prefix removed first.
+  EXPECT_EQ(without_log_prefixes("17:21:03-277184 INFO     Torch 2.1.2+cu118\n17:21:03-2 INFO kept\n"),
+            "Torch 2.1.2+cu118\n17:21:03-2 INFO kept\n");
+  auto env = read_pasted_environment(paste("pasted_env/bmaltais-kohya_ss-2072.txt"), "2072", kCompat);
+  ASSERT_TRUE(env);
+  const auto& py = env->inventory.pythons.at(0);
+  EXPECT_EQ(py.torch_version, "2.1.2+cu118");
+  EXPECT_EQ(py.torch_cuda, "11.8");
+  EXPECT_EQ(py.version, "3.10.11");
+  ASSERT_EQ(env->inventory.gpus.size(), 1u);
+  EXPECT_EQ(env->inventory.gpus[0].name, "NVIDIA GeForce RTX 4060 Laptop GPU");
+  EXPECT_EQ(env->inventory.gpus[0].cc_major, 8);
+  EXPECT_EQ(env->inventory.gpus[0].cc_minor, 9);
+  // SD.Next 4232: "Torch: torch==2.8.0+cpu torchvision==0.23.0+cpu" and the pins wrapped below "Packages:".
+  auto sdnext = read_pasted_environment(paste("pasted_env/vladmandic-sdnext-4232.txt"), "4232", kCompat);
+  ASSERT_TRUE(sdnext);
+  const auto& sp = sdnext->inventory.pythons.at(0);
+  EXPECT_TRUE(sp.torch_installed);
+  EXPECT_EQ(sp.torch_cuda, "");  // a CPU build
+  EXPECT_EQ(sp.packages.at("torchvision"), "0.23.0+cpu");
+  EXPECT_EQ(sp.packages.at("numpy"), "2.1.2");
+  EXPECT_EQ(sp.packages.at("accelerate"), "1.10.1");
+  EXPECT_FALSE(read_installer_log("Torch 2.1.2+cu118\nPython 3.10.11 on Linux\n"));  // no line of its own
+}
+
+TEST(PasteFormats, WebUiLaunchBannersStateThePython) {
+  auto a1111 = read_webui_launch(paste("pasted_env/AUTOMATIC1111-stable-diffusion-webui-12174.txt"));
+  ASSERT_TRUE(a1111);
+  EXPECT_EQ(a1111->python_version, "3.10.6");
+  auto fooocus = read_webui_launch(paste("pasted_env/lllyasviel-Fooocus-3990.txt"));
+  ASSERT_TRUE(fooocus);
+  EXPECT_EQ(fooocus->python_version, "3.10.9");
+  EXPECT_FALSE(read_webui_launch("Python 3.10.6 (main, Nov 14 2022)\n"));  // sys.version alone is no launcher
+}
+
+TEST(PasteFormats, NvidiaSmiTopologyCountsItsGpus) {
+  auto f = read_nvidia_smi_topology(paste("pasted_env/NVIDIA-TensorRT-LLM-1868.txt"));
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->gpus.size(), 8u);
+  // A row whose own cell is not on the diagonal is not counted.
+  auto one = read_nvidia_smi_topology("\tGPU0\tGPU1\tCPU Affinity\nGPU0\t X \tNV4\t0-7\nGPU1\tNV4\tSYS\t0-7\n");
+  ASSERT_TRUE(one);
+  EXPECT_EQ(one->gpus.size(), 1u);
+  EXPECT_FALSE(read_nvidia_smi_topology("GPU0\tGPU1\nGPU0\t X\n"));  // no Affinity header
+}
+
+TEST(PasteFormats, CompiledPartsMissingOrQuotedLoadFailuresAreImportFailures) {
+  // mmdetection 6645: mmcv without its ops.
+  auto mmcv = read_import_warnings("`ModuleNotFoundError: No module named 'mmcv._ext'`\n");
+  ASSERT_TRUE(mmcv.count("mmcv"));
+  // pytorch_geometric 3836: the OSError quoted in the reporter's sentence.
+  auto scatter = read_import_warnings(paste("pasted_env/pyg-team-pytorch_geometric-3836.txt"));
+  ASSERT_TRUE(scatter.count("torch_scatter"));
+  // A missing public module, or a dunder one, says nothing about a compiled part.
+  EXPECT_TRUE(read_import_warnings("ModuleNotFoundError: No module named 'flash_attn'\n").empty());
+  EXPECT_TRUE(read_import_warnings("ModuleNotFoundError: No module named 'foo.__main__'\n").empty());
+}

@@ -19,10 +19,15 @@ Fix torch_with_arch(const DoctorContext& ctx, const std::string& cc, int rank, b
   planner::Machine m = planner_machine(ctx);
   m.installed_torch.clear();  // a replacement is asked for
   if (std::find(m.gpu_ccs.begin(), m.gpu_ccs.end(), cc) == m.gpu_ccs.end()) m.gpu_ccs.push_back(cc);
-  auto r = planner::resolve(ctx.kb, m, {planner::ask_from_spec("torch", "compute capability " + cc)}, 1);
-  if (r.plans.empty()) return {};
-  found = true;
-  return install_torch_step(r.plans.front(), ctx.python->torch_version, rank);
+  auto r = planner::resolve(ctx.kb, m, {planner::ask_from_spec("torch", "compute capability " + cc)}, 8);
+  // The planner accepts a build whose arch list the knowledge base lacks (torch 2.15: only its PyPI build is
+  // recorded); a fix for missing kernels must name a build whose list is known to hold them.
+  for (const auto& plan : r.plans)
+    if (arch_coverage(cc, plan.torch.archs) == Coverage::kSass) {
+      found = true;
+      return install_torch_step(plan, ctx.python->torch_version, rank);
+    }
+  return {};
 }
 
 /// TORCH_CUDA_ARCH_LIST entries this torch's extension builder does not know: it raises
@@ -116,7 +121,7 @@ void check_gpu_arch(const DoctorContext& ctx, std::vector<Finding>& out) {
   const auto& via = ctx.python->found_via;
   const bool pasted = std::find(via.begin(), via.end(), "pasted") != via.end() ||
                       std::find(via.begin(), via.end(), "collect_env") != via.end();
-  std::string list_source = pasted ? std::string("pasted: torch's \"The current PyTorch install supports CUDA capabilities\"")
+  std::string list_source = pasted ? std::string("pasted: the architectures torch states it was built for")
                                    : ctx.python_label() + ": torch.cuda.get_arch_list()";
   if (targets.empty()) {
     if (const knowledge::TorchBuild* b = ctx.kb.torch_build(ctx.python->torch_version, ctx.torch_cuda())) targets = b->archs;

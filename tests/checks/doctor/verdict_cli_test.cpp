@@ -304,6 +304,30 @@ TEST(PastedVerdicts, ATorchOlderThanTheBuildCheckStillWarnsOfAnotherMajorsNvcc) 
   EXPECT_NE(found[0]["explanation"].get<std::string>().find("#59665"), std::string::npos);
 }
 
+TEST(PastedVerdicts, TorchsCapabilityWarningJudgesTheGpuAgainstItsOwnRows) {
+  // InvokeAI 9532: a GTX 1060 (6.1) under a torch built for 7.5 and up. The fix names a build whose arch list
+  // the knowledge base records with sm_6x (torch 2.15's only recorded build has no list: not promised).
+  auto r = run_gpucheck({"doctor", "--from-text", kData + "/pasted_env/invoke-ai-InvokeAI-9532.txt", "--json"});
+  ASSERT_TRUE(r.exited) << r.describe();
+  EXPECT_EQ(r.exit_code, 1) << r.out.substr(0, 2000) << r.err;
+  auto found = with_id(nlohmann::json::parse(r.out), "gpu.arch_not_in_torch");
+  ASSERT_EQ(found.size(), 1u) << r.out.substr(0, 3000);
+  ASSERT_FALSE(found[0]["fixes"].empty());
+  EXPECT_EQ(found[0]["fixes"][0]["summary"].get<std::string>().find("torch 2.15"), std::string::npos) << found[0].dump();
+  // A Jetson Orin (8.7) beside its sm_80 row: torch's note says it runs, and so does the verdict.
+  const fs::path dir = fs::temp_directory_path() / ("gpucheck-orin-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  write(dir / "orin.txt",
+        "UserWarning: Found GPU0 Orin which is of compute capability (CC) 8.7.\n"
+        "The following list shows the CCs this version of PyTorch was built for and the hardware CCs it supports:\n"
+        "- 8.0 which supports hardware CC >=8.0,<9.0 except {8.7}\n- 9.0 which supports hardware CC >=9.0,<10.0\n");
+  auto orin = run_gpucheck({"doctor", "--from-text", (dir / "orin.txt").string(), "--json"});
+  fs::remove_all(dir);
+  ASSERT_TRUE(orin.exited) << orin.describe();
+  EXPECT_EQ(orin.exit_code, 0) << orin.out.substr(0, 2000) << orin.err;
+  EXPECT_TRUE(with_id(nlohmann::json::parse(orin.out), "gpu.arch_not_in_torch").empty());
+}
+
 TEST(GpuPresence, HereRunAndDoctorDoNotPointAtEachOther) {
   if (!this_machine_has_no_nvidia_gpu()) GTEST_SKIP() << "this machine has an NVIDIA GPU";
   auto doctor = run_gpucheck({"doctor"});

@@ -1,0 +1,140 @@
+// Startup logs of the GUI launchers that users paste as their environment: vladmandic's installer log (SD.Next
+// and kohya_ss's GUI print it), the launch banner of AUTOMATIC1111's web UI and of Fooocus, and InvokeAI's
+// startup log. Each states the torch, GPU and Python it starts with; paste_formats.h declares them.
+#include <cctype>
+
+#include "core/text.h"
+#include "inventory/paste_formats.h"
+#include "inventory/paste_text.h"
+
+namespace gpucheck::inventory {
+namespace {
+
+using paste_text::distribution_name;
+using paste_text::first_word;
+using paste_text::is_version;
+using paste_text::lines_of;
+using paste_text::normalized;
+using paste_text::small_number;
+using paste_text::words_of;
+
+// "torch==2.8.0+cpu" into the packages (torch also as torch's version); false for a word that is no pin.
+bool add_pin(PastedFacts& f, const std::string& word) {
+  const auto eq = word.find("==");
+  if (eq == std::string::npos) return false;
+  const std::string name = word.substr(0, eq), version = word.substr(eq + 2);
+  if (!distribution_name(name) || !is_version(version)) return false;
+  const std::string key = normalized(name);
+  f.packages.emplace(key, version);
+  if (key == "torch" && f.torch_version.empty()) f.torch_version = version;
+  return true;
+}
+
+// "NVIDIA GeForce RTX 4060 Laptop GPU VRAM 8188 Arch (8, 9) Cores 24": the name and "8.9" ("" when the
+// capability is cut off).
+PastedGpu detected_gpu(const std::string& rest) {
+  PastedGpu g;
+  const auto vram = rest.find(" VRAM ");
+  g.name = trim(rest.substr(0, vram));
+  const auto arch = rest.find(" Arch (");
+  const auto comma = arch == std::string::npos ? std::string::npos : rest.find(',', arch);
+  int major = 0, minor = 0;
+  if (comma != std::string::npos && small_number(first_word(rest.substr(arch + 7)), major) &&
+      small_number(first_word(rest.substr(comma + 1)), minor))
+    g.cc = std::to_string(major) + "." + std::to_string(minor);
+  return g;
+}
+
+}  // namespace
+
+std::optional<PastedFacts> read_installer_log(std::string_view text) {
+  PastedFacts f;
+  f.format = "SD.Next / kohya_ss startup log";
+  const auto lines = lines_of(text);
+  bool seen = false;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const std::string& t = lines[i];
+    if (starts_with(t, "Torch backend: nVidia CUDA ")) {  // "Torch backend: nVidia CUDA 11.8 cuDNN 8905"
+      const std::string cuda = first_word(t.substr(27));
+      if (dotted_number(cuda)) f.torch_cuda = cuda;
+      seen = true;
+    } else if (starts_with(t, "Torch detected GPU: ")) {
+      std::string rest = t.substr(20);
+      // Rich wraps the record at the terminal's width; the capability may be on the next line.
+      if (rest.find(" Arch (") == std::string::npos && i + 1 < lines.size()) rest += " " + lines[i + 1];
+      PastedGpu g = detected_gpu(rest);
+      if (!g.name.empty()) f.gpus.push_back(g);
+      seen = true;
+    } else if (starts_with(t, "Torch: torch==")) {  // SD.Next: "Torch: torch==2.8.0+cpu torchvision==0.23.0+cpu"
+      for (const auto& w : words_of(t.substr(7))) add_pin(f, w);
+      seen = true;
+    } else if (starts_with(t, "Torch ") && words_of(t).size() == 2 && is_version(words_of(t)[1])) {
+      f.torch_version = words_of(t)[1];  // "Torch 2.1.2+cu118"
+    } else if (starts_with(t, "Packages: ")) {
+      // "Packages: diffusers==0.36.0 transformers==4.56.1", wrapped onto lines that hold only pins.
+      for (const auto& w : words_of(t.substr(10))) add_pin(f, w);
+      for (std::size_t j = i + 1; j < lines.size(); ++j) {
+        const auto words = words_of(lines[j]);
+        bool pins = !words.empty();
+        for (const auto& w : words) pins = pins && w.find("==") != std::string::npos;
+        if (!pins) break;
+        for (const auto& w : words) add_pin(f, w);
+        i = j;
+      }
+    } else if (f.python_version.empty()) {
+      // kohya_ss: "Python version is 3.10.11 (tags/...)"; SD.Next: "Python 3.10.11 on Linux", "Python:
+      // version=3.12.11 platform=Windows".
+      for (const char* key : {"Python version is ", "Python: version=", "Python "})
+        if (starts_with(t, key) && dotted_number(first_word(t.substr(std::string(key).size())))) {
+          f.python_version = first_word(t.substr(std::string(key).size()));
+          break;
+        }
+    }
+  }
+  if (!seen) return std::nullopt;
+  return f;
+}
+
+std::optional<PastedFacts> read_webui_launch(std::string_view text) {
+  PastedFacts f;
+  f.format = "web UI launch log";
+  bool launcher = false;
+  for (const auto& t : lines_of(text)) {
+    // launch.py prints sys.version: "Python 3.10.6 (tags/v3.10.6:9c7b4bd, Aug  1 2022, 21:53:49) [MSC ...]".
+    if (starts_with(t, "Python ") && f.python_version.empty()) {
+      const std::string v = first_word(t.substr(7));
+      if (dotted_number(v) && t.find(" (") != std::string::npos) f.python_version = v;
+    }
+    // AUTOMATIC1111 (and Forge): "Launching Web UI with arguments: ...", "Commit hash: 68f336b..."; Fooocus:
+    // "Fooocus version: 2.5.5".
+    for (const char* marker : {"Launching Web UI with arguments", "Commit hash: ", "Fooocus version: "})
+      launcher |= starts_with(t, marker);
+  }
+  if (!launcher || f.python_version.empty()) return std::nullopt;
+  return f;
+}
+
+std::optional<PastedFacts> read_invokeai_log(std::string_view text) {
+  PastedFacts f;
+  f.format = "InvokeAI startup log";
+  const auto lines = lines_of(text);
+  bool seen = false;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const std::string& t = lines[i];
+    if (t.find("[InvokeAI]::") == std::string::npos) continue;
+    seen = true;
+    if (auto at = t.find("--> Using torch device: "); at != std::string::npos) {
+      std::string name = trim(t.substr(at + 24));
+      // A terminal 80 columns wide cuts the line; its rest is the next line, which is no log record.
+      if (i + 1 < lines.size() && !lines[i + 1].empty() && lines[i + 1][0] != '[') name += trim(lines[i + 1]);
+      if (name != "CPU" && name != "cpu" && name != "mps") f.gpus.push_back({name, ""});
+    } else if (auto v = t.find("--> InvokeAI version "); v != std::string::npos) {
+      std::string version = first_word(t.substr(v + 21));
+      if (is_version(version)) f.packages["invokeai"] = version;
+    }
+  }
+  if (!seen || (f.gpus.empty() && f.packages.empty())) return std::nullopt;
+  return f;
+}
+
+}  // namespace gpucheck::inventory
