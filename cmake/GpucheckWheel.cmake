@@ -14,10 +14,10 @@ if(NOT IS_ABSOLUTE "${_libstdcxx}" OR NOT EXISTS "${_libstdcxx}")
 endif()
 set(_compat ${CMAKE_BINARY_DIR}/wheel/glibc_compat.o)
 file(MAKE_DIRECTORY ${CMAKE_BINARY_DIR}/wheel)
-execute_process(COMMAND ${CMAKE_C_COMPILER} -O2 -fPIC -c ${CMAKE_SOURCE_DIR}/packaging/wheel/glibc_compat.c -o ${_compat}
+execute_process(COMMAND ${CMAKE_C_COMPILER} -O2 -fPIC -c ${CMAKE_SOURCE_DIR}/packaging/glibc_compat.c -o ${_compat}
                 RESULT_VARIABLE _rc)
 if(NOT _rc EQUAL 0)
-  message(FATAL_ERROR "GPUCHECK_WHEEL: cannot compile packaging/wheel/glibc_compat.c")
+  message(FATAL_ERROR "GPUCHECK_WHEEL: cannot compile packaging/glibc_compat.c")
 endif()
 set(_link "${CMAKE_SOURCE_DIR}/packaging/wheel/link ${GPUCHECK_WHEEL_ZIG} ${_compat} ${_libstdcxx} --")
 

@@ -1,6 +1,8 @@
-/* Definitions the wheel's executables link in place of glibc > 2.28 symbols that Debian 12's GCC 12 runtime
- * (libstdc++.a) references. The wheel links against glibc 2.28 (zig's version stubs, packaging/wheel/link),
- * so every other newer symbol is a link error, not a run-time surprise; these two are the only ones needed.
+/* Definitions linked in place of glibc symbols that Debian 12's GCC 12 runtime (libstdc++.a) references and
+ * older glibc lacks. Two users: the wheel's executables, linked against glibc 2.28 (zig's version stubs,
+ * packaging/wheel/link; every other newer symbol is a link error there, not a run-time surprise), and the
+ * main build's gpucheck, which links libstdc++.a (src/CMakeLists.txt) and must still load on scripts/bundle's
+ * glibc 2.34 nodes. These two are the only ones needed.
  */
 #include <stdint.h>
 #include <sys/random.h>
