@@ -27,6 +27,15 @@ std::string toolkit_lib_dir(const inventory::Toolkit& t) {
   return t.root + "/lib64";
 }
 
+const std::string& DoctorContext::real_path(const std::string& path) const {
+  auto it = real_paths_.find(path);
+  if (it != real_paths_.end()) return it->second;
+  std::error_code ec;
+  auto real = std::filesystem::canonical(path, ec);
+  return real_paths_.emplace(path, ec ? std::filesystem::path(path).lexically_normal().string() : real.string())
+      .first->second;
+}
+
 DoctorContext::DoctorContext(const inventory::Inventory& inventory, const knowledge::KnowledgeBase& knowledge)
     : inv(inventory), kb(knowledge) {
   auto judged = inventory::judged_python(inv);

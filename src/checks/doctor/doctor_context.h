@@ -1,6 +1,7 @@
 #pragma once
 // What every doctor rule reads: the inventory, the knowledge base, and the answers several rules share
 // (which Python pip would use, which toolkit an extension build would pick).
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -46,6 +47,13 @@ struct DoctorContext {
   /// What importing `distribution`'s module raised in the judged Python (the probe imports the GPU packages
   /// it knows, after torch): "flash-attn" is looked up as itself and as "flash_attn"; "" when nothing raised.
   std::string import_error(const std::string& distribution) const;
+  /// `path` with its symbolic links resolved (lexically normalised when it does not exist), remembered for
+  /// this run: the library rules compare each library with every library torch mapped, which was some 500
+  /// realpath walks (8,000 readlink calls) of a warm `doctor` on a torch venv.
+  const std::string& real_path(const std::string& path) const;
+
+ private:
+  mutable std::map<std::string, std::string> real_paths_;
 };
 
 /// "12.1.105" -> "12.1"; "" stays "".

@@ -34,12 +34,6 @@ std::string decode_cudnn(const std::string& raw) {
   return v > 0 ? inventory::decode_version("cudnn", {v}) : "";
 }
 
-std::string real_path(const std::string& p) {
-  std::error_code ec;
-  auto r = std::filesystem::canonical(p, ec);
-  return ec ? std::filesystem::path(p).lexically_normal().string() : r.string();
-}
-
 std::string strip_slash(std::string p) {
   while (p.size() > 1 && p.back() == '/') p.pop_back();
   return p;
@@ -104,10 +98,10 @@ bool versions_differ(const std::string& found, const std::string& reference) {
 std::optional<std::vector<std::string>> ld_path_without(const DoctorContext& ctx, const std::string& dir) {
   std::vector<std::string> kept;
   bool dropped = false;
-  const std::string target = real_path(dir);
+  const std::string target = ctx.real_path(dir);
   for (const auto& d : split(ctx.env("LD_LIBRARY_PATH"), ':')) {
     if (d.empty()) continue;
-    if (real_path(d) == target) dropped = true;
+    if (ctx.real_path(d) == target) dropped = true;
     else kept.push_back(d);
   }
   if (!dropped) return std::nullopt;
@@ -123,16 +117,16 @@ void add_ld_path_fix(const DoctorContext& ctx, const std::string& dir, Finding& 
 }
 
 const inventory::Library* library_at(const DoctorContext& ctx, const std::string& path) {
-  const std::string real = real_path(path);
+  const std::string real = ctx.real_path(path);
   for (const auto& lib : ctx.inv.libraries)
-    if (lib.path == path || real_path(lib.path) == real) return &lib;
+    if (lib.path == path || ctx.real_path(lib.path) == real) return &lib;
   return nullptr;
 }
 
 /// "libcudnn_graph.so.9.1.0" -> "9.1.0"; the inventory's reading when it has one.
 std::string version_of_file(const DoctorContext& ctx, const std::string& path) {
   if (const auto* lib = library_at(ctx, path); lib && !lib->version.empty()) return lib->version;
-  std::string name = base_name(real_path(path));
+  std::string name = base_name(ctx.real_path(path));
   auto pos = name.find(".so.");
   return pos == std::string::npos ? "" : name.substr(pos + 4);
 }
@@ -140,19 +134,19 @@ std::string version_of_file(const DoctorContext& ctx, const std::string& path) {
 /// A cuDNN sub-library has no version function and only the SONAME's number in its name: the release of the
 /// libcudnn.so beside it (one directory holds one release), as the inventory read it; else version_of_file.
 std::string cudnn_sublibrary_release(const DoctorContext& ctx, const std::string& path) {
-  const std::string dir = real_path(parent_dir(path));
+  const std::string dir = ctx.real_path(parent_dir(path));
   for (const auto& lib : ctx.inv.libraries)
-    if (lib.name == "cudnn" && real_path(parent_dir(lib.path)) == dir) {
+    if (lib.name == "cudnn" && ctx.real_path(parent_dir(lib.path)) == dir) {
       const std::string v = !lib.package_version.empty() ? lib.package_version : lib.version;
       if (!v.empty()) return v;
     }
   return version_of_file(ctx, path);
 }
 
-bool is_mapped(const inventory::PythonEnv& py, const std::string& path) {
-  const std::string real = real_path(path);
+bool is_mapped(const DoctorContext& ctx, const inventory::PythonEnv& py, const std::string& path) {
+  const std::string real = ctx.real_path(path);
   for (const auto& m : py.mapped_libraries)
-    if (m == path || real_path(m) == real) return true;
+    if (m == path || ctx.real_path(m) == real) return true;
   return false;
 }
 
@@ -164,13 +158,13 @@ void check_same_soname(const DoctorContext& ctx, std::vector<Finding>& out) {
     const bool via_ld_path = contains(lib.found_via, "LD_LIBRARY_PATH");
     const bool via_cache = contains(lib.found_via, "ld.so.cache");
     if ((!via_ld_path && !via_cache) || lib.soname.empty() || under(lib.path, py.site_packages)) continue;
-    const bool mapped = is_mapped(py, lib.path);
+    const bool mapped = is_mapped(ctx, py, lib.path);
     const inventory::Library* own = own_copy(ctx, lib.soname);
     // RUNPATH comes before the cache: a cache entry loses to the copy torch ships unless it is mapped.
     if (own && !via_ld_path && !mapped) continue;
     // The process maps the environment's own copy (torch preloads its wheels' libraries by path): the
     // other file with that SONAME is not what torch uses.
-    if (own && !mapped && is_mapped(py, own->path)) continue;
+    if (own && !mapped && is_mapped(ctx, py, own->path)) continue;
     if (!mapped && !lib.loader_pick) continue;
     std::string reference, reference_source;
     if (own) {
@@ -183,7 +177,7 @@ void check_same_soname(const DoctorContext& ctx, std::vector<Finding>& out) {
       auto r = knowledge::Version::parse(reference);
       if (!r || soname_major(lib.soname) != std::to_string(r->major())) continue;
     }
-    if (reference.empty() || real_path(lib.path) == (own ? real_path(own->path) : "") ||
+    if (reference.empty() || ctx.real_path(lib.path) == (own ? ctx.real_path(own->path) : "") ||
         !versions_differ(lib.version, reference))
       continue;
 
@@ -243,7 +237,7 @@ void check_cudnn_sublibraries(const DoctorContext& ctx, std::vector<Finding>& ou
       int idx = abi::dlopen_from(g, g.root, name, cfg, objects);
       if (idx < 0) continue;
       const std::string mapped = g.objects[static_cast<std::size_t>(idx)].path;
-      if (real_path(mapped) != real_path(dir + "/" + name) && !same_bytes(mapped, dir + "/" + name)) foreign.push_back(mapped);
+      if (ctx.real_path(mapped) != ctx.real_path(dir + "/" + name) && !same_bytes(mapped, dir + "/" + name)) foreign.push_back(mapped);
     }
     if (foreign.empty()) continue;
     const std::string shipped = !lib.package_version.empty() ? lib.package_version : lib.version;
