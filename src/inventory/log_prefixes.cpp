@@ -83,6 +83,22 @@ std::size_t rich_installer_prefix(std::string_view l) {
   return 0;
 }
 
+// The same log printed without its time column (Rich's log_time off, or the time cut when copied): the level
+// padded to nine columns, "INFO     ", "WARNING  ", then the message; a Markdown quote mark before it goes
+// too (">INFO     Torch 2.0.1+cpu", kohya_ss 1608).
+std::size_t rich_level_prefix(std::string_view l) {
+  std::size_t start = 0;
+  while (start < l.size() && start < 4 && (l[start] == '>' || l[start] == ' ')) ++start;
+  const std::string_view rest = l.substr(start);
+  for (std::string_view level : {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}) {
+    if (rest.substr(0, level.size()) != level || rest.size() <= 9) continue;
+    for (std::size_t at = level.size(); at < 9; ++at)
+      if (rest[at] != ' ') return 0;
+    return rest[9] == ' ' || rest[9] == '\n' || rest[9] == '\r' ? 0 : start + 9;
+  }
+  return 0;
+}
+
 // Ray's worker prefix: "(RayWorkerWrapper pid=7857) ", "(pid=1234) ", "(Actor pid=12, ip=10.0.0.2) ": the
 // prefix's length, 0 when none.
 std::size_t ray_prefix(std::string_view l) {
@@ -124,6 +140,7 @@ std::string without_log_prefixes(std::string_view text) {
     }
     if (!cut) cut = ray_prefix(line);
     if (!cut) cut = rich_installer_prefix(line);
+    if (!cut) cut = rich_level_prefix(line);
     out.append(line.substr(cut));
     start = end;
   }

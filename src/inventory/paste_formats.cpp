@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <set>
 
 #include "core/cuda_version.h"
 #include "core/text.h"
@@ -1161,6 +1162,7 @@ std::optional<PastedFacts> read_import_warning_report(std::string_view text) {
 bool conda_row(const std::vector<std::string>& w) {
   if (w.size() != 3 && w.size() != 4) return false;
   if (!is_version(w[1])) return false;
+  if (w.size() == 3 && w[2] == "<pip>") return true;  // conda < 4.6 marks pip's packages so (PyG 931)
   static const char* const channels[] = {"pypi", "conda-forge", "anaconda", "defaults", "pytorch", "nvidia"};
   if (w.size() == 4)
     for (const char* c : channels)
@@ -1247,15 +1249,25 @@ std::optional<PastedFacts> read_package_list(std::string_view text) {
   if (bare_conda_rows >= 3 || (bare_conda_rows == 2 && conda_torch_family)) conda = true;
   // pip list rows pasted without the "Package  Version" header ("torch  2.9.1+cu128"): two words, a name
   // and a version, at least two such rows and torch's family among them (so prose is not read as a list).
+  // Without torch's family, a fragment of the table is still one when five or more rows of different
+  // names have their versions in one column, as pip pads them (verl 974: the nvidia-* rows of a cut list),
   int bare_pip_rows = 0;
   bool torch_family = false;
+  std::map<std::size_t, std::set<std::string>> names_by_version_column;
   for (const auto& t : lines) {
     auto words = words_of(t);
     if (words.size() != 2 || !distribution_name(words[0]) || !is_version(words[1])) continue;
     ++bare_pip_rows;
     torch_family |= torch_family_name(normalized(words[0]));
+    names_by_version_column[t.rfind(words[1])].insert(normalized(words[0]));
   }
-  if (!conda && bare_pip_rows >= 2 && (torch_family || typed_pip_list)) pip_table = true;
+  bool freeze_torch_family = false;
+  bool padded_table = false;
+  // ... and they are most of the paste: detectron2's table pads its "numpy  1.23.5" rows the same way.
+  const auto non_empty = std::count_if(lines.begin(), lines.end(), [](const std::string& l) { return !l.empty(); });
+  for (const auto& column : names_by_version_column)
+    padded_table |= column.second.size() >= 5 && 5 * column.second.size() >= 3 * static_cast<std::size_t>(non_empty);
+  if (!conda && bare_pip_rows >= 2 && (torch_family || typed_pip_list || padded_table)) pip_table = true;
   for (const auto& t : lines) {
     if (starts_with(t, "# packages in environment at") || (starts_with(t, "# Name") && t.find("Build") != std::string::npos)) {
       conda = true;
@@ -1267,9 +1279,11 @@ std::optional<PastedFacts> read_package_list(std::string_view text) {
     }
     if (t.empty() || t[0] == '#' || starts_with(t, "---")) continue;
     std::string name, version;
+    bool freeze_row = false;
     if (auto eq = t.find("=="); eq != std::string::npos && t.find(' ') == std::string::npos) {
       name = t.substr(0, eq);
       version = t.substr(eq + 2);
+      freeze_row = true;
     } else if (pip_table || conda || tagged_conda) {
       auto words = words_of(t);
       if (words.size() < 2 || (pip_table && words.size() > 3 && !conda) || (conda && words.size() > 4)) continue;
@@ -1282,9 +1296,12 @@ std::optional<PastedFacts> read_package_list(std::string_view text) {
     if (key == "pytorch") key = "torch";
     if (!f.packages.count(key)) f.packages[key] = version;
     ++rows;
+    freeze_torch_family |= freeze_row && torch_family_name(key);
     if (key == "nvidia-cuda-runtime-cu12" || key == "nvidia-cuda-runtime-cu11") runtime_wheel = version;
   }
-  if (rows == 0 || (rows < 3 && tagged_rows == 0 && !(pip_table && torch_family) && !(conda && conda_torch_family)))
+  // Two freeze rows are a list when torch's family is one of them ("torch==1.11.0+cu115", "dgl==1.0.1": DGL 5427).
+  if (rows == 0 || (rows < 3 && tagged_rows == 0 && !(pip_table && torch_family) && !(conda && conda_torch_family) &&
+                    !freeze_torch_family))
     return std::nullopt;
   f.format = tagged_rows > 0 ? "collect_env libraries" : conda ? "conda list" : pip_table ? "pip list" : "pip freeze";
   if (f.packages.count("torch")) {

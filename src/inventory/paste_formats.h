@@ -111,6 +111,11 @@ std::optional<PastedFacts> read_installer_log(std::string_view text);
 std::optional<PastedFacts> read_webui_launch(std::string_view text);
 /// `nvidia-smi` (its header and GPU rows) or `nvidia-smi -L`.
 std::optional<PastedFacts> read_nvidia_smi(std::string_view text);
+/// An environment typed by hand as issue templates ask for it ("- PyTorch Version (e.g., 1.0): 1.4", "- GPU:
+/// NVIDIA RTX 5060", "Python: 3.6.9"): torch's version, Python, an NVIDIA GPU's name, a driver version, other
+/// "name: version" rows as packages (paste_typed_list.cpp). The last resort of `doctor --from-text`: read only
+/// when no tool's output is in the paste.
+std::optional<PastedFacts> read_typed_env_list(std::string_view text);
 /// `pip list`, `pip freeze`, `conda list`, and collect_env's "[pip3] name==version" / "[conda] ..." library
 /// rows pasted without the rest of the report (torch's CUDA from its local tag, conda build string, or the
 /// nvidia-cuda-runtime wheel PyPI's torch requires).

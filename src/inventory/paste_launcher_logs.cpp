@@ -51,10 +51,17 @@ std::optional<PastedFacts> read_installer_log(std::string_view text) {
   PastedFacts f;
   f.format = "SD.Next / kohya_ss startup log";
   const auto lines = lines_of(text);
-  bool seen = false;
+  bool seen = false, nvidia_smi = false;
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const std::string& t = lines[i];
-    if (starts_with(t, "Torch backend: nVidia CUDA ")) {  // "Torch backend: nVidia CUDA 11.8 cuDNN 8905"
+    // The installer's check_torch() prints this exactly when nvidia-smi is on PATH (or in Windows' System32),
+    // which the NVIDIA driver installs: "nVidia toolkit detected" (kohya_ss), "nVidia CUDA toolkit detected"
+    // (SD.Next, later ": nvidia-smi present"), "CUDA: nVidia toolkit detected" (SD.Next 2025).
+    if (t.find("nVidia toolkit detected") != std::string::npos || t.find("nVidia CUDA toolkit detected") != std::string::npos) {
+      nvidia_smi = seen = true;
+    } else if (starts_with(t, "Torch reports CUDA not available")) {
+      f.cuda_available = false;
+    } else if (starts_with(t, "Torch backend: nVidia CUDA ")) {  // "Torch backend: nVidia CUDA 11.8 cuDNN 8905"
       const std::string cuda = first_word(t.substr(27));
       if (dotted_number(cuda)) f.torch_cuda = cuda;
       seen = true;
@@ -92,6 +99,8 @@ std::optional<PastedFacts> read_installer_log(std::string_view text) {
     }
   }
   if (!seen) return std::nullopt;
+  // A CPU-only torch prints no "Torch detected GPU" line: the driver's nvidia-smi is then the GPU's trace.
+  if (nvidia_smi && f.gpus.empty()) f.gpus.push_back({"an NVIDIA GPU (its driver's nvidia-smi, found by the installer)", ""});
   return f;
 }
 

@@ -151,6 +151,10 @@ std::optional<PastedEnvironment> read_pasted_environment(std::string_view pasted
     auto stated = read_stated_facts(text);
     formats.insert(only_nvcc ? formats.begin() : formats.end(), stated.begin(), stated.end());
   }
+  // Lines typed by hand are read only for doctor --from-text and only when no tool's output is there: in a
+  // log they are any program's prints, and beside a tool's output its facts are the better ones.
+  if (log_statements && formats.empty() && !looks_like_collect_env(text))
+    if (auto typed = read_typed_env_list(text)) formats.push_back(std::move(*typed));
   if (auto ce = inventory_from_collect_env(text, name)) {
     out.inventory = std::move(*ce);
     out.formats.push_back("collect_env");

@@ -1040,3 +1040,77 @@ TEST(PasteFormats, CompiledPartsMissingOrQuotedLoadFailuresAreImportFailures) {
   EXPECT_TRUE(read_import_warnings("ModuleNotFoundError: No module named 'flash_attn'\n").empty());
   EXPECT_TRUE(read_import_warnings("ModuleNotFoundError: No module named 'foo.__main__'\n").empty());
 }
+
+TEST(PasteFormats, AnEnvironmentTypedByHandIsTheLastResort) {
+  // CosyVoice 1886: "- GPU: NVIDIA RTX 5060 (Blackwell sm_120)", "- torch: 2.11.0+cu128".
+  auto f = read_typed_env_list(paste("pasted_env/QwenAudio-CosyVoice-1886.txt"));
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->torch_version, "2.11.0+cu128");
+  ASSERT_EQ(f->gpus.size(), 1u);
+  EXPECT_EQ(f->packages.at("transformers"), "5.6.2");
+  // PyTorch's own issue template.
+  auto tpl = read_typed_env_list(
+      "- PyTorch Version (e.g., 1.0): 1.4.0\n- OS (e.g., Linux): Ubuntu 18.04\n- Python version: 3.7.6\n"
+      "- CUDA/cuDNN version: 10.1\n- GPU models and configuration: GeForce RTX 2080 Ti\n");
+  ASSERT_TRUE(tpl);
+  EXPECT_EQ(tpl->torch_version, "1.4.0");
+  EXPECT_EQ(tpl->python_version, "3.7.6");
+  EXPECT_EQ(tpl->gpus.at(0).name, "GeForce RTX 2080 Ti");
+  EXPECT_FALSE(tpl->torch_cuda);  // "CUDA/cuDNN version" typed by hand is not torch's CUDA
+  // Not an NVIDIA GPU, or one fact alone: nothing.
+  auto amd = read_typed_env_list("- GPU: AMD Radeon RX 7900\n- torch: 2.1.0+cpu\n- Python: 3.10.12\n");
+  ASSERT_TRUE(amd);
+  EXPECT_TRUE(amd->gpus.empty());
+  EXPECT_FALSE(read_typed_env_list("- GPU: AMD Radeon RX 7900\n- torch: 2.1.0+cpu\n"));
+  EXPECT_FALSE(read_typed_env_list("torch: 2.1.0\n"));
+  // For doctor --from-text only, and only when no tool's output is in the paste.
+  const std::string typed = paste("pasted_env/QwenAudio-CosyVoice-1886.txt");
+  EXPECT_TRUE(read_pasted_environment(typed, "1886", kCompat));
+  EXPECT_FALSE(read_pasted_environment(typed, "1886", kCompat, /*log_statements=*/false));
+  EXPECT_FALSE(looks_like_environment_report(typed));
+}
+
+TEST(PasteFormats, InstallerFindingNvidiaSmiBesideACpuTorchIsAGpuMachine) {
+  // kohya_ss 1608 (its time column missing, Markdown quote marks kept) and SD.Next 1424: "nVidia toolkit
+  // detected" is printed exactly when nvidia-smi, the driver's tool, is there; torch is a +cpu build.
+  EXPECT_EQ(without_log_prefixes(">INFO     Torch 2.0.1+cpu\nINFO kept\nWARNING  Torch reports\n"),
+            "Torch 2.0.1+cpu\nINFO kept\nTorch reports\n");
+  for (const char* name : {"bmaltais-kohya_ss-1608", "vladmandic-sdnext-1424"}) {
+    auto env = read_pasted_environment(paste(std::string("pasted_env/") + name + ".txt"), name, kCompat);
+    ASSERT_TRUE(env) << name;
+    const auto& py = env->inventory.pythons.at(0);
+    EXPECT_TRUE(py.torch_installed) << name;
+    EXPECT_EQ(py.torch_cuda, "") << name;
+    ASSERT_EQ(env->inventory.gpus.size(), 1u) << name;
+    EXPECT_NE(env->inventory.gpus[0].name.find("nvidia-smi"), std::string::npos) << name;
+  }
+  // "Using CPU-only Torch" (no nvidia-smi): no GPU.
+  auto none = read_installer_log("Using CPU-only Torch\nTorch 2.0.1+cpu\nTorch backend: nVidia CUDA 11.8 cuDNN 1\n");
+  ASSERT_TRUE(none);
+  EXPECT_TRUE(none->gpus.empty());
+  // A named GPU keeps its name: no second, unnamed one.
+  auto named = read_installer_log("nVidia toolkit detected\nTorch 2.1.2+cu118\n"
+                                  "Torch detected GPU: NVIDIA GeForce RTX 3090 VRAM 24576 Arch (8, 6) Cores 82\n");
+  ASSERT_TRUE(named);
+  ASSERT_EQ(named->gpus.size(), 1u);
+  EXPECT_EQ(named->gpus[0].cc, "8.6");
+}
+
+TEST(PasteFormats, ShortOrCutPackageListsAreStillLists) {
+  // DGL 5427: two freeze rows, torch among them.
+  auto freeze = read_package_list(paste("pasted_env/dmlc-dgl-5427.txt"));
+  ASSERT_TRUE(freeze);
+  EXPECT_EQ(freeze->packages.at("dgl"), "1.0.1");
+  // PyG 931: conda < 4.6's "<pip>" rows.
+  auto conda = read_package_list(paste("pasted_env/pyg-team-pytorch_geometric-931.txt"));
+  ASSERT_TRUE(conda);
+  EXPECT_EQ(conda->packages.at("torch-geometric"), "1.3.2");
+  // verl 974: a cut pip list without torch's rows, its versions in one padded column.
+  auto cut = read_package_list(paste("pasted_env/verl-project-verl-974.txt"));
+  ASSERT_TRUE(cut);
+  EXPECT_EQ(cut->packages.at("nvidia-nccl-cu11"), "2.20.5");
+  EXPECT_EQ(cut->packages.at("nvidia-nccl-cu12"), "2.21.5");
+  // Two words with a number, repeated, are no table; two freeze rows without torch's family are none either.
+  EXPECT_FALSE(read_package_list("Epoch 1\nEpoch 2\nEpoch 3\nEpoch 4\nEpoch 5\nStep 6\n"));
+  EXPECT_FALSE(read_package_list("numpy==1.26.4\nscipy==1.11.0\n"));
+}

@@ -328,6 +328,24 @@ TEST(PastedVerdicts, TorchsCapabilityWarningJudgesTheGpuAgainstItsOwnRows) {
   EXPECT_TRUE(with_id(nlohmann::json::parse(orin.out), "gpu.arch_not_in_torch").empty());
 }
 
+TEST(PastedVerdicts, ACpuTorchBesideTheInstallersNvidiaSmiFails) {
+  // kohya_ss 1608: "nVidia toolkit detected" (nvidia-smi is there) and "Torch 2.0.1+cpu".
+  auto r = run_gpucheck({"doctor", "--from-text", kData + "/pasted_env/bmaltais-kohya_ss-1608.txt", "--json"});
+  ASSERT_TRUE(r.exited) << r.describe();
+  EXPECT_EQ(r.exit_code, 1) << r.out.substr(0, 2000) << r.err;
+  EXPECT_EQ(with_id(nlohmann::json::parse(r.out), "torch.cpu_only_on_gpu_node").size(), 1u) << r.out.substr(0, 3000);
+  // Without that line (the installer found no nvidia-smi), the same torch is no finding.
+  const fs::path dir = fs::temp_directory_path() / ("gpucheck-kohya-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  write(dir / "cpu.txt", "17:21:01-622125 INFO     Using CPU-only Torch\n"
+                         "17:21:03-277184 INFO     Torch: torch==2.0.1+cpu torchvision==0.15.2+cpu\n");
+  auto cpu = run_gpucheck({"doctor", "--from-text", (dir / "cpu.txt").string(), "--json"});
+  fs::remove_all(dir);
+  ASSERT_TRUE(cpu.exited) << cpu.describe();
+  EXPECT_EQ(cpu.exit_code, 0) << cpu.out.substr(0, 2000) << cpu.err;
+  EXPECT_TRUE(with_id(nlohmann::json::parse(cpu.out), "torch.cpu_only_on_gpu_node").empty()) << cpu.out.substr(0, 2000);
+}
+
 TEST(GpuPresence, HereRunAndDoctorDoNotPointAtEachOther) {
   if (!this_machine_has_no_nvidia_gpu()) GTEST_SKIP() << "this machine has an NVIDIA GPU";
   auto doctor = run_gpucheck({"doctor"});

@@ -1,0 +1,92 @@
+// An environment typed by hand, as issue templates ask for it: "- PyTorch Version (e.g., 1.0): 1.4", "-
+// Python version: 3.7", "- GPU models and configuration: RTX 2080", "torch: 2.11.0+cu128", "- GPU: NVIDIA RTX
+// 5060". Only what such a line states without doubt is taken: torch's version (its CUDA only from a local
+// tag), Python, an NVIDIA GPU's name, a dotted driver version, other "name: version" rows as packages. A
+// "CUDA: 11.8" row is left out: typed by hand, it may be the toolkit, the driver's or torch's.
+#include <algorithm>
+#include <cctype>
+
+#include "core/text.h"
+#include "inventory/paste_formats.h"
+#include "inventory/paste_text.h"
+
+namespace gpucheck::inventory {
+namespace {
+
+using paste_text::distribution_name;
+using paste_text::first_word;
+using paste_text::is_version;
+using paste_text::lines_of;
+using paste_text::normalized;
+
+// "PyTorch Version (e.g., 1.0)" -> "pytorch version": lower case, the template's parenthesis and backticks gone.
+std::string key_of(std::string key) {
+  if (auto paren = key.find(" ("); paren != std::string::npos) key = key.substr(0, paren);
+  key.erase(std::remove(key.begin(), key.end(), '`'), key.end());
+  std::transform(key.begin(), key.end(), key.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return trim(key);
+}
+
+// The value's version: "v2.1.0" and "2.1.0" -> "2.1.0"; "" when it does not start as one.
+std::string version_of(const std::string& value) {
+  std::string v = first_word(value);
+  if (v.size() > 1 && (v[0] == 'v' || v[0] == 'V') && std::isdigit(static_cast<unsigned char>(v[1]))) v = v.substr(1);
+  return is_version(v) ? v : "";
+}
+
+// A GPU name that is NVIDIA's by its words (an AMD or Apple GPU must not make a CPU-only torch a finding).
+bool nvidia_gpu_name(const std::string& value) {
+  for (const char* word : {"NVIDIA", "GeForce", "RTX", "GTX", "Tesla", "Quadro", "TITAN", "Jetson"})
+    if (value.find(word) != std::string::npos) return true;
+  // Data-centre parts typed bare: "A100", "H100 80GB", "V100", "T4", "L40S".
+  const std::string w = first_word(value);
+  return w.size() >= 2 && std::string("AHVTLPKB").find(w[0]) != std::string::npos &&
+         std::isdigit(static_cast<unsigned char>(w[1]));
+}
+
+}  // namespace
+
+std::optional<PastedFacts> read_typed_env_list(std::string_view text) {
+  PastedFacts f;
+  f.format = "a typed environment list";
+  int rows = 0;
+  for (const auto& raw : lines_of(text)) {
+    std::string t = raw;
+    if (starts_with(t, "- ") || starts_with(t, "* ")) t = trim(t.substr(2));
+    const auto colon = t.find(':');
+    if (colon == std::string::npos || colon == 0 || colon > 64) continue;
+    const std::string key = key_of(t.substr(0, colon)), value = trim(t.substr(colon + 1));
+    if (value.empty()) continue;
+    if (key == "torch" || key == "pytorch" || key == "pytorch version" || key == "torch version") {
+      if (auto v = version_of(value); !v.empty() && f.torch_version.empty()) {
+        f.torch_version = v;
+        f.packages.emplace("torch", v);
+        ++rows;
+      }
+    } else if (key == "python" || key == "python version") {
+      if (auto v = version_of(value); !v.empty() && dotted_number(v)) {
+        f.python_version = v;
+        ++rows;
+      }
+    } else if (key == "gpu" || key == "gpus" || key == "gpu model" || key == "gpu models and configuration" ||
+               key == "gpu type" || key == "graphics card") {
+      if (nvidia_gpu_name(value) && f.gpus.empty()) {
+        f.gpus.push_back({value, ""});
+        ++rows;
+      }
+    } else if (key == "nvidia driver" || key == "driver" || key == "driver version" || key == "nvidia driver version") {
+      if (auto v = first_word(value); dotted_number(v)) {
+        f.driver_version = v;
+        ++rows;
+      }
+    } else if (distribution_name(key) && key.find("cuda") == std::string::npos && key.find("cudnn") == std::string::npos &&
+               key != "os" && key != "gcc" && key != "nvcc" && key != "cmake" && !version_of(value).empty()) {
+      f.packages.emplace(normalized(key), version_of(value));  // "transformers: 5.6.2"
+    }
+  }
+  // torch's version or an NVIDIA GPU, beside at least one other stated fact.
+  if (rows < 2 || (f.torch_version.empty() && f.gpus.empty())) return std::nullopt;
+  return f;
+}
+
+}  // namespace gpucheck::inventory
