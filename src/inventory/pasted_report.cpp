@@ -128,7 +128,8 @@ const char* pasted_formats_help() {
          "`yolo checks`, MONAI's print_config, torch's cpp_extension or DeepSpeed's op builder CUDA check, pip's "
          "dependency conflicts, nvidia-smi (also -q), `nvcc --version`, torch's build configuration (\"PyTorch built "
          "with:\"), `nvidia-smi topo -m`, the startup logs of InvokeAI, SD.Next, kohya_ss, AUTOMATIC1111's web UI "
-         "and Fooocus, pip list / pip freeze / pip show, or conda list";
+         "and Fooocus, pip list / pip freeze / pip show, conda list, or (doctor --from-text, as a last resort) an "
+         "environment typed as issue templates ask for it";
 }
 
 bool looks_like_environment_report(std::string_view pasted) {
