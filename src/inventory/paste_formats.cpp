@@ -286,6 +286,7 @@ std::optional<PastedFacts> read_torch_warnings(std::string_view text) {
   const std::string row_tail = " which supports hardware CC >=";
   std::vector<std::string> built_rows;
   const auto all = lines_of(text);
+  const auto raw = split(std::string(text), '\n');  // the same lines before clean(): a wrap at a blank keeps it
   for (std::size_t i = 0; i < all.size(); ++i) {
     const std::string& t = all[i];
     if (starts_with(t, "- ") && t.find(row_tail) != std::string::npos) {
@@ -298,7 +299,13 @@ std::optional<PastedFacts> read_torch_warnings(std::string_view text) {
     auto at = t.find(found_gpu);
     if (at == std::string::npos) continue;
     std::string line = t;
-    if (line.find(which_cc, at) == std::string::npos && i + 1 < all.size()) line += all[i + 1];
+    if (line.find(which_cc, at) == std::string::npos && i + 1 < all.size()) {
+      std::string end = i < raw.size() ? raw[i] : "";
+      if (!end.empty() && end.back() == '\r') end.pop_back();
+      const bool blank = (!end.empty() && (end.back() == ' ' || end.back() == '\t')) ||
+                         (i + 1 < raw.size() && !raw[i + 1].empty() && (raw[i + 1][0] == ' ' || raw[i + 1][0] == '\t'));
+      line += (blank ? " " : "") + all[i + 1];
+    }
     auto cc_at = line.find(which_cc, at);
     std::size_t name_at = at + found_gpu.size();
     while (name_at < line.size() && std::isdigit(static_cast<unsigned char>(line[name_at]))) ++name_at;

@@ -961,6 +961,14 @@ TEST(PasteFormats, TorchsCapabilityWarningSinceTwoEightWithItsBuiltRows) {
   EXPECT_EQ(f->gpus[0].name, "NVIDIA GeForce GTX 1060");
   EXPECT_EQ(f->gpus[0].cc, "6.1");
   EXPECT_EQ(f->torch_archs, (std::vector<std::string>{"sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120"}));
+  // A wrap at a blank keeps it (the console's line ends in the blank), CRLF or not.
+  for (const char* eol : {"\n", "\r\n"}) {
+    auto wrapped = read_torch_warnings(std::string("UserWarning: Found GPU0 NVIDIA GeForce ") + eol +
+                                       "GTX 1060 which is of compute capability (CC) 6.1." + eol +
+                                       "- 7.5 which supports hardware CC >=7.5,<8.0" + eol);
+    ASSERT_TRUE(wrapped);
+    EXPECT_EQ(wrapped->gpus.at(0).name, "NVIDIA GeForce GTX 1060");
+  }
   // Both warnings for one GPU (torch >= 2.8 prints the older one after it): one GPU.
   auto both = read_torch_warnings(
       "UserWarning: Found GPU0 NVIDIA GeForce RTX 5060 Ti which is of compute capability (CC) 12.0.\n"
