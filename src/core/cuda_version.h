@@ -1,6 +1,6 @@
 #pragma once
 // CUDA's integer version encoding (1000 * major + 10 * minor: cuDriverGetVersion, cudaRuntimeGetVersion,
-// the CUDA_VERSION macro) as text, and back. One function, in core so probes, inventory, checks and renderers all
+// the CUDA_VERSION macro) as text, and back. In core so probes, inventory, checks and renderers all
 // print a version the same way.
 #include <string>
 

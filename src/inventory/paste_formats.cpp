@@ -285,6 +285,9 @@ std::optional<PastedFacts> read_torch_warnings(std::string_view text) {
   const std::string found_gpu = "Found GPU", which_cc = " which is of compute capability (CC) ";
   const std::string row_tail = " which supports hardware CC >=";
   std::vector<std::string> built_rows;
+  // torch >= 2.8 also prints the older "<GPU> with CUDA capability sm_120 is not compatible" warning (read
+  // above) for the same GPU: each of those GPUs stands for one "Found GPU" line of its name, once.
+  std::vector<bool> matched(f.gpus.size(), false);
   const auto all = lines_of(text);
   const auto raw = split(std::string(text), '\n');  // the same lines before clean(): a wrap at a blank keeps it
   for (std::size_t i = 0; i < all.size(); ++i) {
@@ -315,10 +318,10 @@ std::optional<PastedFacts> read_torch_warnings(std::string_view text) {
     const std::string name = trim(line.substr(name_at, cc_at - name_at));
     if (!dotted_number(cc) || name.empty()) continue;
     seen = true;
-    // torch >= 2.8 prints the older "<GPU> with CUDA capability sm_120 is not compatible" warning after this
-    // one for the same GPU (read above).
-    if (std::none_of(f.gpus.begin(), f.gpus.end(), [&](const PastedGpu& g) { return g.name == name; }))
-      f.gpus.push_back({name, cc});
+    std::size_t older = 0;
+    while (older < matched.size() && (matched[older] || f.gpus[older].name != name)) ++older;
+    if (older < matched.size()) matched[older] = true;
+    else f.gpus.push_back({name, cc});
   }
   if (f.torch_archs.empty() && !built_rows.empty() && seen) f.torch_archs = built_rows;
   if (!seen) return std::nullopt;
@@ -1258,6 +1261,7 @@ std::optional<PastedFacts> read_package_list(std::string_view text) {
   // and a version, at least two such rows and torch's family among them (so prose is not read as a list).
   // Without torch's family, a fragment of the table is still one when five or more rows of different
   // names have their versions in one column, as pip pads them (verl 974: the nvidia-* rows of a cut list),
+  // and they are most of the paste (detectron2's table pads its "numpy  1.23.5" rows the same way).
   int bare_pip_rows = 0;
   bool torch_family = false;
   std::map<std::size_t, std::set<std::string>> names_by_version_column;
@@ -1268,13 +1272,12 @@ std::optional<PastedFacts> read_package_list(std::string_view text) {
     torch_family |= torch_family_name(normalized(words[0]));
     names_by_version_column[t.rfind(words[1])].insert(normalized(words[0]));
   }
-  bool freeze_torch_family = false;
   bool padded_table = false;
-  // ... and they are most of the paste: detectron2's table pads its "numpy  1.23.5" rows the same way.
   const auto non_empty = std::count_if(lines.begin(), lines.end(), [](const std::string& l) { return !l.empty(); });
   for (const auto& column : names_by_version_column)
     padded_table |= column.second.size() >= 5 && 5 * column.second.size() >= 3 * static_cast<std::size_t>(non_empty);
   if (!conda && bare_pip_rows >= 2 && (torch_family || typed_pip_list || padded_table)) pip_table = true;
+  bool freeze_torch_family = false;
   for (const auto& t : lines) {
     if (starts_with(t, "# packages in environment at") || (starts_with(t, "# Name") && t.find("Build") != std::string::npos)) {
       conda = true;

@@ -142,22 +142,23 @@ std::optional<PastedEnvironment> read_pasted_environment(std::string_view pasted
   const std::string plain = without_log_prefixes(pasted);
   const std::string_view text = plain;
   PastedEnvironment out;
+  auto collect_env = inventory_from_collect_env(text, name);
   auto formats = read_formats(text);
   // A log's statements (torch's cpp_extension refusal, pip's conflicts) come after the reports it holds, whose
   // facts win (the first format that states a fact keeps it), except before a bare `nvcc --version`: that is
   // the nvcc on PATH, while torch's refusal names the toolkit its build found (CUDA_HOME). Beside nvidia-smi
   // (vLLM 763) the refusal is the only statement of torch's CUDA.
   const bool only_nvcc = formats.size() == 1 && formats.front().format == "nvcc --version";
-  if (log_statements && !looks_like_collect_env(text)) {
+  if (log_statements && !collect_env) {
     auto stated = read_stated_facts(text);
     formats.insert(only_nvcc ? formats.begin() : formats.end(), stated.begin(), stated.end());
   }
   // Lines typed by hand are read only for doctor --from-text and only when no tool's output is there: in a
   // log they are any program's prints, and beside a tool's output its facts are the better ones.
-  if (log_statements && formats.empty() && !looks_like_collect_env(text))
+  if (log_statements && formats.empty() && !collect_env)
     if (auto typed = read_typed_env_list(text)) formats.push_back(std::move(*typed));
-  if (auto ce = inventory_from_collect_env(text, name)) {
-    out.inventory = std::move(*ce);
+  if (collect_env) {
+    out.inventory = std::move(*collect_env);
     out.formats.push_back("collect_env");
   } else if (formats.empty()) {
     return std::nullopt;

@@ -977,6 +977,13 @@ TEST(PasteFormats, TorchsCapabilityWarningSinceTwoEightWithItsBuiltRows) {
       "installation.\nThe current PyTorch install supports CUDA capabilities sm_50 sm_80 sm_90.\n");
   ASSERT_TRUE(both);
   ASSERT_EQ(both->gpus.size(), 1u);
+  // Two GPUs of one model are two GPUs, with or without the older warning beside each.
+  const std::string found = "Found GPU0 NVIDIA A100 which is of compute capability (CC) 8.0.\n"
+                            "Found GPU1 NVIDIA A100 which is of compute capability (CC) 8.0.\n";
+  const std::string older = "NVIDIA A100 with CUDA capability sm_80 is not compatible with the current PyTorch "
+                            "installation.\n";
+  EXPECT_EQ(read_torch_warnings(found)->gpus.size(), 2u);
+  EXPECT_EQ(read_torch_warnings(found + older + older)->gpus.size(), 2u);
   EXPECT_EQ(both->gpus[0].cc, "12.0");
   EXPECT_EQ(both->torch_archs, (std::vector<std::string>{"sm_50", "sm_80", "sm_90"}));
   // A Jetson Orin (8.7) beside torch's sm_80 row: read, and the rules find its kernels (sm_80 runs on 8.7).
