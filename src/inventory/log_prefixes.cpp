@@ -1,6 +1,8 @@
 #include "inventory/log_prefixes.h"
 
 #include <cctype>
+#include <optional>
+#include <string>
 
 namespace gpucheck::inventory {
 namespace {
@@ -99,6 +101,34 @@ std::size_t rich_level_prefix(std::string_view l) {
   return 0;
 }
 
+// ComfyUI-Manager's log: each write() of the process gets "2025-03-01T20:08:43.106599 - " (the date and time
+// joined by 'T', microseconds, " - "), so one print of several parts carries a stamp before each part, inside
+// the line too: "** Platform:2025-03-01T20:08:43.106599 -  2025-03-01T20:08:43.106599 - Windows". The stamp's
+// length at `at`, 0 when none.
+std::size_t comfyui_manager_stamp(std::string_view l, std::size_t at) {
+  const std::string_view s = l.substr(at);
+  if (s.size() < 23 || !digits(s, 0, 4) || s[4] != '-' || !digits(s, 5, 2) || s[7] != '-' || !digits(s, 8, 2) ||
+      s[10] != 'T' || !clock(s, 11) || s[19] != '.')
+    return 0;
+  std::size_t end = 20;
+  while (end < s.size() && std::isdigit(static_cast<unsigned char>(s[end]))) ++end;
+  return end > 20 && s.substr(end, 3) == " - " ? end + 3 : 0;
+}
+
+// A line that starts with a ComfyUI-Manager stamp, with every stamp removed; nullopt for any other line.
+std::optional<std::string> without_comfyui_manager_stamps(std::string_view l) {
+  if (!comfyui_manager_stamp(l, 0)) return std::nullopt;
+  std::string out;
+  for (std::size_t at = 0; at < l.size();) {
+    if (std::size_t n = comfyui_manager_stamp(l, at)) {
+      at += n;
+      continue;
+    }
+    out += l[at++];
+  }
+  return out;
+}
+
 // Ray's worker prefix: "(RayWorkerWrapper pid=7857) ", "(pid=1234) ", "(Actor pid=12, ip=10.0.0.2) ": the
 // prefix's length, 0 when none.
 std::size_t ray_prefix(std::string_view l) {
@@ -132,6 +162,11 @@ std::string without_log_prefixes(std::string_view text) {
     std::size_t nl = text.find('\n', start);
     std::size_t end = nl == std::string_view::npos ? text.size() : nl + 1;
     std::string_view line = text.substr(start, end - start);
+    if (auto unstamped = without_comfyui_manager_stamps(line)) {
+      out += *unstamped;
+      start = end;
+      continue;
+    }
     std::size_t cut = syslog_prefix(line);
     if (!cut) {
       cut = iso_prefix(line);

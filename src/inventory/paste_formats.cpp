@@ -200,6 +200,8 @@ std::optional<PastedFacts> read_bitsandbytes_report(std::string_view text) {
                             // missing, "libcusparse.so.11: cannot open shared object file"), or no runtime
                             // at all ("ERROR: python: undefined symbol: cudaRuntimeGetVersion")
                             "cannot open shared object file", "undefined symbol: ",
+                            // the same on Windows (ctypes' WinError 126 for its .dll or one it needs)
+                            "Could not find module '",
                             "CUDA SETUP: Something unexpected happened"})
       if (t.find(bad) != std::string::npos && !f.import_errors.count("bitsandbytes")) f.import_errors["bitsandbytes"] = t;
   }
@@ -722,7 +724,7 @@ std::optional<PastedFacts> read_sglang_check_env(std::string_view text) {
 std::optional<PastedFacts> read_comfyui_report(std::string_view text) {
   PastedFacts f;
   f.format = "ComfyUI's system information";
-  bool seen = false, cuda_device = false;
+  bool seen = false, banner = false, cuda_device = false;
   // "cuda:0 NVIDIA GeForce RTX 4090 : cudaMallocAsync" -> "NVIDIA GeForce RTX 4090"; "" for a CPU device.
   auto device_name = [](std::string d) {
     d = trim(d);
@@ -745,6 +747,10 @@ std::optional<PastedFacts> read_comfyui_report(std::string_view text) {
         key = "device", value = line.substr(at + std::strlen(k) - 5);  // from "cuda:"
     if (auto at = line.find("xformers version: "); at != std::string::npos && key.empty()) key = "xformers", value = line.substr(at + 18);
     if (starts_with(line, "Python Version: ") && key.empty()) key = "python", value = line.substr(16);
+    // The startup banner: "** ComfyUI startup time: ...", "** Platform: Windows", "** Python version: 3.12.9 (main,
+    // ...)", "** ComfyUI Path: ...". A paste cut before the torch lines still states Python.
+    if (starts_with(line, "** ComfyUI startup time:") || starts_with(line, "** ComfyUI Path:")) banner = true;
+    if (starts_with(line, "** Python version: ") && key.empty()) key = "python", value = line.substr(19);
     if (key != "device") value = first_word(value);
     if (key == "torch" && is_version(value)) {
       f.torch_version = value;
@@ -760,7 +766,7 @@ std::optional<PastedFacts> read_comfyui_report(std::string_view text) {
       f.python_version = value;
     }
   }
-  if (!seen) return std::nullopt;
+  if (!seen && !(banner && !f.python_version.empty())) return std::nullopt;
   if (cuda_device) f.cuda_available = true;  // torch itself chose a CUDA device
   return f;
 }
@@ -854,12 +860,67 @@ std::string from_pprint_dict(std::string line) {
   return line.substr(1, sep - 1) + ": " + unquote(line.substr(sep + 3));
 }
 
+// A Python string literal at `at` ('...' or "..."), its escapes read (\n, \t, \', \", \\); `at` moves past
+// it. A literal the paste cuts ends with the paste; nullopt when no literal starts at `at`.
+std::optional<std::string> python_string(std::string_view s, std::size_t& at) {
+  if (at >= s.size() || (s[at] != '\'' && s[at] != '"')) return std::nullopt;
+  const char quote = s[at++];
+  std::string out;
+  while (at < s.size() && s[at] != quote) {
+    char c = s[at++];
+    if (c == '\\' && at < s.size()) {
+      c = s[at++];
+      if (c == 'n') c = '\n';
+      else if (c == 't') c = '\t';
+    }
+    out += c;
+  }
+  if (at < s.size()) ++at;  // the closing quote
+  return out;
+}
+
+// mmengine's collect_env() printed as it is, an OrderedDict on one line: "OrderedDict([('sys.platform',
+// 'linux'), ('CUDA available', False), ('PyTorch compiling details', 'PyTorch built with:\n  - GCC 11.2\n')])"
+// -> "sys.platform: linux", "CUDA available: False", "PyTorch compiling details: PyTorch built with:", "  - GCC
+// 11.2", one per line; "" when `line` is no such dict. A paste cut inside it keeps what came before the cut.
+std::string from_ordered_dict(std::string_view line) {
+  const std::string_view head = "OrderedDict([(";
+  if (line.substr(0, head.size()) != head) return "";
+  std::string out;
+  std::size_t at = head.size() - 1;
+  while (at < line.size() && line[at] == '(') {
+    ++at;
+    auto key = python_string(line, at);
+    if (!key || line.substr(at, 2) != ", ") break;
+    at += 2;
+    std::string value;
+    if (auto quoted = python_string(line, at)) {
+      value = *quoted;
+    } else {  // True, False, a number
+      const std::size_t end = line.find(')', at);
+      value = std::string(line.substr(at, end == std::string_view::npos ? std::string_view::npos : end - at));
+      at = end == std::string_view::npos ? line.size() : end;
+    }
+    out += *key + ": " + value + "\n";
+    if (at >= line.size() || line[at] != ')') break;
+    ++at;
+    if (line.substr(at, 2) != ", ") break;
+    at += 2;
+  }
+  return out;
+}
+
 }  // namespace
 
-std::optional<PastedFacts> read_openmmlab_env(std::string_view text) {
+std::optional<PastedFacts> read_openmmlab_env(std::string_view pasted) {
   PastedFacts f;
   f.format = "OpenMMLab collect_env";
   bool seen = false, built_with = false, pprint = false;
+  std::string text;
+  for (const auto& t : lines_of(pasted)) {
+    const std::string expanded = from_ordered_dict(trim(t));
+    text += expanded.empty() ? t + "\n" : expanded;
+  }
   for (const auto& t : lines_of(text)) {
     if (starts_with(trim(t), "{'")) pprint = true;
     const std::string line = pprint ? from_pprint_dict(trim(t)) : trim(t);
@@ -1004,8 +1065,12 @@ std::string failed_extension(const std::string& quoted_line, const std::string& 
   const std::string message = line.substr(at);
   auto so = message.find(".so");
   if (so == std::string::npos) return "";
+  // The loader's own words: a missing symbol, a missing file, or a symbol version the library found does not
+  // define ("libcublas.so.11: symbol cublasLtGetStatusString, version libcublasLt.so.11 not defined in file
+  // libcublasLt.so.11 with link time reference": another release of a library it needs was loaded first).
   const bool load_failure = message.find("undefined symbol") != std::string::npos ||
                             message.find("cannot open shared object file") != std::string::npos ||
+                            message.find(" not defined in file ") != std::string::npos ||
                             ends_with(trim(message), ".so:");  // the message cut after the path
   if (!load_failure) return "";
   std::string path = message.substr(0, message.find(": "));

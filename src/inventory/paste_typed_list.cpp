@@ -1,8 +1,9 @@
 // An environment typed by hand, as issue templates ask for it: "- PyTorch Version (e.g., 1.0): 1.4", "-
 // Python version: 3.7", "- GPU models and configuration: RTX 2080", "torch: 2.11.0+cu128", "- GPU: NVIDIA RTX
 // 5060". Only what such a line states without doubt is taken: torch's version (its CUDA only from a local
-// tag), Python, an NVIDIA GPU's name, a dotted driver version, other "name: version" rows as packages. A
-// "CUDA: 11.8" row is left out: typed by hand, it may be the toolkit, the driver's or torch's.
+// tag), Python, an NVIDIA GPU's name, a dotted driver version, whether CUDA is available, other "name: version"
+// and "name version: version" rows as packages. A "CUDA: 11.8" row is left out: typed by hand, it may be the
+// toolkit, the driver's or torch's.
 #include <algorithm>
 #include <cctype>
 
@@ -79,6 +80,17 @@ std::optional<PastedFacts> read_typed_env_list(std::string_view text) {
         f.driver_version = v;
         ++rows;
       }
+    } else if (key == "cuda is available" || key == "cuda available" || key == "torch.cuda.is_available()") {
+      // torch.cuda.is_available() printed: "CUDA is available: True" (segment-anything's notebooks).
+      if (value == "True" || value == "False") {
+        f.cuda_available = value == "True";
+        ++rows;
+      }
+    } else if (std::string name = key.size() > 8 && ends_with(key, " version") ? key.substr(0, key.size() - 8) : "";
+               distribution_name(name) && name.find("cuda") == std::string::npos && name.find("cudnn") == std::string::npos &&
+               name != "os" && name != "gcc" && name != "nvcc" && name != "cmake" && !version_of(value).empty()) {
+      f.packages.emplace(normalized(name), version_of(value));  // "Torchvision version: 0.14.1a0+59d9189"
+      ++rows;
     } else if (distribution_name(key) && key.find("cuda") == std::string::npos && key.find("cudnn") == std::string::npos &&
                key != "os" && key != "gcc" && key != "nvcc" && key != "cmake" && !version_of(value).empty()) {
       f.packages.emplace(normalized(key), version_of(value));  // "transformers: 5.6.2"

@@ -201,6 +201,42 @@ TEST(PasteFormats, ComfyuiSystemInformationAndStartupLogGiveTorchAndItsDevice) {
   EXPECT_FALSE(read_comfyui_report(paste("pasted_env/pytorch-pytorch-43058.txt"))) << "a collect_env is not ComfyUI's";
 }
 
+TEST(PasteFormats, ComfyuiManagerStampsAndTheStartupBannerAlone) {
+  // ComfyUI-Manager stamps every write of the process, so one print carries a stamp before each part.
+  EXPECT_EQ(without_log_prefixes("2025-03-01T20:08:43.106599 - ** Platform:2025-03-01T20:08:43.106599 -  "
+                                 "2025-03-01T20:08:43.106599 - Windows2025-03-01T20:08:43.106599 - \n"
+                                 "Total VRAM 8192 MB - 2025-03-01T20:08:43.106599 - kept\n"),
+            "** Platform: Windows\nTotal VRAM 8192 MB - 2025-03-01T20:08:43.106599 - kept\n");
+  // ComfyUI 10903: the paste stops after the banner; it states Python, not torch.
+  const std::string text = without_log_prefixes(paste("pasted_env/Comfy-Org-ComfyUI-10903.txt"));
+  auto f = read_comfyui_report(text);
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->python_version, "3.13.9");
+  EXPECT_TRUE(f->torch_version.empty());
+  EXPECT_FALSE(f->cuda_available);
+  // The banner's Python line without the banner is not ComfyUI's.
+  EXPECT_FALSE(read_comfyui_report("** Python version: 3.12.9 (main)\n"));
+}
+
+TEST(PasteFormats, MmengineCollectEnvPrintedAsAnOrderedDict) {
+  // mmcv 2908: print(collect_env()) on one line, cut inside torch's compiling details.
+  auto f = read_openmmlab_env(paste("pasted_env/open-mmlab-mmcv-2908.txt"));
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->python_version, "3.9.17");
+  EXPECT_EQ(f->cuda_available, std::optional<bool>(false));
+  EXPECT_EQ(f->torch_version, "2.0.1");
+  EXPECT_FALSE(f->torch_cuda) << "the paste ends before any CUDA Runtime line";
+  // Whole, with torch's CUDA inside the compiling details string and a GPU group.
+  auto g = read_openmmlab_env("OrderedDict([('sys.platform', 'linux'), ('CUDA available', True), ('GPU 0,1', "
+                              "'NVIDIA A100-SXM4-80GB'), ('PyTorch', '2.1.0+cu118'), ('PyTorch compiling details', "
+                              "'PyTorch built with:\\n  - GCC 9.3\\n  - CUDA Runtime 11.8\\n'), ('MMEngine', '0.10.3')])\n");
+  ASSERT_TRUE(g);
+  EXPECT_EQ(g->torch_cuda, std::optional<std::string>("11.8"));
+  EXPECT_EQ(g->gpus.size(), 2u);
+  EXPECT_EQ(g->packages.at("mmengine"), "0.10.3");
+  EXPECT_FALSE(read_openmmlab_env("OrderedDict([('a', 1)])\n"));
+}
+
 TEST(PasteFormats, LightningListsTorchUnderItsLightningSection) {
   // Lightning 1.9+ (pytorch-lightning 20220): torch under "* Lightning:", the rest under "* Packages:".
   auto f = read_lightning_env(paste("pasted_env/Lightning-AI-pytorch-lightning-20220.txt"));
@@ -598,6 +634,11 @@ TEST(PasteFormats, AnExtensionsLoadErrorAtTheEndOfATracebackNamesItsPackage) {
   auto m = read_import_warning_report(paste("pasted_env/open-mmlab-mmcv-2648.txt"));
   ASSERT_TRUE(m);
   EXPECT_TRUE(m->import_errors.count("mmcv"));
+  // the loader's "symbol X, version Y not defined in file": another release of a library torch needs came first
+  auto t = read_import_warning_report(paste("pasted_env/deepspeedai-DeepSpeed-3386.txt"));
+  ASSERT_TRUE(t);
+  ASSERT_TRUE(t->import_errors.count("torch"));
+  EXPECT_NE(t->import_errors.at("torch").find("cublasLtGetStatusString"), std::string::npos);
   // without a path, the package is the last one the traceback went through
   auto r = read_import_warnings("  File \"/v/lib/python3.10/site-packages/bmtrain/__init__.py\", line 3\n"
                                 "  File \"/usr/lib/python3.10/importlib/__init__.py\", line 126\n"
@@ -623,6 +664,11 @@ TEST(PasteFormats, BitsandbytesNativeLibraryThatDoesNotLoadIsAnImportFailure) {
   auto g = read_bitsandbytes_report(paste("pasted_env/tloen-alpaca-lora-46.txt"));
   ASSERT_TRUE(g);
   EXPECT_NE(g->import_errors.at("bitsandbytes").find("cudaRuntimeGetVersion"), std::string::npos);
+  // Windows: ctypes cannot load its .dll or one it needs (bitsandbytes 1446).
+  auto w = read_bitsandbytes_report(paste("pasted_env/bitsandbytes-foundation-bitsandbytes-1446.txt"));
+  ASSERT_TRUE(w);
+  ASSERT_TRUE(w->import_errors.count("bitsandbytes"));
+  EXPECT_NE(w->import_errors.at("bitsandbytes").find("libbitsandbytes_cuda116.dll"), std::string::npos);
 }
 
 TEST(PasteFormats, LightningAndOpenMMLabEnvReportsGiveTorchItsCudaAndGpus) {
@@ -1078,6 +1124,13 @@ TEST(PasteFormats, AnEnvironmentTypedByHandIsTheLastResort) {
   EXPECT_TRUE(amd->gpus.empty());
   EXPECT_FALSE(read_typed_env_list("- GPU: AMD Radeon RX 7900\n- torch: 2.1.0+cpu\n"));
   EXPECT_FALSE(read_typed_env_list("torch: 2.1.0\n"));
+  // segment-anything's notebooks print "<name> version:" rows and torch.cuda.is_available() (SAM 223).
+  auto sam = read_typed_env_list(paste("pasted_env/facebookresearch-segment-anything-223.txt"));
+  ASSERT_TRUE(sam);
+  EXPECT_EQ(sam->torch_version, "1.13.1.post200");
+  EXPECT_EQ(sam->packages.at("torchvision"), "0.14.1a0+59d9189");
+  EXPECT_EQ(sam->cuda_available, std::optional<bool>(true));
+  EXPECT_FALSE(read_typed_env_list("torch: 2.1.0\nCUDA version: 12.1\n")) << "a typed CUDA is no package";
   // For doctor --from-text only, and only when no tool's output is in the paste.
   const std::string typed = paste("pasted_env/QwenAudio-CosyVoice-1886.txt");
   EXPECT_TRUE(read_pasted_environment(typed, "1886", kCompat));

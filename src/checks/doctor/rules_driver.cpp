@@ -49,6 +49,11 @@ void compare(const DoctorContext& ctx, const std::string& have, const std::strin
   auto floor = ctx.kb.minor_compat_floor(nv->major());
   bool minor_ok = hv->major() == nv->major() && floor && !ctx.inv.driver.version.empty() &&
                   knowledge::compare_versions(ctx.inv.driver.version, floor->min_driver) >= 0;
+  // torch initialised its CUDA on this driver (torch.cuda.is_available() True) while the driver's own CUDA
+  // version is not known, only derived from the release-notes minimums: the driver runs it, whatever the table
+  // says of its number (driver 430.26 runs torch's CUDA 10.2, whose listed minimum is 440.33; vision 5729).
+  if (for_torch && !minor_ok && ctx.inv.driver.cuda_version == 0 && ctx.python && ctx.python->cuda_available.value_or(false))
+    return;
   Finding f;
   const std::string supports = have == kBelowTable ? "less than CUDA " + oldest : "CUDA " + have;
   // A pasted torch warning states only the CUDA version the driver reported, not the driver's own version.

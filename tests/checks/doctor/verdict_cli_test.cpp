@@ -195,6 +195,24 @@ TEST(GpuPresence, APastedReportWithADriverOlderThanTorchsCudaIsNotAPass) {
   fs::remove(tmp);
 }
 
+TEST(GpuPresence, TorchsOwnCudaAvailableOutweighsTheDriverTablesMinimum) {
+  // vision 5729: torch 1.10.0+cu102 on driver 430.26 says "Is CUDA available: True": torch's CUDA 10.2 runtime
+  // initialised on that driver, though the release notes list 440.33 as 10.2's minimum.
+  auto r = run_gpucheck({"doctor", "--from-text", kData + "/pasted_env/pytorch-vision-5729.txt", "--json"});
+  ASSERT_TRUE(r.exited) << r.describe();
+  EXPECT_EQ(r.exit_code, 0) << r.out.substr(0, 3000) << r.err;
+  EXPECT_TRUE(with_id(nlohmann::json::parse(r.out), "driver.too_old_for_torch").empty());
+  // The same report saying False is the driver's refusal again.
+  std::string text = gpucheck::read_file(kData + "/pasted_env/pytorch-vision-5729.txt");
+  text.replace(text.find("Is CUDA available: True"), 23, "Is CUDA available: False");
+  const fs::path tmp = fs::temp_directory_path() / ("gpucheck_verdict_430_" + std::to_string(::getpid()) + ".txt");
+  std::ofstream(tmp) << text;
+  auto refused = run_gpucheck({"doctor", "--from-text", tmp.string(), "--json"});
+  EXPECT_EQ(refused.exit_code, 1) << refused.out.substr(0, 2000);
+  EXPECT_EQ(with_id(nlohmann::json::parse(refused.out), "driver.too_old_for_torch").size(), 1u);
+  fs::remove(tmp);
+}
+
 TEST(PastedVerdicts, AnExtensionBuiltFromACheckoutIsNotHeldToItsPypiReleasesPin) {
   // xformers issue 1244: "0.0.30+c5c0720c.d20250414" (a commit and a build date) beside torch 2.8.0.dev: built
   // here against that torch, so PyPI's torch==2.7.0 pin of 0.0.30 does not describe it; the maintainer found
