@@ -115,6 +115,23 @@ std::size_t comfyui_manager_stamp(std::string_view l, std::size_t at) {
   return end > 20 && s.substr(end, 3) == " - " ? end + 3 : 0;
 }
 
+// ComfyUI's own log (app/logger.py since mid-2024): "[2024-06-30 23:35] " or with seconds and milliseconds,
+// "[2025-01-05 10:20:30.123] ": the prefix's length, 0 when none.
+std::size_t comfyui_log_prefix(std::string_view l) {
+  if (l.size() < 19 || l[0] != '[' || !digits(l, 1, 4) || l[5] != '-' || !digits(l, 6, 2) || l[8] != '-' ||
+      !digits(l, 9, 2) || l[11] != ' ' || !digits(l, 12, 2) || l[14] != ':' || !digits(l, 15, 2))
+    return 0;
+  std::size_t at = 17;
+  if (at < l.size() && l[at] == ':') {
+    if (!digits(l, at + 1, 2)) return 0;
+    at += 3;
+    if (at < l.size() && l[at] == '.')
+      for (++at; at < l.size() && std::isdigit(static_cast<unsigned char>(l[at]));) ++at;
+  }
+  if (l.substr(at, 2) != "] ") return l.substr(at) == "]" || l.substr(at, 2) == "]\n" || l.substr(at, 2) == "]\r" ? at + 1 : 0;
+  return at + 2;
+}
+
 // A line that starts with a ComfyUI-Manager stamp, with every stamp removed; nullopt for any other line.
 std::optional<std::string> without_comfyui_manager_stamps(std::string_view l) {
   if (!comfyui_manager_stamp(l, 0)) return std::nullopt;
@@ -174,6 +191,7 @@ std::string without_log_prefixes(std::string_view text) {
       if (cut) cut += python_logging_fields(line, cut);
     }
     if (!cut) cut = ray_prefix(line);
+    if (!cut) cut = comfyui_log_prefix(line);
     if (!cut) cut = rich_installer_prefix(line);
     if (!cut) cut = rich_level_prefix(line);
     out.append(line.substr(cut));

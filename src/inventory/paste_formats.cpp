@@ -30,6 +30,47 @@ bool python_identifier(const std::string& s) {
          std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isalnum(c) || c == '_'; });
 }
 
+// The code of a shell one-liner, `python3 -c "import torch; print(torch.__version__)"` after any prompt ("(env)
+// user@host:~$ "): "import torch; print(torch.__version__)"; "" for any other line. A line cut before the
+// closing quote keeps what it has.
+std::string python_c_code(const std::string& line) {
+  for (const char* flag : {" -c \"", " -c '"}) {
+    const auto at = line.find(flag);
+    if (at == std::string::npos) continue;
+    const auto space = line.rfind(' ', at == 0 ? 0 : at - 1);
+    const std::size_t start = space == std::string::npos ? 0 : space + 1;
+    const std::string command = line.substr(start, at - start);
+    const auto slash = command.rfind('/');
+    if (!starts_with(slash == std::string::npos ? command : command.substr(slash + 1), "python")) continue;
+    std::string code = line.substr(at + 5);
+    return trim(code.substr(0, code.find(flag[4])));
+  }
+  return "";
+}
+
+// The expressions a one-liner's last statement prints: "import torch; print(torch.__version__,
+// torch.version.cuda)" -> {"torch.__version__", "torch.version.cuda"}; empty when it prints nothing.
+std::vector<std::string> printed_expressions(const std::string& code) {
+  std::string last = trim(code.substr(code.rfind(';') == std::string::npos ? 0 : code.rfind(';') + 1));
+  if (!starts_with(last, "print(") || !ends_with(last, ")")) return {};
+  last = last.substr(6, last.size() - 7);
+  std::vector<std::string> out;
+  int depth = 0;
+  std::string current;
+  for (char c : last) {  // split at the commas outside parentheses: get_device_name(0) stays whole
+    if (c == '(') ++depth;
+    if (c == ')') --depth;
+    if (c == ',' && depth == 0) {
+      out.push_back(trim(current));
+      current.clear();
+    } else {
+      current += c;
+    }
+  }
+  out.push_back(trim(current));
+  return out;
+}
+
 // U+2018 and U+2019 (what editors and chat clients turn ' into) as ASCII apostrophes.
 std::string with_ascii_apostrophes(std::string s) {
   for (const char* curly : {"\xE2\x80\x98", "\xE2\x80\x99"})
@@ -160,8 +201,11 @@ std::optional<PastedFacts> read_bitsandbytes_report(std::string_view text) {
       seen = true;
       if (auto v = after(t, "bitsandbytes v"); is_version(v)) f.packages["bitsandbytes"] = v;
     }
+    // Its own banners and lines ("Welcome to bitsandbytes. For bug reports, ...", the failed set-up's message
+    // indented inside a warning).
     if (starts_with(t, "CUDA SETUP:") || starts_with(t, "COMPILED_WITH_CUDA") || starts_with(t, "CUDA specs:") ||
-        starts_with(t, "PyTorch settings found:") || t.find("BUG REPORT INFORMATION") != std::string::npos)
+        starts_with(t, "PyTorch settings found:") || t.find("BUG REPORT INFORMATION") != std::string::npos ||
+        starts_with(t, "Welcome to bitsandbytes") || t.find("CUDA Setup failed despite GPU being available") != std::string::npos)
       seen = true;
     // bitsandbytes 0.43+ (cextension.py) when its native library does not load: every GPU op fails.
     for (const char* load : {"Could not load bitsandbytes native library", "bitsandbytes library load error",
@@ -334,27 +378,42 @@ std::optional<PastedFacts> read_interactive_session(std::string_view text) {
   PastedFacts f;
   f.format = "interactive session";
   bool seen = false;
-  std::string asked;  // the expression typed on the line before (the prompt is gone: lines_of strips '>')
+  // The value one expression printed, taken when it is a fact this reader knows; false otherwise.
+  auto answer = [&f](const std::string& asked, std::string value) {
+    if (value.size() >= 2 && (value[0] == '\'' || value[0] == '"') && value.back() == value[0])
+      value = value.substr(1, value.size() - 2);
+    const std::string word = first_word(value);
+    if (asked == "torch.version.cuda" && (value == "None" || dotted_number(value))) {
+      f.torch_cuda = value == "None" ? "" : value;  // None: a CPU build
+    } else if (asked == "torch.cuda.is_available()" && (value == "True" || value == "False")) {
+      f.cuda_available = value == "True";
+    } else if (asked == "sys.version" && dotted_number(word)) {
+      f.python_version = word;
+    } else if (ends_with(asked, ".__version__") && is_version(word) && value == word) {
+      const std::string module = asked.substr(0, asked.size() - std::strlen(".__version__"));
+      if (module == "torch") f.torch_version = word;
+      else f.packages[normalized(module)] = word;
+    } else {
+      return false;
+    }
+    return true;
+  };
+  auto known = [](const std::string& expr) {
+    const bool version_of_module =
+        ends_with(expr, ".__version__") && python_identifier(expr.substr(0, expr.size() - std::strlen(".__version__")));
+    return version_of_module || expr == "torch.version.cuda" || expr == "torch.cuda.is_available()" || expr == "sys.version";
+  };
+  // The expressions the line before printed: one typed at the prompt (which lines_of strips with the '>'), or
+  // those of a shell one-liner's print(), whose answers share the next line ("2.1.0+cu121 12.1 True").
+  std::vector<std::string> asked;
   for (const auto& t : lines_of(text)) {
     std::string line = trim(t);
     if (!asked.empty()) {
-      std::string value = line;
-      if (value.size() >= 2 && (value[0] == '\'' || value[0] == '"') && value.back() == value[0])
-        value = value.substr(1, value.size() - 2);
-      const std::string word = first_word(value);
-      bool answered = true;
-      if (asked == "torch.version.cuda" && (value == "None" || dotted_number(value))) {
-        f.torch_cuda = value == "None" ? "" : value;  // None: a CPU build
-      } else if (asked == "torch.cuda.is_available()" && (value == "True" || value == "False")) {
-        f.cuda_available = value == "True";
-      } else if (asked == "sys.version" && dotted_number(word)) {
-        f.python_version = word;
-      } else if (ends_with(asked, ".__version__") && is_version(word) && value == word) {
-        const std::string module = asked.substr(0, asked.size() - std::strlen(".__version__"));
-        if (module == "torch") f.torch_version = word;
-        else f.packages[normalized(module)] = word;
-      } else {
-        answered = false;
+      bool answered = false;
+      if (asked.size() == 1) {
+        answered = answer(asked[0], line);
+      } else if (const auto words = words_of(line); words.size() == asked.size()) {
+        for (std::size_t i = 0; i < words.size(); ++i) answered = answer(asked[i], words[i]) || answered;
       }
       asked.clear();
       if (answered) {
@@ -362,12 +421,14 @@ std::optional<PastedFacts> read_interactive_session(std::string_view text) {
         continue;
       }
     }
+    if (const std::string code = python_c_code(line); !code.empty()) {
+      asked = printed_expressions(code);
+      if (std::none_of(asked.begin(), asked.end(), known)) asked.clear();
+      continue;
+    }
     std::string expr = line;
     if (starts_with(expr, "print(") && ends_with(expr, ")")) expr = expr.substr(6, expr.size() - 7);
-    const bool version_of_module =
-        ends_with(expr, ".__version__") && python_identifier(expr.substr(0, expr.size() - std::strlen(".__version__")));
-    if (version_of_module || expr == "torch.version.cuda" || expr == "torch.cuda.is_available()" || expr == "sys.version")
-      asked = expr;
+    if (known(expr)) asked = {expr};
   }
   if (!seen) return std::nullopt;
   return f;
@@ -732,7 +793,12 @@ std::optional<PastedFacts> read_comfyui_report(std::string_view text) {
     d = d.substr(d.find(' ') == std::string::npos ? d.size() : d.find(' ') + 1);
     return trim(d.substr(0, d.rfind(" : ")));
   };
-  for (const auto& t : lines_of(text)) {
+  // The startup banner's lines joined into one when pasted without line breaks: "** ComfyUI startup time: ...
+  // ** Platform: Windows ** Python version: 3.10.9 (...)".
+  std::string banner_lines(text);
+  for (auto at = banner_lines.find(" ** "); at != std::string::npos; at = banner_lines.find(" ** ", at + 1))
+    banner_lines[at] = '\n';
+  for (const auto& t : lines_of(banner_lines)) {
     std::string line = trim(t);
     // The bug report's markdown: "- **PyTorch Version:** 2.8.0+cu129", "- **Name:** cuda:0 NVIDIA ...".
     if (starts_with(line, "- **")) {
@@ -1107,7 +1173,9 @@ std::string missing_compiled_module(const std::string& line) {
 // ">>> import torchvision" or ">>> from torchvision.ops import nms" typed in an interactive session (the
 // prompt is gone: lines_of strips '>' as a quote mark): the top-level module, "" for any other line.
 std::string interactive_import(const std::string& line) {
-  const std::string code = trim(line);
+  // At the prompt ("import torch", the '>>>' gone) or as a shell one-liner's first statement.
+  std::string code = python_c_code(line);
+  code = code.empty() ? trim(line) : trim(code.substr(0, code.find(';')));
   std::string rest;
   if (starts_with(code, "import ")) rest = code.substr(7);
   else if (starts_with(code, "from ")) rest = code.substr(5);
@@ -1196,6 +1264,13 @@ std::map<std::string, std::string> read_import_warnings(std::string_view text) {
     if (t.find("operator torchvision::") != std::string::npos && t.find("does not exist") != std::string::npos &&
         !out.count("torchvision"))
       out["torchvision"] = t;
+    // JAX's CUDA plugin failing at start-up (jax/_src/xla_bridge.py), after which JAX runs on the CPU: "Jax plugin
+    // configuration error: Exception when calling jax_plugins.xla_cuda12.initialize()".
+    if (auto j = t.find("Jax plugin configuration error: Exception when calling "); j != std::string::npos) {
+      std::string plugin = t.substr(j + 55);
+      plugin = plugin.substr(0, plugin.find(".initialize()"));
+      if (starts_with(plugin, "jax_plugins.") && !out.count(plugin)) out[plugin] = t.substr(j);
+    }
     // vLLM: "WARNING 11-14 02:19:07 _custom_ops.py:20] Failed to import from vllm._C with ModuleNotFoundError(...)"
     auto at = t.find("Failed to import from vllm._C with ");
     if (at != std::string::npos && !out.count("vllm")) out["vllm"] = t.substr(at);

@@ -97,6 +97,16 @@ std::optional<PastedFacts> read_nvcc_version(std::string_view text);
 std::optional<PastedFacts> read_torch_build_config(std::string_view text);
 /// `nvidia-smi topo -m`: one row per GPU ("GPU0  X  NV12  NODE ..."), no model names; the GPUs counted.
 std::optional<PastedFacts> read_nvidia_smi_topology(std::string_view text);
+/// `nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv`: the header names the fields, one row
+/// per GPU.
+std::optional<PastedFacts> read_nvidia_smi_query(std::string_view text);
+/// `cupy.show_config()`: Python, CuPy, NumPy, the driver's CUDA ("CUDA Driver Version : 12020", what
+/// cudaDriverGetVersion answers), each device's name and capability ("86"), and a library row holding the
+/// exception CuPy raised loading it ("cuBLAS Version : ImportError(...)") as that binding's import failure.
+std::optional<PastedFacts> read_cupy_config(std::string_view text);
+/// uv's install summary ("Installed 19 packages in 6.00s", " + jax==0.6.1", " ~ torch==2.5.1", "Using Python
+/// 3.13.3 environment at: .venv"): the packages it installed.
+std::optional<PastedFacts> read_uv_install(std::string_view text);
 /// InvokeAI's startup log ("[InvokeAI]::INFO --> Using torch device: NVIDIA GeForce GTX 1060", "InvokeAI
 /// version 6.6.0"): the GPU torch runs on, InvokeAI's version (paste_launcher_logs.cpp).
 std::optional<PastedFacts> read_invokeai_log(std::string_view text);

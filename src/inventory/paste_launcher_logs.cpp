@@ -59,6 +59,8 @@ std::optional<PastedFacts> read_installer_log(std::string_view text) {
     // (SD.Next, later ": nvidia-smi present"), "CUDA: nVidia toolkit detected" (SD.Next 2025).
     if (t.find("nVidia toolkit detected") != std::string::npos || t.find("nVidia CUDA toolkit detected") != std::string::npos) {
       nvidia_smi = seen = true;
+    } else if (t == "Starting SD.Next") {  // SD.Next's first line: a log cut before torch still states Python
+      seen = true;
     } else if (starts_with(t, "Torch reports CUDA not available")) {
       f.cuda_available = false;
     } else if (starts_with(t, "Torch backend: nVidia CUDA ")) {  // "Torch backend: nVidia CUDA 11.8 cuDNN 8905"

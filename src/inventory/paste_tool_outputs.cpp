@@ -1,8 +1,11 @@
 // Outputs of single tools pasted as the environment: `nvcc --version`, torch's build configuration
-// (`torch.__config__.show()`, "PyTorch built with:") and `nvidia-smi topo -m`. Each states one part of the
-// stack; paste_formats.h declares them beside the other readers.
+// (`torch.__config__.show()`, "PyTorch built with:"), `nvidia-smi topo -m`, `nvidia-smi --query-gpu=...
+// --format=csv`, `cupy.show_config()` and uv's install summary. Each states one part of the stack;
+// paste_formats.h declares them beside the other readers.
 #include <algorithm>
 #include <cctype>
+#include <cstring>
+#include <map>
 
 #include "core/text.h"
 #include "inventory/paste_formats.h"
@@ -11,11 +14,14 @@
 namespace gpucheck::inventory {
 namespace {
 
+using paste_text::distribution_name;
 using paste_text::first_word;
 using paste_text::is_version;
 using paste_text::lines_of;
-using paste_text::words_of;
+using paste_text::normalized;
 using paste_text::nvcc_release;
+using paste_text::small_number;
+using paste_text::words_of;
 
 // "-gencode;arch=compute_37,code=sm_37;-gencode;arch=compute_86,code=compute_86" -> sm_37, compute_86: the
 // names torch.cuda.get_arch_list() gives for the same build. A line cut short (an "arch=" without its
@@ -39,7 +45,141 @@ std::vector<std::string> archs_of_gencode_flags(const std::string& flags) {
   return out;
 }
 
+// A compute capability written without its dot, as CuPy prints it: "86" -> "8.6", "120" -> "12.0"; "" otherwise.
+std::string dotted_capability(const std::string& digits) {
+  int n = 0;
+  if (digits.size() < 2 || digits.size() > 3 || !small_number(digits, n)) return "";
+  return digits.substr(0, digits.size() - 1) + "." + digits.substr(digits.size() - 1);
+}
+
+// A value that is the repr of the exception a call raised: "ImportError('Failure finding ...')",
+// "CUDARuntimeError('cudaErrorInsufficientDriver: ...')".
+bool exception_repr(const std::string& value) {
+  const auto paren = value.find('(');
+  if (paren == std::string::npos || paren < 5 || value.compare(paren - 5, 5, "Error") != 0) return false;
+  return std::all_of(value.begin(), value.begin() + static_cast<std::ptrdiff_t>(paren),
+                     [](unsigned char c) { return std::isalnum(c) || c == '_' || c == '.'; });
+}
+
 }  // namespace
+
+std::optional<PastedFacts> read_cupy_config(std::string_view text) {
+  PastedFacts f;
+  f.format = "cupy.show_config()";
+  bool seen = false, rocm = false;
+  std::map<std::string, PastedGpu> devices;  // "0" -> its name and capability
+  // The module of CuPy that binds each library, by the row show_config() gives it. A row whose value is the
+  // exception raised while loading the library ("cuBLAS Version : ImportError('Failure finding
+  // \"libcublasLt.so\" ...')") is that module failing to import: everything using the library fails.
+  static const std::pair<const char*, const char*> bindings[] = {
+      {"cuBLAS Version", "cupy.cuda.cublas"}, {"cuFFT Version", "cupy.cuda.cufft"},
+      {"cuRAND Version", "cupy.cuda.curand"}, {"cuSOLVER Version", "cupy.cuda.cusolver"},
+      {"cuSPARSE Version", "cupy.cuda.cusparse"}, {"NVRTC Version", "cupy.cuda.nvrtc"},
+      {"cuDNN Version", "cupy.cuda.cudnn"}, {"NCCL Runtime Version", "cupy.cuda.nccl"}};
+  for (const auto& t : lines_of(text)) {
+    // cupyx/_runtime_info.py writes '{:<width}: {}' with width the longest key + 2: " : " always separates.
+    const auto sep = t.find(" : ");
+    if (sep == std::string::npos) continue;
+    const std::string key = trim(t.substr(0, sep)), value = trim(t.substr(sep + 3));
+    const std::string word = first_word(value);
+    int number = 0;
+    if (key == "CuPy Version") {
+      seen = true;
+      if (is_version(word)) f.packages["cupy"] = word;
+    } else if (key == "CuPy Platform") {
+      rocm = value.find("ROCm") != std::string::npos;
+    } else if (key == "Python Version" && dotted_number(word)) {
+      f.python_version = word;
+    } else if (key == "NumPy Version" && is_version(word)) {
+      f.packages["numpy"] = word;
+    } else if (key == "CUDA Driver Version" && small_number(value, number) && number >= 1000) {
+      f.driver_cuda = number;  // cudaDriverGetVersion(): the newest CUDA the driver supports
+    } else if (starts_with(key, "Device ") && key.find(' ', 7) != std::string::npos) {
+      const std::string index = key.substr(7, key.find(' ', 7) - 7), field = key.substr(key.find(' ', 7) + 1);
+      if (!small_number(index, number)) continue;
+      if (field == "Name") devices[index].name = value;
+      else if (field == "Compute Capability") devices[index].cc = dotted_capability(value);
+      else if (field == "Arch") rocm = true;  // HIP's gcnArchName
+    } else {
+      for (const auto& [row, module] : bindings)
+        if (key == row && exception_repr(value)) f.import_errors.emplace(module, value);
+    }
+  }
+  if (!seen) return std::nullopt;
+  if (rocm) {  // CuPy on ROCm: its "CUDA" rows are HIP's, its devices AMD's
+    f.driver_cuda = 0;
+    devices.clear();
+  }
+  for (const auto& [index, gpu] : devices)
+    if (!gpu.name.empty()) f.gpus.push_back(gpu);
+  return f;
+}
+
+std::optional<PastedFacts> read_nvidia_smi_query(std::string_view text) {
+  PastedFacts f;
+  f.format = "nvidia-smi --query-gpu";
+  std::vector<std::string> fields;
+  for (const auto& t : lines_of(text)) {
+    auto cells = split(t, ',');
+    for (auto& c : cells) c = trim(c);
+    // The CSV header nvidia-smi prints: the queried field names, units in brackets ("memory.total [MiB]").
+    if (fields.empty()) {
+      bool header = !cells.empty();
+      for (const auto& c : cells)
+        header = header && (c == "name" || c == "driver_version" || c == "compute_cap" || c == "index" ||
+                            c == "pci.bus_id" || c == "uuid" || starts_with(c, "memory.") || starts_with(c, "temperature.") ||
+                            starts_with(c, "utilization.") || starts_with(c, "power.") || starts_with(c, "clocks."));
+      // One generic field alone ("index", "uuid") could head any list: a single field must name the GPU's model,
+      // capability or driver.
+      if (cells.size() == 1 && cells[0] != "name" && cells[0] != "compute_cap" && cells[0] != "driver_version") header = false;
+      if (header) fields = cells;
+      continue;
+    }
+    // The rows end where the CSV ends: another number of cells, or a cell that is not what its field holds.
+    if (cells.size() != fields.size() || trim(t).empty()) break;
+    PastedGpu gpu;
+    std::string driver;
+    bool row = true;
+    int index = 0;
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+      if (fields[i] == "name") gpu.name = cells[i], row = row && !cells[i].empty();
+      else if (fields[i] == "compute_cap") gpu.cc = cells[i], row = row && dotted_number(cells[i]);
+      else if (fields[i] == "driver_version") driver = cells[i], row = row && dotted_number(cells[i]);
+      else if (fields[i] == "index") row = row && small_number(cells[i], index);
+      else row = row && !cells[i].empty();
+    }
+    if (!row) break;
+    if (f.driver_version.empty()) f.driver_version = driver;
+    f.gpus.push_back(gpu);
+  }
+  if (f.gpus.empty()) return std::nullopt;
+  return f;
+}
+
+std::optional<PastedFacts> read_uv_install(std::string_view text) {
+  PastedFacts f;
+  f.format = "uv's install summary";
+  int rows = 0;
+  bool summary = false;
+  for (const auto& t : lines_of(text)) {
+    // "Installed 19 packages in 6.00s", "Using Python 3.13.3 environment at: .venv", "Using CPython 3.12.3".
+    if (starts_with(t, "Installed ") && t.find(" package") != std::string::npos) summary = true;
+    for (const char* key : {"Using Python ", "Using CPython "})
+      if (starts_with(t, key) && dotted_number(first_word(t.substr(std::strlen(key))))) f.python_version = first_word(t.substr(std::strlen(key)));
+    // " + jax==0.6.1" installed, " ~ torch==2.5.1" reinstalled; " - numpy==1.26.4" is what was removed.
+    if (t.size() < 6 || (t[0] != '+' && t[0] != '~') || t[1] != ' ') continue;
+    const std::string pin = trim(t.substr(2));
+    const auto eq = pin.find("==");
+    if (eq == std::string::npos || pin.find(' ') != std::string::npos) continue;
+    const std::string name = pin.substr(0, eq), version = pin.substr(eq + 2);
+    if (!distribution_name(name) || !is_version(version)) continue;
+    f.packages[normalized(name)] = version;
+    if (normalized(name) == "torch") f.torch_version = version;
+    ++rows;
+  }
+  if (rows == 0 || (!summary && rows < 2)) return std::nullopt;
+  return f;
+}
 
 std::optional<PastedFacts> read_nvcc_version(std::string_view text) {
   PastedFacts f;

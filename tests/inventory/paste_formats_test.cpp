@@ -1182,3 +1182,106 @@ TEST(PasteFormats, ShortOrCutPackageListsAreStillLists) {
   EXPECT_FALSE(read_package_list("Epoch 1\nEpoch 2\nEpoch 3\nEpoch 4\nEpoch 5\nStep 6\n"));
   EXPECT_FALSE(read_package_list("numpy==1.26.4\nscipy==1.11.0\n"));
 }
+
+TEST(PasteFormats, CupyShowConfigGivesTheDriversCudaDevicesAndLibrariesThatDoNotLoad) {
+  // cupy 9723: cuBLAS's row holds the ImportError CuPy raised loading libcublasLt.
+  auto f = read_cupy_config(paste("pasted_env/cupy-cupy-9723.txt"));
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->python_version, "3.10.12");
+  EXPECT_EQ(f->packages.at("cupy"), "14.0.0");
+  EXPECT_EQ(f->driver_cuda, 13000);
+  ASSERT_TRUE(f->import_errors.count("cupy.cuda.cublas"));
+  EXPECT_NE(f->import_errors.at("cupy.cuda.cublas").find("libcublasLt.so"), std::string::npos);
+  // cupy 9547: a RuntimeError inside the runtime row's "locally installed" part is no library of CuPy failing.
+  auto g = read_cupy_config(paste("pasted_env/cupy-cupy-9547.txt"));
+  ASSERT_TRUE(g);
+  EXPECT_TRUE(g->import_errors.empty());
+  // The device rows (cupyx/_runtime_info.py: '{:<width}: {}', capability without its dot); ROCm's are AMD's.
+  const std::string rows = "CuPy Version          : 13.3.0\nCUDA Driver Version   : 12020\n"
+                           "Device 0 Name         : NVIDIA GeForce RTX 3090\nDevice 0 Compute Capability : 86\n"
+                           "Device 1 Name         : NVIDIA GeForce RTX 3090\nDevice 1 Compute Capability : 86\n";
+  auto d = read_cupy_config(rows);
+  ASSERT_TRUE(d);
+  ASSERT_EQ(d->gpus.size(), 2u);
+  EXPECT_EQ(d->gpus[1].cc, "8.6");
+  auto rocm = read_cupy_config("CuPy Version : 13.3.0\nCuPy Platform : AMD ROCm\nCUDA Driver Version : 60342134\n"
+                               "Device 0 Name : AMD Instinct MI250X\nDevice 0 Arch : gfx90a\n");
+  ASSERT_TRUE(rocm);
+  EXPECT_TRUE(rocm->gpus.empty());
+  EXPECT_EQ(rocm->driver_cuda, 0);
+  EXPECT_FALSE(read_cupy_config("NumPy Version : 2.2.6\n")) << "no CuPy row, no CuPy report";
+}
+
+TEST(PasteFormats, NvidiaSmiQueryCsvAndUvsInstallSummary) {
+  // TransformerEngine 1159: one field queried.
+  auto q = read_nvidia_smi_query(paste("pasted_env/NVIDIA-TransformerEngine-1159.txt"));
+  ASSERT_TRUE(q);
+  ASSERT_EQ(q->gpus.size(), 1u);
+  EXPECT_EQ(q->gpus[0].cc, "8.6");
+  auto named = read_nvidia_smi_query("name, driver_version, compute_cap\nNVIDIA A100-SXM4-80GB, 535.104.05, 8.0\n"
+                                     "NVIDIA A100-SXM4-80GB, 535.104.05, 8.0\n");
+  ASSERT_TRUE(named);
+  EXPECT_EQ(named->gpus.size(), 2u);
+  EXPECT_EQ(named->gpus[0].name, "NVIDIA A100-SXM4-80GB");
+  EXPECT_EQ(named->driver_version, "535.104.05");
+  EXPECT_FALSE(read_nvidia_smi_query("name, age\nAda, 36\n"));
+  // jax 28929: `uv pip install` lists what it installed; removed packages ("- x==1") are not installed.
+  auto uv = read_uv_install(paste("pasted_env/jax-ml-jax-28929.txt"));
+  ASSERT_TRUE(uv);
+  EXPECT_EQ(uv->python_version, "3.13.3");
+  EXPECT_EQ(uv->packages.at("jax-cuda12-plugin"), "0.6.1");
+  EXPECT_EQ(uv->packages.at("nvidia-cudnn-cu12"), "9.10.1.4");
+  auto swap = read_uv_install("Installed 1 package in 3ms\n - torch==2.4.1\n + torch==2.5.1\n");
+  ASSERT_TRUE(swap);
+  EXPECT_EQ(swap->torch_version, "2.5.1");
+  EXPECT_FALSE(read_uv_install("+ a==1\n")) << "one row without uv's summary line";
+}
+
+TEST(PasteFormats, ShellOneLinersAnswerLikeThePrompt) {
+  // torchsparse 365: `python -c "import torch; print(torch.__version__)"` after a shell prompt, then its output.
+  auto f = read_interactive_session(paste("pasted_env/mit-han-lab-torchsparse-365.txt"));
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->torch_version, "1.10.2+cu113");
+  EXPECT_EQ(f->torch_cuda, std::optional<std::string>("11.3"));
+  // Several values printed on one line, one per expression.
+  auto many = read_interactive_session(
+      "$ python3 -c 'import torch; print(torch.__version__, torch.version.cuda, torch.cuda.is_available())'\n"
+      "2.1.0+cu121 12.1 True\n");
+  ASSERT_TRUE(many);
+  EXPECT_EQ(many->torch_version, "2.1.0+cu121");
+  EXPECT_EQ(many->cuda_available, std::optional<bool>(true));
+  EXPECT_FALSE(read_interactive_session("$ python3 -c 'import torch; print(torch.cuda.get_device_name(0), torch.__version__)'\n"
+                                        "NVIDIA GeForce RTX 3090 2.1.0\n"))
+      << "a name of several words does not line up with the expressions";
+  EXPECT_FALSE(read_interactive_session("$ ls -c 'torch.__version__'\n2.1.0\n")) << "not python";
+  // A one-liner's import followed by a traceback (TensorRT 3351): that import failed.
+  auto trt = read_import_warnings(paste("pasted_env/pytorch-TensorRT-3351.txt"));
+  ASSERT_TRUE(trt.count("tensorrt"));
+  EXPECT_NE(trt.at("tensorrt").find("No module named 'tensorrt'"), std::string::npos);
+}
+
+TEST(PasteFormats, JaxPluginBitsandbytesBannersComfyuiLogAndSdnextPython) {
+  // jax 30050: JAX's CUDA plugin failing at start-up.
+  auto jax = read_import_warnings(paste("pasted_env/jax-ml-jax-30050.txt"));
+  ASSERT_TRUE(jax.count("jax_plugins.xla_cuda12")) << jax.size();
+  // litgpt 278: bitsandbytes' failed set-up indented inside a warning; MiniGPT-4 81: its banner, nothing failing.
+  auto bnb = read_bitsandbytes_report(paste("pasted_env/Lightning-AI-litgpt-278.txt"));
+  ASSERT_TRUE(bnb);
+  EXPECT_TRUE(bnb->import_errors.count("bitsandbytes"));
+  auto banner = read_bitsandbytes_report(paste("pasted_env/Vision-CAIR-MiniGPT-4-81.txt"));
+  ASSERT_TRUE(banner);
+  EXPECT_TRUE(banner->import_errors.empty());
+  // ComfyUI's "[2024-06-30 23:35] " log prefix (2427) and its banner joined into one line (4297).
+  EXPECT_EQ(without_log_prefixes("[2024-06-30 23:35] ** Platform: Windows\n[2025-01-05 10:20:30.123] x\n[1] y\n"),
+            "** Platform: Windows\nx\n[1] y\n");
+  auto log = read_comfyui_report(without_log_prefixes(paste("pasted_env/Comfy-Org-ComfyUI-2427.txt")));
+  ASSERT_TRUE(log);
+  EXPECT_EQ(log->python_version, "3.11.8");
+  auto joined = read_comfyui_report(paste("pasted_env/Comfy-Org-ComfyUI-4297.txt"));
+  ASSERT_TRUE(joined);
+  EXPECT_EQ(joined->python_version, "3.10.9");
+  // SD.Next 3035: the log cut before torch's lines states Python.
+  auto sdnext = read_installer_log(without_log_prefixes(paste("pasted_env/vladmandic-sdnext-3035.txt")));
+  ASSERT_TRUE(sdnext);
+  EXPECT_EQ(sdnext->python_version, "3.9.19");
+}

@@ -1,5 +1,6 @@
 #include "checks/doctor/doctor_context.h"
 
+#include <algorithm>
 #include <filesystem>
 
 #include "knowledge/version.h"
@@ -102,6 +103,13 @@ bool DoctorContext::has_env(const std::string& name) const { return !env(name).e
 std::string DoctorContext::python_label() const {
   if (!python) return "no Python environment";
   return "python " + python->version + " at " + python->interpreter;
+}
+
+bool DoctorContext::python_from_paste() const {
+  if (!python) return false;
+  const auto& via = python->found_via;
+  return std::find(via.begin(), via.end(), "pasted") != via.end() ||
+         std::find(via.begin(), via.end(), "collect_env") != via.end();
 }
 
 const inventory::Toolkit* DoctorContext::toolkit_at(const std::string& root_in) const {

@@ -38,6 +38,8 @@ struct DoctorContext {
   bool has_env(const std::string& name) const;
   /// "python 3.10.12 at /opt/env/bin/python"
   std::string python_label() const;
+  /// The judged Python is a pasted report's (a collect_env or another format), not one probed here.
+  bool python_from_paste() const;
   /// The toolkit installed at `root` (trailing slashes and the /usr/local/cuda link tolerated); nullptr if none.
   const inventory::Toolkit* toolkit_at(const std::string& root) const;
   /// Installed toolkits with this major.minor, /usr/local/cuda-X.Y first.

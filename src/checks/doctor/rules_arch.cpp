@@ -118,10 +118,7 @@ void check_gpu_arch(const DoctorContext& ctx, std::vector<Finding>& out) {
   const std::string torch_name =
       ctx.python->torch_version.empty() ? std::string("the installed torch") : "torch " + ctx.python->torch_version;
   std::vector<std::string> targets = ctx.python->torch_arch_list;
-  const auto& via = ctx.python->found_via;
-  const bool pasted = std::find(via.begin(), via.end(), "pasted") != via.end() ||
-                      std::find(via.begin(), via.end(), "collect_env") != via.end();
-  std::string list_source = pasted ? std::string("pasted: the architectures torch states it was built for")
+  std::string list_source = ctx.python_from_paste() ? std::string("pasted: the architectures torch states it was built for")
                                    : ctx.python_label() + ": torch.cuda.get_arch_list()";
   if (targets.empty()) {
     if (const knowledge::TorchBuild* b = ctx.kb.torch_build(ctx.python->torch_version, ctx.torch_cuda())) targets = b->archs;
@@ -147,7 +144,7 @@ void check_gpu_arch(const DoctorContext& ctx, std::vector<Finding>& out) {
     const std::string torch_cuda = ctx.torch_cuda();
     const bool cuda_predates_gpu =
         arch && !arch->first_cuda.empty() &&
-        (torch_cuda.empty() ? pasted && !ctx.python->torch_arch_list.empty()
+        (torch_cuda.empty() ? ctx.python_from_paste() && !ctx.python->torch_arch_list.empty()
                             : knowledge::compare_versions(torch_cuda, arch->first_cuda) < 0);
     if (cov == Coverage::kPtxOnly && cuda_predates_gpu) {
       f.id = "gpu.arch_not_in_torch";

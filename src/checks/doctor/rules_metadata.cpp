@@ -289,9 +289,12 @@ void check_import_failures(const DoctorContext& ctx, std::vector<Finding>& out) 
     f.status = Status::kFail;
     f.title = other_torch ? module + " was built for another torch than " + py.torch_version + ": import fails in " + py.interpreter
                           : "import " + module + " fails in " + py.interpreter;
-    f.evidence = {{"import " + module, error, "after import torch in " + py.interpreter}};
-    f.explanation = "The package is installed (its dist-info is there) but cannot be used: every program "
-                    "importing it stops here.";
+    const bool pasted = ctx.python_from_paste();
+    f.evidence = {{"import " + module, error,
+                   pasted ? "the pasted report" : (py.torch_installed ? "after import torch in " : "in ") + py.interpreter}};
+    f.explanation = pasted ? "The paste shows this import failing: every program importing it stops there."
+                           : "The package is installed (its dist-info is there) but cannot be used: every program "
+                             "importing it stops here.";
     // An extension the knowledge base knows (torchao, whose metadata pins no torch, and whose _C does not load
     // on another torch): the release the planner matches to the installed torch from sourced facts, torch kept.
     std::string dist = module.substr(0, module.find('.'));
