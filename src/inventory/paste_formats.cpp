@@ -246,7 +246,10 @@ std::optional<PastedFacts> read_bitsandbytes_report(std::string_view text) {
                             "cannot open shared object file", "undefined symbol: ",
                             // the same on Windows (ctypes' WinError 126 for its .dll or one it needs)
                             "Could not find module '",
-                            "CUDA SETUP: Something unexpected happened"})
+                            "CUDA SETUP: Something unexpected happened",
+                            // 0.35-0.37 (cuda_setup/main.py): no binary for the CUDA it detected, so it falls back
+                            // to libbitsandbytes.so and its GPU ops fail; its own probe failing to reach a GPU
+                            "compile library for specific version", "CUDA exception! Error code: "})
       if (t.find(bad) != std::string::npos && !f.import_errors.count("bitsandbytes")) f.import_errors["bitsandbytes"] = t;
   }
   if (!seen) return std::nullopt;
@@ -557,12 +560,21 @@ std::optional<PastedFacts> read_startup_banners(std::string_view text) {
   bool banner_gpu = false;
   for (const auto& t : lines) {
     const std::string line = trim(t);
-    if (starts_with(line, "Ultralytics ") && line.find(" torch-") != std::string::npos) {
+    // YOLOv5's banner before Ultralytics': "YOLOv5 🚀 v7.0-72 Python-3.10.9 torch-1.13.1+cu117 CUDA:0 (...)",
+    // "YOLOv5  2022-4-22 torch 1.11.0+cpu CPU", and its oldest "Using torch 1.6.0 CPU".
+    std::string::size_type torch_at = std::string::npos, torch_len = 0;
+    if ((starts_with(line, "Ultralytics ") || starts_with(line, "YOLOv5 ")) && line.find(" torch-") != std::string::npos)
+      torch_at = line.find(" torch-"), torch_len = 7;
+    else if (starts_with(line, "YOLOv5 ") && line.find(" torch ") != std::string::npos)
+      torch_at = line.find(" torch "), torch_len = 7;
+    else if (starts_with(line, "Using torch ") && (ends_with(line, " CPU") || line.find(" CUDA:") != std::string::npos))
+      torch_at = 5, torch_len = 7;
+    if (torch_at != std::string::npos && is_version(first_word(line.substr(torch_at + torch_len)))) {
       // "... Python-3.10.12 torch-2.2.0+cu121 CUDA:0 (NVIDIA A100-SXM4-80GB, 81051MiB)" or "... CPU (Intel ...)"
       // Several banners (a run before and after a reinstall): the last states the torch now installed and
       // where it runs; the GPUs any of them named are the machine's.
       ultralytics = seen = true;
-      f.torch_version = first_word(line.substr(line.find(" torch-") + 7));
+      f.torch_version = first_word(line.substr(torch_at + torch_len));
       if (auto py = line.find(" Python-"); py != std::string::npos) f.python_version = first_word(line.substr(py + 8));
       std::vector<PastedGpu> named;
       for (auto cuda = line.find(" CUDA:"); cuda != std::string::npos; cuda = line.find(" CUDA:", cuda + 6)) {
@@ -986,6 +998,9 @@ std::optional<PastedFacts> read_openmmlab_env(std::string_view pasted) {
   for (const auto& t : lines_of(pasted)) {
     const std::string expanded = from_ordered_dict(trim(t));
     text += expanded.empty() ? t + "\n" : expanded;
+    // lmdeploy's check_env is this report with its own rows after torch's ("LMDeploy: 0.10.2+"): a paste cut
+    // above "sys.platform" is still one.
+    seen |= starts_with(trim(t), "LMDeploy: ");
   }
   for (const auto& t : lines_of(text)) {
     if (starts_with(trim(t), "{'")) pprint = true;
@@ -1010,11 +1025,11 @@ std::optional<PastedFacts> read_openmmlab_env(std::string_view pasted) {
       f.nvcc_version = nvcc_release(value);
     } else if (std::size_t count = gpu_group_size(key)) {
       for (std::size_t i = 0; i < count; ++i) f.gpus.push_back({value, ""});
-    } else if ((key == "TorchVision" || key == "MMCV" || key == "MMEngine") && is_version(value)) {
+    } else if ((key == "TorchVision" || key == "MMCV" || key == "MMEngine" || key == "LMDeploy") && is_version(value)) {
       f.packages[normalized(key)] = first_word(value);
     }
   }
-  if (!seen || f.torch_version.empty()) return std::nullopt;
+  if (!seen || (f.torch_version.empty() && f.packages.empty())) return std::nullopt;
   return f;
 }
 
@@ -1367,6 +1382,19 @@ std::optional<PastedFacts> read_package_list(std::string_view text) {
           t = trim(t.substr(std::string(tag).size()));
           ++tagged_rows;
         }
+  // A list pasted as a Markdown table ("blas  |  1.0  |  mkl |", its "--- | ---" rule: vision 1405) or with
+  // a row emphasised ("**torchvision       0.3.0**", "*torch  2.0.0a0+8aa34602.nv23.3*"): the cells as words.
+  for (auto& t : lines) {
+    if (std::count(t.begin(), t.end(), '|') >= 2) {
+      const bool rule = t.find_first_not_of("|-: ") == std::string::npos;
+      std::replace(t.begin(), t.end(), '|', ' ');
+      t = rule ? "" : trim(t);
+    }
+    std::size_t lead = 0, tail = 0;
+    while (lead < t.size() && lead < 2 && t[lead] == '*') ++lead;
+    while (tail < t.size() - lead && tail < 2 && t[t.size() - 1 - tail] == '*') ++tail;
+    if (lead > 0 && lead == tail && lead < t.size() && t[lead] != ' ') t = trim(t.substr(lead, t.size() - lead - tail));
+  }
   // A list retyped as Markdown bullets ("- torch                    2.3.1", AutoAWQ 559): the bullet goes
   // when the rest is a name and a version.
   for (auto& t : lines) {
@@ -1419,7 +1447,8 @@ std::optional<PastedFacts> read_package_list(std::string_view text) {
   if (!conda && bare_pip_rows >= 2 && (torch_family || typed_pip_list || padded_table)) pip_table = true;
   bool freeze_torch_family = false;
   for (const auto& t : lines) {
-    if (starts_with(t, "# packages in environment at") || (starts_with(t, "# Name") && t.find("Build") != std::string::npos)) {
+    if (starts_with(t, "# packages in environment at") ||
+        ((starts_with(t, "# Name") || starts_with(t, "Name ")) && t.find("Build") != std::string::npos)) {
       conda = true;
       continue;
     }

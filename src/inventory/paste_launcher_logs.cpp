@@ -1,7 +1,11 @@
 // Startup logs of the GUI launchers that users paste as their environment: vladmandic's installer log (SD.Next
 // and kohya_ss's GUI print it), the launch banner of AUTOMATIC1111's web UI and of Fooocus, and InvokeAI's
-// startup log. Each states the torch, GPU and Python it starts with; paste_formats.h declares them.
+// startup log and bug-report form. Each states the torch, GPU and Python it starts with; paste_formats.h
+// declares them.
 #include <cctype>
+#include <map>
+
+#include <nlohmann/json.hpp>
 
 #include "core/text.h"
 #include "inventory/paste_formats.h"
@@ -145,6 +149,47 @@ std::optional<PastedFacts> read_invokeai_log(std::string_view text) {
     }
   }
   if (!seen || (f.gpus.empty() && f.packages.empty())) return std::nullopt;
+  return f;
+}
+
+std::optional<PastedFacts> read_invokeai_form(std::string_view text) {
+  PastedFacts f;
+  f.format = "InvokeAI's bug report form";
+  // The form's answers under their "### " headings; "Python dependencies" is the JSON its About dialog copies
+  // ({"torch": "2.4.1+cu124", "cuda": "12.4", "python": "3.10.11", ...}).
+  std::map<std::string, std::string> answers;
+  std::string heading;
+  for (const auto& t : lines_of(text)) {
+    if (starts_with(t, "### ")) {
+      heading = trim(t.substr(4));
+      answers[heading];
+    } else if (!heading.empty()) {
+      answers[heading] += t + "\n";
+    }
+  }
+  const auto deps = answers.find("Python dependencies");
+  if (deps == answers.end()) return std::nullopt;
+  const std::string& raw = deps->second;
+  const auto open = raw.find('{'), close = raw.rfind('}');
+  if (open == std::string::npos || close == std::string::npos || close < open) return std::nullopt;
+  const auto json = nlohmann::json::parse(raw.substr(open, close - open + 1), nullptr, false);
+  if (!json.is_object()) return std::nullopt;
+  for (const auto& [name, value] : json.items()) {
+    if (!value.is_string()) continue;
+    const std::string v = value.get<std::string>();
+    if (!is_version(v)) continue;
+    if (name == "python") f.python_version = v;
+    else if (name == "cuda") continue;  // torch.version.cuda, stated again by torch's local tag
+    else if (name == "torch") f.torch_version = v, f.packages["torch"] = v;
+    else if (distribution_name(name)) f.packages[normalized(name)] = v;
+  }
+  // The GPU the reporter chose in the form, an NVIDIA one only when the vendor says so ("Nvidia (CUDA)").
+  const auto vendor = answers.find("GPU vendor"), model = answers.find("GPU model");
+  if (vendor != answers.end() && starts_with(trim(vendor->second), "Nvidia") && model != answers.end()) {
+    const std::string answer = trim(model->second);
+    if (!answer.empty()) f.gpus.push_back({trim(answer.substr(0, answer.find('\n'))), ""});
+  }
+  if (f.torch_version.empty()) return std::nullopt;
   return f;
 }
 

@@ -53,6 +53,11 @@ std::optional<PastedFacts> read_typed_env_list(std::string_view text) {
   int rows = 0;
   for (const auto& raw : lines_of(text)) {
     std::string t = raw;
+    // A list typed in Chinese (FastChat 2833): "cuda版本：12.1.0", "Driver版本: 535.54.03" (版本 = version, a
+    // full-width colon).
+    for (auto at = t.find("\xEF\xBC\x9A"); at != std::string::npos; at = t.find("\xEF\xBC\x9A")) t.replace(at, 3, ":");
+    for (auto at = t.find("\xE7\x89\x88\xE6\x9C\xAC:"); at != std::string::npos; at = t.find("\xE7\x89\x88\xE6\x9C\xAC:"))
+      t.replace(at, 6, " version");
     if (starts_with(t, "- ") || starts_with(t, "* ")) t = trim(t.substr(2));
     const auto colon = t.find(':');
     if (colon == std::string::npos || colon == 0 || colon > 64) continue;
@@ -94,6 +99,7 @@ std::optional<PastedFacts> read_typed_env_list(std::string_view text) {
     } else if (distribution_name(key) && key.find("cuda") == std::string::npos && key.find("cudnn") == std::string::npos &&
                key != "os" && key != "gcc" && key != "nvcc" && key != "cmake" && !version_of(value).empty()) {
       f.packages.emplace(normalized(key), version_of(value));  // "transformers: 5.6.2"
+      ++rows;
     }
   }
   // torch's version or an NVIDIA GPU, beside at least one other stated fact.

@@ -1285,3 +1285,53 @@ TEST(PasteFormats, JaxPluginBitsandbytesBannersComfyuiLogAndSdnextPython) {
   ASSERT_TRUE(sdnext);
   EXPECT_EQ(sdnext->python_version, "3.9.19");
 }
+
+TEST(PasteFormats, InvokeaiFormYolov5BannersMarkdownTablesAndTypedChinese) {
+  // InvokeAI 7683: the bug form's dependencies JSON and the GPU it names under an Nvidia vendor.
+  auto form = read_invokeai_form(paste("pasted_env/invoke-ai-InvokeAI-7683.txt"));
+  ASSERT_TRUE(form);
+  EXPECT_EQ(form->torch_version, "2.4.1+cu124");
+  EXPECT_EQ(form->python_version, "3.10.11");
+  EXPECT_EQ(form->packages.at("xformers"), "0.0.28.post1");
+  ASSERT_EQ(form->gpus.size(), 1u);
+  EXPECT_EQ(form->gpus[0].name, "RTX 5090 FE");
+  auto amd = read_invokeai_form("### GPU vendor\n\nAMD (ROCm)\n\n### GPU model\n\nRX 7900\n\n"
+                                "### Python dependencies\n\n{\"torch\": \"2.4.1+rocm6.1\"}\n");
+  ASSERT_TRUE(amd);
+  EXPECT_TRUE(amd->gpus.empty());
+  EXPECT_FALSE(read_invokeai_form("### Python dependencies\n\n{not json}\n"));
+  // YOLOv5's banners (7639, and its oldest form).
+  auto y = read_startup_banners(paste("pasted_env/ultralytics-yolov5-7639.txt"));
+  ASSERT_TRUE(y);
+  EXPECT_EQ(y->torch_version, "1.11.0+cpu");
+  EXPECT_EQ(y->cuda_available, std::optional<bool>(false));
+  auto old = read_startup_banners("Using torch 1.7.0+cu101 CUDA:0 (Tesla V100-SXM2-16GB, 16160MB)\n");
+  ASSERT_TRUE(old);
+  EXPECT_EQ(old->torch_version, "1.7.0+cu101");
+  ASSERT_EQ(old->gpus.size(), 1u);
+  EXPECT_EQ(old->gpus[0].name, "Tesla V100-SXM2-16GB");
+  // A conda list as a Markdown table (vision 1405) and a pip list row in emphasis (exllamav2 301).
+  auto table = read_package_list(paste("pasted_env/pytorch-vision-1405.txt"));
+  ASSERT_TRUE(table);
+  EXPECT_EQ(table->packages.at("cudatoolkit"), "10.1.243");
+  auto emphasis = read_package_list(paste("pasted_env/turboderp-org-exllamav2-301.txt"));
+  ASSERT_TRUE(emphasis);
+  EXPECT_EQ(emphasis->packages.at("torch"), "2.0.0a0+8aa34602.nv23.3");
+  // An environment typed in Chinese with full-width colons (FastChat 2833).
+  auto zh = read_typed_env_list(paste("pasted_env/lm-sys-FastChat-2833.txt"));
+  ASSERT_TRUE(zh);
+  EXPECT_EQ(zh->torch_version, "2.1.2");
+  EXPECT_EQ(zh->driver_version, "535.54.03");
+  EXPECT_EQ(zh->packages.at("fschat"), "0.2.34");
+  EXPECT_FALSE(zh->packages.count("cuda")) << "a typed CUDA is not a package";
+  // lmdeploy's check_env cut above its sys.platform row (lmdeploy 4162).
+  auto lm = read_openmmlab_env(paste("pasted_env/InternLM-lmdeploy-4162.txt"));
+  ASSERT_TRUE(lm);
+  EXPECT_EQ(lm->packages.at("lmdeploy"), "0.10.2+");
+  // bitsandbytes 0.35-0.37 without a binary for the CUDA it found (kohya_ss 1100), or without a GPU (1213).
+  for (const char* name : {"bmaltais-kohya_ss-1100", "bmaltais-kohya_ss-1213"}) {
+    auto b = read_bitsandbytes_report(paste(std::string("pasted_env/") + name + ".txt"));
+    ASSERT_TRUE(b) << name;
+    EXPECT_TRUE(b->import_errors.count("bitsandbytes")) << name;
+  }
+}
