@@ -1329,9 +1329,10 @@ bool conda_row(const std::vector<std::string>& w) {
   if (!is_version(w[1])) return false;
   if (w.size() == 3 && w[2] == "<pip>") return true;  // conda < 4.6 marks pip's packages so (PyG 931)
   static const char* const channels[] = {"pypi", "conda-forge", "anaconda", "defaults", "pytorch", "nvidia"};
+  // A channel's label too: "nvidia/label/cuda-12.1.0" (vLLM 2747).
   if (w.size() == 4)
     for (const char* c : channels)
-      if (w[3] == c) return true;
+      if (w[3] == c || starts_with(w[3], std::string(c) + "/label/")) return true;
   const std::string& b = w[2];
   auto us = b.rfind('_');
   return us != std::string::npos && us + 1 < b.size() &&
@@ -1390,6 +1391,11 @@ std::optional<PastedFacts> read_package_list(std::string_view text) {
       std::replace(t.begin(), t.end(), '|', ' ');
       t = rule ? "" : trim(t);
     }
+    // A freeze list inside JSON (AUTOMATIC1111's sysinfo "Packages": ["torch==2.0.1+cu118", ...]).
+    if (t.size() > 4 && t[0] == '"' && t.find("==") != std::string::npos) {
+      std::string row = t.back() == ',' ? t.substr(0, t.size() - 1) : t;
+      if (row.size() > 2 && row.back() == '"' && row.find('"', 1) == row.size() - 1) t = row.substr(1, row.size() - 2);
+    }
     std::size_t lead = 0, tail = 0;
     while (lead < t.size() && lead < 2 && t[lead] == '*') ++lead;
     while (tail < t.size() - lead && tail < 2 && t[t.size() - 1 - tail] == '*') ++tail;
@@ -1407,9 +1413,13 @@ std::optional<PastedFacts> read_package_list(std::string_view text) {
   bool typed_pip_list = false;
   for (const auto& t : lines) {
     auto words = words_of(t);
+    // "pip", "pip3", "pip3.10", after a Windows prompt ("C:\venv>pip"): the name, then digits and dots.
+    auto pip_command = [](std::string w) {
+      if (auto gt = w.rfind('>'); gt != std::string::npos) w = w.substr(gt + 1);
+      return starts_with(w, "pip") && w.find_first_not_of("0123456789.", 3) == std::string::npos;
+    };
     for (std::size_t i = 0; i + 1 < words.size() && i < 3; ++i)
-      typed_pip_list |= (words[i] == "pip" || words[i] == "pip3" || ends_with(words[i], ">pip") ||
-                         ends_with(words[i], ">pip3")) && words[i + 1] == "list";
+      typed_pip_list |= pip_command(words[i]) && words[i + 1] == "list";
   }
   auto torch_family_name = [](const std::string& n) {
     return n == "torch" || n == "pytorch" || n == "torchvision" || n == "torchaudio";
@@ -1444,7 +1454,10 @@ std::optional<PastedFacts> read_package_list(std::string_view text) {
   const auto non_empty = std::count_if(lines.begin(), lines.end(), [](const std::string& l) { return !l.empty(); });
   for (const auto& column : names_by_version_column)
     padded_table |= column.second.size() >= 5 && 5 * column.second.size() >= 3 * static_cast<std::size_t>(non_empty);
-  if (!conda && bare_pip_rows >= 2 && (torch_family || typed_pip_list || padded_table)) pip_table = true;
+  // Below a typed `pip list | grep X` one row is the list (sglang 7033).
+  if (!conda && (bare_pip_rows >= 2 || (typed_pip_list && bare_pip_rows == 1)) &&
+      (torch_family || typed_pip_list || padded_table))
+    pip_table = true;
   bool freeze_torch_family = false;
   for (const auto& t : lines) {
     if (starts_with(t, "# packages in environment at") ||
@@ -1478,9 +1491,10 @@ std::optional<PastedFacts> read_package_list(std::string_view text) {
     freeze_torch_family |= freeze_row && torch_family_name(key);
     if (key == "nvidia-cuda-runtime-cu12" || key == "nvidia-cuda-runtime-cu11") runtime_wheel = version;
   }
-  // Two freeze rows are a list when torch's family is one of them ("torch==1.11.0+cu115", "dgl==1.0.1": DGL 5427).
-  if (rows == 0 || (rows < 3 && tagged_rows == 0 && !(pip_table && torch_family) && !(conda && conda_torch_family) &&
-                    !freeze_torch_family))
+  // Two freeze rows are a list when torch's family is one of them ("torch==1.11.0+cu115", "dgl==1.0.1": DGL 5427);
+  // two others may as well be a requirements file (jax 371's "jax==0.1.18", "jaxlib==0.1.7" stay unread).
+  if (rows == 0 || (rows < 3 && tagged_rows == 0 && !(pip_table && (torch_family || typed_pip_list)) &&
+                    !(conda && conda_torch_family) && !freeze_torch_family))
     return std::nullopt;
   f.format = tagged_rows > 0 ? "collect_env libraries" : conda ? "conda list" : pip_table ? "pip list" : "pip freeze";
   if (f.packages.count("torch")) {

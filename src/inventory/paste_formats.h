@@ -113,6 +113,10 @@ std::optional<PastedFacts> read_invokeai_log(std::string_view text);
 /// InvokeAI's bug report form: its "### Python dependencies" JSON ({"torch": "2.4.1+cu124", "python": ...}) and
 /// the GPU under "### GPU model" when "### GPU vendor" says Nvidia.
 std::optional<PastedFacts> read_invokeai_form(std::string_view text);
+/// AUTOMATIC1111's sysinfo (its JSON, one member per line, often cut): "Python", and under "Torch env info"
+/// torch's collect_env fields ("torch_version", "cuda_compiled_version", "is_cuda_available",
+/// "nvidia_driver_version", "nvidia_gpu_models"). Its "Packages" rows are read as a freeze list.
+std::optional<PastedFacts> read_webui_sysinfo(std::string_view text);
 /// vladmandic's installer log, as SD.Next and kohya_ss's GUI print it (its time prefix removed by
 /// log_prefixes.h): "Torch 2.1.2+cu118", "Torch backend: nVidia CUDA 11.8 cuDNN 8905", "Torch detected GPU:
 /// NVIDIA GeForce RTX 4060 VRAM 8188 Arch (8, 9)", SD.Next's "Torch: torch==2.8.0+cpu torchvision==0.23.0+cpu"

@@ -193,4 +193,50 @@ std::optional<PastedFacts> read_invokeai_form(std::string_view text) {
   return f;
 }
 
+std::optional<PastedFacts> read_webui_sysinfo(std::string_view text) {
+  PastedFacts f;
+  f.format = "AUTOMATIC1111's sysinfo";
+  bool seen = false;
+  // json.dumps(indent=4) of the web UI's sysinfo: one member per line, "Torch env info" holding torch's own
+  // collect_env fields (get_env_info()._asdict(): "torch_version", "cuda_compiled_version", ...). A paste is
+  // often cut inside it, so each line is read alone rather than the document parsed whole.
+  for (const auto& t : lines_of(text)) {
+    const std::string line = trim(t);
+    const auto close = line.find("\": ");
+    if (line.size() < 5 || line[0] != '"' || close == std::string::npos) continue;
+    const std::string key = line.substr(1, close - 1);
+    std::string value = trim(line.substr(close + 3));
+    if (!value.empty() && value.back() == ',') value.pop_back();
+    if (value.size() < 2 || value.front() != '"' || value.back() != '"') {
+      seen |= key == "Torch env info";
+      continue;
+    }
+    value = value.substr(1, value.size() - 2);
+    if (key == "torch_version" && is_version(value)) {
+      f.torch_version = value;
+      seen = true;
+    } else if (key == "cuda_compiled_version") {
+      if (value == "None") f.torch_cuda = std::string();  // a CPU build
+      else if (dotted_number(value)) f.torch_cuda = value;
+    } else if (key == "is_cuda_available" && (value == "True" || value == "False")) {
+      f.cuda_available = value == "True";
+    } else if (key == "nvidia_driver_version" && dotted_number(value)) {
+      f.driver_version = value;
+    } else if (key == "Python" && dotted_number(first_word(value))) {
+      f.python_version = first_word(value);
+    } else if (key == "nvidia_gpu_models") {
+      // "GPU 0: NVIDIA GeForce RTX 3090\nGPU 1: ..." (the JSON escape kept), or one name alone.
+      for (std::size_t start = 0; start < value.size();) {
+        std::size_t end = value.find("\\n", start);
+        std::string gpu = trim(value.substr(start, end == std::string::npos ? std::string::npos : end - start));
+        if (starts_with(gpu, "GPU ") && gpu.find(": ") != std::string::npos) gpu = trim(gpu.substr(gpu.find(": ") + 2));
+        if (!gpu.empty() && gpu != "Could not collect") f.gpus.push_back({gpu, ""});
+        start = end == std::string::npos ? value.size() : end + 2;
+      }
+    }
+  }
+  if (!seen) return std::nullopt;
+  return f;
+}
+
 }  // namespace gpucheck::inventory

@@ -1335,3 +1335,32 @@ TEST(PasteFormats, InvokeaiFormYolov5BannersMarkdownTablesAndTypedChinese) {
     EXPECT_TRUE(b->import_errors.count("bitsandbytes")) << name;
   }
 }
+
+TEST(PasteFormats, WebuiSysinfoAndListsThatAreOneRowOrOnlyFreezeRows) {
+  // AUTOMATIC1111 13770: its sysinfo JSON cut inside "Torch env info"; 14140: only its "Packages" rows.
+  auto info = read_webui_sysinfo(paste("pasted_env/AUTOMATIC1111-stable-diffusion-webui-13770.txt"));
+  ASSERT_TRUE(info);
+  EXPECT_EQ(info->python_version, "3.11.5");
+  EXPECT_EQ(info->torch_version, "2.0.1+cu118");
+  EXPECT_EQ(info->torch_cuda, std::optional<std::string>("11.8"));
+  auto gpus = read_webui_sysinfo("    \"Torch env info\": {\n        \"torch_version\": \"2.1.2+cu121\",\n"
+                                 "        \"is_cuda_available\": \"True\",\n        \"nvidia_driver_version\": \"546.01\",\n"
+                                 "        \"nvidia_gpu_models\": \"GPU 0: NVIDIA GeForce RTX 4090\\nGPU 1: NVIDIA GeForce RTX 4090\",\n");
+  ASSERT_TRUE(gpus);
+  ASSERT_EQ(gpus->gpus.size(), 2u);
+  EXPECT_EQ(gpus->gpus[1].name, "NVIDIA GeForce RTX 4090");
+  EXPECT_EQ(gpus->driver_version, "546.01");
+  EXPECT_FALSE(read_webui_sysinfo("{\n    \"name\": \"x\"\n}\n"));
+  auto rows = read_package_list(paste("pasted_env/AUTOMATIC1111-stable-diffusion-webui-14140.txt"));
+  ASSERT_TRUE(rows);
+  EXPECT_EQ(rows->packages.at("torchvision"), "0.15.2+cu118");
+  // One row below a typed `pip3.10 list | grep` (sglang 7033); conda rows from a channel's label (vLLM 2747).
+  // Two freeze rows alone (jax 371) may be a requirements file: not read.
+  EXPECT_FALSE(read_package_list(paste("pasted_env/jax-ml-jax-371.txt")));
+  auto one = read_package_list(paste("pasted_env/sgl-project-sglang-7033.txt"));
+  ASSERT_TRUE(one);
+  EXPECT_EQ(one->packages.at("sgl-kernel"), "0.1.7");
+  auto label = read_package_list(paste("pasted_env/vllm-project-vllm-2747.txt"));
+  ASSERT_TRUE(label);
+  EXPECT_EQ(label->packages.at("cuda-cudart"), "12.1.105");
+}
