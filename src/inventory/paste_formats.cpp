@@ -960,28 +960,33 @@ std::optional<std::string> python_string(std::string_view s, std::size_t& at) {
 // mmengine's collect_env() printed as it is, an OrderedDict on one line: "OrderedDict([('sys.platform',
 // 'linux'), ('CUDA available', False), ('PyTorch compiling details', 'PyTorch built with:\n  - GCC 11.2\n')])"
 // -> "sys.platform: linux", "CUDA available: False", "PyTorch compiling details: PyTorch built with:", "  - GCC
-// 11.2", one per line; "" when `line` is no such dict. A paste cut inside it keeps what came before the cut.
+// 11.2", one per line; the same for a plain dict printed on one line (mmcv 1055); "" when `line` is neither.
+// A paste cut inside it keeps what came before the cut.
 std::string from_ordered_dict(std::string_view line) {
   const std::string_view head = "OrderedDict([(";
-  if (line.substr(0, head.size()) != head) return "";
+  // The same printed as a plain dict on one line: "{'sys.platform': 'linux', 'CUDA available': True, ...}".
+  const bool dict = line.substr(0, 2) == "{'" && line.find("', ") != std::string_view::npos;
+  if (line.substr(0, head.size()) != head && !dict) return "";
   std::string out;
-  std::size_t at = head.size() - 1;
-  while (at < line.size() && line[at] == '(') {
-    ++at;
+  std::size_t at = dict ? 1 : head.size() - 1;
+  while (at < line.size() && (dict ? line[at] == '\'' : line[at] == '(')) {
+    if (!dict) ++at;
     auto key = python_string(line, at);
-    if (!key || line.substr(at, 2) != ", ") break;
+    if (!key || line.substr(at, 2) != (dict ? ": " : ", ")) break;
     at += 2;
     std::string value;
     if (auto quoted = python_string(line, at)) {
       value = *quoted;
     } else {  // True, False, a number
-      const std::size_t end = line.find(')', at);
+      const std::size_t end = line.find_first_of(dict ? ",}" : ")", at);
       value = std::string(line.substr(at, end == std::string_view::npos ? std::string_view::npos : end - at));
       at = end == std::string_view::npos ? line.size() : end;
     }
     out += *key + ": " + value + "\n";
-    if (at >= line.size() || line[at] != ')') break;
-    ++at;
+    if (!dict) {
+      if (at >= line.size() || line[at] != ')') break;
+      ++at;
+    }
     if (line.substr(at, 2) != ", ") break;
     at += 2;
   }
@@ -1050,8 +1055,10 @@ std::optional<PastedFacts> read_nvidia_smi(std::string_view text) {
     }
     if (query_log && t.find(" : ") != std::string::npos) {
       const std::string key = trim(t.substr(0, t.find(" : "))), value = trim(t.substr(t.find(" : ") + 3));
-      if (key == "Driver Version" && f.driver_version.empty() && is_version(value)) f.driver_version = value;
-      else if (key == "CUDA Version" && f.driver_cuda == 0 && is_version(value)) f.driver_cuda = cuda_string_to_int(value);
+      if ((key == "Driver Version" || key == "KMD Version") && f.driver_version.empty() && is_version(value))
+        f.driver_version = value;
+      else if ((key == "CUDA Version" || key == "CUDA UMD Version") && f.driver_cuda == 0 && is_version(value))
+        f.driver_cuda = cuda_string_to_int(value);
       else if (key == "Attached GPUs") small_number(value, attached);
       else if (key == "Product Name" && !value.empty()) products.push_back(value);
       continue;
@@ -1069,10 +1076,14 @@ std::optional<PastedFacts> read_nvidia_smi(std::string_view text) {
       f.driver_failure = trim(t.substr(at));
       continue;
     }
-    if (t.find("NVIDIA-SMI") != std::string::npos && t.find("Driver Version:") != std::string::npos) {
+    // The header; since R610 "KMD Version: 610.43.02  CUDA UMD Version: 13.3" (the kernel-mode driver and the
+    // CUDA its user-mode driver supports) in place of "Driver Version:" and "CUDA Version:".
+    if (t.find("NVIDIA-SMI") != std::string::npos &&
+        (t.find("Driver Version:") != std::string::npos || t.find("KMD Version:") != std::string::npos)) {
       seen = true;
-      f.driver_version = after(t, "Driver Version: ");
+      f.driver_version = t.find("Driver Version:") != std::string::npos ? after(t, "Driver Version: ") : after(t, "KMD Version: ");
       if (auto c = after(t, "CUDA Version: "); is_version(c)) f.driver_cuda = cuda_string_to_int(c);
+      else if (auto u = after(t, "CUDA UMD Version: "); is_version(u)) f.driver_cuda = cuda_string_to_int(u);
       continue;
     }
     if (starts_with(t, "GPU ") && t.find("(UUID: ") != std::string::npos && t.find(": ") != std::string::npos) {

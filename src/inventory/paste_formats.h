@@ -107,6 +107,9 @@ std::optional<PastedFacts> read_cupy_config(std::string_view text);
 /// uv's install summary ("Installed 19 packages in 6.00s", " + jax==0.6.1", " ~ torch==2.5.1", "Using Python
 /// 3.13.3 environment at: .venv"): the packages it installed.
 std::optional<PastedFacts> read_uv_install(std::string_view text);
+/// llama.cpp's CUDA backend at start-up: "ggml_cuda_init: found 1 CUDA devices:", "  Device 0: NVIDIA GeForce
+/// RTX 4050 Laptop GPU, compute capability 8.9, VMM: yes": the GPUs and their capability.
+std::optional<PastedFacts> read_ggml_cuda_init(std::string_view text);
 /// InvokeAI's startup log ("[InvokeAI]::INFO --> Using torch device: NVIDIA GeForce GTX 1060", "InvokeAI
 /// version 6.6.0"): the GPU torch runs on, InvokeAI's version (paste_launcher_logs.cpp).
 std::optional<PastedFacts> read_invokeai_log(std::string_view text);

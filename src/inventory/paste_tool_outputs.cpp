@@ -1,6 +1,6 @@
 // Outputs of single tools pasted as the environment: `nvcc --version`, torch's build configuration
 // (`torch.__config__.show()`, "PyTorch built with:"), `nvidia-smi topo -m`, `nvidia-smi --query-gpu=...
-// --format=csv`, `cupy.show_config()` and uv's install summary. Each states one part of the stack;
+// --format=csv`, `cupy.show_config()`, llama.cpp's ggml_cuda_init lines and uv's install summary. Each states one part of the stack;
 // paste_formats.h declares them beside the other readers.
 #include <algorithm>
 #include <cctype>
@@ -178,6 +178,28 @@ std::optional<PastedFacts> read_uv_install(std::string_view text) {
     ++rows;
   }
   if (rows == 0 || (!summary && rows < 2)) return std::nullopt;
+  return f;
+}
+
+std::optional<PastedFacts> read_ggml_cuda_init(std::string_view text) {
+  PastedFacts f;
+  f.format = "ggml_cuda_init (llama.cpp)";
+  bool seen = false;
+  // "ggml_cuda_init: found 1 CUDA devices:" then "  Device 0: NVIDIA GeForce RTX 4050 Laptop GPU, compute
+  // capability 8.9, VMM: yes": the devices llama.cpp's CUDA backend found, with their capability.
+  for (const auto& t : lines_of(text)) {
+    if (t.find("ggml_cuda_init: found ") != std::string::npos) {
+      seen = true;
+      continue;
+    }
+    if (!seen || !starts_with(t, "Device ")) continue;
+    const auto colon = t.find(": "), cc = t.find(", compute capability ");
+    if (colon == std::string::npos || cc == std::string::npos || cc < colon) continue;
+    const std::string capability = first_word(t.substr(cc + 21));
+    f.gpus.push_back({trim(t.substr(colon + 2, cc - colon - 2)), dotted_number(capability) ? capability : ""});
+  }
+  if (f.gpus.empty()) return std::nullopt;
+  f.cuda_available = true;  // the CUDA runtime it links answered with these devices
   return f;
 }
 

@@ -1364,3 +1364,27 @@ TEST(PasteFormats, WebuiSysinfoAndListsThatAreOneRowOrOnlyFreezeRows) {
   ASSERT_TRUE(label);
   EXPECT_EQ(label->packages.at("cuda-cudart"), "12.1.105");
 }
+
+TEST(PasteFormats, NvidiaSmiSinceR610GgmlCudaInitAndADictOnOneLine) {
+  // sglang 27487: R610's header says "KMD Version" and "CUDA UMD Version".
+  auto smi = read_nvidia_smi(paste("pasted_env/sgl-project-sglang-27487.txt"));
+  ASSERT_TRUE(smi);
+  EXPECT_EQ(smi->driver_version, "610.43.02");
+  EXPECT_EQ(smi->driver_cuda, 13030);
+  ASSERT_GE(smi->gpus.size(), 2u);
+  EXPECT_EQ(smi->gpus[0].name, "NVIDIA B200");
+  // llama.cpp 6758: the devices its CUDA backend found.
+  auto ggml = read_ggml_cuda_init(paste("pasted_env/ggml-org-llama.cpp-6758.txt"));
+  ASSERT_TRUE(ggml);
+  ASSERT_EQ(ggml->gpus.size(), 1u);
+  EXPECT_EQ(ggml->gpus[0].name, "NVIDIA GeForce RTX 4050 Laptop GPU");
+  EXPECT_EQ(ggml->gpus[0].cc, "8.9");
+  EXPECT_FALSE(read_ggml_cuda_init("  Device 0: NVIDIA A100, compute capability 8.0\n")) << "no ggml_cuda_init line";
+  // mmcv 1055: collect_env() printed as a plain dict on one line (torch's CUDA inside its compiling details).
+  auto mmcv = read_openmmlab_env(paste("pasted_env/open-mmlab-mmcv-1055.txt"));
+  ASSERT_TRUE(mmcv);
+  EXPECT_EQ(mmcv->torch_version, "1.8.1");
+  EXPECT_EQ(mmcv->torch_cuda, std::optional<std::string>("10.2"));
+  EXPECT_EQ(mmcv->nvcc_version, "9.1");
+  EXPECT_EQ(mmcv->gpus.size(), 8u);
+}

@@ -213,6 +213,25 @@ TEST(GpuPresence, TorchsOwnCudaAvailableOutweighsTheDriverTablesMinimum) {
   fs::remove(tmp);
 }
 
+TEST(GpuPresence, PypisTorch28ArchListFromItsWheelJudgesPascalAndBlackwell) {
+  // data/compat/torch.json: torch 2.8's PyPI build (cu128) holds SASS for sm_70 ... sm_120, read from its
+  // libtorch_cuda.so by scripts/gen-torch-archs. A GTX 1070 (6.1) gets no kernels; an RTX 5090 (12.0) does.
+  const fs::path tmp = fs::temp_directory_path() / ("gpucheck_arch28_" + std::to_string(::getpid()) + ".txt");
+  auto judge = [&](const std::string& gpu) {
+    std::ofstream(tmp) << "## System Information\n- **PyTorch Version:** 2.8.0+cu128\n## Devices\n\n- **Name:** cuda:0 "
+                       << gpu << " : cudaMallocAsync\n";
+    auto r = run_gpucheck({"doctor", "--from-text", tmp.string(), "--json"});
+    return std::make_pair(r.exit_code, nlohmann::json::parse(r.out));
+  };
+  auto [pascal_code, pascal] = judge("NVIDIA GeForce GTX 1070");
+  EXPECT_EQ(pascal_code, 1);
+  ASSERT_EQ(with_id(pascal, "gpu.arch_not_in_torch").size(), 1u) << pascal.dump(1).substr(0, 2000);
+  auto [blackwell_code, blackwell] = judge("NVIDIA GeForce RTX 5090");
+  EXPECT_EQ(blackwell_code, 0) << blackwell.dump(1).substr(0, 2000);
+  EXPECT_TRUE(with_id(blackwell, "gpu.arch_not_in_torch").empty());
+  fs::remove(tmp);
+}
+
 TEST(PastedVerdicts, AnExtensionBuiltFromACheckoutIsNotHeldToItsPypiReleasesPin) {
   // xformers issue 1244: "0.0.30+c5c0720c.d20250414" (a commit and a build date) beside torch 2.8.0.dev: built
   // here against that torch, so PyPI's torch==2.7.0 pin of 0.0.30 does not describe it; the maintainer found
