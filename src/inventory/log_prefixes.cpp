@@ -128,8 +128,9 @@ std::size_t comfyui_log_prefix(std::string_view l) {
     if (at < l.size() && l[at] == '.')
       for (++at; at < l.size() && std::isdigit(static_cast<unsigned char>(l[at]));) ++at;
   }
-  if (l.substr(at, 2) != "] ") return l.substr(at) == "]" || l.substr(at, 2) == "]\n" || l.substr(at, 2) == "]\r" ? at + 1 : 0;
-  return at + 2;
+  if (at >= l.size() || l[at] != ']') return 0;
+  ++at;
+  return at < l.size() && l[at] == ' ' ? at + 1 : at;
 }
 
 // A line that starts with a ComfyUI-Manager stamp, with every stamp removed; nullopt for any other line.

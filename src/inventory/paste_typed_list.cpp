@@ -91,15 +91,14 @@ std::optional<PastedFacts> read_typed_env_list(std::string_view text) {
         f.cuda_available = value == "True";
         ++rows;
       }
-    } else if (std::string name = key.size() > 8 && ends_with(key, " version") ? key.substr(0, key.size() - 8) : "";
-               distribution_name(name) && name.find("cuda") == std::string::npos && name.find("cudnn") == std::string::npos &&
-               name != "os" && name != "gcc" && name != "nvcc" && name != "cmake" && !version_of(value).empty()) {
-      f.packages.emplace(normalized(name), version_of(value));  // "Torchvision version: 0.14.1a0+59d9189"
-      ++rows;
-    } else if (distribution_name(key) && key.find("cuda") == std::string::npos && key.find("cudnn") == std::string::npos &&
-               key != "os" && key != "gcc" && key != "nvcc" && key != "cmake" && !version_of(value).empty()) {
-      f.packages.emplace(normalized(key), version_of(value));  // "transformers: 5.6.2"
-      ++rows;
+    } else {
+      // A package: "transformers: 5.6.2", "Torchvision version: 0.14.1a0+59d9189".
+      const std::string name = key.size() > 8 && ends_with(key, " version") ? key.substr(0, key.size() - 8) : key;
+      if (distribution_name(name) && name.find("cuda") == std::string::npos && name.find("cudnn") == std::string::npos &&
+          name != "os" && name != "gcc" && name != "nvcc" && name != "cmake" && !version_of(value).empty()) {
+        f.packages.emplace(normalized(name), version_of(value));
+        ++rows;
+      }
     }
   }
   // torch's version or an NVIDIA GPU, beside at least one other stated fact.
