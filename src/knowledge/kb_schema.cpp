@@ -73,6 +73,11 @@ const std::vector<Schema>& schemas() {
       {"toolkit_installers.json", "gpucheck.compat.toolkit_installers/1",
        {{"runfiles", {{"cuda", T::kString}, {"release", T::kString}, {"runfile", T::kString}, {"url", T::kString}}},
         {"methods", {{"id", T::kString}, {"text", T::kString}}}}},
+      // Written by scripts/gen-shared-packages; every member's row carries the wheel its file list came from.
+      {"shared_packages.json", "gpucheck.compat.shared_packages/1",
+       {{"groups", {{"distributions", T::kArray}, {"packages", T::kArray}, {"gpu_choice", T::kString},
+                    {"sources", T::kArray}},
+         false, "sources", {{"distribution", T::kString}, {"version", T::kString}}}}},
       // Written by scripts/gen-compat-pypi; every release row carries the file its metadata came from.
       {"pypi.json", "gpucheck.compat.pypi/1",
        {{"packages", {{"name", T::kString}, {"versions", T::kArray}}, false, "versions",

@@ -199,6 +199,14 @@ KnowledgeBase KnowledgeBase::load(const std::string& dir_in) {
       }
       kb.extensions_.push_back(std::move(info));
     }
+    for (const auto& g : docs["shared_packages.json"]["groups"]) {
+      SharedPackageGroup group;
+      for (const auto& d : g["distributions"]) group.distributions.push_back(normalize_package_name(d));
+      group.packages = g["packages"].get<std::vector<std::string>>();
+      group.gpu_choice = g["gpu_choice"].get<std::string>();
+      for (const auto& src : g["sources"]) group.sources.push_back(src["source"]);
+      kb.shared_packages_.push_back(std::move(group));
+    }
   } catch (const json::exception& e) {
     throw InputError("knowledge base " + kb.dir_ + ": " + e.what());
   }

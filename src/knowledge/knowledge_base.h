@@ -128,6 +128,15 @@ struct ExtensionInfo {
   const ExtensionRelease* release_for(const std::string& version) const;
 };
 
+/// Distributions that install the same importable package (shared_packages.json): onnxruntime and
+/// onnxruntime-gpu both write onnxruntime/, so the one installed last owns its files.
+struct SharedPackageGroup {
+  std::vector<std::string> distributions;  // normalized names
+  std::vector<std::string> packages;       // the top-level names every member installs
+  std::string gpu_choice;                  // the member an NVIDIA GPU machine wants; "" when none is better
+  std::vector<std::string> sources;        // the wheels the file lists were read from
+};
+
 class KnowledgeBase {
  public:
   /// Loads data/compat/*.json from `dir` (default: data_path("compat")). Throws InputError naming the file
@@ -163,6 +172,7 @@ class KnowledgeBase {
   /// "flash_attn", "Flash-Attn" and "flash-attn" are the same package; nullptr when unknown.
   const ExtensionInfo* extension(const std::string& name) const;
   const std::vector<ExtensionInfo>& extensions() const { return extensions_; }
+  const std::vector<SharedPackageGroup>& shared_package_groups() const { return shared_packages_; }
 
   /// What PyPI publishes (pypi.json), read on first use: most commands never need it. Throws InputError
   /// when the file is missing or malformed.
@@ -186,6 +196,7 @@ class KnowledgeBase {
   std::vector<std::pair<std::string, std::vector<std::string>>> torch_arch_lists_;  // specifier -> known
   std::vector<std::string> cuda_home_order_;
   std::vector<ExtensionInfo> extensions_;
+  std::vector<SharedPackageGroup> shared_packages_;
 };
 
 /// PEP 503 normalisation (inventory's dist-info reader owns it; the knowledge base keys packages the same way).

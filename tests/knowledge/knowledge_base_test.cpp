@@ -2,6 +2,7 @@
 // that lose one (the schema check the issue asks for).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -47,6 +48,24 @@ TEST(KnowledgeBaseSchema, RejectsANonUrlSourceAndANestedReleaseWithoutSource) {
   errors = validate_compat_document(torch, "torch.json");
   ASSERT_EQ(errors.size(), 1u);
   EXPECT_NE(errors[0].find("is not a URL"), std::string::npos);
+}
+
+TEST(KnowledgeBaseSchema, SharedPackageGroupsComeFromWheelsAndNeedTheirSources) {
+  // scripts/gen-shared-packages read each member's wheel: onnxruntime and onnxruntime-gpu both install onnxruntime.
+  auto kb = KnowledgeBase::load(kDir);
+  const auto& groups = kb.shared_package_groups();
+  auto onnx = std::find_if(groups.begin(), groups.end(), [](const SharedPackageGroup& g) {
+    return std::find(g.distributions.begin(), g.distributions.end(), "onnxruntime-gpu") != g.distributions.end();
+  });
+  ASSERT_NE(onnx, groups.end());
+  EXPECT_EQ(onnx->packages, std::vector<std::string>{"onnxruntime"});
+  EXPECT_EQ(onnx->gpu_choice, "onnxruntime-gpu");
+  EXPECT_EQ(onnx->sources.size(), onnx->distributions.size());
+  auto doc = load_doc("shared_packages.json");
+  doc["groups"][0]["sources"][1].erase("source");
+  auto errors = validate_compat_document(doc, "shared_packages.json");
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_NE(errors[0].find("groups[0].sources[1]: no source"), std::string::npos) << errors[0];
 }
 
 TEST(KnowledgeBaseSchema, AFactInsideAReleaseRowNeedsItsOwnFieldsAndSource) {

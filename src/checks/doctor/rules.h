@@ -24,6 +24,9 @@ void check_installed_extensions(const DoctorContext& ctx, std::vector<Finding>& 
 void check_requirements(const DoctorContext& ctx, std::vector<Finding>& out);
 /// A file two distributions' RECORDs claim with different hashes (nvidia-nccl-cu11 over -cu12's libnccl.so.2).
 void check_shared_files(const DoctorContext& ctx, std::vector<Finding>& out);
+/// A pasted environment listing two distributions that install the same package (onnxruntime beside
+/// onnxruntime-gpu: data/compat/shared_packages.json); on the machine itself check_shared_files reads the files.
+void check_shared_packages(const DoctorContext& ctx, std::vector<Finding>& out);
 /// torch that cannot convert numpy arrays (built against another numpy C ABI).
 void check_numpy_abi(const DoctorContext& ctx, std::vector<Finding>& out);
 /// An installed package the probe imported that raised (and no other rule explained).

@@ -196,6 +196,50 @@ void check_requirements(const DoctorContext& ctx, std::vector<Finding>& out) {
   }
 }
 
+void check_shared_packages(const DoctorContext& ctx, std::vector<Finding>& out) {
+  if (!ctx.python || !ctx.python_from_paste()) return;
+  const auto& py = *ctx.python;
+  for (const auto& group : ctx.kb.shared_package_groups()) {
+    std::vector<std::pair<std::string, std::string>> installed;  // name, version, in the group's order
+    for (const auto& d : group.distributions)
+      if (auto it = py.packages.find(d); it != py.packages.end()) installed.push_back(*it);
+    if (installed.size() < 2) continue;
+    Finding f;
+    f.id = "python.same_package_twice";
+    f.status = Status::kWarn;
+    std::vector<std::string> listed, names;
+    for (const auto& [name, version] : installed) {
+      listed.push_back(name + " " + version);
+      names.push_back(name);
+      f.evidence.push_back({name, version, "the pasted report"});
+    }
+    const std::string packages = join(group.packages, ", ");
+    f.evidence.push_back({"installed by each of them", packages, "data/compat/shared_packages.json (their wheels' file lists)"});
+    f.title = join(listed, " and ") + " are both installed: each installs " + packages;
+    f.explanation = "The wheels write the same files, so the one installed last owns them and `import " + group.packages.front() +
+                    "` gets that build whatever the other's metadata says.";
+    if (!group.gpu_choice.empty())
+      f.explanation += " If another build came last, " + group.gpu_choice + "'s GPU support is gone (onnxruntime then "
+                       "offers only CPUExecutionProvider).";
+    // Keep one: the group's GPU build first (alone on a machine the paste shows an NVIDIA GPU on), then the others.
+    std::vector<std::string> keep;
+    const bool gpu_here = !ctx.inv.gpus.empty();
+    for (const auto& name : names)
+      if (name == group.gpu_choice) keep.push_back(name);
+    if (!gpu_here || keep.empty())
+      for (const auto& name : names)
+        if (name != group.gpu_choice) keep.push_back(name);
+    std::string all;
+    for (const auto& name : names) all += " " + shell_quote(name);
+    for (const auto& name : keep)
+      f.add_fix("Remove them all, then reinstall only " + name,
+                {pip_of(py) + " uninstall -y" + all, pip_of(py) + " install " + shell_quote(name + "==" + py.packages.at(name))},
+                "code that imports the other build's extras must then do without them");
+    f.references = group.sources;
+    out.push_back(std::move(f));
+  }
+}
+
 void check_shared_files(const DoctorContext& ctx, std::vector<Finding>& out) {
   if (!ctx.python) return;
   const auto& py = *ctx.python;

@@ -232,6 +232,24 @@ TEST(GpuPresence, PypisTorch28ArchListFromItsWheelJudgesPascalAndBlackwell) {
   fs::remove(tmp);
 }
 
+TEST(PastedVerdicts, TwoBuildsOfOnePackageListedTogetherAreAWarningThatKeepsTheGpuBuild) {
+  // onnxruntime 23833: onnxruntime and onnxruntime-gpu 1.20.1 side by side (uv's install summary).
+  auto r = run_gpucheck({"doctor", "--from-text", kData + "/pasted_env/microsoft-onnxruntime-23833.txt", "--json"});
+  ASSERT_TRUE(r.exited) << r.describe();
+  EXPECT_EQ(r.exit_code, 0) << r.out.substr(0, 2000);
+  auto twice = with_id(nlohmann::json::parse(r.out), "python.same_package_twice");
+  ASSERT_EQ(twice.size(), 1u) << r.out.substr(0, 3000);
+  EXPECT_EQ(twice[0]["status"], "warn");
+  EXPECT_EQ(twice[0]["fixes"][0]["commands"][1], "python -m pip install onnxruntime-gpu==1.20.1");
+  // One of them alone is no finding.
+  const fs::path tmp = fs::temp_directory_path() / ("gpucheck_onnx_" + std::to_string(::getpid()) + ".txt");
+  std::ofstream(tmp) << "Package         Version\n--------------- -------\nonnxruntime-gpu 1.20.1\nnumpy           1.26.4\n"
+                        "torch           2.5.1+cu124\n";
+  auto one = run_gpucheck({"doctor", "--from-text", tmp.string(), "--json"});
+  EXPECT_TRUE(with_id(nlohmann::json::parse(one.out), "python.same_package_twice").empty());
+  fs::remove(tmp);
+}
+
 TEST(PastedVerdicts, AnExtensionBuiltFromACheckoutIsNotHeldToItsPypiReleasesPin) {
   // xformers issue 1244: "0.0.30+c5c0720c.d20250414" (a commit and a build date) beside torch 2.8.0.dev: built
   // here against that torch, so PyPI's torch==2.7.0 pin of 0.0.30 does not describe it; the maintainer found
