@@ -221,6 +221,10 @@ JudgedPython judged_python(const Inventory& inv) {
       if (via && (p.error.empty() || std::string(route) == "--python")) return {&p, route};
     }
   if (inv.pythons.empty()) return {};
+  // A pasted report's environment (collect_env's or another format's): the only one, the reporter's.
+  for (const auto& p : inv.pythons)
+    for (const char* pasted : {"pasted", "collect_env"})
+      if (std::find(p.found_via.begin(), p.found_via.end(), pasted) != p.found_via.end()) return {&p, "pasted report"};
   return {&inv.pythons.front(), "first found"};
 }
 

@@ -208,6 +208,9 @@ TEST(InvJudgedPython, ByRouteNeverByTorch) {
   for (auto& p : inv.pythons) p.found_via = {"files"};
   EXPECT_EQ(judged_python(inv).env, &inv.pythons[0]);
   EXPECT_EQ(judged_python(inv).rule, "first found");
+  inv.pythons[1].found_via = {"pasted"};  // a pasted report's environment is the reporter's
+  EXPECT_EQ(judged_python(inv).env, &inv.pythons[1]);
+  EXPECT_EQ(judged_python(inv).rule, "pasted report");
 }
 
 TEST(InvPythonProbe, NotAnInterpreter) {
