@@ -960,11 +960,11 @@ std::optional<std::string> python_string(std::string_view s, std::size_t& at) {
 // mmengine's collect_env() printed as it is, an OrderedDict on one line: "OrderedDict([('sys.platform',
 // 'linux'), ('CUDA available', False), ('PyTorch compiling details', 'PyTorch built with:\n  - GCC 11.2\n')])"
 // -> "sys.platform: linux", "CUDA available: False", "PyTorch compiling details: PyTorch built with:", "  - GCC
-// 11.2", one per line; the same for a plain dict printed on one line (mmcv 1055); "" when `line` is neither.
+// 11.2", one per line; the same for a plain dict printed on one line ("{'sys.platform': 'linux', ...}": mmcv
+// 1055); "" when `line` is neither.
 // A paste cut inside it keeps what came before the cut.
 std::string from_ordered_dict(std::string_view line) {
   const std::string_view head = "OrderedDict([(";
-  // The same printed as a plain dict on one line: "{'sys.platform': 'linux', 'CUDA available': True, ...}".
   const bool dict = line.substr(0, 2) == "{'" && line.find("', ") != std::string_view::npos;
   if (line.substr(0, head.size()) != head && !dict) return "";
   std::string out;
