@@ -224,7 +224,7 @@ JudgedPython judged_python(const Inventory& inv) {
   // A pasted report's environment (collect_env's or another format's): the only one, the reporter's.
   for (const auto& p : inv.pythons)
     for (const char* pasted : {"pasted", "collect_env"})
-      if (std::find(p.found_via.begin(), p.found_via.end(), pasted) != p.found_via.end()) return {&p, "pasted report"};
+      if (std::find(p.found_via.begin(), p.found_via.end(), pasted) != p.found_via.end()) return {&p, kPastedReportRule};
   return {&inv.pythons.front(), "first found"};
 }
 

@@ -224,10 +224,12 @@ Inventory inventory_from_document(nlohmann::json doc, const std::string& name);
 /// The Python environment the checks judge, by one rule (docs/env.md "The judged interpreter"): the first
 /// `--python`; else the active virtualenv ($VIRTUAL_ENV), else the active conda environment ($CONDA_PREFIX);
 /// else the first python3/python on PATH (what a bare `python3` / `python3 -m pip` runs); else the first
-/// listed. Whether it has torch is never a criterion: a fresh venv is judged as having no torch.
+/// listed. Whether it has torch is never a criterion: a fresh venv is judged as having no torch. A pasted
+/// report's environment (found via "pasted" or "collect_env") is judged by kPastedReportRule.
+inline constexpr const char* kPastedReportRule = "pasted report";
 struct JudgedPython {
   const PythonEnv* env = nullptr;  // null when no environment was found
-  std::string rule;                // "--python", "VIRTUAL_ENV", "CONDA_PREFIX", "PATH", "first found"
+  std::string rule;  // "--python", "VIRTUAL_ENV", "CONDA_PREFIX", "PATH", kPastedReportRule, "first found"
 };
 JudgedPython judged_python(const Inventory& inv);
 /// judged_python(inv).env.

@@ -1292,8 +1292,9 @@ std::map<std::string, std::string> read_import_warnings(std::string_view text) {
       out["torchvision"] = t;
     // JAX's CUDA plugin failing at start-up (jax/_src/xla_bridge.py), after which JAX runs on the CPU: "Jax plugin
     // configuration error: Exception when calling jax_plugins.xla_cuda12.initialize()".
-    if (auto j = t.find("Jax plugin configuration error: Exception when calling "); j != std::string::npos) {
-      std::string plugin = t.substr(j + 55);
+    const std::string jax_error = "Jax plugin configuration error: Exception when calling ";
+    if (auto j = t.find(jax_error); j != std::string::npos) {
+      std::string plugin = t.substr(j + jax_error.size());
       plugin = plugin.substr(0, plugin.find(".initialize()"));
       if (starts_with(plugin, "jax_plugins.") && !out.count(plugin)) out[plugin] = t.substr(j);
     }

@@ -27,7 +27,8 @@ std::string judged_python_line(const std::optional<model::JudgedPython>& judged)
                     (p.chosen_by.empty() ? "" : "chosen by " + p.chosen_by);
   std::string torch = p.torch.empty() ? "no torch"
                       : "torch " + p.torch + (p.torch_cuda.empty() ? " (CPU build)" : " (CUDA " + p.torch_cuda + ")");
-  // A pasted report names no interpreter path: "python 3.10.12 of the pasted report, torch ...".
+  // A pasted report names no interpreter path: "python 3.10.12 of the pasted report, torch ..." (the rule is
+  // inventory::kPastedReportRule; render sees only the report's JSON).
   if (p.chosen_by == "pasted report") return "python " + (p.version.empty() ? "" : p.version + " ") + "of the pasted report, " + torch;
   return "python " + (p.version.empty() ? "" : p.version + " ") + "at " + p.interpreter + (why.empty() ? "" : " (" + why + ")") + ", " + torch;
 }

@@ -1,6 +1,5 @@
 #include "checks/doctor/doctor_context.h"
 
-#include <algorithm>
 #include <filesystem>
 
 #include "knowledge/version.h"
@@ -105,12 +104,7 @@ std::string DoctorContext::python_label() const {
   return "python " + python->version + " at " + python->interpreter;
 }
 
-bool DoctorContext::python_from_paste() const {
-  if (!python) return false;
-  const auto& via = python->found_via;
-  return std::find(via.begin(), via.end(), "pasted") != via.end() ||
-         std::find(via.begin(), via.end(), "collect_env") != via.end();
-}
+bool DoctorContext::python_from_paste() const { return python && python_rule == inventory::kPastedReportRule; }
 
 const inventory::Toolkit* DoctorContext::toolkit_at(const std::string& root_in) const {
   std::string root = strip_slashes(root_in);
