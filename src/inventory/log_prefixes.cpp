@@ -21,11 +21,19 @@ bool clock(std::string_view s, std::size_t at) {
 }
 
 // "Aug 12 10:38:34 host unit[pid]: " (day space-padded or not): the prefix's length, 0 when none.
+// journalctl under a Chinese or Japanese locale names the month "2月" (月 = month): "2月 21 13:31:11 host unit[pid]: ".
 std::size_t syslog_prefix(std::string_view l) {
-  if (l.size() < 20 || !std::isupper(static_cast<unsigned char>(l[0])) || !std::islower(static_cast<unsigned char>(l[1])) ||
-      !std::islower(static_cast<unsigned char>(l[2])) || l[3] != ' ')
-    return 0;
-  std::size_t at = 4;
+  std::size_t at = 0;
+  if (l.size() >= 20 && std::isupper(static_cast<unsigned char>(l[0])) && std::islower(static_cast<unsigned char>(l[1])) &&
+      std::islower(static_cast<unsigned char>(l[2])) && l[3] == ' ') {
+    at = 4;
+  } else {
+    static constexpr std::string_view kMonth = "\xE6\x9C\x88 ";  // "月 "
+    std::size_t digits_end = 0;
+    while (digits_end < 2 && digits_end < l.size() && std::isdigit(static_cast<unsigned char>(l[digits_end]))) ++digits_end;
+    if (digits_end == 0 || l.size() < 20 || l.substr(digits_end, kMonth.size()) != kMonth) return 0;
+    at = digits_end + kMonth.size();
+  }
   if (l[at] == ' ') ++at;
   std::size_t day = at;
   while (at < l.size() && std::isdigit(static_cast<unsigned char>(l[at]))) ++at;

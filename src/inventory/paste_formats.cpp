@@ -492,6 +492,24 @@ std::optional<PastedFacts> read_cpp_extension_check(std::string_view text) {
   return std::nullopt;
 }
 
+std::string cuda_runtime_refusal(std::string_view text) {
+  static const std::string kInsufficient = "CUDA driver version is insufficient for CUDA runtime version";
+  for (const auto& t : lines_of(text)) {
+    const auto at = t.find(kInsufficient);
+    if (at == std::string::npos) continue;
+    // torch's own words before 1.x's THC was gone: "cuda runtime error (35) : CUDA driver version is insufficient
+    // for CUDA runtime version at /pytorch/aten/src/THC/THCGeneral.cpp:50".
+    const bool torch = t.find("THC") != std::string::npos || t.find("/pytorch/") != std::string::npos ||
+                       t.find("torch") != std::string::npos;
+    // From the program's own words ("CUDA failed with error", "cudaGetDevice() failed. Status:") to the message.
+    std::string line = trim(t.substr(0, at + kInsufficient.size()));
+    if (line.size() > 160) line = trim(line.substr(line.size() - 160));
+    line.erase(0, std::min(line.find_first_not_of("`>\"' "), line.size()));  // Markdown's quote or code marks
+    return (torch ? "torch: " : "a CUDA program: ") + line;
+  }
+  return "";
+}
+
 std::optional<PastedFacts> read_pip_conflicts(std::string_view text) {
   // pip's resolver after an install: "torchvision 0.19.1 requires torch==2.4.1, but you have torch 2.5.1
   // which is incompatible." (older pips: "has requirement", "you'll have"); `pip check`: "torchvision 0.17.0
@@ -797,7 +815,7 @@ std::optional<PastedFacts> read_sglang_check_env(std::string_view text) {
 std::optional<PastedFacts> read_comfyui_report(std::string_view text) {
   PastedFacts f;
   f.format = "ComfyUI's system information";
-  bool seen = false, banner = false, cuda_device = false;
+  bool seen = false, banner = false, cuda_device = false, vram_line = false;
   // "cuda:0 NVIDIA GeForce RTX 4090 : cudaMallocAsync" -> "NVIDIA GeForce RTX 4090"; "" for a CPU device.
   auto device_name = [](std::string d) {
     d = trim(d);
@@ -828,6 +846,8 @@ std::optional<PastedFacts> read_comfyui_report(std::string_view text) {
     // The startup banner: "** ComfyUI startup time: ...", "** Platform: Windows", "** Python version: 3.12.9 (main,
     // ...)", "** ComfyUI Path: ...". A paste cut before the torch lines still states Python.
     if (starts_with(line, "** ComfyUI startup time:") || starts_with(line, "** ComfyUI Path:")) banner = true;
+    // model_management's first lines: "Total VRAM 22516 MB, total RAM 31737 MB" before "Device: cuda:0 ...".
+    if (starts_with(line, "Total VRAM ") && line.find(", total RAM ") != std::string::npos) vram_line = true;
     if (starts_with(line, "** Python version: ") && key.empty()) key = "python", value = line.substr(19);
     if (key != "device") value = first_word(value);
     if (key == "torch" && is_version(value)) {
@@ -844,7 +864,8 @@ std::optional<PastedFacts> read_comfyui_report(std::string_view text) {
       f.python_version = value;
     }
   }
-  if (!seen && !(banner && !f.python_version.empty())) return std::nullopt;
+  // A log cut above the torch line is still ComfyUI's when its memory line and its CUDA device are there.
+  if (!seen && !(banner && !f.python_version.empty()) && !(vram_line && cuda_device)) return std::nullopt;
   if (cuda_device) f.cuda_available = true;  // torch itself chose a CUDA device
   return f;
 }
@@ -1395,6 +1416,26 @@ std::optional<PastedFacts> read_package_list(std::string_view text) {
           t = trim(t.substr(std::string(tag).size()));
           ++tagged_rows;
         }
+  // A JSON object of versions (InvokeAI's system information, cut above its "dependencies" key): `"torch" :
+  // "2.7.1+cu128",` is the row "torch 2.7.1+cu128" when the name is a distribution's, the value a version, and a
+  // neighbouring line is such a row too (a lone `"host": "127.0.0.1",` among a config's values is not).
+  auto json_version_row = [](const std::string& t) -> std::string {
+    if (t.size() < 8 || t[0] != '"' || t.find("==") != std::string::npos) return "";
+    const std::string row = t.back() == ',' ? t.substr(0, t.size() - 1) : t;
+    const auto close = row.find('"', 1), open = row.find('"', close + 1);
+    if (close == std::string::npos || open == std::string::npos || row.back() != '"' || open + 1 >= row.size() - 1 ||
+        trim(row.substr(close + 1, open - close - 1)) != ":")
+      return "";
+    const std::string name = row.substr(1, close - 1), version = row.substr(open + 1, row.size() - open - 2);
+    return distribution_name(name) && is_version(version) && version.find(' ') == std::string::npos ? name + " " + version : "";
+  };
+  {
+    std::vector<std::string> rows(lines.size());
+    for (std::size_t i = 0; i < lines.size(); ++i) rows[i] = json_version_row(lines[i]);
+    for (std::size_t i = 0; i < lines.size(); ++i)
+      if (!rows[i].empty() && ((i > 0 && !rows[i - 1].empty()) || (i + 1 < lines.size() && !rows[i + 1].empty())))
+        lines[i] = rows[i];
+  }
   // A list pasted as a Markdown table ("blas  |  1.0  |  mkl |", its "--- | ---" rule: vision 1405) or with
   // a row emphasised ("**torchvision       0.3.0**", "*torch  2.0.0a0+8aa34602.nv23.3*"): the cells as words.
   for (auto& t : lines) {

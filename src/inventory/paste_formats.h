@@ -60,6 +60,10 @@ std::optional<PastedFacts> read_cpp_extension_check(std::string_view text);
 /// incompatible.") and `pip check`'s ("... has requirement torch==2.2.0, but you have torch 2.1.2."): the
 /// versions of both distributions as installed.
 std::optional<PastedFacts> read_pip_conflicts(std::string_view text);
+/// A CUDA program's refusal of the driver pasted beside a report: "CUDA driver version is insufficient for
+/// CUDA runtime version" (cudaErrorInsufficientDriver, 35), as "torch: <line>" when torch printed it, else
+/// "a CUDA program: <line>" (CTranslate2's "CUDA failed with error ...", TensorFlow's); "" when none.
+std::string cuda_runtime_refusal(std::string_view text);
 /// Startup banners that name torch: Ultralytics' "Ultralytics YOLOv8.2.5 🚀 Python-3.10.12 torch-2.2.0+cu121
 /// CUDA:0 (NVIDIA A100-SXM4-80GB, 81051MiB)" with `yolo checks`' package rows ("torch  ✅ 2.3.0+cu121>=1.8.0"),
 /// and pyannote's "Model was trained with torch 1.10.0+cu102, yours is 2.1.1+cu118".
@@ -110,6 +114,9 @@ std::optional<PastedFacts> read_uv_install(std::string_view text);
 /// llama.cpp's CUDA backend at start-up: "ggml_cuda_init: found 1 CUDA devices:", "  Device 0: NVIDIA GeForce
 /// RTX 4050 Laptop GPU, compute capability 8.9, VMM: yes": the GPUs and their capability.
 std::optional<PastedFacts> read_ggml_cuda_init(std::string_view text);
+/// ollama's server log (`ollama serve`, journalctl -u ollama): its "inference compute" records (GPU, capability,
+/// the driver's CUDA), 0.1.x's "CUDA driver version:" and the driver's version from the libcuda it loaded.
+std::optional<PastedFacts> read_ollama_log(std::string_view text);
 /// InvokeAI's startup log ("[InvokeAI]::INFO --> Using torch device: NVIDIA GeForce GTX 1060", "InvokeAI
 /// version 6.6.0"): the GPU torch runs on, InvokeAI's version (paste_launcher_logs.cpp).
 std::optional<PastedFacts> read_invokeai_log(std::string_view text);
@@ -125,6 +132,9 @@ std::optional<PastedFacts> read_webui_sysinfo(std::string_view text);
 /// NVIDIA GeForce RTX 4060 VRAM 8188 Arch (8, 9)", SD.Next's "Torch: torch==2.8.0+cpu torchvision==0.23.0+cpu"
 /// and "Packages: ..." pins, the Python version.
 std::optional<PastedFacts> read_installer_log(std::string_view text);
+/// Unsloth Studio's installer and setup (install.ps1 / install.sh): Python, an NVIDIA GPU found, and its warning
+/// that the PyTorch it left is CPU-only.
+std::optional<PastedFacts> read_unsloth_installer(std::string_view text);
 /// The launch banner of AUTOMATIC1111's web UI (and Forge) or Fooocus: sys.version as launch.py prints it
 /// ("Python 3.10.6 (tags/v3.10.6:9c7b4bd, ...) [MSC v.1932 64 bit (AMD64)]") beside "Launching Web UI with
 /// arguments", "Commit hash:" or "Fooocus version:". States the Python only.

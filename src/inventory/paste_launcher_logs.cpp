@@ -110,6 +110,31 @@ std::optional<PastedFacts> read_installer_log(std::string_view text) {
   return f;
 }
 
+std::optional<PastedFacts> read_unsloth_installer(std::string_view text) {
+  PastedFacts f;
+  f.format = "Unsloth Studio installer";
+  bool seen = false, nvidia = false;
+  for (const auto& raw : lines_of(text)) {
+    const std::string t = trim(raw);
+    // Its banners ("Unsloth Studio Installer (Windows)", "Unsloth Studio Setup"), then "step  result" rows.
+    if (t.find("Unsloth Studio Installer") != std::string::npos || t.find("Unsloth Studio Setup") != std::string::npos) seen = true;
+    const auto words = words_of(t);
+    // "gpu            NVIDIA GPU detected": its check found an NVIDIA GPU (by nvidia-smi).
+    if (words.size() >= 3 && words[0] == "gpu" && words[1] == "NVIDIA" && t.find("detected") != std::string::npos) nvidia = true;
+    // "python         Python 3.13 already installed"
+    if (words.size() >= 3 && words[0] == "python" && words[1] == "Python" && dotted_number(words[2]) && f.python_version.empty())
+      f.python_version = words[2];
+    // Its last word on the torch it left: "[WARN] PyTorch is CPU-only but a cu130 GPU build was expected".
+    if (starts_with(t, "[WARN] PyTorch is CPU-only")) {
+      f.torch_check_ran = true;
+      f.torch_cuda = "";
+    }
+  }
+  if (!seen) return std::nullopt;
+  if (nvidia) f.gpus.push_back({"an NVIDIA GPU (found by the installer)", ""});
+  return f;
+}
+
 std::optional<PastedFacts> read_webui_launch(std::string_view text) {
   PastedFacts f;
   f.format = "web UI launch log";

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <map>
 
+#include "core/cuda_version.h"
 #include "core/text.h"
 #include "inventory/paste_formats.h"
 #include "inventory/paste_text.h"
@@ -200,6 +201,65 @@ std::optional<PastedFacts> read_ggml_cuda_init(std::string_view text) {
   }
   if (f.gpus.empty()) return std::nullopt;
   f.cuda_available = true;  // the CUDA runtime it links answered with these devices
+  return f;
+}
+
+namespace {
+
+// logfmt's value of KEY in an ollama record: `name="NVIDIA GeForce RTX 4080"` or `compute=8.9`; "" when absent.
+std::string logfmt_value(const std::string& line, const std::string& key) {
+  for (auto at = line.find(key + "="); at != std::string::npos; at = line.find(key + "=", at + 1)) {
+    if (at > 0 && line[at - 1] != ' ') continue;
+    std::size_t begin = at + key.size() + 1;
+    if (begin < line.size() && line[begin] == '"') {
+      const auto end = line.find('"', begin + 1);
+      return end == std::string::npos ? std::string() : line.substr(begin + 1, end - begin - 1);
+    }
+    return first_word(line.substr(begin));
+  }
+  return "";
+}
+
+// The driver's version from the file name of the libcuda ollama loaded: "libcuda.so.545.23.08" -> "545.23.08".
+std::string driver_from_libcuda(const std::string& line) {
+  const auto at = line.find("libcuda.so.");
+  if (at == std::string::npos) return "";
+  std::string v = line.substr(at + 11);
+  v = v.substr(0, v.find_first_not_of("0123456789."));
+  while (!v.empty() && v.back() == '.') v.pop_back();
+  return std::count(v.begin(), v.end(), '.') >= 1 && v.size() > 4 ? v : "";
+}
+
+}  // namespace
+
+std::optional<PastedFacts> read_ollama_log(std::string_view text) {
+  PastedFacts f;
+  f.format = "ollama server log";
+  bool seen = false;
+  for (const auto& t : lines_of(text)) {
+    // The record that names each GPU ollama will run on: `msg="inference compute" id=GPU-... library=cuda
+    // variant=v12 compute=8.9 driver=12.3 name="NVIDIA GeForce RTX 4080"`; since 0.12 the name is "CUDA0" and
+    // the model is in description="...". ROCm's records (library=rocm) are not an NVIDIA GPU's.
+    if (t.find("msg=\"inference compute\"") != std::string::npos) {
+      seen = true;
+      std::string library = logfmt_value(t, "library");
+      std::transform(library.begin(), library.end(), library.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+      if (library != "cuda") continue;
+      std::string name = logfmt_value(t, "name");
+      if (const std::string d = logfmt_value(t, "description"); !d.empty() && (name.empty() || starts_with(name, "CUDA"))) name = d;
+      const std::string cc = logfmt_value(t, "compute"), driver = logfmt_value(t, "driver");
+      f.gpus.push_back({name, dotted_number(cc) ? cc : ""});
+      if (is_version(driver) && f.driver_cuda == 0) f.driver_cuda = cuda_string_to_int(driver);
+      f.cuda_available = true;  // ollama's CUDA runtime enumerated this device
+    } else if (t.find("source=gpu.go:") != std::string::npos || t.find("source=discover/") != std::string::npos) {
+      seen = true;  // ollama's GPU discovery
+    } else if (starts_with(trim(t), "CUDA driver version: ")) {
+      // 0.1.x's discovery, printed by its C helper: "CUDA driver version: 12.3" (cuDriverGetVersion).
+      if (const std::string v = first_word(trim(t).substr(21)); is_version(v) && f.driver_cuda == 0) f.driver_cuda = cuda_string_to_int(v);
+    }
+    if (const std::string d = driver_from_libcuda(t); !d.empty() && f.driver_version.empty() && seen) f.driver_version = d;
+  }
+  if (!seen) return std::nullopt;
   return f;
 }
 

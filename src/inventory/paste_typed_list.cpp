@@ -37,10 +37,13 @@ std::string version_of(const std::string& value) {
 
 // A GPU name that is NVIDIA's by its words (an AMD or Apple GPU must not make a CPU-only torch a finding).
 bool nvidia_gpu_name(const std::string& value) {
-  for (const char* word : {"NVIDIA", "GeForce", "RTX", "GTX", "Tesla", "Quadro", "TITAN", "Jetson"})
+  for (const char* word : {"NVIDIA", "Nvidia", "nvidia", "GeForce", "RTX", "GTX", "Tesla", "Quadro", "TITAN", "Jetson"})
     if (value.find(word) != std::string::npos) return true;
-  // Data-centre parts typed bare: "A100", "H100 80GB", "V100", "T4", "L40S".
-  const std::string w = first_word(value);
+  // Data-centre parts typed bare: "A100", "H100 80GB", "V100", "T4", "L40S", "4 x A100" (a count first).
+  std::string w = first_word(value);
+  if (const auto words = paste_text::words_of(value); words.size() > 2 && (words[1] == "x" || words[1] == "X") &&
+                                                       words[0].find_first_not_of("0123456789") == std::string::npos)
+    w = words[2];
   return w.size() >= 2 && std::string("AHVTLPKB").find(w[0]) != std::string::npos &&
          std::isdigit(static_cast<unsigned char>(w[1]));
 }
@@ -75,12 +78,14 @@ std::optional<PastedFacts> read_typed_env_list(std::string_view text) {
         ++rows;
       }
     } else if (key == "gpu" || key == "gpus" || key == "gpu model" || key == "gpu models and configuration" ||
-               key == "gpu type" || key == "graphics card") {
+               key == "gpu type" || key == "graphics card" || key == "card" || key == "gpu model and memory" ||
+               key == "gpu name" || key == "video card") {
       if (nvidia_gpu_name(value) && f.gpus.empty()) {
         f.gpus.push_back({value, ""});
         ++rows;
       }
-    } else if (key == "nvidia driver" || key == "driver" || key == "driver version" || key == "nvidia driver version") {
+    } else if (key == "nvidia driver" || key == "driver" || key == "driver version" || key == "nvidia driver version" ||
+               key == "driver info") {
       if (auto v = first_word(value); dotted_number(v)) {
         f.driver_version = v;
         ++rows;
@@ -101,8 +106,8 @@ std::optional<PastedFacts> read_typed_env_list(std::string_view text) {
       }
     }
   }
-  // torch's version or an NVIDIA GPU, beside at least one other stated fact.
-  if (rows < 2 || (f.torch_version.empty() && f.gpus.empty())) return std::nullopt;
+  // torch's version, an NVIDIA GPU or the NVIDIA driver's version, beside at least one other stated fact.
+  if (rows < 2 || (f.torch_version.empty() && f.gpus.empty() && f.driver_version.empty())) return std::nullopt;
   return f;
 }
 

@@ -18,8 +18,8 @@ std::vector<PastedFacts> read_formats(std::string_view text) {
                       read_torch_warnings, read_import_warning_report, read_hf_env_list, read_comfyui_report,
                       read_lightning_env, read_openmmlab_env, read_startup_banners, read_monai_config,
                       read_interactive_session, read_nvcc_version, read_torch_build_config, read_invokeai_log, read_invokeai_form, read_webui_sysinfo,
-                      read_installer_log, read_webui_launch, read_nvidia_smi_topology, read_nvidia_smi_query,
-                      read_cupy_config, read_uv_install, read_ggml_cuda_init})
+                      read_installer_log, read_unsloth_installer, read_webui_launch, read_nvidia_smi_topology, read_nvidia_smi_query,
+                      read_cupy_config, read_uv_install, read_ggml_cuda_init, read_ollama_log})
     if (auto f = reader(text)) out.push_back(std::move(*f));
   return out;
 }
@@ -58,7 +58,9 @@ void merge(Inventory& inv, const PastedFacts& f) {
   if (!py.cuda_available && f.cuda_available) py.cuda_available = f.cuda_available;
   if (py.torch_version.empty() && !f.torch_version.empty()) py.torch_version = f.torch_version;
   // torch's own check printed its CUDA (cpp_extension's refusal): torch is there, its version not stated.
-  if (!py.torch_installed && py.torch_version.empty() && f.torch_check_ran && f.torch_cuda && dotted_number(*f.torch_cuda)) {
+  // An installer's check that found it CPU-only ("PyTorch is CPU-only") states its build the same way.
+  if (!py.torch_installed && py.torch_version.empty() && f.torch_check_ran && f.torch_cuda &&
+      (dotted_number(*f.torch_cuda) || f.torch_cuda->empty())) {
     py.torch_installed = true;
     py.torch_version = kTorchVersionNotPasted;
     py.torch_cuda = *f.torch_cuda;
@@ -129,8 +131,8 @@ const char* pasted_formats_help() {
          "`yolo checks`, MONAI's print_config, torch's cpp_extension or DeepSpeed's op builder CUDA check, pip's "
          "dependency conflicts, nvidia-smi (also -q, --query-gpu and topo -m), `nvcc --version`, torch's build "
          "configuration (\"PyTorch built with:\"), `cupy.show_config()`, uv's install summary, llama.cpp's "
-         "ggml_cuda_init, the startup "
-         "logs of InvokeAI (and its bug report form), SD.Next, kohya_ss, AUTOMATIC1111's web UI (and its sysinfo) "
+         "ggml_cuda_init, ollama's server log, the startup "
+         "logs of InvokeAI (and its bug report form), SD.Next, kohya_ss, Unsloth Studio's installer, AUTOMATIC1111's web UI (and its sysinfo) "
          "and Fooocus, "
          "pip list / pip freeze / pip show, conda list, or (doctor --from-text, as a last resort) an environment "
          "typed as issue templates ask for it";
@@ -181,6 +183,8 @@ std::optional<PastedEnvironment> read_pasted_environment(std::string_view pasted
     states_nvcc |= f.states_nvcc;
   }
   Inventory& inv = out.inventory;
+  // A program's refusal of the driver, pasted with the report: judged against the driver the report states.
+  if (log_statements && inv.driver.refused_by.empty()) inv.driver.refused_by = cuda_runtime_refusal(text);
   std::vector<knowledge::GpuModel> models;
   for (auto& g : inv.gpus) {
     if (compat_dir.empty() || g.cc_major != 0 || g.name.empty()) continue;

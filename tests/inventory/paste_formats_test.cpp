@@ -1384,3 +1384,84 @@ TEST(PasteFormats, NvidiaSmiSinceR610GgmlCudaInitAndADictOnOneLine) {
   EXPECT_EQ(mmcv->nvcc_version, "9.1");
   EXPECT_EQ(mmcv->gpus.size(), 8u);
 }
+
+TEST(PasteFormats, OllamasServerLogGivesItsGpusTheDriverAndItsCuda) {
+  // ollama 9245: journalctl under a Chinese locale ("2月 21 13:31:11 tc ollama[285585]: "), ollama 0.5's records.
+  const std::string log = without_log_prefixes(paste("pasted_env/ollama-ollama-9245.txt"));
+  auto f = read_ollama_log(log);
+  ASSERT_TRUE(f);
+  ASSERT_EQ(f->gpus.size(), 1u);
+  EXPECT_EQ(f->gpus[0].name, "NVIDIA GeForce RTX 4080");
+  EXPECT_EQ(f->gpus[0].cc, "8.9");
+  EXPECT_EQ(f->driver_cuda, 12030);
+  EXPECT_EQ(f->driver_version, "545.23.08");  // the libcuda.so.545.23.08 it loaded
+  // Since 0.12 the name is the backend's ("CUDA0") and the model is in description; ROCm's records are no GPU here.
+  auto now = read_ollama_log(
+      "time=2025-11-02T10:00:00.000Z level=INFO source=types.go:42 msg=\"inference compute\" id=GPU-1 library=CUDA "
+      "compute=8.9 name=CUDA0 description=\"NVIDIA GeForce RTX 4090\" libdirs=ollama,cuda_v13 driver=13.0 "
+      "total=\"24.0 GiB\"\n"
+      "time=2025-11-02T10:00:00.000Z level=INFO source=types.go:42 msg=\"inference compute\" id=0 library=ROCm "
+      "compute=gfx1100 name=ROCm0 description=\"Radeon RX 7900 XTX\" driver=6.4\n");
+  ASSERT_TRUE(now);
+  ASSERT_EQ(now->gpus.size(), 1u);
+  EXPECT_EQ(now->gpus[0].name, "NVIDIA GeForce RTX 4090");
+  EXPECT_EQ(now->driver_cuda, 13000);
+  EXPECT_FALSE(read_ollama_log("CUDA driver version: 12.3\nlibrary=/usr/lib/libcuda.so.545.23.08\n")) << "no ollama record";
+}
+
+TEST(PasteFormats, TypedCardsDriversComfyuiMemoryLineJsonVersionRowsAndUnslothsInstaller) {
+  // TGI 2238: "Driver Version: 550.54.15" and "Card: NVIDIA RTX A6000" typed; TensorRT-LLM 965: "driver info:".
+  auto tgi = read_typed_env_list(paste("pasted_env/huggingface-text-generation-inference-2238.txt"));
+  ASSERT_TRUE(tgi);
+  EXPECT_EQ(tgi->driver_version, "550.54.15");
+  ASSERT_EQ(tgi->gpus.size(), 1u);
+  EXPECT_EQ(tgi->gpus[0].name, "NVIDIA RTX A6000");
+  auto trt = read_typed_env_list(paste("pasted_env/NVIDIA-TensorRT-LLM-965.txt"));
+  ASSERT_TRUE(trt) << "a driver's version anchors a typed list as torch or a GPU does";
+  EXPECT_EQ(trt->driver_version, "470.141.10");
+  EXPECT_EQ(trt->packages.at("tensorrt"), "9.2.0.5");
+  auto counted = read_typed_env_list("- Python version: 3.6\n- GPU models and configuration: 4 x Nvidia P100\n");
+  ASSERT_TRUE(counted);
+  EXPECT_EQ(counted->gpus.size(), 1u);
+  EXPECT_FALSE(read_typed_env_list("- Python version: 3.6\n- GPU models and configuration: 4 x Radeon VII\n"));
+  // ComfyUI 3137 cut above its torch line: the memory line and the CUDA device torch chose.
+  auto comfy = read_comfyui_report(paste("pasted_env/Comfy-Org-ComfyUI-3137.txt"));
+  ASSERT_TRUE(comfy);
+  ASSERT_EQ(comfy->gpus.size(), 1u);
+  EXPECT_EQ(comfy->gpus[0].name, "NVIDIA A10G");
+  EXPECT_EQ(comfy->cuda_available, std::optional<bool>(true));
+  EXPECT_FALSE(read_comfyui_report("Total VRAM 22516 MB, total RAM 31737 MB\nSet vram state to: NORMAL_VRAM\n"));
+  // InvokeAI 9593: its system information cut inside "dependencies": `"torch" : "2.7.1+cu128",` rows.
+  auto invoke = read_package_list(paste("pasted_env/invoke-ai-InvokeAI-9593.txt"));
+  ASSERT_TRUE(invoke);
+  EXPECT_EQ(invoke->packages.at("torch"), "2.7.1+cu128");
+  EXPECT_EQ(invoke->packages.at("xformers"), "0.0.31.post1");
+  EXPECT_EQ(invoke->packages.count("host"), 0u) << "a config value is not a package";
+  // Unsloth Studio's installer: an NVIDIA GPU found, and its warning that the torch it left is CPU-only.
+  auto cpu = read_unsloth_installer(paste("pasted_env/unslothai-unsloth-4701.txt"));
+  ASSERT_TRUE(cpu);
+  EXPECT_EQ(cpu->gpus.size(), 1u);
+  EXPECT_EQ(cpu->python_version, "3.13");
+  EXPECT_TRUE(cpu->torch_check_ran);
+  EXPECT_EQ(cpu->torch_cuda, std::optional<std::string>(""));
+  auto fine = read_unsloth_installer(paste("pasted_env/unslothai-unsloth-5827.txt"));
+  ASSERT_TRUE(fine);
+  EXPECT_FALSE(fine->torch_cuda) << "no warning: the build it left is not stated";
+}
+
+TEST(PasteFormats, ACudaRuntimesRefusalOfTheDriverNamesWhoSaidIt) {
+  EXPECT_EQ(cuda_runtime_refusal(paste("pasted_env/OpenNMT-CTranslate2-1842.txt")),
+            "a CUDA program: Predictions may fail: CUDA failed with error CUDA driver version is insufficient for "
+            "CUDA runtime version");
+  EXPECT_EQ(cuda_runtime_refusal("THCudaCheck FAIL file=/pytorch/aten/src/THC/THCGeneral.cpp line=50 error=35 : CUDA "
+                                 "driver version is insufficient for CUDA runtime version\n")
+                .rfind("torch: ", 0),
+            0u);
+  EXPECT_EQ(cuda_runtime_refusal("CUDA Version: 11.4\n"), "");
+}
+
+TEST(LogPrefixes, JournalctlUnderAChineseLocaleIsAPrefix) {
+  EXPECT_EQ(without_log_prefixes("2\xE6\x9C\x88 21 13:31:11 tc ollama[285585]: CUDA driver version: 12.3\n"),
+            "CUDA driver version: 12.3\n");
+  EXPECT_EQ(without_log_prefixes("12 apples: 13:31:11 are not a date\n"), "12 apples: 13:31:11 are not a date\n");
+}

@@ -126,6 +126,28 @@ void refused_by_torch(const DoctorContext& ctx, const std::string& have, std::ve
   out.push_back(std::move(f));
 }
 
+// Another program's CUDA runtime refused the driver (cudaErrorInsufficientDriver, pasted beside the report):
+// which CUDA that runtime is, the report does not say, so the finding names what the driver supports and both
+// ways out. CTranslate2 4.x and onnxruntime-gpu >= 1.19 are CUDA 12 builds on a CUDA 11 driver, the common case.
+void refused_by_runtime(const DoctorContext& ctx, const std::string& have, std::vector<Finding>& out) {
+  const std::string& said = ctx.inv.driver.refused_by;
+  Finding f;
+  f.id = "driver.too_old_for_runtime";
+  f.status = Status::kFail;
+  f.title = "A CUDA program says the NVIDIA driver is too old for its CUDA runtime" +
+            (have.empty() ? std::string() : " (the driver supports CUDA " + have + ")");
+  f.evidence = {{"the program's error", said.substr(said.find(": ") + 2), "the pasted report"}};  // only pastes state one
+  if (!ctx.inv.driver.version.empty()) f.evidence.push_back({"driver", ctx.inv.driver.version, ctx.inv.driver.source});
+  f.explanation = "CUDA error 35 (cudaErrorInsufficientDriver): the CUDA runtime the program was built with is newer "
+                  "than the newest CUDA this driver supports, so nothing it runs reaches the GPU. Inside a container "
+                  "the same error means the host's driver was not passed in (no --gpus, no NVIDIA container runtime).";
+  f.add_fix("Install that program's build for CUDA " + (have.empty() ? std::string("the driver supports") : have + " or older") +
+                " (its release notes name the CUDA of each version), or upgrade the driver to one for its CUDA; "
+                "read what the driver supports first",
+            {"nvidia-smi"});
+  out.push_back(std::move(f));
+}
+
 // The driver's kernel module and its libraries at different versions: nothing CUDA starts, whatever torch or
 // the toolkit need, so this is the finding and no version comparison follows.
 bool check_driver_library_mismatch(const DoctorContext& ctx, std::vector<Finding>& out) {
@@ -223,7 +245,9 @@ void check_driver(const DoctorContext& ctx, std::vector<Finding>& out) {
     return;
   }
   std::string have = driver_cuda(ctx);
-  if (torch_cuda.empty() && !ctx.inv.driver.refused_by.empty()) refused_by_torch(ctx, have, out);
+  const std::string& refused = ctx.inv.driver.refused_by;
+  if (torch_cuda.empty() && starts_with(refused, "torch: ")) refused_by_torch(ctx, have, out);
+  if (!refused.empty() && !starts_with(refused, "torch: ")) refused_by_runtime(ctx, have, out);
   if (!torch_cuda.empty())
     compare(ctx, have, torch_cuda, "torch " + ctx.python->torch_version,
             {"torch.version.cuda", ctx.torch_cuda(), ctx.python_label()}, true, out);

@@ -432,3 +432,30 @@ TEST(GpuPresence, ADriverWhoseModuleAndLibrariesDifferIsBrokenAndTheNextStepIsAR
   auto text = run_gpucheck({"doctor", "--from-text", paste});
   EXPECT_NE(next_step_line(text.out).find("[driver.library_mismatch]"), std::string::npos) << text.out;
 }
+
+TEST(PastedVerdicts, ACudaProgramRefusingTheDriverIsAnErrorThatNamesWhatTheDriverSupports) {
+  // CTranslate2 1842: nvidia-smi's header (driver 470, CUDA 11.4) beside CTranslate2 4's "CUDA driver version is
+  // insufficient for CUDA runtime version" (a CUDA 12 build).
+  auto r = run_gpucheck({"doctor", "--from-text", kData + "/pasted_env/OpenNMT-CTranslate2-1842.txt", "--json"});
+  ASSERT_TRUE(r.exited) << r.describe();
+  EXPECT_EQ(r.exit_code, 1) << r.out.substr(0, 2000);
+  auto refused = with_id(nlohmann::json::parse(r.out), "driver.too_old_for_runtime");
+  ASSERT_EQ(refused.size(), 1u) << r.out.substr(0, 3000);
+  EXPECT_NE(refused[0]["title"].get<std::string>().find("supports CUDA 11.4"), std::string::npos);
+  EXPECT_EQ(refused[0]["fixes"][0]["commands"][0], "nvidia-smi");
+  // The same nvidia-smi without the error: nothing is refused.
+  const fs::path tmp = fs::temp_directory_path() / ("gpucheck_runtime_" + std::to_string(::getpid()) + ".txt");
+  std::ofstream(tmp) << "NVIDIA-SMI 470.256.02   Driver Version: 470.256.02   CUDA Version: 11.4\n";
+  auto quiet = run_gpucheck({"doctor", "--from-text", tmp.string(), "--json"});
+  EXPECT_EQ(quiet.exit_code, 0) << quiet.out.substr(0, 2000);
+  EXPECT_TRUE(with_id(nlohmann::json::parse(quiet.out), "driver.too_old_for_runtime").empty());
+  fs::remove(tmp);
+}
+
+TEST(PastedVerdicts, AnInstallerThatLeftACpuTorchOnAnNvidiaMachineIsThatFinding) {
+  // Unsloth 4701: Unsloth Studio's installer found an NVIDIA GPU and warns that PyTorch is CPU-only.
+  auto r = run_gpucheck({"doctor", "--from-text", kData + "/pasted_env/unslothai-unsloth-4701.txt", "--json"});
+  ASSERT_TRUE(r.exited) << r.describe();
+  EXPECT_EQ(r.exit_code, 1) << r.out.substr(0, 2000);
+  EXPECT_EQ(with_id(nlohmann::json::parse(r.out), "torch.cpu_only_on_gpu_node").size(), 1u) << r.out.substr(0, 3000);
+}
