@@ -74,7 +74,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SharedFile, path, owners, conten
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PythonEnv, interpreter, version, prefix, kind, found_via,
                                                 site_packages, error, torch_installed, torch_version, torch_path,
                                                 torch_cuda, torch_cudnn, torch_nccl, torch_cxx11_abi,
-                                                torch_arch_list, cuda_available, cuda_error, torch_import_error,
+                                                torch_arch_list, torch_gpu_refusal, cuda_available, cuda_error, torch_import_error,
                                                 mapped_libraries, mapped_library_versions, packages, executable, torch_git_version,
                                                 probe_seconds, import_errors, torch_numpy_error, extension_archs,
                                                 distributions, shared_files)

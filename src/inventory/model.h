@@ -32,6 +32,17 @@ inline bool says_driver_library_mismatch(const std::string& error) {
   return false;
 }
 
+/// torch's reason for torch.cuda.is_available() being False when the driver is installed but CUDA cannot use
+/// it (the CUDA runtime's error codes: 802 a daemon such as the fabric manager not running, 804 a forward-
+/// compatibility libcuda on a GPU without it, 34 the toolkit's stub libcuda, cuInit failing, 999 at start-up).
+/// A paste holding one states the driver as unusable, not absent; "Found no NVIDIA driver" states its absence.
+inline constexpr const char* kTorchFoundNoDriver = "Found no NVIDIA driver on your system";
+inline bool says_driver_unusable(const std::string& cuda_error) {
+  for (const char* said : {"Error 802", "Error 804", "Error 34:", "CUDA driver initialization failed", "CUDA unknown error"})
+    if (cuda_error.find(said) != std::string::npos) return true;
+  return false;
+}
+
 struct Driver {
   bool present = false;
   std::string version;            // "550.54.15"
@@ -145,6 +156,9 @@ struct PythonEnv {
   std::string torch_nccl;         // "2.14.3"
   std::optional<bool> torch_cxx11_abi;
   std::vector<std::string> torch_arch_list;  // torch.cuda.get_arch_list(): sm_50 ... compute_90
+  // torch's own warning that a GPU here is not supported, when a pasted report holds it without the arch list
+  // ("... with CUDA capability sm_120 is not compatible with the current PyTorch installation.")
+  std::string torch_gpu_refusal;
   std::optional<bool> cuda_available;
   std::string cuda_error;         // why torch.cuda.is_available() is False, when it says
   std::string torch_import_error; // import torch raised this

@@ -299,6 +299,7 @@ std::optional<PastedFacts> read_torch_warnings(std::string_view text) {
       int digits = 0;
       if (sm.size() >= 2 && small_number(sm, digits) && !name.empty()) {
         f.gpus.push_back({name, sm.substr(0, sm.size() - 1) + "." + sm.back()});
+        if (f.torch_gpu_refusal.empty()) f.torch_gpu_refusal = trim(t.substr(t.find(name)));
         seen = true;
       }
     }
@@ -331,7 +332,11 @@ std::optional<PastedFacts> read_torch_warnings(std::string_view text) {
   // against the older list (a Jetson Orin, 8.7, runs the sm_80 build: no finding, as torch's own note says).
   // A console that hard-wrapped the long line (InvokeAI 9532, 100 columns) splits the GPU's name: the next
   // line is joined when the first stops before the capability.
+  // Before 2.8 a GPU outside the build's range was "Found GPU0 NVIDIA GeForce GTX 1080 with Max-Q Design which
+  // is of cuda capability 6.1." with "Minimum and Maximum cuda capability supported by this version of PyTorch
+  // is (7.5) - (12.0)" or "PyTorch no longer supports this GPU because it is too old.": torch's own refusal.
   const std::string found_gpu = "Found GPU", which_cc = " which is of compute capability (CC) ";
+  const std::string which_cuda_cc = " which is of cuda capability ";
   const std::string row_tail = " which supports hardware CC >=";
   std::vector<std::string> built_rows;
   // torch >= 2.8 also prints the older "<GPU> with CUDA capability sm_120 is not compatible" warning (read
@@ -351,22 +356,44 @@ std::optional<PastedFacts> read_torch_warnings(std::string_view text) {
     auto at = t.find(found_gpu);
     if (at == std::string::npos) continue;
     std::string line = t;
-    if (line.find(which_cc, at) == std::string::npos && i + 1 < all.size()) {
+    const bool older_words = line.find(which_cuda_cc, at) != std::string::npos;
+    if (line.find(which_cc, at) == std::string::npos && !older_words && i + 1 < all.size()) {
       std::string end = i < raw.size() ? raw[i] : "";
       if (!end.empty() && end.back() == '\r') end.pop_back();
       const bool blank = (!end.empty() && (end.back() == ' ' || end.back() == '\t')) ||
                          (i + 1 < raw.size() && !raw[i + 1].empty() && (raw[i + 1][0] == ' ' || raw[i + 1][0] == '\t'));
       line += (blank ? " " : "") + all[i + 1];
     }
-    auto cc_at = line.find(which_cc, at);
+    auto cc_at = line.find(older_words ? which_cuda_cc : which_cc, at);
     std::size_t name_at = at + found_gpu.size();
     while (name_at < line.size() && std::isdigit(static_cast<unsigned char>(line[name_at]))) ++name_at;
     if (cc_at == std::string::npos || name_at == at + found_gpu.size() || name_at >= cc_at) continue;
-    std::string cc = first_word(line.substr(cc_at + which_cc.size()));
+    std::string cc = first_word(line.substr(cc_at + (older_words ? which_cuda_cc : which_cc).size()));
     while (!cc.empty() && cc.back() == '.') cc.pop_back();
     const std::string name = trim(line.substr(name_at, cc_at - name_at));
     if (!dotted_number(cc) || name.empty()) continue;
     seen = true;
+    if (older_words) {
+      // Refused only when torch says so on this line or the next ones: the range, or "too old" (not for a note).
+      auto refuses = [](const std::string& l) {
+        return l.find("Minimum and Maximum cuda capability supported") != std::string::npos ||
+               l.find("PyTorch no longer supports this GPU because it is too old") != std::string::npos;
+      };
+      std::string said = trim(line.substr(at));
+      std::size_t j = i + 1;
+      for (; j < all.size() && j <= i + 3 && !refuses(said); ++j) said += " " + trim(all[j]);
+      if (j < all.size() && starts_with(trim(all[j]), "(")) said += " " + trim(all[j]);  // "(7.5) - (12.0)"
+      // "(8.0) - (12.0)" beside a GB10 (12.1): the range is torch's, but 12.0's SASS runs on 12.1, so only a
+      // GPU below the minimum or of a newer major than the maximum is refused.
+      bool outside = said.find("too old") != std::string::npos;
+      if (const auto range = said.find("PyTorch is ("); range != std::string::npos) {
+        const std::string lo = first_word(said.substr(range + 12)), hi = first_word(after(said.substr(range), "- ("));
+        const std::string low = lo.substr(0, lo.find(')')), high = hi.substr(0, hi.find(')'));
+        if (dotted_number(low) && dotted_number(high))
+          outside = std::stod(cc) < std::stod(low) || std::stoi(cc) > std::stoi(high);
+      }
+      if (refuses(said) && outside && f.torch_gpu_refusal.empty()) f.torch_gpu_refusal = said;
+    }
     std::size_t older = 0;
     while (older < matched.size() && (matched[older] || f.gpus[older].name != name)) ++older;
     if (older < matched.size()) matched[older] = true;
@@ -490,6 +517,25 @@ std::optional<PastedFacts> read_cpp_extension_check(std::string_view text) {
     }
   }
   return std::nullopt;
+}
+
+std::string torch_cuda_init_failure(std::string_view text) {
+  const auto lines = lines_of(text);
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const auto at = lines[i].find("CUDA initialization: ");
+    if (at == std::string::npos) continue;
+    // "Unexpected error from cudaGetDeviceCount(). Did you run ...?" with its "Error 802: ..." often on the next line.
+    std::string said = trim(lines[i].substr(at + 21));
+    for (std::size_t j = i + 1; j < lines.size() && j <= i + 2 && starts_with(said, "Unexpected error") &&
+                                said.find("Error ") == std::string::npos;
+         ++j)
+      said += " " + trim(lines[j]);
+    said = trim(said.substr(0, said.find("(Triggered internally")));
+    // 803 and "too old" are read as what they are (the driver's parts disagree; the driver's CUDA).
+    if (said.find(kCudaSystemDriverMismatch) != std::string::npos || said.find("too old (found version") != std::string::npos) continue;
+    return said;
+  }
+  return "";
 }
 
 std::string cuda_runtime_refusal(std::string_view text) {
@@ -1449,6 +1495,10 @@ std::optional<PastedFacts> read_package_list(std::string_view text) {
       std::string row = t.back() == ',' ? t.substr(0, t.size() - 1) : t;
       if (row.size() > 2 && row.back() == '"' && row.find('"', 1) == row.size() - 1) t = row.substr(1, row.size() - 2);
     }
+    // A version printed as a Python string: "torch '2.5.1+cu124'" (vision 8744).
+    if (const auto words = words_of(t); words.size() == 2 && words[1].size() > 2 &&
+                                        (words[1][0] == '\'' || words[1][0] == '"') && words[1].back() == words[1][0])
+      t = words[0] + " " + words[1].substr(1, words[1].size() - 2);
     std::size_t lead = 0, tail = 0;
     while (lead < t.size() && lead < 2 && t[lead] == '*') ++lead;
     while (tail < t.size() - lead && tail < 2 && t[t.size() - 1 - tail] == '*') ++tail;

@@ -36,6 +36,7 @@ struct PastedFacts {
   std::string driver_failure;  // nvidia-smi's kNvidiaSmiNoDriver line (inventory/model.h)
   std::string driver_refusal;  // torch's "The NVIDIA driver on your system is too old (found version 11070)"
   std::vector<std::string> torch_archs;  // torch's own list ("supports CUDA capabilities sm_50 ... sm_90")
+  std::string torch_gpu_refusal;         // torch's warning that a GPU is not supported ("... is not compatible ...")
   std::map<std::string, std::vector<std::string>> extension_archs;  // "detectron2 arch flags  7.5": name -> archs
   bool torch_check_ran = false;  // torch's own check printed torch_cuda: torch is installed, its version unstated
 };
@@ -64,6 +65,11 @@ std::optional<PastedFacts> read_pip_conflicts(std::string_view text);
 /// CUDA runtime version" (cudaErrorInsufficientDriver, 35), as "torch: <line>" when torch printed it, else
 /// "a CUDA program: <line>" (CTranslate2's "CUDA failed with error ...", TensorFlow's); "" when none.
 std::string cuda_runtime_refusal(std::string_view text);
+/// torch's "CUDA initialization: ..." warning pasted beside a report (why torch.cuda.is_available() is False:
+/// "Unexpected error from cudaGetDeviceCount() ... Error 802: system not yet initialized", "CUDA driver
+/// initialization failed, you might not have a CUDA gpu."), its wrapped code joined; "" when none. The driver
+/// library mismatch (803) and "too old" are left to their own readers.
+std::string torch_cuda_init_failure(std::string_view text);
 /// Startup banners that name torch: Ultralytics' "Ultralytics YOLOv8.2.5 🚀 Python-3.10.12 torch-2.2.0+cu121
 /// CUDA:0 (NVIDIA A100-SXM4-80GB, 81051MiB)" with `yolo checks`' package rows ("torch  ✅ 2.3.0+cu121>=1.8.0"),
 /// and pyannote's "Model was trained with torch 1.10.0+cu102, yours is 2.1.1+cu118".
@@ -117,6 +123,9 @@ std::optional<PastedFacts> read_ggml_cuda_init(std::string_view text);
 /// ollama's server log (`ollama serve`, journalctl -u ollama): its "inference compute" records (GPU, capability,
 /// the driver's CUDA), 0.1.x's "CUDA driver version:" and the driver's version from the libcuda it loaded.
 std::optional<PastedFacts> read_ollama_log(std::string_view text);
+/// ESPnet's `tools/check_install.py`: "[x] torch=1.7.1", "[x] torch cuda=11.0" (or "[ ] torch cuda" when CUDA is
+/// not available), "[x] python=3.7.9", a row per module below "Python modules:".
+std::optional<PastedFacts> read_espnet_check_install(std::string_view text);
 /// InvokeAI's startup log ("[InvokeAI]::INFO --> Using torch device: NVIDIA GeForce GTX 1060", "InvokeAI
 /// version 6.6.0"): the GPU torch runs on, InvokeAI's version (paste_launcher_logs.cpp).
 std::optional<PastedFacts> read_invokeai_log(std::string_view text);

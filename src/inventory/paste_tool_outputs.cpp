@@ -251,8 +251,16 @@ std::optional<PastedFacts> read_ollama_log(std::string_view text) {
       f.gpus.push_back({name, dotted_number(cc) ? cc : ""});
       if (is_version(driver) && f.driver_cuda == 0) f.driver_cuda = cuda_string_to_int(driver);
       f.cuda_available = true;  // ollama's CUDA runtime enumerated this device
-    } else if (t.find("source=gpu.go:") != std::string::npos || t.find("source=discover/") != std::string::npos) {
-      seen = true;  // ollama's GPU discovery
+      continue;
+    }
+    // ollama's GPU discovery (before 0.1.30 a plain log: "2024/01/14 19:50:06 gpu.go:94: Nvidia GPU detected").
+    if (t.find("source=gpu.go:") != std::string::npos || t.find("source=discover/") != std::string::npos ||
+        (t.find(" gpu.go:") != std::string::npos && t.find("GPU") != std::string::npos))
+      seen = true;
+    if (const auto old = t.find("CUDA GPU is too old. Falling back to CPU mode. Compute Capability detected: ");
+        old != std::string::npos && seen) {
+      // 0.1.x's refusal of a GPU below its build's minimum capability: the GPU is there, unnamed.
+      if (const std::string cc = first_word(t.substr(old + 76)); dotted_number(cc)) f.gpus.push_back({"", cc});
     } else if (starts_with(trim(t), "CUDA driver version: ")) {
       // 0.1.x's discovery, printed by its C helper: "CUDA driver version: 12.3" (cuDriverGetVersion).
       if (const std::string v = first_word(trim(t).substr(21)); is_version(v) && f.driver_cuda == 0) f.driver_cuda = cuda_string_to_int(v);
@@ -260,6 +268,36 @@ std::optional<PastedFacts> read_ollama_log(std::string_view text) {
     if (const std::string d = driver_from_libcuda(t); !d.empty() && f.driver_version.empty() && seen) f.driver_version = d;
   }
   if (!seen) return std::nullopt;
+  return f;
+}
+
+std::optional<PastedFacts> read_espnet_check_install(std::string_view text) {
+  PastedFacts f;
+  f.format = "ESPnet's check_install.py";
+  bool modules = false;
+  int rows = 0;
+  for (const auto& raw : lines_of(text)) {
+    const std::string t = trim(raw);
+    if (t == "Python modules:") modules = true;
+    const bool found = starts_with(t, "[x] ");
+    if (!found && !starts_with(t, "[ ] ")) continue;
+    const std::string row = t.substr(4), name = row.substr(0, row.find('=')),
+                      value = row.find('=') == std::string::npos ? "" : first_word(row.substr(row.find('=') + 1));
+    // "[x] torch cuda=11.0" when torch.cuda.is_available(), with torch's CUDA; "[ ] torch cuda" when not.
+    if (name == "torch cuda") {
+      f.cuda_available = found;
+      if (found && dotted_number(value)) f.torch_cuda = value;
+    } else if (found && name == "python" && dotted_number(value)) {
+      f.python_version = value;
+    } else if (found && name == "torch" && is_version(value)) {
+      f.torch_version = value;
+      ++rows;
+    } else if (found && distribution_name(name) && is_version(value)) {
+      f.packages[normalized(name)] = value;
+      ++rows;
+    }
+  }
+  if (!modules || rows == 0) return std::nullopt;
   return f;
 }
 

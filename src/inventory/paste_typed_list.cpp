@@ -62,6 +62,8 @@ std::optional<PastedFacts> read_typed_env_list(std::string_view text) {
     for (auto at = t.find("\xE7\x89\x88\xE6\x9C\xAC:"); at != std::string::npos; at = t.find("\xE7\x89\x88\xE6\x9C\xAC:"))
       t.replace(at, 6, " version");
     if (starts_with(t, "- ") || starts_with(t, "* ")) t = trim(t.substr(2));
+    // A numbered list: "5. Nvidia Driver:525.105.17", "6. GPU: GTX 1050Ti".
+    if (const auto dot = t.find(". "); dot > 0 && dot <= 2 && t.find_first_not_of("0123456789") == dot) t = trim(t.substr(dot + 2));
     const auto colon = t.find(':');
     if (colon == std::string::npos || colon == 0 || colon > 64) continue;
     const std::string key = key_of(t.substr(0, colon)), value = trim(t.substr(colon + 1));

@@ -19,7 +19,8 @@ std::vector<PastedFacts> read_formats(std::string_view text) {
                       read_lightning_env, read_openmmlab_env, read_startup_banners, read_monai_config,
                       read_interactive_session, read_nvcc_version, read_torch_build_config, read_invokeai_log, read_invokeai_form, read_webui_sysinfo,
                       read_installer_log, read_unsloth_installer, read_webui_launch, read_nvidia_smi_topology, read_nvidia_smi_query,
-                      read_cupy_config, read_uv_install, read_ggml_cuda_init, read_ollama_log})
+                      read_cupy_config, read_uv_install, read_ggml_cuda_init, read_ollama_log,
+                      read_espnet_check_install})
     if (auto f = reader(text)) out.push_back(std::move(*f));
   return out;
 }
@@ -78,6 +79,7 @@ void merge(Inventory& inv, const PastedFacts& f) {
     }
   }
   if (py.torch_arch_list.empty()) py.torch_arch_list = f.torch_archs;
+  if (py.torch_gpu_refusal.empty()) py.torch_gpu_refusal = f.torch_gpu_refusal;
   // torch's "driver ... too old (found version 9010)" states what the driver supports, not its version.
   if (!inv.driver.present && (dotted_number(f.driver_version) || (f.driver_version.empty() && f.driver_cuda > 0))) {
     inv.driver.present = true;
@@ -131,7 +133,7 @@ const char* pasted_formats_help() {
          "`yolo checks`, MONAI's print_config, torch's cpp_extension or DeepSpeed's op builder CUDA check, pip's "
          "dependency conflicts, nvidia-smi (also -q, --query-gpu and topo -m), `nvcc --version`, torch's build "
          "configuration (\"PyTorch built with:\"), `cupy.show_config()`, uv's install summary, llama.cpp's "
-         "ggml_cuda_init, ollama's server log, the startup "
+         "ggml_cuda_init, ollama's server log, ESPnet's check_install.py, the startup "
          "logs of InvokeAI (and its bug report form), SD.Next, kohya_ss, Unsloth Studio's installer, AUTOMATIC1111's web UI (and its sysinfo) "
          "and Fooocus, "
          "pip list / pip freeze / pip show, conda list, or (doctor --from-text, as a last resort) an environment "
@@ -185,6 +187,18 @@ std::optional<PastedEnvironment> read_pasted_environment(std::string_view pasted
   Inventory& inv = out.inventory;
   // A program's refusal of the driver, pasted with the report: judged against the driver the report states.
   if (log_statements && inv.driver.refused_by.empty()) inv.driver.refused_by = cuda_runtime_refusal(text);
+  // torch's own reason for is_available() being False, as a live probe records it.
+  if (log_statements && !inv.pythons.empty() && inv.pythons.front().cuda_error.empty()) {
+    PythonEnv& py = inv.pythons.front();
+    py.cuda_error = torch_cuda_init_failure(text);
+    if (!py.cuda_error.empty()) py.cuda_available = false;
+    // What it says of the driver, when nothing else in the paste does: absent, or there and unusable.
+    if ((says_driver_unusable(py.cuda_error) || py.cuda_error.find(kTorchFoundNoDriver) != std::string::npos) &&
+        !inv.driver.present && inv.driver.error.empty()) {
+      inv.driver.error = "torch: CUDA initialization: " + py.cuda_error;
+      inv.driver.source = "pasted torch's warning";
+    }
+  }
   std::vector<knowledge::GpuModel> models;
   for (auto& g : inv.gpus) {
     if (compat_dir.empty() || g.cc_major != 0 || g.name.empty()) continue;

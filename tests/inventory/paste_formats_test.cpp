@@ -1465,3 +1465,72 @@ TEST(LogPrefixes, JournalctlUnderAChineseLocaleIsAPrefix) {
             "CUDA driver version: 12.3\n");
   EXPECT_EQ(without_log_prefixes("12 apples: 13:31:11 are not a date\n"), "12 apples: 13:31:11 are not a date\n");
 }
+
+TEST(PasteFormats, TorchsOwnRefusalOfAGpuIsKeptWhenItsArchListIsNot) {
+  // Forge classic 938: torch < 2.8's range message; the GTX 1080 (6.1) is below its minimum (7.5).
+  auto forge = read_torch_warnings(paste("pasted_env/Haoming02-sd-webui-forge-classic-938.txt"));
+  ASSERT_TRUE(forge);
+  ASSERT_FALSE(forge->gpus.empty());
+  EXPECT_EQ(forge->gpus[0].name, "NVIDIA GeForce GTX 1080 with Max-Q Design");
+  EXPECT_EQ(forge->gpus[0].cc, "6.1");
+  EXPECT_NE(forge->torch_gpu_refusal.find("(7.5) - (12.0)"), std::string::npos) << forge->torch_gpu_refusal;
+  // sglang 13198: a GB10 (12.1) beside "(8.0) - (12.0)": 12.0's SASS runs on 12.1, so torch's range is no refusal.
+  auto gb10 = read_torch_warnings(paste("pasted_env/sgl-project-sglang-13198.txt"));
+  ASSERT_TRUE(gb10);
+  EXPECT_EQ(gb10->torch_gpu_refusal, "");
+  // torch 1.x: "too old" is a refusal whatever follows.
+  auto kepler = read_torch_warnings("UserWarning:\n    Found GPU0 GeForce GTX 770 which is of cuda capability 3.0.\n"
+                                    "    PyTorch no longer supports this GPU because it is too old.\n");
+  ASSERT_TRUE(kepler);
+  EXPECT_NE(kepler->torch_gpu_refusal.find("too old"), std::string::npos);
+  // pytorch 153928: "... with CUDA capability sm_120 is not compatible ..." without the list that follows it.
+  auto blackwell = read_torch_warnings(paste("pasted_env/pytorch-pytorch-153928.txt"));
+  ASSERT_TRUE(blackwell);
+  EXPECT_TRUE(blackwell->torch_archs.empty());
+  EXPECT_EQ(blackwell->torch_gpu_refusal.rfind("NVIDIA GeForce RTX 5070 Ti with CUDA capability sm_120", 0), 0u);
+}
+
+TEST(PasteFormats, EspnetCheckInstallNumberedTypedListsQuotedVersionsAndOllamasFirstLogs) {
+  auto ok = read_espnet_check_install(paste("pasted_env/espnet-espnet-3052.txt"));
+  ASSERT_TRUE(ok);
+  EXPECT_EQ(ok->python_version, "3.7.9");
+  EXPECT_EQ(ok->torch_version, "1.7.1");
+  EXPECT_EQ(ok->torch_cuda, std::optional<std::string>("11.0"));
+  EXPECT_EQ(ok->cuda_available, std::optional<bool>(true));
+  EXPECT_EQ(ok->packages.at("torchaudio"), "0.7.2");
+  auto login = read_espnet_check_install(paste("pasted_env/espnet-espnet-5981.txt"));
+  ASSERT_TRUE(login);
+  EXPECT_EQ(login->cuda_available, std::optional<bool>(false)) << "[ ] torch cuda";
+  EXPECT_FALSE(login->torch_cuda) << "not available says nothing of the build";
+  EXPECT_FALSE(read_espnet_check_install("[x] torch=2.3.0\n[x] numpy=1.23.5\n")) << "no 'Python modules:' heading";
+  // pytorch 100095: "5. Nvidia Driver:525.105.17", "6. GPU: GTX 1050Ti".
+  auto numbered = read_typed_env_list(paste("pasted_env/pytorch-pytorch-100095.txt"));
+  ASSERT_TRUE(numbered);
+  EXPECT_EQ(numbered->driver_version, "525.105.17");
+  ASSERT_EQ(numbered->gpus.size(), 1u);
+  EXPECT_EQ(numbered->gpus[0].name, "GTX 1050Ti");
+  // vision 8744: "torch '2.5.1+cu124'", a version printed as a Python string.
+  auto quoted = read_package_list(paste("pasted_env/pytorch-vision-8744.txt"));
+  ASSERT_TRUE(quoted);
+  EXPECT_EQ(quoted->packages.at("torchvision"), "0.20.1+cu124");
+  // ollama 1992 (0.1.20): "gpu.go:94: Nvidia GPU detected", then its refusal of a 5.2 GPU.
+  auto old = read_ollama_log(paste("pasted_env/ollama-ollama-1992.txt"));
+  ASSERT_TRUE(old);
+  ASSERT_EQ(old->gpus.size(), 1u);
+  EXPECT_EQ(old->gpus[0].cc, "5.2");
+}
+
+TEST(PasteFormats, TorchsCudaInitializationWarningWithItsWrappedCode) {
+  EXPECT_EQ(torch_cuda_init_failure(paste("pasted_env/bmaltais-kohya_ss-1387.txt")),
+            "Unexpected error from cudaGetDeviceCount(). Error 802: system not yet initialized");
+  EXPECT_EQ(torch_cuda_init_failure(paste("pasted_env/bmaltais-kohya_ss-2378.txt"))
+                .rfind("CUDA driver initialization failed, you might not have a", 0),
+            0u);
+  EXPECT_EQ(torch_cuda_init_failure("UserWarning: CUDA initialization: Unexpected error from cudaGetDeviceCount(). Did "
+                                    "you run some cuda functions before calling NumCudaDevices() that might have already "
+                                    "set an error? Error 803: system has unsupported display driver / cuda driver "
+                                    "combination\n"),
+            "") << "803 is the driver library mismatch, read as that";
+  EXPECT_TRUE(says_driver_unusable("Unexpected error from cudaGetDeviceCount(). Error 802: system not yet initialized"));
+  EXPECT_FALSE(says_driver_unusable("Unexpected error from cudaGetDeviceCount(). Error 2: out of memory"));
+}

@@ -30,6 +30,83 @@ Fix torch_with_arch(const DoctorContext& ctx, const std::string& cc, int rank, b
   return {};
 }
 
+/// The fixes of a GPU torch has no kernels for: the planner's torch whose recorded arch list holds them, else
+/// the CUDA that first supports the architecture.
+void add_arch_fixes(const DoctorContext& ctx, const std::string& cc, const std::optional<knowledge::ArchInfo>& arch, Finding& f) {
+  bool found = false;
+  Fix fix = torch_with_arch(ctx, cc, 1, found);
+  if (found) f.fixes.push_back(fix);
+  if (!arch) return;
+  f.references.push_back(arch->source);
+  if (!found)
+    f.fixes.push_back({1, "Use a torch built with CUDA >= " + arch->first_cuda + " that lists sm_" +
+                              cc.substr(0, cc.find('.')) + cc.substr(cc.find('.') + 1) + " (none recorded for this Python and driver)",
+                       {}, "check https://pytorch.org/get-started/locally/"});
+}
+
+std::string cc_of(const inventory::Gpu& g) { return std::to_string(g.cc_major) + "." + std::to_string(g.cc_minor); }
+std::string sm_of(const inventory::Gpu& g) { return "sm_" + std::to_string(g.cc_major) + std::to_string(g.cc_minor); }
+
+/// torch's own warning, pasted without the arch list it was judged by: the GPU it names is not supported,
+/// whatever torch's version (a nightly's list is in no table).
+void refused_by_torch_warning(const DoctorContext& ctx, const std::string& torch_name, std::vector<Finding>& out) {
+  const std::string& said = ctx.python->torch_gpu_refusal;
+  const inventory::Gpu* gpu = &ctx.inv.gpus.front();
+  for (const auto& g : ctx.inv.gpus)
+    if (!g.name.empty() && said.find(g.name) != std::string::npos) {
+      gpu = &g;
+      break;
+    }
+  Finding f;
+  f.id = "gpu.arch_not_in_torch";
+  f.status = Status::kFail;
+  f.title = torch_name + " says it does not support " + gpu->name + (gpu->cc_major ? " (" + sm_of(*gpu) + ")" : "");
+  f.evidence = {{"torch's warning", said, "the pasted report"},
+                {"GPU " + std::to_string(gpu->index), gpu->name + (gpu->cc_major ? " (compute capability " + cc_of(*gpu) + ")" : ""), gpu->source}};
+  f.explanation = "torch compares each GPU's compute capability with the architectures its wheel was built for "
+                  "(torch/cuda/__init__.py) and warns when none runs on it: its kernels then fail with \"CUDA error: "
+                  "no kernel image is available for execution on the device\".";
+  if (gpu->cc_major) add_arch_fixes(ctx, cc_of(*gpu), ctx.kb.arch(cc_of(*gpu)), f);
+  out.push_back(std::move(f));
+}
+
+/// No arch list is recorded for this build (a nightly, the PyTorch index's own wheels), but its CUDA decides
+/// part of it: a toolkit older than the first to know a GPU's major architecture cannot compile for it, nor can
+/// one newer than the last to build the GPU's own architecture (data/compat/cuda_archs.json), and the cuBLAS and
+/// cuDNN it bundles have no code for it either: an sm_120 RTX 5090 beside a cu126 build, a Pascal GPU beside
+/// a cu130 one. Within a known major an older minor's SASS runs, so a newer minor alone is not judged.
+void check_cuda_cannot_build(const DoctorContext& ctx, const std::string& torch_name, std::vector<Finding>& out) {
+  const std::string torch_cuda = major_minor(ctx.torch_cuda());
+  std::set<std::string> seen;
+  for (const auto& g : ctx.inv.gpus) {
+    if (g.cc_major == 0 || !seen.insert(cc_of(g)).second) continue;
+    const auto major = ctx.kb.arch(std::to_string(g.cc_major) + ".0");
+    const auto own = ctx.kb.arch(cc_of(g));
+    const bool predates = major && !major->first_cuda.empty() && knowledge::compare_versions(torch_cuda, major->first_cuda) < 0;
+    const bool dropped = own && !own->last_cuda.empty() && knowledge::compare_versions(torch_cuda, own->last_cuda) > 0;
+    if (!predates && !dropped) continue;
+    Finding f;
+    f.id = "gpu.arch_not_in_torch";
+    f.status = Status::kFail;
+    f.title = torch_name + " has no kernels for " + g.name + " (" + sm_of(g) + "): its CUDA " + torch_cuda +
+              (predates ? " predates the GPU" : " no longer builds for it");
+    f.evidence = {{"GPU " + std::to_string(g.index), g.name + " (compute capability " + cc_of(g) + ")", g.source},
+                  {"torch.version.cuda", torch_cuda, ctx.python_label()},
+                  predates ? Evidence{"first CUDA for compute capability " + std::to_string(g.cc_major) + ".x",
+                                                 major->first_cuda, "data/compat/cuda_archs.json"}
+                           : Evidence{"last CUDA for " + sm_of(g), own->last_cuda, "data/compat/cuda_archs.json"}};
+    f.explanation = "CUDA " + torch_cuda + " cannot compile for " + sm_of(g) +
+                    (predates ? " (compute capability " + std::to_string(g.cc_major) + ".x is first in CUDA " + major->first_cuda + ")"
+                              : " (the last CUDA that does is " + own->last_cuda + ")") +
+                    ", so this torch holds no SASS for it and its bundled cuBLAS and cuDNN have none: torch warns \"" +
+                    g.name + " with CUDA capability " + sm_of(g) +
+                    " is not compatible with the current PyTorch installation\" and the first kernel fails with \"no "
+                    "kernel image is available for execution on the device\".";
+    add_arch_fixes(ctx, cc_of(g), own, f);
+    out.push_back(std::move(f));
+  }
+}
+
 /// TORCH_CUDA_ARCH_LIST entries this torch's extension builder does not know: it raises
 /// "ValueError: Unknown CUDA arch (9.0) or GPU not supported" before compiling anything.
 void check_arch_list_env(const DoctorContext& ctx, std::vector<Finding>& out) {
@@ -77,10 +154,10 @@ void check_extension_archs(const DoctorContext& ctx, std::vector<Finding>& out) 
     if (lowest.empty()) continue;
     std::set<std::string> seen;
     for (const auto& g : ctx.inv.gpus) {
-      std::string cc = std::to_string(g.cc_major) + "." + std::to_string(g.cc_minor);
+      const std::string cc = cc_of(g);
       if (g.cc_major == 0 || !seen.insert(cc).second || arch_coverage(cc, archs) == Coverage::kSass) continue;
       const bool older = knowledge::compare_versions(cc, lowest) < 0;
-      const std::string sm = "sm_" + std::to_string(g.cc_major) + std::to_string(g.cc_minor);
+      const std::string sm = sm_of(g);
       Finding f;
       f.id = "ext.arch_not_built";
       f.status = older ? Status::kFail : Status::kWarn;
@@ -112,11 +189,13 @@ void check_gpu_arch(const DoctorContext& ctx, std::vector<Finding>& out) {
   check_arch_list_env(ctx, out);
   if (!ctx.python || ctx.inv.gpus.empty()) return;
   check_extension_archs(ctx, out);
+  const std::string torch_name =
+      ctx.python->torch_version.empty() ? std::string("the installed torch") : "torch " + ctx.python->torch_version;
+  if (ctx.python->torch_arch_list.empty() && !ctx.python->torch_gpu_refusal.empty())
+    return refused_by_torch_warning(ctx, torch_name, out);
   // torch's own arch list (only a CUDA build has one) is enough even where its version was not stated, as in
   // a pasted "is not compatible with the current PyTorch installation" warning.
   if (ctx.python->torch_arch_list.empty() && (!ctx.python->torch_installed || ctx.torch_cuda().empty())) return;
-  const std::string torch_name =
-      ctx.python->torch_version.empty() ? std::string("the installed torch") : "torch " + ctx.python->torch_version;
   std::vector<std::string> targets = ctx.python->torch_arch_list;
   std::string list_source = ctx.python_from_paste() ? std::string("pasted: the architectures torch states it was built for")
                                    : ctx.python_label() + ": torch.cuda.get_arch_list()";
@@ -124,14 +203,14 @@ void check_gpu_arch(const DoctorContext& ctx, std::vector<Finding>& out) {
     if (const knowledge::TorchBuild* b = ctx.kb.torch_build(ctx.python->torch_version, ctx.torch_cuda())) targets = b->archs;
     list_source = "data/compat/torch.json (arch list of the " + ctx.python->torch_version + " wheel)";
   }
-  if (targets.empty()) return;
+  if (targets.empty()) return check_cuda_cannot_build(ctx, torch_name, out);
   std::set<std::string> seen;
   for (const auto& g : ctx.inv.gpus) {
-    std::string cc = std::to_string(g.cc_major) + "." + std::to_string(g.cc_minor);
+    const std::string cc = cc_of(g);
     if (g.cc_major == 0 || !seen.insert(cc).second) continue;
     Coverage cov = arch_coverage(cc, targets);
     if (cov == Coverage::kSass) continue;
-    std::string sm = "sm_" + std::to_string(g.cc_major) + std::to_string(g.cc_minor);
+    const std::string sm = sm_of(g);
     Finding f;
     f.evidence = {{"GPU " + std::to_string(g.index), g.name + " (compute capability " + cc + ")", g.source},
                   {"torch arch list", join(targets, " "), list_source},
@@ -171,16 +250,7 @@ void check_gpu_arch(const DoctorContext& ctx, std::vector<Finding>& out) {
       f.explanation = "No SASS for " + sm + ": the driver JIT-compiles torch's PTX at first use (minutes; cached "
                       "in ~/.nv/ComputeCache) and needs a driver at least as new as torch's CUDA.";
     }
-    bool found = false;
-    Fix fix = torch_with_arch(ctx, cc, 1, found);
-    if (found) f.fixes.push_back(fix);
-    if (arch) {
-      f.references.push_back(arch->source);
-      if (!found)
-        f.fixes.push_back({1, "Use a torch built with CUDA >= " + arch->first_cuda + " that lists " + sm +
-                                  " (none recorded for this Python and driver)",
-                           {}, "check https://pytorch.org/get-started/locally/"});
-    }
+    add_arch_fixes(ctx, cc, arch, f);
     out.push_back(std::move(f));
   }
 }

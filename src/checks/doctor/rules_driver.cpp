@@ -170,10 +170,76 @@ bool check_driver_library_mismatch(const DoctorContext& ctx, std::vector<Finding
   return true;
 }
 
+// torch's CUDA initialization failing with a driver-state error (the CUDA runtime API's error codes,
+// https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html): the driver is installed but CUDA
+// cannot use it, so torch.cuda.is_available() is False. Each state has its own way out.
+struct InitFailure {
+  const char* marker;  // in torch's message (the live probe's cuda_error, or a pasted warning): one of
+                       // inventory::says_driver_unusable's (tested)
+  const char* title;
+  const char* why;
+  const char* fix;
+  std::vector<std::string> commands;
+  const char* note;
+};
+
+const std::vector<InitFailure>& init_failures() {
+  static const std::vector<InitFailure> all = {
+      {"Error 802", "CUDA says the system is not yet initialized (error 802)",
+       "cudaErrorSystemNotReady: a driver daemon CUDA needs is not running. On NVSwitch systems (HGX and DGX A100, "
+       "H100, H200) that is the NVIDIA fabric manager, which must run at the driver's own version before any CUDA "
+       "work starts.",
+       "Start the fabric manager (package nvidia-fabricmanager at the driver's version) and read its status",
+       {"systemctl status nvidia-fabricmanager", "sudo systemctl enable --now nvidia-fabricmanager"}, "needs root"},
+      {"Error 804", "CUDA's forward-compatibility library is loaded on a GPU that does not support it (error 804)",
+       "cudaErrorCompatNotSupportedOnDevice: a libcuda from a cuda-compat package (a toolkit's compat directory or "
+       "a container's) was loaded; forward compatibility works only on data-centre GPUs.",
+       "Take the compat directory off the loader's path so the driver's own libcuda loads",
+       {"echo \"$LD_LIBRARY_PATH\"", "ldconfig -p | grep libcuda.so"}, ""},
+      {"Error 34:", "CUDA loaded the toolkit's stub libcuda instead of the driver's (error 34)",
+       "cudaErrorStubLibrary: the libcuda.so found is the link-time stub from a toolkit's lib64/stubs; in a container "
+       "this means the host's driver was not passed in.",
+       "Take the stubs directory off LD_LIBRARY_PATH; in a container start it with the GPUs passed in",
+       {"echo \"$LD_LIBRARY_PATH\"", "nvidia-smi"}, ""},
+      {"CUDA driver initialization failed", "CUDA's driver initialization (cuInit) failed",
+       "torch reached libcuda but cuInit failed: a container or cloud instance without the GPU passed in, a GPU "
+       "fallen off the bus, or a kernel module that does not answer.",
+       "See whether the driver answers; in a container start it with the GPUs passed in (docker run --gpus all)",
+       {"nvidia-smi"}, ""},
+      {"CUDA unknown error", "CUDA initialization fails with an unknown error (999)",
+       "cudaErrorUnknown at initialization: most often after a suspend and resume, when the nvidia_uvm kernel "
+       "module lost its state; also when CUDA_VISIBLE_DEVICES changes after the program started.",
+       "Reload the nvidia_uvm module (no process may be using the GPU), or reboot",
+       {"sudo rmmod nvidia_uvm", "sudo modprobe nvidia_uvm"}, "needs root"},
+  };
+  return all;
+}
+
+bool check_cuda_init_failure(const DoctorContext& ctx, std::vector<Finding>& out) {
+  if (!ctx.python || !inventory::says_driver_unusable(ctx.python->cuda_error)) return false;
+  const std::string& said = ctx.python->cuda_error;
+  for (const auto& known : init_failures()) {
+    if (said.find(known.marker) == std::string::npos) continue;
+    Finding f;
+    f.id = "driver.missing";  // the driver is there but unusable: for CUDA it is missing
+    f.status = Status::kFail;
+    f.title = known.title;
+    f.evidence = {{"torch's CUDA initialization", said, ctx.python_from_paste() ? "the pasted report" : ctx.python_label()}};
+    if (ctx.inv.driver.present) f.evidence.push_back({"driver", ctx.inv.driver.version, ctx.inv.driver.source});
+    f.explanation = std::string(known.why) + " torch.cuda.is_available() is False.";
+    f.add_fix(known.fix, known.commands, known.note);
+    f.references.push_back("https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html");
+    out.push_back(std::move(f));
+    return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 void check_driver(const DoctorContext& ctx, std::vector<Finding>& out) {
   if (check_driver_library_mismatch(ctx, out)) return;
+  if (check_cuda_init_failure(ctx, out)) return;
   const std::string torch_cuda = major_minor(ctx.torch_cuda());
   if (!ctx.inv.driver.present) {
     const auto& seen = ctx.inv.gpu_presence;

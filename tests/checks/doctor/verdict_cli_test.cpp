@@ -459,3 +459,42 @@ TEST(PastedVerdicts, AnInstallerThatLeftACpuTorchOnAnNvidiaMachineIsThatFinding)
   EXPECT_EQ(r.exit_code, 1) << r.out.substr(0, 2000);
   EXPECT_EQ(with_id(nlohmann::json::parse(r.out), "torch.cpu_only_on_gpu_node").size(), 1u) << r.out.substr(0, 3000);
 }
+
+TEST(PastedVerdicts, TorchsCudaInitializationFailureNamesTheDriversStateAndItsWayOut) {
+  // kohya_ss 1387: nvidia-smi found by the installer, torch's "Error 802: system not yet initialized".
+  auto r = run_gpucheck({"doctor", "--from-text", kData + "/pasted_env/bmaltais-kohya_ss-1387.txt", "--json"});
+  ASSERT_TRUE(r.exited) << r.describe();
+  EXPECT_EQ(r.exit_code, 1) << r.out.substr(0, 2000);
+  auto missing = with_id(nlohmann::json::parse(r.out), "driver.missing");
+  ASSERT_EQ(missing.size(), 1u) << r.out.substr(0, 3000);
+  EXPECT_NE(missing[0]["title"].get<std::string>().find("error 802"), std::string::npos);
+  EXPECT_EQ(missing[0]["fixes"][0]["commands"][0], "systemctl status nvidia-fabricmanager");
+  // vllm 8255: cudaGetDeviceCount's "Error 2: out of memory" is not a driver state: no finding about the driver.
+  auto oom = run_gpucheck({"doctor", "--from-text", kData + "/pasted_env/vllm-project-vllm-8255.txt", "--json"});
+  EXPECT_TRUE(with_id(nlohmann::json::parse(oom.out), "driver.missing").empty()) << oom.out.substr(0, 3000);
+}
+
+TEST(PastedVerdicts, ABuildWithoutARecordedArchListIsJudgedByWhatItsCudaCanCompile) {
+  const fs::path tmp = fs::temp_directory_path() / ("gpucheck_cudaarch_" + std::to_string(::getpid()) + ".txt");
+  auto judge = [&](const std::string& torch, const std::string& gpu) {
+    std::ofstream(tmp) << "- PyTorch version: " << torch << "\n- GPU: " << gpu << "\n";
+    auto r = run_gpucheck({"doctor", "--from-text", tmp.string(), "--json"});
+    return with_id(nlohmann::json::parse(r.out), "gpu.arch_not_in_torch");
+  };
+  // A nightly's list is in no table; CUDA 12.1 predates compute capability 12.x (first in 12.8).
+  auto blackwell = judge("2.6.0.dev20241112+cu121", "NVIDIA GeForce RTX 5070 Ti");
+  ASSERT_EQ(blackwell.size(), 1u);
+  EXPECT_NE(blackwell[0]["title"].get<std::string>().find("predates the GPU"), std::string::npos);
+  // CUDA 13 builds no Pascal code any more.
+  auto pascal = judge("2.10.0.dev20251101+cu130", "NVIDIA GeForce GTX 1080");
+  ASSERT_EQ(pascal.size(), 1u);
+  EXPECT_NE(pascal[0]["title"].get<std::string>().find("no longer builds"), std::string::npos);
+  // An RTX 4090 (8.9) beside CUDA 11.7: 8.6's SASS runs on it, so no finding.
+  EXPECT_TRUE(judge("2.0.0.dev20230101+cu117", "NVIDIA GeForce RTX 4090").empty());
+  fs::remove(tmp);
+  // pytorch 153928: torch's own warning, its version only in prose: torch's word is the finding.
+  auto r = run_gpucheck({"doctor", "--from-text", kData + "/pasted_env/pytorch-pytorch-153928.txt", "--json"});
+  auto said = with_id(nlohmann::json::parse(r.out), "gpu.arch_not_in_torch");
+  ASSERT_EQ(said.size(), 1u) << r.out.substr(0, 3000);
+  EXPECT_NE(said[0]["title"].get<std::string>().find("says it does not support"), std::string::npos);
+}
