@@ -126,6 +126,10 @@ std::optional<PastedFacts> read_ollama_log(std::string_view text);
 /// ESPnet's `tools/check_install.py`: "[x] torch=1.7.1", "[x] torch cuda=11.0" (or "[ ] torch cuda" when CUDA is
 /// not available), "[x] python=3.7.9", a row per module below "Python modules:".
 std::optional<PastedFacts> read_espnet_check_install(std::string_view text);
+/// pip's own output around an install: "Requirement already satisfied: torch in ... (2.4.0+cu124)", "Using pip
+/// 22.0.4 from ... (python 3.7)", and the "torch.__version__  = 1.9.0+cu111" a setup.py prints (apex,
+/// flash-attn); read when torch's version is among them.
+std::optional<PastedFacts> read_pip_install_output(std::string_view text);
 /// InvokeAI's startup log ("[InvokeAI]::INFO --> Using torch device: NVIDIA GeForce GTX 1060", "InvokeAI
 /// version 6.6.0"): the GPU torch runs on, InvokeAI's version (paste_launcher_logs.cpp).
 std::optional<PastedFacts> read_invokeai_log(std::string_view text);

@@ -301,6 +301,36 @@ std::optional<PastedFacts> read_espnet_check_install(std::string_view text) {
   return f;
 }
 
+std::optional<PastedFacts> read_pip_install_output(std::string_view text) {
+  PastedFacts f;
+  f.format = "pip install output";
+  for (const auto& raw : lines_of(text)) {
+    const std::string t = trim(raw);
+    // "Using pip 22.0.4 from D:\...\site-packages\pip (python 3.7)" (pip -v): the interpreter pip runs in.
+    if (starts_with(t, "Using pip ") && ends_with(t, ")") && t.rfind("(python ") != std::string::npos) {
+      const std::string v = t.substr(t.rfind("(python ") + 8, t.size() - t.rfind("(python ") - 9);
+      if (dotted_number(v)) f.python_version = v;
+    }
+    // "Requirement already satisfied: torch in /env/lib/python3.10/site-packages (from bitsandbytes==0.43.3)
+    // (2.4.0+cu124)": the installed version is the last parenthesis.
+    if (starts_with(t, "Requirement already satisfied: ") && ends_with(t, ")")) {
+      std::string name = first_word(t.substr(31));
+      name = name.substr(0, name.find_first_of("<>=!~[;"));
+      const std::string v = t.substr(t.rfind('(') + 1, t.size() - t.rfind('(') - 2);
+      if (distribution_name(name) && is_version(v) && v.find(' ') == std::string::npos) f.packages[normalized(name)] = v;
+    }
+    // A setup.py that prints torch's version before building (apex, flash-attn): "torch.__version__  = 1.9.0+cu111".
+    if (starts_with(t, "torch.__version__") && t.find("= ") != std::string::npos) {
+      const std::string v = first_word(t.substr(t.find("= ") + 2));
+      if (is_version(v) && f.torch_version.empty()) f.torch_version = v;
+    }
+  }
+  if (f.torch_version.empty() && f.packages.count("torch")) f.torch_version = f.packages.at("torch");
+  // torch's version is the fact this format must state; pip's other lines only add to it.
+  if (f.torch_version.empty()) return std::nullopt;
+  return f;
+}
+
 std::optional<PastedFacts> read_nvcc_version(std::string_view text) {
   PastedFacts f;
   f.format = "nvcc --version";

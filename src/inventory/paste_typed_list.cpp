@@ -23,7 +23,7 @@ using paste_text::normalized;
 // "PyTorch Version (e.g., 1.0)" -> "pytorch version": lower case, the template's parenthesis and backticks gone.
 std::string key_of(std::string key) {
   if (auto paren = key.find(" ("); paren != std::string::npos) key = key.substr(0, paren);
-  key.erase(std::remove(key.begin(), key.end(), '`'), key.end());
+  key.erase(std::remove_if(key.begin(), key.end(), [](char c) { return c == '`' || c == '*'; }), key.end());  // Markdown
   std::transform(key.begin(), key.end(), key.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return trim(key);
 }
@@ -61,10 +61,39 @@ std::optional<PastedFacts> read_typed_env_list(std::string_view text) {
     for (auto at = t.find("\xEF\xBC\x9A"); at != std::string::npos; at = t.find("\xEF\xBC\x9A")) t.replace(at, 3, ":");
     for (auto at = t.find("\xE7\x89\x88\xE6\x9C\xAC:"); at != std::string::npos; at = t.find("\xE7\x89\x88\xE6\x9C\xAC:"))
       t.replace(at, 6, " version");
-    if (starts_with(t, "- ") || starts_with(t, "* ")) t = trim(t.substr(2));
+    const bool bullet = starts_with(t, "- ") || starts_with(t, "* ");
+    if (bullet) t = trim(t.substr(2));
     // A numbered list: "5. Nvidia Driver:525.105.17", "6. GPU: GTX 1050Ti".
     if (const auto dot = t.find(". "); dot > 0 && dot <= 2 && t.find_first_not_of("0123456789") == dot) t = trim(t.substr(dot + 2));
+    // lspci's line for the GPU: "01:00.0 VGA compatible controller: NVIDIA Corporation GA102 [GeForce RTX 3090]
+    // (rev a1)", "3D controller: ..." (a laptop's): the model is in the brackets.
+    if (const auto at = t.find("ontroller: "); at != std::string::npos &&
+        (t.find("VGA compatible controller: ") != std::string::npos || t.find("3D controller: ") != std::string::npos ||
+         t.find("3d controller: ") != std::string::npos)) {
+      const std::string device = trim(t.substr(at + 11));
+      const auto open = device.find('['), close = device.find(']');
+      if (device.find("NVIDIA") != std::string::npos && f.gpus.empty()) {
+        f.gpus.push_back({open != std::string::npos && close > open ? device.substr(open + 1, close - open - 1) : device, ""});
+        ++rows;
+      }
+      continue;
+    }
     const auto colon = t.find(':');
+    // A bullet holding only a value, as some forms are filled in: "- NVIDIA GeForce GTX 1080 Ti", "- 2.8.0+cu128"
+    // (a version with torch's local CUDA or CPU tag and a major of 1 or more is torch's).
+    if (bullet && colon == std::string::npos) {
+      const std::string v = version_of(t);
+      if (!v.empty() && v == t && v[0] != '0' && (v.find("+cu") != std::string::npos || ends_with(v, "+cpu")) &&
+          f.torch_version.empty()) {
+        f.torch_version = v;
+        f.packages.emplace("torch", v);
+        ++rows;
+      } else if (nvidia_gpu_name(t) && f.gpus.empty()) {
+        f.gpus.push_back({t, ""});
+        ++rows;
+      }
+      continue;
+    }
     if (colon == std::string::npos || colon == 0 || colon > 64) continue;
     const std::string key = key_of(t.substr(0, colon)), value = trim(t.substr(colon + 1));
     if (value.empty()) continue;
@@ -92,6 +121,9 @@ std::optional<PastedFacts> read_typed_env_list(std::string_view text) {
         f.driver_version = v;
         ++rows;
       }
+    } else if (key == "os" || key == "operating system" || key == "platform" ||
+               (ends_with(key, " version") && starts_with(key, "ubuntu"))) {
+      ++rows;  // the system is a stated fact too, though no rule here reads it
     } else if (key == "cuda is available" || key == "cuda available" || key == "torch.cuda.is_available()") {
       // torch.cuda.is_available() printed: "CUDA is available: True" (segment-anything's notebooks).
       if (value == "True" || value == "False") {

@@ -1534,3 +1534,32 @@ TEST(PasteFormats, TorchsCudaInitializationWarningWithItsWrappedCode) {
   EXPECT_TRUE(says_driver_unusable("Unexpected error from cudaGetDeviceCount(). Error 802: system not yet initialized"));
   EXPECT_FALSE(says_driver_unusable("Unexpected error from cudaGetDeviceCount(). Error 2: out of memory"));
 }
+
+TEST(PasteFormats, PipsInstallOutputLspciBareBulletsAndBoldKeys) {
+  // bitsandbytes 1312: "Requirement already satisfied: torch in ... (from bitsandbytes==0.43.3) (2.4.0+cu124)".
+  auto pip = read_pip_install_output(paste("pasted_env/bitsandbytes-foundation-bitsandbytes-1312.txt"));
+  ASSERT_TRUE(pip);
+  EXPECT_EQ(pip->torch_version, "2.4.0+cu124");
+  EXPECT_EQ(pip->packages.at("numpy"), "1.26.0");
+  // apex 1330: pip -v names its Python, apex's setup.py prints torch's version.
+  auto apex = read_pip_install_output(paste("pasted_env/NVIDIA-apex-1330.txt"));
+  ASSERT_TRUE(apex);
+  EXPECT_EQ(apex->torch_version, "1.9.0+cu111");
+  EXPECT_EQ(apex->python_version, "3.7");
+  EXPECT_FALSE(read_pip_install_output("Requirement already satisfied: numpy in /env (1.26.0)\n")) << "torch's version is the anchor";
+  // A1111 4950: lspci's device lines; the model is in the brackets.
+  auto lspci = read_typed_env_list(paste("pasted_env/AUTOMATIC1111-stable-diffusion-webui-4950.txt"));
+  ASSERT_TRUE(lspci);
+  ASSERT_EQ(lspci->gpus.size(), 1u);
+  EXPECT_EQ(lspci->gpus[0].name, "GeForce GTX 960M");
+  // ComfyUI 9650: bullets holding only values; pytorch 160804: Markdown bold keys.
+  auto bare = read_typed_env_list(paste("pasted_env/Comfy-Org-ComfyUI-9650.txt"));
+  ASSERT_TRUE(bare);
+  EXPECT_EQ(bare->torch_version, "2.8.0+cu128");
+  ASSERT_EQ(bare->gpus.size(), 1u);
+  EXPECT_EQ(bare->gpus[0].name, "NVIDIA GeForce GTX 1080 Ti");
+  EXPECT_FALSE(read_typed_env_list("- 0.23.0+cu128\n- 2.8.0\n")) << "torchvision's 0.x and an untagged version are no torch";
+  auto bold = read_typed_env_list(paste("pasted_env/pytorch-pytorch-160804.txt"));
+  ASSERT_TRUE(bold);
+  EXPECT_EQ(bold->torch_version, "2.2.0+cu121");
+}
