@@ -180,7 +180,7 @@ struct InitFailure {
   const char* why;
   const char* fix;
   std::vector<std::string> commands;
-  const char* note;
+  const char* cost;  // what running the commands costs ("needs root"), or ""
 };
 
 const std::vector<InitFailure>& init_failures() {
@@ -227,7 +227,7 @@ bool check_cuda_init_failure(const DoctorContext& ctx, std::vector<Finding>& out
     f.evidence = {{"torch's CUDA initialization", said, ctx.python_from_paste() ? "the pasted report" : ctx.python_label()}};
     if (ctx.inv.driver.present) f.evidence.push_back({"driver", ctx.inv.driver.version, ctx.inv.driver.source});
     f.explanation = std::string(known.why) + " torch.cuda.is_available() is False.";
-    f.add_fix(known.fix, known.commands, known.note);
+    f.add_fix(known.fix, known.commands, known.cost);
     f.references.push_back("https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html");
     out.push_back(std::move(f));
     return true;

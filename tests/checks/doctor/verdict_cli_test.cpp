@@ -10,6 +10,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -497,4 +498,30 @@ TEST(PastedVerdicts, ABuildWithoutARecordedArchListIsJudgedByWhatItsCudaCanCompi
   auto said = with_id(nlohmann::json::parse(r.out), "gpu.arch_not_in_torch");
   ASSERT_EQ(said.size(), 1u) << r.out.substr(0, 3000);
   EXPECT_NE(said[0]["title"].get<std::string>().find("says it does not support"), std::string::npos);
+}
+
+TEST(PastedVerdicts, EachDriverStateCudaCannotUseHasItsOwnFinding) {
+  // torch's "CUDA initialization:" warning for each state inventory::says_driver_unusable knows, beside a typed
+  // environment: one driver.missing each, titled by the state, with its own first command.
+  const fs::path tmp = fs::temp_directory_path() / ("gpucheck_init_" + std::to_string(::getpid()) + ".txt");
+  const std::vector<std::pair<std::string, std::string>> states = {
+      {"Unexpected error from cudaGetDeviceCount(). Error 802: system not yet initialized", "systemctl status nvidia-fabricmanager"},
+      {"Unexpected error from cudaGetDeviceCount(). Error 804: forward compatibility was attempted on non supported HW",
+       "echo \"$LD_LIBRARY_PATH\""},
+      {"Unexpected error from cudaGetDeviceCount(). Error 34: CUDA driver is a stub library", "echo \"$LD_LIBRARY_PATH\""},
+      {"CUDA driver initialization failed, you might not have a CUDA gpu.", "nvidia-smi"},
+      {"CUDA unknown error - this may be due to an incorrectly set up environment", "sudo rmmod nvidia_uvm"}};
+  std::set<std::string> titles;
+  for (const auto& [said, command] : states) {
+    std::ofstream(tmp) << "- PyTorch version: 2.1.1+cu121\n- GPU: NVIDIA GeForce RTX 3090\n"
+                       << "torch/cuda/__init__.py:138: UserWarning: CUDA initialization: " << said
+                       << " (Triggered internally at ../c10/cuda/CUDAFunctions.cpp:108.)\n";
+    auto r = run_gpucheck({"doctor", "--from-text", tmp.string(), "--json"});
+    auto missing = with_id(nlohmann::json::parse(r.out), "driver.missing");
+    ASSERT_EQ(missing.size(), 1u) << said << "\n" << r.out.substr(0, 3000);
+    EXPECT_EQ(missing[0]["fixes"][0]["commands"][0], command) << said;
+    titles.insert(missing[0]["title"].get<std::string>());
+  }
+  EXPECT_EQ(titles.size(), states.size()) << "one title per state";
+  fs::remove(tmp);
 }
