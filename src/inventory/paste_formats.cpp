@@ -389,8 +389,13 @@ std::optional<PastedFacts> read_torch_warnings(std::string_view text) {
       if (const auto range = said.find("PyTorch is ("); range != std::string::npos) {
         const std::string lo = first_word(said.substr(range + 12)), hi = first_word(after(said.substr(range), "- ("));
         const std::string low = lo.substr(0, lo.find(')')), high = hi.substr(0, hi.find(')'));
-        if (dotted_number(low) && dotted_number(high))
-          outside = std::stod(cc) < std::stod(low) || std::stoi(cc) > std::stoi(high);
+        // (major, minor) as numbers, whatever the C locale's decimal point.
+        auto capability = [](const std::string& v) {
+          return std::make_pair(std::stoi(v.substr(0, v.find('.'))), std::stoi(v.substr(v.find('.') + 1)));
+        };
+        if (dotted_number(low) && dotted_number(high) && low.find('.') != std::string::npos && high.find('.') != std::string::npos &&
+            cc.find('.') != std::string::npos)
+          outside = capability(cc) < capability(low) || capability(cc).first > capability(high).first;
       }
       if (refuses(said) && outside && f.torch_gpu_refusal.empty()) f.torch_gpu_refusal = said;
     }

@@ -1,4 +1,6 @@
 // Driver vs the CUDA runtime torch loads and vs the toolkit builds would use.
+#include <algorithm>
+
 #include "checks/doctor/fix_commands.h"
 #include "checks/doctor/rules.h"
 #include "checks/doctor/torch_choice.h"
@@ -313,10 +315,13 @@ void check_driver(const DoctorContext& ctx, std::vector<Finding>& out) {
   std::string have = driver_cuda(ctx);
   const std::string& refused = ctx.inv.driver.refused_by;
   if (torch_cuda.empty() && starts_with(refused, "torch: ")) refused_by_torch(ctx, have, out);
-  if (!refused.empty() && !starts_with(refused, "torch: ")) refused_by_runtime(ctx, have, out);
   if (!torch_cuda.empty())
     compare(ctx, have, torch_cuda, "torch " + ctx.python->torch_version,
             {"torch.version.cuda", ctx.torch_cuda(), ctx.python_label()}, true, out);
+  // A runtime's refusal that torch's own CUDA already explains (torch >= 1.0 prints it without naming itself)
+  // is that finding, not a second one.
+  const bool torch_too_old = std::any_of(out.begin(), out.end(), [](const Finding& f) { return f.id == "driver.too_old_for_torch"; });
+  if (!refused.empty() && !starts_with(refused, "torch: ") && !torch_too_old) refused_by_runtime(ctx, have, out);
   if (ctx.build.toolkit && !ctx.build.toolkit->version.empty())
     compare(ctx, have, major_minor(ctx.build.toolkit->version), "The CUDA toolkit at " + ctx.build.toolkit->root,
             {"toolkit", ctx.build.toolkit->version, ctx.build.toolkit->root}, false, out);

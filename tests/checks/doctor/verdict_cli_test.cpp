@@ -450,6 +450,14 @@ TEST(PastedVerdicts, ACudaProgramRefusingTheDriverIsAnErrorThatNamesWhatTheDrive
   auto quiet = run_gpucheck({"doctor", "--from-text", tmp.string(), "--json"});
   EXPECT_EQ(quiet.exit_code, 0) << quiet.out.substr(0, 2000);
   EXPECT_TRUE(with_id(nlohmann::json::parse(quiet.out), "driver.too_old_for_runtime").empty());
+  // torch's own refusal, not naming itself, beside torch's CUDA: the torch finding alone.
+  std::ofstream(tmp) << "NVIDIA-SMI 470.256.02   Driver Version: 470.256.02   CUDA Version: 11.4\n"
+                     << "torch                    2.1.0+cu121\nnumpy                    1.26.4\n"
+                     << "RuntimeError: CUDA error: CUDA driver version is insufficient for CUDA runtime version\n";
+  auto torch = run_gpucheck({"doctor", "--from-text", tmp.string(), "--json"});
+  auto doc = nlohmann::json::parse(torch.out);
+  EXPECT_EQ(with_id(doc, "driver.too_old_for_torch").size(), 1u) << torch.out.substr(0, 3000);
+  EXPECT_TRUE(with_id(doc, "driver.too_old_for_runtime").empty());
   fs::remove(tmp);
 }
 
