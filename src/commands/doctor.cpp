@@ -10,6 +10,8 @@
 namespace gpucheck::commands {
 namespace {
 
+constexpr const char* kPastedReportHost = "pasted report";
+
 /// The top plan's pins, for `pip install -c FILE` / `uv pip install -c FILE`: from the plan Finding's
 /// details as checks/planner/plan_finding.cpp writes them.
 void write_constraints(const model::Report& rep, const std::string& path) {
@@ -29,8 +31,13 @@ model::Report judge(const DoctorRequest& request, model::Report base) {
   if (request.from_text.empty()) {
     const knowledge::KnowledgeBase kb = knowledge::KnowledgeBase::load();
     const inventory::Inventory inv = commands::load_inventory(request.source);
+    // The report is of the machine the inventory describes: another host's with --from FILE.
+    if (!request.source.from.empty() && !inv.hostname.empty()) base.meta.hostname = inv.hostname;
     return report::doctor_report(std::move(base), inv, kb, request.plan, request.source.describe());
   }
+  // A paste's facts are the reporter's, whose host the paste does not name: not this machine's (Prometheus'
+  // `hostname` label, JUnit's, the HTML title).
+  base.meta.hostname = kPastedReportHost;
   const std::string& path = request.from_text;
   std::string text = read_file(path);  // type checks and size limit: a FIFO or /dev/zero is bad input
   auto pasted = inventory::read_pasted_environment(text, path, data_path("compat"));

@@ -533,3 +533,24 @@ TEST(PastedVerdicts, EachDriverStateCudaCannotUseHasItsOwnFinding) {
   EXPECT_EQ(titles.size(), states.size()) << "one title per state";
   fs::remove(tmp);
 }
+
+TEST(PastedVerdicts, AReportOfAnotherMachinesFactsDoesNotCarryThisHostsName) {
+  // A paste's facts are the reporter's: its report's host is "pasted report", in JSON and Prometheus alike.
+  const std::string paste = kData + "/pasted_env/OpenNMT-CTranslate2-1842.txt";
+  auto json = run_gpucheck({"doctor", "--from-text", paste, "--json"});
+  EXPECT_EQ(nlohmann::json::parse(json.out)["host"], "pasted report");
+  auto prom = run_gpucheck({"doctor", "--from-text", paste, "--format", "prometheus"});
+  EXPECT_NE(prom.out.find("hostname=\"pasted report\""), std::string::npos) << prom.out.substr(0, 1000);
+  // --from FILE: the host the inventory was collected on.
+  auto env = run_gpucheck({"env", "--no-python", "--json"});
+  ASSERT_EQ(env.exit_code, 0) << env.err;
+  auto inv = nlohmann::json::parse(env.out);
+  ASSERT_TRUE(inv.contains("inventory")) << "env --json carries its inventory";
+  inv["inventory"]["hostname"] = "node-17";
+  const fs::path tmp = fs::temp_directory_path() / ("gpucheck_host_" + std::to_string(::getpid()) + ".json");
+  std::ofstream(tmp) << inv.dump();
+  auto from = run_gpucheck({"doctor", "--from", tmp.string(), "--json"});
+  ASSERT_TRUE(from.exited) << from.describe();
+  EXPECT_EQ(nlohmann::json::parse(from.out)["host"], "node-17") << from.out.substr(0, 1000);
+  fs::remove(tmp);
+}
