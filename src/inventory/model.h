@@ -174,6 +174,9 @@ struct PythonEnv {
   // An extension's own report of the GPU code in its binary (detectron2's collect_env "detectron2 arch flags
   // 7.5", read from its _C.so with cuobjdump): name -> architectures ("7.5", "sm_37"). Pasted reports only.
   std::map<std::string, std::vector<std::string>> extension_archs;
+  // A compiled library refusing the GPU at run time, pasted beside the report: "no kernel image is available for
+  // execution on the device", "FlashAttention only supports Ampere GPUs or newer". Pasted reports only.
+  std::string kernel_refusal;
   std::vector<Distribution> distributions;  // every distribution in its site-packages (dist-info metadata)
   std::vector<SharedFile> shared_files;     // files more than one distribution's RECORD lists
 

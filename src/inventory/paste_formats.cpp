@@ -9,6 +9,7 @@
 #include "core/text.h"
 #include "inventory/collect_env_text.h"
 #include "inventory/paste_text.h"
+#include "knowledge/pep440.h"
 
 namespace gpucheck::inventory {
 namespace {
@@ -124,8 +125,12 @@ bool dotted_number(const std::string& v) {
 }
 
 bool says_built_for_another_torch(const std::string& error) {
+  // torchvision's operators not registered in the torch it runs on ("operator torchvision::nms does not exist"):
+  // its compiled ops were built for another torch build (another release, or CPU beside CUDA).
+  const bool torchvision_ops = error.find("operator torchvision::") != std::string::npos &&
+                               error.find("does not exist") != std::string::npos;
   return error.find(kBuiltForPyTorch) != std::string::npos || error.find(kCompiledWithDifferent) != std::string::npos ||
-         error.find(kDeepspeedOpsMismatch) != std::string::npos;
+         error.find(kDeepspeedOpsMismatch) != std::string::npos || torchvision_ops;
 }
 
 std::optional<std::string> torch_cuda_from_local_tag(const std::string& torch_version) {
@@ -543,6 +548,31 @@ std::string torch_cuda_init_failure(std::string_view text) {
   return "";
 }
 
+namespace {
+const char* const kLibraryArchChecks[] = {"FlashAttention only supports Ampere GPUs or newer", "GPU with CUDA capability "};
+}  // namespace
+
+bool is_library_arch_check(const std::string& refusal) {
+  for (const char* check : kLibraryArchChecks)
+    if (refusal.find(check) != std::string::npos) return true;
+  return false;
+}
+
+std::string kernel_refusal(std::string_view text) {
+  for (const auto& t : lines_of(text)) {
+    const bool no_image = t.find("no kernel image is available for execution on the device") != std::string::npos;
+    // flash-attn 2's check, and 1.x's (TGI's images): "GPU with CUDA capability 7 0 is not supported!"
+    const bool library = t.find(kLibraryArchChecks[0]) != std::string::npos ||
+                         (t.find(kLibraryArchChecks[1]) != std::string::npos && t.find("is not supported") != std::string::npos &&
+                          t.find("PyTorch") == std::string::npos);
+    if (!no_image && !library) continue;
+    std::string line = trim(t);
+    line.erase(0, std::min(line.find_first_not_of("`>\"' "), line.size()));
+    return line.size() > 200 ? line.substr(0, 200) : line;
+  }
+  return "";
+}
+
 std::string cuda_runtime_refusal(std::string_view text) {
   static const std::string kInsufficient = "CUDA driver version is insufficient for CUDA runtime version";
   for (const auto& t : lines_of(text)) {
@@ -879,8 +909,15 @@ std::optional<PastedFacts> read_comfyui_report(std::string_view text) {
   std::string banner_lines(text);
   for (auto at = banner_lines.find(" ** "); at != std::string::npos; at = banner_lines.find(" ** ", at + 1))
     banner_lines[at] = '\n';
+  std::string label;  // the line above: the settings panel copied as text puts each value below its label
   for (const auto& t : lines_of(banner_lines)) {
     std::string line = trim(t);
+    const std::string above = label;
+    label = line;
+    // "Pytorch Version" then "2.7.0.dev20250307+cu128"; "Name" then "cuda:0 NVIDIA GeForce RTX 5090 D : cudaMallocAsync".
+    if (above == "Pytorch Version" || above == "PyTorch Version") line = "PyTorch Version: " + line;
+    else if (above == "Python Version") line = "Python Version: " + line;
+    else if (above == "Name" && starts_with(line, "cuda:")) line = "Name: " + line;
     // The bug report's markdown: "- **PyTorch Version:** 2.8.0+cu129", "- **Name:** cuda:0 NVIDIA ...".
     if (starts_with(line, "- **")) {
       line.erase(std::remove(line.begin(), line.end(), '*'), line.end());
@@ -901,7 +938,8 @@ std::optional<PastedFacts> read_comfyui_report(std::string_view text) {
     if (starts_with(line, "Total VRAM ") && line.find(", total RAM ") != std::string::npos) vram_line = true;
     if (starts_with(line, "** Python version: ") && key.empty()) key = "python", value = line.substr(19);
     if (key != "device") value = first_word(value);
-    if (key == "torch" && is_version(value)) {
+    // A form's placeholder ("- **PyTorch Version**: 2.x (installed via pip)") is no version, and no ComfyUI.
+    if (key == "torch" && knowledge::pep440::Version::parse(value)) {
       f.torch_version = value;
       seen = true;
     } else if (key == "device") {
@@ -1227,6 +1265,13 @@ std::string failed_extension(const std::string& quoted_line, const std::string& 
   }
   if (at == std::string::npos) return "";
   const std::string message = line.substr(at);
+  // Windows' loader: "OSError: [WinError 126] The specified module could not be found. Error loading
+  // "C:\...\site-packages\torch\lib\fbgemm.dll" or one of its dependencies." (a DLL torch needs is missing).
+  const std::string dll = "Error loading \"";
+  if (auto q = message.find(dll); message.find("[WinError ") != std::string::npos && q != std::string::npos) {
+    const std::string path = message.substr(q + dll.size(), message.find('"', q + dll.size()) - q - dll.size());
+    return ends_with(path, ".dll") || ends_with(path, ".pyd") ? module_of_installed_path(path) : "";
+  }
   auto so = message.find(".so");
   if (so == std::string::npos) return "";
   // The loader's own words: a missing symbol, a missing file, or a symbol version the library found does not
@@ -1374,8 +1419,11 @@ std::map<std::string, std::string> read_import_warnings(std::string_view text) {
     auto at = t.find("Failed to import from vllm._C with ");
     if (at != std::string::npos && !out.count("vllm")) out["vllm"] = t.substr(at);
     const std::string line = trim(t);
-    if (starts_with(line, "File \"")) {
-      std::string file = line.substr(6, line.find('"', 6) - 6);
+    // A frame pasted without its start: 'venv/lib64/python3.11/site-packages/torch/__init__.py", line 427, in <module>'.
+    const bool cut_frame = !starts_with(line, "File \"") && line.find_first_of("\"'") != std::string::npos &&
+                           line.find(".py\", line ") == line.find_first_of("\"'") - 3;
+    if (starts_with(line, "File \"") || cut_frame) {
+      std::string file = cut_frame ? line.substr(0, line.find('"')) : line.substr(6, line.find('"', 6) - 6);
       innermost_package = module_of_installed_path(file);
       if (!innermost_package.empty()) last_package = innermost_package;
       if (runpy_import && !innermost_package.empty()) {
@@ -1526,7 +1574,8 @@ std::optional<PastedFacts> read_package_list(std::string_view text) {
       if (auto gt = w.rfind('>'); gt != std::string::npos) w = w.substr(gt + 1);
       return starts_with(w, "pip") && w.find_first_not_of("0123456789.", 3) == std::string::npos;
     };
-    for (std::size_t i = 0; i + 1 < words.size() && i < 3; ++i)
+    // Up to "$ python -m pip list": a prompt, the interpreter and -m before it.
+    for (std::size_t i = 0; i + 1 < words.size() && i < 5; ++i)
       typed_pip_list |= pip_command(words[i]) && words[i + 1] == "list";
   }
   auto torch_family_name = [](const std::string& n) {

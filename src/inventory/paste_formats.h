@@ -70,6 +70,14 @@ std::string cuda_runtime_refusal(std::string_view text);
 /// initialization failed, you might not have a CUDA gpu."), its wrapped code joined; "" when none. The driver
 /// library mismatch (803) and "too old" are left to their own readers.
 std::string torch_cuda_init_failure(std::string_view text);
+/// A compiled library refusing the GPU at run time, pasted beside a report: CUDA's "no kernel image is available
+/// for execution on the device" (cudaErrorNoKernelImageForDevice, 209) or a library's own check of the GPU's
+/// architecture ("FlashAttention only supports Ampere GPUs or newer", "GPU with CUDA capability 7 0 is not
+/// supported!"); the line, Markdown's marks off, "" when none.
+std::string kernel_refusal(std::string_view text);
+/// Whether a kernel_refusal() line is a library's own check of the architecture (not CUDA's error 209, which
+/// torch raises too).
+bool is_library_arch_check(const std::string& refusal);
 /// Startup banners that name torch: Ultralytics' "Ultralytics YOLOv8.2.5 🚀 Python-3.10.12 torch-2.2.0+cu121
 /// CUDA:0 (NVIDIA A100-SXM4-80GB, 81051MiB)" with `yolo checks`' package rows ("torch  ✅ 2.3.0+cu121>=1.8.0"),
 /// and pyannote's "Model was trained with torch 1.10.0+cu102, yours is 2.1.1+cu118".

@@ -78,6 +78,9 @@ std::optional<PastedFacts> read_typed_env_list(std::string_view text) {
       }
       continue;
     }
+    // "torch == 2.7.0+cu128", "flash_attn == 1.0.9": pip's pin typed as a row, read as "torch: 2.7.0+cu128".
+    if (const auto pin = t.find(" == "); pin != std::string::npos && t.find(':') == std::string::npos)
+      t = t.substr(0, pin) + ": " + t.substr(pin + 4);
     const auto colon = t.find(':');
     // A bullet holding only a value, as some forms are filled in: "- NVIDIA GeForce GTX 1080 Ti", "- 2.8.0+cu128"
     // (a version with torch's local CUDA or CPU tag and a major of 1 or more is torch's).

@@ -1,5 +1,6 @@
 #include "inventory/pasted_report.h"
 
+#include <algorithm>
 #include <cctype>
 
 #include "core/text.h"
@@ -164,7 +165,11 @@ std::optional<PastedEnvironment> read_pasted_environment(std::string_view pasted
   }
   // Lines typed by hand are read only for doctor --from-text and only when no tool's output is there: in a
   // log they are any program's prints, and beside a tool's output its facts are the better ones.
-  if (log_statements && formats.empty() && !collect_env)
+  // nvidia-smi's table or `nvcc --version` states nothing of Python: a typed list beside one is read after it.
+  const bool no_python_tool = std::all_of(formats.begin(), formats.end(), [](const PastedFacts& f) {
+    return f.format == "nvidia-smi" || f.format == "nvidia-smi --query-gpu" || f.format == "nvcc --version";
+  });
+  if (log_statements && no_python_tool && !collect_env)
     if (auto typed = read_typed_env_list(text)) formats.push_back(std::move(*typed));
   if (collect_env) {
     out.inventory = std::move(*collect_env);
@@ -186,6 +191,8 @@ std::optional<PastedEnvironment> read_pasted_environment(std::string_view pasted
     states_nvcc |= f.states_nvcc;
   }
   Inventory& inv = out.inventory;
+  // A compiled library's refusal of the GPU ("no kernel image ..."): judged against torch's arch list.
+  if (log_statements && !inv.pythons.empty()) inv.pythons.front().kernel_refusal = kernel_refusal(text);
   // A program's refusal of the driver, pasted with the report: judged against the driver the report states.
   if (log_statements && inv.driver.refused_by.empty()) inv.driver.refused_by = cuda_runtime_refusal(text);
   // torch's own reason for is_available() being False, as a live probe records it.

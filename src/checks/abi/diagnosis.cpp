@@ -91,6 +91,14 @@ std::string cxx_abi_sentence(CxxAbi a) {
 
 }  // namespace
 
+std::string undefined_symbol_in(const std::string& error) {
+  const std::string key = "undefined symbol: ";
+  auto p = error.find(key);
+  if (p == std::string::npos) return "";
+  auto e = error.find_first_of(" \n\t,`'\"", p + key.size());
+  return error.substr(p + key.size(), e == std::string::npos ? std::string::npos : e - p - key.size());
+}
+
 bool is_torch_symbol(const std::string& demangled) {
   std::string d = demangled;
   for (const char* p : {"typeinfo for ", "typeinfo name for ", "vtable for ", "non-virtual thunk to ", "guard variable for "})

@@ -39,6 +39,9 @@ std::vector<SymbolGroup> diagnose(const LoadGraph& g, const SymbolCheck& check, 
 /// A demangled name in torch's own namespaces (c10::, at::, torch::, caffe2::, typeinfo/vtable of them).
 bool is_torch_symbol(const std::string& demangled);
 
+/// The first undefined symbol an import error names ("undefined symbol: ncclRecv"), "" when none.
+std::string undefined_symbol_in(const std::string& error);
+
 /// Every libstdc++.so.6 on this machine (ld.so.cache, default and GCC/conda directories) that defines
 /// `version`, excluding `except_real` (the one already loaded).
 std::vector<std::string> libstdcxx_with_version(const std::string& version, const std::string& except_real,

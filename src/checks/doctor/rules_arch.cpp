@@ -7,6 +7,7 @@
 #include "checks/doctor/rules.h"
 #include "checks/doctor/torch_choice.h"
 #include "checks/planner/requirements_file.h"
+#include "inventory/paste_formats.h"
 #include "knowledge/version.h"
 #include "core/text.h"
 
@@ -183,6 +184,44 @@ void check_extension_archs(const DoctorContext& ctx, std::vector<Finding>& out) 
   }
 }
 
+/// A compiled library refusing the GPU at run time, pasted with the report. CUDA's "no kernel image" names no
+/// library: beside a torch whose arch list holds SASS for the GPU, torch's own kernels run, so an extension's
+/// lack them; with torch's list unknown (or without the GPU) the error is torch's as likely, and nothing is
+/// said. A library's own check of the architecture (FlashAttention's) is that library's, whatever torch.
+void check_kernel_refusal(const DoctorContext& ctx, const std::vector<std::string>& torch_targets, std::vector<Finding>& out) {
+  const std::string& said = ctx.python->kernel_refusal;
+  if (said.empty()) return;
+  const inventory::Gpu* gpu = nullptr;
+  for (const auto& g : ctx.inv.gpus)
+    if (g.cc_major != 0) {
+      gpu = &g;
+      break;
+    }
+  if (!gpu) return;
+  const std::string cc = cc_of(*gpu), sm = sm_of(*gpu);
+  const bool library_check = inventory::is_library_arch_check(said);
+  const bool torch_covers = !torch_targets.empty() && arch_coverage(cc, torch_targets) == Coverage::kSass;
+  if (!library_check && !torch_covers) return;
+  Finding f;
+  f.id = "ext.arch_not_built";
+  f.status = Status::kFail;
+  f.title = "A compiled extension has no kernels for " + gpu->name + " (" + sm + ")" +
+            (torch_covers ? ", though torch has" : "");
+  f.evidence = {{"GPU " + std::to_string(gpu->index), gpu->name + " (compute capability " + cc + ")", gpu->source},
+                {"the error", said, "the pasted report"}};
+  if (torch_covers) f.evidence.push_back({"torch arch list", join(torch_targets, " "), "torch " + ctx.python->torch_version});
+  f.explanation = library_check
+                      ? "The library checks the GPU's architecture itself and refuses this one: its kernels were not "
+                        "built for " + sm + " (FlashAttention 2 needs Ampere, sm_80, or newer)."
+                      : "torch's own kernels exist for " + sm + ", so the kernel that has no image is an extension's "
+                        "(the traceback's frame names it): it was built without " + sm + ".";
+  f.add_fix("Install a build of that extension with " + sm + " kernels, or build it from source for this GPU",
+            {"export TORCH_CUDA_ARCH_LIST=" + shell_quote(cc)},
+            "then reinstall the extension from source in this shell; a library whose kernels need a newer GPU "
+            "(FlashAttention 2 before Ampere) has no such build: use its fallback (PyTorch's SDPA attention)");
+  out.push_back(std::move(f));
+}
+
 }  // namespace
 
 void check_gpu_arch(const DoctorContext& ctx, std::vector<Finding>& out) {
@@ -195,7 +234,8 @@ void check_gpu_arch(const DoctorContext& ctx, std::vector<Finding>& out) {
     return refused_by_torch_warning(ctx, torch_name, out);
   // torch's own arch list (only a CUDA build has one) is enough even where its version was not stated, as in
   // a pasted "is not compatible with the current PyTorch installation" warning.
-  if (ctx.python->torch_arch_list.empty() && (!ctx.python->torch_installed || ctx.torch_cuda().empty())) return;
+  if (ctx.python->torch_arch_list.empty() && (!ctx.python->torch_installed || ctx.torch_cuda().empty()))
+    return check_kernel_refusal(ctx, {}, out);
   std::vector<std::string> targets = ctx.python->torch_arch_list;
   std::string list_source = ctx.python_from_paste() ? std::string("pasted: the architectures torch states it was built for")
                                    : ctx.python_label() + ": torch.cuda.get_arch_list()";
@@ -203,6 +243,7 @@ void check_gpu_arch(const DoctorContext& ctx, std::vector<Finding>& out) {
     if (const knowledge::TorchBuild* b = ctx.kb.torch_build(ctx.python->torch_version, ctx.torch_cuda())) targets = b->archs;
     list_source = "data/compat/torch.json (arch list of the " + ctx.python->torch_version + " wheel)";
   }
+  check_kernel_refusal(ctx, targets, out);
   if (targets.empty()) return check_cuda_cannot_build(ctx, torch_name, out);
   std::set<std::string> seen;
   for (const auto& g : ctx.inv.gpus) {

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "checks/abi/cxx_abi.h"
+#include "checks/abi/diagnosis.h"
 #include "checks/doctor/arch_coverage.h"
 #include "checks/doctor/extension_linkage.h"
 #include "checks/doctor/torch_choice.h"
@@ -27,15 +28,6 @@ bool parse_build_tag(const std::string& local, std::string& torch_mm, std::strin
   torch_mm = local.substr(t + 5, a - t - 5);
   abi = local.substr(a + 8);
   return !torch_mm.empty() && (abi == "TRUE" || abi == "FALSE");
-}
-
-/// The first undefined symbol an import error names ("undefined symbol: ncclRecv"), "" when none.
-std::string undefined_symbol_in(const std::string& error) {
-  const std::string key = "undefined symbol: ";
-  auto p = error.find(key);
-  if (p == std::string::npos) return "";
-  auto e = error.find_first_of(" \n\t,", p + key.size());
-  return error.substr(p + key.size(), e == std::string::npos ? std::string::npos : e - p - key.size());
 }
 
 std::vector<std::string> first_symbols(const abi::SymbolGroup& g, std::size_t n) {
@@ -237,7 +229,7 @@ void check_installed_extensions(const DoctorContext& ctx, std::vector<Finding>& 
             out.push_back(std::move(f));
           }
         }
-    } else if (const std::string sym = undefined_symbol_in(err); !sym.empty() && abi::is_torch_symbol(abi::demangle(sym))) {
+    } else if (const std::string sym = abi::undefined_symbol_in(err); !sym.empty() && abi::is_torch_symbol(abi::demangle(sym))) {
       Finding f;
       f.id = "ext.built_for_other_torch";
       f.status = Status::kFail;

@@ -5,6 +5,8 @@
 #include <optional>
 #include <unordered_map>
 
+#include "checks/abi/cxx_abi.h"
+#include "checks/abi/diagnosis.h"
 #include "checks/doctor/fix_commands.h"
 #include "checks/doctor/rules.h"
 #include "checks/doctor/torch_choice.h"
@@ -328,10 +330,28 @@ void check_import_failures(const DoctorContext& ctx, std::vector<Finding>& out) 
     // The package's own words name the cause: built for another torch (xFormers' "built for PyTorch X ...
     // (you have Y)", DeepSpeed's "ops were compiled and installed with a different version", torchvision's
     // and torchaudio's "compiled with different CUDA versions").
-    const bool other_torch = inventory::says_built_for_another_torch(error);
-    f.id = other_torch ? "ext.built_for_other_torch" : "python.import_failed";
+    // A torch symbol missing from the torch it loads (at::, c10::, torch::): built against another torch build.
+    // One passing a std::string tells the extension's C++11 string ABI ("std::__cxx11::basic_string": the new
+    // one); against a pip torch of the other ABI (up to 2.5 and 2.6 but its cu126 builds the old one, from 2.7 the new one:
+    // shared/research/compat-facts.md) that is the mismatch, otherwise another release's missing function.
+    const std::string symbol = abi::undefined_symbol_in(error);
+    const std::string demangled = symbol.empty() ? "" : abi::demangle(symbol);
+    const bool torch_symbol = module != "torch" && !symbol.empty() && abi::is_torch_symbol(demangled);
+    const bool new_abi = demangled.find("std::__cxx11::") != std::string::npos;
+    const bool old_abi = !new_abi && (demangled.find("std::basic_string<") != std::string::npos ||
+                                      demangled.find("std::string") != std::string::npos);
+    const auto torch_v = knowledge::pep440::Version::parse(py.torch_version);
+    const long long torch_mm = torch_v && torch_v->release.size() >= 2 ? torch_v->release[0] * 1000 + torch_v->release[1] : 0;
+    // 2.6: only its cu126 builds took the new ABI; cu118, cu124 (PyPI's default, no local tag) and CPU kept the old.
+    const bool old_abi_torch = torch_mm <= 2005 || (torch_mm == 2006 && torch_v->local != "cu126");
+    const bool string_abi = torch_symbol && torch_mm > 0 && ((new_abi && old_abi_torch) || (old_abi && torch_mm >= 2007));
+    // A string-passing symbol beside a torch whose ABI is not known: another release or the other ABI, unsaid.
+    const bool other_torch = inventory::says_built_for_another_torch(error) || (torch_symbol && !new_abi && !old_abi);
+    f.id = string_abi ? "ext.cxx11_abi_mismatch" : other_torch ? "ext.built_for_other_torch" : "python.import_failed";
     f.status = Status::kFail;
-    f.title = other_torch ? module + " was built for another torch than " + py.torch_version + ": import fails in " + py.interpreter
+    const std::string installed_torch = py.torch_version.empty() ? "the installed one" : py.torch_version;
+    f.title = string_abi ? module + " was built with the other C++11 string ABI than " + installed_torch + ": import fails in " + py.interpreter
+              : other_torch ? module + " was built for another torch than " + installed_torch + ": import fails in " + py.interpreter
                           : "import " + module + " fails in " + py.interpreter;
     const bool pasted = ctx.python_from_paste();
     f.evidence = {{"import " + module, error,
@@ -339,6 +359,19 @@ void check_import_failures(const DoctorContext& ctx, std::vector<Finding>& out) 
     f.explanation = pasted ? "The paste shows this import failing: every program importing it stops there."
                            : "The package is installed (its dist-info is there) but cannot be used: every program "
                              "importing it stops here.";
+    if (string_abi)
+      f.explanation += " The symbol it misses, " + demangled + ", is torch's own and passes a std::string: the "
+                       "extension was compiled with the other _GLIBCXX_USE_CXX11_ABI than this torch (pip's torch up to "
+                       "2.5 uses the old ABI, from 2.7 the new one), so it must be rebuilt against, "
+                       "or reinstalled for, the torch installed now.";
+    else if (torch_symbol && !other_torch)
+      f.explanation += " The symbol it misses, " + demangled + ", is torch's own and passes a std::string: the "
+                       "extension was compiled against another torch release or with the other C++11 string ABI "
+                       "(compare `python -c \"import torch; print(torch.compiled_with_cxx11_abi())\"` with how it was built).";
+    else if (torch_symbol)
+      f.explanation += " The symbol it misses, " + demangled + ", is torch's own: the extension was compiled "
+                       "against another torch release, so it must be reinstalled for, or rebuilt against, the torch "
+                       "installed now (or, if its library does not link libtorch, it was imported before torch).";
     // An extension the knowledge base knows (torchao, whose metadata pins no torch, and whose _C does not load
     // on another torch): the release the planner matches to the installed torch from sourced facts, torch kept.
     std::string dist = module.substr(0, module.find('.'));
