@@ -130,7 +130,8 @@ bool says_built_for_another_torch(const std::string& error) {
   const bool torchvision_ops = error.find("operator torchvision::") != std::string::npos &&
                                error.find("does not exist") != std::string::npos;
   return error.find(kBuiltForPyTorch) != std::string::npos || error.find(kCompiledWithDifferent) != std::string::npos ||
-         error.find(kDeepspeedOpsMismatch) != std::string::npos || torchvision_ops;
+         error.find(kDeepspeedOpsMismatch) != std::string::npos || torchvision_ops ||
+         error.find(kTorchaoSkipsOps) != std::string::npos;
 }
 
 std::optional<std::string> torch_cuda_from_local_tag(const std::string& torch_version) {
@@ -549,7 +550,11 @@ std::string torch_cuda_init_failure(std::string_view text) {
 }
 
 namespace {
-const char* const kLibraryArchChecks[] = {"FlashAttention only supports Ampere GPUs or newer", "GPU with CUDA capability "};
+// FlashAttention 2's check; tiny-cuda-nn's ("Could not find compatible tinycudann extension for compute capability
+// 75": it loads one module per architecture it was built for); 1.x flash-attn's (TGI's images), which needs "is not
+// supported" after it.
+const char* const kLibraryArchChecks[] = {"FlashAttention only supports Ampere GPUs or newer",
+                                          "extension for compute capability", "GPU with CUDA capability "};
 }  // namespace
 
 bool is_library_arch_check(const std::string& refusal) {
@@ -563,7 +568,8 @@ std::string kernel_refusal(std::string_view text) {
     const bool no_image = t.find("no kernel image is available for execution on the device") != std::string::npos;
     // flash-attn 2's check, and 1.x's (TGI's images): "GPU with CUDA capability 7 0 is not supported!"
     const bool library = t.find(kLibraryArchChecks[0]) != std::string::npos ||
-                         (t.find(kLibraryArchChecks[1]) != std::string::npos && t.find("is not supported") != std::string::npos &&
+                         (t.find(kLibraryArchChecks[1]) != std::string::npos && t.find("Could not find compatible") != std::string::npos) ||
+                         (t.find(kLibraryArchChecks[2]) != std::string::npos && t.find("is not supported") != std::string::npos &&
                           t.find("PyTorch") == std::string::npos);
     if (!no_image && !library) continue;
     std::string line = trim(t);
@@ -1180,6 +1186,12 @@ std::optional<PastedFacts> read_nvidia_smi(std::string_view text) {
       f.driver_failure = trim(ascii.substr(ascii.find(kNvidiaSmiNoDriver)));
       continue;
     }
+    // An NVIDIA container's banner: started without the GPUs (no driver inside).
+    if (auto at = t.find(kContainerNoDriver); at != std::string::npos && f.driver_failure.empty()) {
+      seen = true;
+      f.driver_failure = trim(t.substr(at));
+      continue;
+    }
     // "Failed to initialize NVML: Driver/library version mismatch": the kernel module and the libraries differ.
     if (auto at = t.find(std::string("Failed to initialize NVML: ") + kNvmlDriverLibraryMismatch); at != std::string::npos) {
       seen = true;
@@ -1343,10 +1355,11 @@ bool exception_line(const std::string& line) {
 // compiled with different CUDA versions. PyTorch has CUDA version 12.1 whereas TorchAudio has CUDA version
 // 11.8." -> "torchaudio"; "" when the line is no such refusal.
 std::string companion_cuda_refusal(const std::string& line) {
-  std::string message = starts_with(line, "RuntimeError: ") ? line.substr(14) : line;
+  // After "RuntimeError: ", or a program's own prefix ("Error: Detected that ...", TTS WebUI's tab loader).
   const std::string lead = "Detected that PyTorch and ";
-  if (!starts_with(message, lead)) return "";
-  std::string rest = message.substr(lead.size());
+  const auto at = line.find(lead);
+  if (at == std::string::npos) return "";
+  std::string rest = line.substr(at + lead.size());
   if (rest.find(kCompiledWithDifferent) == std::string::npos) return "";  // a terminal may wrap after it
   std::string module = first_word(rest);
   std::transform(module.begin(), module.end(), module.begin(), [](unsigned char c) { return std::tolower(c); });
@@ -1403,6 +1416,9 @@ std::map<std::string, std::string> read_import_warnings(std::string_view text) {
     // Couldn't load custom C++ ops. This can happen if your PyTorch and torchvision versions are incompatible".
     if (t.find("Couldn't load custom C++ ops") != std::string::npos && !out.count("torchvision"))
       out["torchvision"] = trim(t.substr(0, t.find(". This can happen")) + ".");
+    // torchao's own check at import (0.13 and later): "Skipping import of cpp extensions due to incompatible torch
+    // version 2.7.1+cu128 for torchao version 0.15.0": it imports, its C++ ops do not load.
+    if (t.find(kTorchaoSkipsOps) != std::string::npos && !out.count("torchao")) out["torchao"] = trim(t.substr(t.find(kTorchaoSkipsOps)));
     // torchvision's operators missing from the torch it runs on (a torchvision built for another torch).
     if (t.find("operator torchvision::") != std::string::npos && t.find("does not exist") != std::string::npos &&
         !out.count("torchvision"))
@@ -1451,6 +1467,13 @@ std::optional<PastedFacts> read_import_warning_report(std::string_view text) {
   f.format = "import warning";  // "the import warning report in X", "pasted import warning"
   f.import_errors = read_import_warnings(text);
   if (f.import_errors.empty()) return std::nullopt;
+  // torchao's check names both versions.
+  if (auto ao = f.import_errors.find("torchao"); ao != f.import_errors.end() && starts_with(ao->second, kTorchaoSkipsOps)) {
+    const std::string& said = ao->second;
+    const std::string torch = after(said, "incompatible torch version "), torchao = after(said, "for torchao version ");
+    if (is_version(torch)) f.torch_version = torch;
+    if (is_version(torchao)) f.packages["torchao"] = torchao;
+  }
   return f;
 }
 

@@ -73,7 +73,8 @@ std::string torch_cuda_init_failure(std::string_view text);
 /// A compiled library refusing the GPU at run time, pasted beside a report: CUDA's "no kernel image is available
 /// for execution on the device" (cudaErrorNoKernelImageForDevice, 209) or a library's own check of the GPU's
 /// architecture ("FlashAttention only supports Ampere GPUs or newer", "GPU with CUDA capability 7 0 is not
-/// supported!"); the line, Markdown's marks off, "" when none.
+/// supported!", "Could not find compatible tinycudann extension for compute capability 75"); the line, Markdown's
+/// marks off, "" when none.
 std::string kernel_refusal(std::string_view text);
 /// Whether a kernel_refusal() line is a library's own check of the architecture (not CUDA's error 209, which
 /// torch raises too).
@@ -134,6 +135,9 @@ std::optional<PastedFacts> read_ollama_log(std::string_view text);
 /// ESPnet's `tools/check_install.py`: "[x] torch=1.7.1", "[x] torch cuda=11.0" (or "[ ] torch cuda" when CUDA is
 /// not available), "[x] python=3.7.9", a row per module below "Python modules:".
 std::optional<PastedFacts> read_espnet_check_install(std::string_view text);
+/// Colossal-AI's `colossalai check -i`: "PyTorch version: 1.13.1", "CUDA version: 10.1" (the toolkit under
+/// CUDA_HOME; "System CUDA version" in later releases), "CUDA version required by PyTorch: 11.7".
+std::optional<PastedFacts> read_colossalai_check(std::string_view text);
 /// pip's own output around an install: "Requirement already satisfied: torch in ... (2.4.0+cu124)", "Using pip
 /// 22.0.4 from ... (python 3.7)", and the "torch.__version__  = 1.9.0+cu111" a setup.py prints (apex,
 /// flash-attn); read when torch's version is among them.
@@ -192,6 +196,12 @@ bool dotted_number(const std::string& v);
 /// with different CUDA versions", DeepSpeed's "ops were compiled and installed with a different version".
 inline constexpr const char* kBuiltForPyTorch = "built for PyTorch ";
 inline constexpr const char* kCompiledWithDifferent = "were compiled with different";
+/// NVIDIA's container images at start-up (NGC, nvidia/cuda) when the container was given no GPU: "WARNING: The
+/// NVIDIA Driver was not detected.  GPU functionality will not be available." A Driver::error that begins with
+/// it: the host's driver was not passed in (no --gpus, no NVIDIA container runtime).
+/// torchao's check at import when it was built for another torch: it imports, without its C++ ops.
+inline constexpr const char* kTorchaoSkipsOps = "Skipping import of cpp extensions due to incompatible torch version";
+inline constexpr const char* kContainerNoDriver = "The NVIDIA Driver was not detected";
 inline constexpr const char* kDeepspeedOpsMismatch = "ops were compiled and installed with a different version";
 bool says_built_for_another_torch(const std::string& error);
 

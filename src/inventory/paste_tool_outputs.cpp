@@ -344,6 +344,27 @@ std::optional<PastedFacts> read_nvcc_version(std::string_view text) {
   return f;
 }
 
+std::optional<PastedFacts> read_colossalai_check(std::string_view text) {
+  PastedFacts f;
+  f.format = "colossalai check -i";
+  bool seen = false;
+  for (const auto& t : lines_of(text)) {
+    std::string line = t;
+    line.erase(std::remove(line.begin(), line.end(), '*'), line.end());  // pasted as Markdown: "**1.13.1**"
+    const auto colon = line.find(": ");
+    if (colon == std::string::npos) continue;
+    const std::string key = trim(line.substr(0, colon)), value = first_word(line.substr(colon + 2));
+    if (key == "Colossal-AI version") seen = true;
+    if (!dotted_number(value)) continue;  // "N/A": not found (no nvcc under CUDA_HOME, torch not imported)
+    if (key == "PyTorch version") f.torch_version = value;
+    else if (key == "CUDA version required by PyTorch") f.torch_cuda = value;
+    // The toolkit it found (CUDA_HOME's nvcc); later releases call it "System CUDA version".
+    else if (key == "CUDA version" || key == "System CUDA version") f.nvcc_version = value, f.states_nvcc = true;
+  }
+  if (!seen || (f.torch_version.empty() && !f.torch_cuda)) return std::nullopt;
+  return f;
+}
+
 std::optional<PastedFacts> read_torch_build_config(std::string_view text) {
   PastedFacts f;
   f.format = "torch build configuration";

@@ -48,13 +48,33 @@ bool nvidia_gpu_name(const std::string& value) {
          std::isdigit(static_cast<unsigned char>(w[1]));
 }
 
+// A GitHub issue form as rendered: each field a "### Name" heading with its one-line answer below it, a blank
+// line between ("### Pytorch version", "", "2.7.0+cu128"): such pairs become "Name: answer" rows.
+std::vector<std::string> with_form_fields_joined(const std::vector<std::string>& lines) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const std::string heading = trim(lines[i]);
+    std::size_t next = i + 1;
+    while (next < lines.size() && trim(lines[next]).empty()) ++next;
+    const bool answer = next < lines.size() && !starts_with(trim(lines[next]), "#") &&
+                        (next + 1 == lines.size() || trim(lines[next + 1]).empty());
+    if (starts_with(heading, "### ") && heading.find(':') == std::string::npos && answer) {
+      out.push_back(trim(heading.substr(4)) + ": " + trim(lines[next]));
+      i = next;
+    } else {
+      out.push_back(lines[i]);
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::optional<PastedFacts> read_typed_env_list(std::string_view text) {
   PastedFacts f;
   f.format = "a typed environment list";
   int rows = 0;
-  for (const auto& raw : lines_of(text)) {
+  for (const auto& raw : with_form_fields_joined(lines_of(text))) {
     std::string t = raw;
     // A list typed in Chinese (FastChat 2833): "cuda版本：12.1.0", "Driver版本: 535.54.03" (版本 = version, a
     // full-width colon).
@@ -81,6 +101,8 @@ std::optional<PastedFacts> read_typed_env_list(std::string_view text) {
     // "torch == 2.7.0+cu128", "flash_attn == 1.0.9": pip's pin typed as a row, read as "torch: 2.7.0+cu128".
     if (const auto pin = t.find(" == "); pin != std::string::npos && t.find(':') == std::string::npos)
       t = t.substr(0, pin) + ": " + t.substr(pin + 4);
+    else if (const auto is = t.find(" = "); is != std::string::npos && t.find(':') == std::string::npos)
+      t = t.substr(0, is) + ": " + t.substr(is + 3);  // "- Pytorch = 0.4.1"
     const auto colon = t.find(':');
     // A bullet holding only a value, as some forms are filled in: "- NVIDIA GeForce GTX 1080 Ti", "- 2.8.0+cu128"
     // (a version with torch's local CUDA or CPU tag and a major of 1 or more is torch's).
@@ -124,6 +146,8 @@ std::optional<PastedFacts> read_typed_env_list(std::string_view text) {
         f.driver_version = v;
         ++rows;
       }
+    } else if ((key == "cuda" || key == "cuda version" || key == "cudnn" || key == "cudnn version") && !version_of(value).empty()) {
+      ++rows;  // stated, though typed by hand it may be the toolkit's, the driver's or torch's: not taken
     } else if (key == "os" || key == "operating system" || key == "platform" ||
                (ends_with(key, " version") && starts_with(key, "ubuntu"))) {
       ++rows;  // the system is a stated fact too, though no rule here reads it
@@ -143,8 +167,10 @@ std::optional<PastedFacts> read_typed_env_list(std::string_view text) {
       }
     }
   }
-  // torch's version, an NVIDIA GPU or the NVIDIA driver's version, beside at least one other stated fact.
-  if (rows < 2 || (f.torch_version.empty() && f.gpus.empty() && f.driver_version.empty())) return std::nullopt;
+  // torch's version, an NVIDIA GPU or the NVIDIA driver's version, beside at least one other stated fact; or,
+  // without them, three versions of packages (Horovod's form: "Framework version: 2.1.0", "Horovod version: ...").
+  const bool anchored = !f.torch_version.empty() || !f.gpus.empty() || !f.driver_version.empty();
+  if (rows < 2 || (!anchored && f.packages.size() < 3)) return std::nullopt;
   return f;
 }
 

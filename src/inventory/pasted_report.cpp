@@ -21,7 +21,7 @@ std::vector<PastedFacts> read_formats(std::string_view text) {
                       read_interactive_session, read_nvcc_version, read_torch_build_config, read_invokeai_log, read_invokeai_form, read_webui_sysinfo,
                       read_installer_log, read_unsloth_installer, read_webui_launch, read_nvidia_smi_topology,
                       read_nvidia_smi_query, read_cupy_config, read_uv_install, read_ggml_cuda_init, read_ollama_log,
-                      read_espnet_check_install, read_pip_install_output})
+                      read_espnet_check_install, read_pip_install_output, read_colossalai_check})
     if (auto f = reader(text)) out.push_back(std::move(*f));
   return out;
 }

@@ -1563,3 +1563,91 @@ TEST(PasteFormats, PipsInstallOutputLspciBareBulletsAndBoldKeys) {
   ASSERT_TRUE(bold);
   EXPECT_EQ(bold->torch_version, "2.2.0+cu121");
 }
+
+TEST(PasteFormats, SettingsPanelsFormsAndPinsTypedAsRows) {
+  // ComfyUI's settings panel copied as text: each value on the line below its label (HiDream-Sampler 7).
+  auto panel = read_comfyui_report(paste("pasted_env/SanDiegoDude-ComfyUI-HiDream-Sampler-7.txt"));
+  ASSERT_TRUE(panel);
+  EXPECT_EQ(panel->torch_version, "2.7.0.dev20250307+cu128");
+  ASSERT_EQ(panel->gpus.size(), 1u);
+  EXPECT_EQ(panel->gpus[0].name, "NVIDIA GeForce RTX 5090 D");
+  // A form's placeholder is no version, and no ComfyUI report (vLLM 16901: "- **PyTorch Version**: 2.x").
+  EXPECT_FALSE(read_comfyui_report("- **PyTorch Version**: 2.x (installed via pip)\n- **GPU**: NVIDIA GeForce RTX 5090\n"));
+  auto bold = read_typed_env_list(paste("pasted_env/vllm-project-vllm-16901.txt"));
+  ASSERT_TRUE(bold);
+  EXPECT_EQ(bold->driver_version, "570.124.06");
+  ASSERT_EQ(bold->gpus.size(), 1u);
+  // A GitHub issue form as rendered: "### Pytorch version", a blank line, "2.7.0+cu128" (exllamav2 795).
+  auto form = read_typed_env_list(paste("pasted_env/turboderp-org-exllamav2-795.txt"));
+  ASSERT_TRUE(form);
+  EXPECT_EQ(form->torch_version, "2.7.0+cu128");
+  EXPECT_EQ(form->python_version, "3.11");
+  // pip's pins typed as rows (TGI 3342: "torch == 2.7.0+cu128"), and "- Pytorch = 0.4.1" (mmdetection 188).
+  auto pins = read_typed_env_list(paste("pasted_env/huggingface-text-generation-inference-3342.txt"));
+  ASSERT_TRUE(pins);
+  EXPECT_EQ(pins->torch_version, "2.7.0+cu128");
+  EXPECT_EQ(pins->packages.at("flash-attn"), "1.0.9");
+  auto equals = read_typed_env_list(paste("pasted_env/open-mmlab-mmdetection-188.txt"));
+  ASSERT_TRUE(equals);
+  EXPECT_EQ(equals->torch_version, "0.4.1");
+  // Without torch, a GPU or a driver, three package versions make a list (Horovod's form); two do not.
+  EXPECT_TRUE(read_typed_env_list("Framework version: 2.1.0\nHorovod version: 0.19.5\nKeras version: 2.3.1\n"));
+  EXPECT_FALSE(read_typed_env_list("Framework version: 2.1.0\nHorovod version: 0.19.5\n"));
+  // `python -m pip list | grep jax` above its rows (nvidia-gpu-ml-library-test 17).
+  auto grep = read_package_list(paste("pasted_env/matthewfeickert-nvidia-gpu-ml-library-test-17.txt"));
+  ASSERT_TRUE(grep);
+  EXPECT_EQ(grep->packages.at("jaxlib"), "0.4.10+cuda11.cudnn86");
+}
+
+TEST(PasteFormats, ColossalAisCheckStatesTorchsCudaAndTheToolkits) {
+  auto check = read_colossalai_check(paste("pasted_env/hpcaitech-ColossalAI-2973.txt"));
+  ASSERT_TRUE(check);
+  EXPECT_EQ(check->torch_version, "1.13.1");
+  EXPECT_EQ(check->torch_cuda, std::optional<std::string>("11.7"));
+  EXPECT_EQ(check->nvcc_version, "10.1");
+  EXPECT_TRUE(check->states_nvcc);
+  EXPECT_FALSE(read_colossalai_check("PyTorch version: 1.13.1\nCUDA version: 10.1\n")) << "Colossal-AI's own line is the anchor";
+}
+
+TEST(PasteFormats, ImportFailuresOfTorchAndItsCompanionsAreNamed) {
+  // Windows' loader (pytorch 133397): a DLL of torch's own.
+  auto dll = read_import_warnings(paste("pasted_env/pytorch-pytorch-133397.txt"));
+  ASSERT_TRUE(dll.count("torch")) << "got " << dll.size();
+  EXPECT_NE(dll["torch"].find("fbgemm.dll"), std::string::npos);
+  // A traceback frame pasted without its 'File "' (pytorch 165812): the package is still torch.
+  auto cut = read_import_warnings(paste("pasted_env/pytorch-pytorch-165812.txt"));
+  ASSERT_TRUE(cut.count("torch"));
+  EXPECT_NE(cut["torch"].find("libcudnn.so.9"), std::string::npos);
+  // torchao's own check names both versions; it imports without its C++ ops (torchao 3817).
+  auto ao = read_import_warning_report(paste("pasted_env/pytorch-ao-3817.txt"));
+  ASSERT_TRUE(ao);
+  EXPECT_EQ(ao->torch_version, "2.7.1+cu128");
+  EXPECT_EQ(ao->packages.at("torchao"), "0.15.0");
+  EXPECT_TRUE(says_built_for_another_torch(ao->import_errors.at("torchao")));
+  // torchvision's operators missing from its torch, and the companion check after a program's own prefix.
+  EXPECT_TRUE(says_built_for_another_torch("RuntimeError: operator torchvision::nms does not exist"));
+  auto companion = read_import_warnings(paste("pasted_env/rsxdalv-TTS-WebUI-433.txt"));
+  EXPECT_TRUE(companion.count("torchaudio"));
+}
+
+TEST(PasteFormats, ALibrarysRefusalOfTheGpuAndAContainerWithoutIt) {
+  // CUDA's error 209 inside a library's message (sglang 831), and FlashAttention's own architecture check.
+  EXPECT_EQ(kernel_refusal(paste("pasted_env/sgl-project-sglang-831.txt")),
+            "RuntimeError: RMSNorm failed with error code no kernel image is available for execution on the device");
+  const std::string fa = kernel_refusal("RuntimeError: FlashAttention only supports Ampere GPUs or newer.\n");
+  EXPECT_TRUE(is_library_arch_check(fa)) << fa;
+  EXPECT_FALSE(is_library_arch_check("CUDA error: no kernel image is available for execution on the device"));
+  EXPECT_EQ(kernel_refusal("NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current "
+                           "PyTorch installation.\n"),
+            "") << "torch's own warning is read as torch's";
+  // NVIDIA's container banner when started without the GPUs (llama-cpp-python 1882).
+  auto banner = read_nvidia_smi(paste("pasted_env/abetlen-llama-cpp-python-1882.txt"));
+  ASSERT_TRUE(banner);
+  EXPECT_EQ(banner->driver_failure.rfind(kContainerNoDriver, 0), 0u) << banner->driver_failure;
+}
+
+TEST(PasteFormats, TinyCudaNnsArchitectureCheckIsALibrarysRefusal) {
+  const std::string said = kernel_refusal(paste("pasted_env/NVlabs-tiny-cuda-nn-330.txt"));
+  EXPECT_NE(said.find("Could not find compatible tinycudann extension for compute capability 75"), std::string::npos) << said;
+  EXPECT_TRUE(is_library_arch_check(said));
+}

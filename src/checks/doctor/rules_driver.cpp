@@ -4,6 +4,7 @@
 #include "checks/doctor/fix_commands.h"
 #include "checks/doctor/rules.h"
 #include "checks/doctor/torch_choice.h"
+#include "inventory/paste_formats.h"
 #include "knowledge/version.h"
 #include "core/text.h"
 
@@ -261,10 +262,11 @@ void check_driver(const DoctorContext& ctx, std::vector<Finding>& out) {
     }
     // nvidia-smi (installed with the driver) saying it cannot reach the kernel driver: broken now, GPU or not.
     const bool smi_failed = starts_with(ctx.inv.driver.error, inventory::kNvidiaSmiNoDriver);
-    if (!gpu_here && !smi_failed && torch_cuda.empty()) return;
+    const bool container_without_gpu = starts_with(ctx.inv.driver.error, inventory::kContainerNoDriver);
+    if (!gpu_here && !smi_failed && !container_without_gpu && torch_cuda.empty()) return;
     Finding f;
     f.id = "driver.missing";
-    f.status = gpu_here || smi_failed ? Status::kFail : Status::kInfo;
+    f.status = gpu_here || smi_failed || container_without_gpu ? Status::kFail : Status::kInfo;
     f.evidence = {{"driver", ctx.inv.driver.error.empty() ? "absent" : ctx.inv.driver.error, ctx.inv.driver.source}};
     for (const auto& d : seen.pci_devices) f.evidence.push_back({"NVIDIA GPU (PCI)", d, seen.source});
     for (const auto& d : seen.device_nodes) f.evidence.push_back({"device node", d, "/dev"});
@@ -295,6 +297,14 @@ void check_driver(const DoctorContext& ctx, std::vector<Finding>& out) {
                      "needs root and a reboot");
       if (!f.fixes.empty()) f.fixes.front().summary = "Install the NVIDIA driver " +
                                                       (need_driver.empty() ? std::string() : need_driver + " or newer");
+    } else if (container_without_gpu) {
+      f.title = "The container was started without the GPU: no NVIDIA driver inside it";
+      f.explanation = "NVIDIA's image says so at start-up: the host's driver (libcuda.so.1, /dev/nvidia*) is passed "
+                      "into a container only by the NVIDIA container runtime, so torch.cuda.is_available() is False "
+                      "and a CUDA library fails to load libcuda.so.1.";
+      f.add_fix("Start the container again with the GPUs passed in: `--gpus all` on docker run's command line, with "
+                "the NVIDIA Container Toolkit installed on the host",
+                {}, "on the host, not in the container");
     } else if (smi_failed) {
       f.title = "nvidia-smi cannot communicate with the NVIDIA driver: the driver is installed but not loaded";
       f.explanation = "The driver's user-space tools are there but its kernel module does not answer (not loaded, "

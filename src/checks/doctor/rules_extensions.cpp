@@ -13,6 +13,7 @@
 #include "checks/planner/plan_commands.h"
 #include "checks/doctor/fix_commands.h"
 #include "checks/doctor/rules.h"
+#include "inventory/paste_formats.h"
 #include "knowledge/pep440.h"
 #include "knowledge/version.h"
 #include "core/text.h"
@@ -128,10 +129,13 @@ void check_installed_extensions(const DoctorContext& ctx, std::vector<Finding>& 
       f.id = "ext.torch_out_of_range";
       // A package that still imports with another torch (torchao: only its C++ ops fail to load) is at risk,
       // not broken, unless its import is seen failing (python.import_failed then says so).
-      const bool only_ops = rel->imports_with_other_torch && err.empty();
+      // torchao's own "Skipping import of cpp extensions" is that very state, not a failed import.
+      const bool ops_skipped = err.find(inventory::kTorchaoSkipsOps) != std::string::npos;
+      const bool only_ops = rel->imports_with_other_torch && (err.empty() || ops_skipped);
       f.status = only_ops ? Status::kWarn : Status::kFail;
       f.title = ext->name + " " + version + " supports torch " + rel->torch + ", installed is " + py.torch_version;
       f.evidence = {installed, torch_ev, {"supported torch", rel->torch, "data/compat/extensions.json"}};
+      if (ops_skipped) f.evidence.push_back({"its warning at import", err, "the pasted report"});
       f.explanation = ext->name + " " + rel->versions + " is built and tested against torch " + rel->torch + ".";
       if (only_ops)
         f.explanation += " `import " + ext->name + "` still works with this torch; its compiled operators do "

@@ -348,10 +348,13 @@ void check_import_failures(const DoctorContext& ctx, std::vector<Finding>& out) 
     // A string-passing symbol beside a torch whose ABI is not known: another release or the other ABI, unsaid.
     const bool other_torch = inventory::says_built_for_another_torch(error) || (torch_symbol && !new_abi && !old_abi);
     f.id = string_abi ? "ext.cxx11_abi_mismatch" : other_torch ? "ext.built_for_other_torch" : "python.import_failed";
-    f.status = Status::kFail;
+    // torchao without its C++ ops still imports: what uses them fails, the rest works.
+    const bool ops_only = error.find(inventory::kTorchaoSkipsOps) != std::string::npos;
+    f.status = ops_only ? Status::kWarn : Status::kFail;
     const std::string installed_torch = py.torch_version.empty() ? "the installed one" : py.torch_version;
     f.title = string_abi ? module + " was built with the other C++11 string ABI than " + installed_torch + ": import fails in " + py.interpreter
-              : other_torch ? module + " was built for another torch than " + installed_torch + ": import fails in " + py.interpreter
+              : other_torch ? module + " was built for another torch than " + installed_torch +
+                                  (ops_only ? ": its C++ ops do not load in " : ": import fails in ") + py.interpreter
                           : "import " + module + " fails in " + py.interpreter;
     const bool pasted = ctx.python_from_paste();
     f.evidence = {{"import " + module, error,

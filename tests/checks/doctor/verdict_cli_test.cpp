@@ -554,3 +554,72 @@ TEST(PastedVerdicts, AReportOfAnotherMachinesFactsDoesNotCarryThisHostsName) {
   EXPECT_EQ(nlohmann::json::parse(from.out)["host"], "node-17") << from.out.substr(0, 1000);
   fs::remove(tmp);
 }
+
+TEST(PastedVerdicts, AnExtensionsMissingTorchSymbolNamesWhichTorchItWasBuiltFor) {
+  auto judge = [](const std::string& paste) {
+    auto r = run_gpucheck({"doctor", "--from-text", kData + "/pasted_env/" + paste, "--json"});
+    return nlohmann::json::parse(r.out);
+  };
+  // torch_scatter 414: torch::autograd's symbol, no std::string in it: built for another torch.
+  auto scatter = judge("rusty1s-pytorch_scatter-414.txt");
+  ASSERT_EQ(with_id(scatter, "ext.built_for_other_torch").size(), 1u) << scatter.dump().substr(0, 2000);
+  EXPECT_TRUE(with_id(scatter, "python.import_failed").empty());
+  // flash-attn 1832: a std::__cxx11::basic_string symbol beside pip's torch 2.6.0 (PyPI's cu124, the old ABI).
+  auto abi = judge("Dao-AILab-flash-attention-1832.txt");
+  ASSERT_EQ(with_id(abi, "ext.cxx11_abi_mismatch").size(), 1u) << abi.dump().substr(0, 2000);
+  // AutoAWQ 298: an old-ABI std::string symbol, torch's version not pasted: another release or the other ABI,
+  // which is not known, so the import failure is said as it is.
+  auto unknown = judge("casper-hansen-AutoAWQ-298.txt");
+  EXPECT_EQ(with_id(unknown, "python.import_failed").size(), 1u);
+  EXPECT_TRUE(with_id(unknown, "ext.cxx11_abi_mismatch").empty());
+  EXPECT_TRUE(with_id(unknown, "ext.built_for_other_torch").empty());
+  // torchao 3817: it imports without its C++ ops: one warning, the knowledge base's range for 0.15.0 (its own
+  // words are that finding's evidence, not a second finding).
+  auto ao_doc = judge("pytorch-ao-3817.txt");
+  auto ao = with_id(ao_doc, "ext.torch_out_of_range");
+  ASSERT_EQ(ao.size(), 1u) << ao_doc.dump().substr(0, 2000);
+  EXPECT_EQ(ao[0]["status"], "warn");
+  EXPECT_TRUE(with_id(ao_doc, "ext.built_for_other_torch").empty());
+}
+
+TEST(PastedVerdicts, NoKernelImageBesideATorchThatHasTheGpusKernelsIsAnExtensions) {
+  // sglang 831: torch 2.4.0+cu124 lists sm_70; flashinfer's RMSNorm has no image for the V100.
+  auto r = run_gpucheck({"doctor", "--from-text", kData + "/pasted_env/sgl-project-sglang-831.txt", "--json"});
+  auto doc = nlohmann::json::parse(r.out);
+  auto ext = with_id(doc, "ext.arch_not_built");
+  ASSERT_EQ(ext.size(), 1u) << r.out.substr(0, 3000);
+  EXPECT_EQ(ext[0]["status"], "fail");
+  EXPECT_NE(ext[0]["title"].get<std::string>().find("sm_70"), std::string::npos);
+  EXPECT_TRUE(with_id(doc, "gpu.arch_not_in_torch").empty());
+  // The same error beside a torch without the GPU's kernels is torch's: no extension is blamed.
+  const fs::path tmp = fs::temp_directory_path() / ("gpucheck_kimg_" + std::to_string(::getpid()) + ".txt");
+  std::ofstream(tmp) << "- PyTorch version: 2.0.1+cu117\n- GPU: NVIDIA GeForce RTX 5090\n"
+                     << "RuntimeError: CUDA error: no kernel image is available for execution on the device\n";
+  auto old = nlohmann::json::parse(run_gpucheck({"doctor", "--from-text", tmp.string(), "--json"}).out);
+  EXPECT_TRUE(with_id(old, "ext.arch_not_built").empty());
+  EXPECT_EQ(with_id(old, "gpu.arch_not_in_torch").size(), 1u);
+  // Without torch's version, CUDA's error names no library: nothing is said; FlashAttention's own check is its.
+  std::ofstream(tmp) << "- GPU: Tesla V100-SXM2-32GB\n- Driver: 535.104.05\n"
+                     << "RuntimeError: CUDA error: no kernel image is available for execution on the device\n";
+  auto bare = nlohmann::json::parse(run_gpucheck({"doctor", "--from-text", tmp.string(), "--json"}).out);
+  EXPECT_TRUE(with_id(bare, "ext.arch_not_built").empty());
+  std::ofstream(tmp) << "- GPU: Tesla V100-SXM2-32GB\n- Driver: 535.104.05\n"
+                     << "RuntimeError: FlashAttention only supports Ampere GPUs or newer.\n";
+  auto fa = nlohmann::json::parse(run_gpucheck({"doctor", "--from-text", tmp.string(), "--json"}).out);
+  EXPECT_EQ(with_id(fa, "ext.arch_not_built").size(), 1u);
+  fs::remove(tmp);
+}
+
+TEST(PastedVerdicts, AContainerStartedWithoutTheGpuAndColossalAisToolkitCheck) {
+  // llama-cpp-python 1882: NVIDIA's banner, then libcuda.so.1 missing: the driver is missing for CUDA, FAIL, and
+  // the way out is on the host (no command to paste into the container).
+  auto r = run_gpucheck({"doctor", "--from-text", kData + "/pasted_env/abetlen-llama-cpp-python-1882.txt", "--json"});
+  EXPECT_EQ(r.exit_code, 1) << r.out.substr(0, 2000);
+  auto missing = with_id(nlohmann::json::parse(r.out), "driver.missing");
+  ASSERT_EQ(missing.size(), 1u);
+  EXPECT_EQ(missing[0]["status"], "fail");
+  EXPECT_NE(missing[0]["title"].get<std::string>().find("container"), std::string::npos);
+  // ColossalAI 2973: `colossalai check -i` states torch's CUDA 11.7 and CUDA_HOME's 10.1.
+  auto c = run_gpucheck({"doctor", "--from-text", kData + "/pasted_env/hpcaitech-ColossalAI-2973.txt", "--json"});
+  EXPECT_EQ(with_id(nlohmann::json::parse(c.out), "cuda.nvcc_torch_major_mismatch").size(), 1u) << c.out.substr(0, 2000);
+}
