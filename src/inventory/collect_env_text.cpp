@@ -16,7 +16,8 @@ const char* const kKeys[] = {"PyTorch version", "Is debug build", "CUDA used to 
                              "GPU models and configuration", "Nvidia driver version", "cuDNN version",
                              "Clang version", "CMake version", "Python platform", "vLLM Version",
                              "ROCM used to build PyTorch", "XPU used to build PyTorch", "HIP runtime version",
-                             "MIOpen runtime version", "Is XNNPACK available", "CUDA_MODULE_LOADING set to"};
+                             "MIOpen runtime version", "Is XNNPACK available", "CUDA_MODULE_LOADING set to",
+                             "Is CUDA available (PyTorch)"};  // the last: docTR's collect_env
 
 // Keys only collect_env prints (not "OS" or "Python version"): four of them make a report cut above its
 // "PyTorch version" line (a paste that starts at the driver) still collect_env's.
@@ -170,7 +171,8 @@ std::optional<Inventory> inventory_from_collect_env(std::string_view text, const
   py.interpreter = "python";  // the reporter's own: fixes print `python -m pip ...` for that environment
   py.found_via = {"collect_env"};
   py.version = leading_word(get("Python version"));
-  py.torch_version = get("PyTorch version");
+  // docTR's own collect_env adds the companion after it: "2.4.0+cu121 (torchvision 0.19.0+cu121)".
+  py.torch_version = leading_word(get("PyTorch version"));
   py.torch_installed = !py.torch_version.empty();
   py.torch_cuda = get("CUDA used to build PyTorch");
   // torch.version.cuda of a CPU build is None, printed as "None" by old scripts and as "Could not collect" by
@@ -192,6 +194,7 @@ std::optional<Inventory> inventory_from_collect_env(std::string_view text, const
     else py.torch_installed = false;
   }
   if (auto avail = get("Is CUDA available"); !avail.empty()) py.cuda_available = yes(avail);
+  else if (auto doctr = get("Is CUDA available (PyTorch)"); !doctr.empty()) py.cuda_available = yes(doctr);  // docTR's
   if (p.blocks.count("Versions of relevant libraries"))
     for (const auto& l : p.blocks.at("Versions of relevant libraries")) {
       // "[pip3] torch==2.1.0", "[conda] pytorch-cuda  12.1  ha16c6d3_5  pytorch"
@@ -217,6 +220,10 @@ std::optional<Inventory> inventory_from_collect_env(std::string_view text, const
     inv.driver.present = true;
     inv.driver.version = leading_word(d);
     inv.driver.source = "pasted collect_env: Nvidia driver version";
+  } else if (py.cuda_available.value_or(false)) {
+    // nvidia-smi printed nothing (a container, WSL) yet torch used CUDA: a driver answered, its version unknown.
+    inv.driver.present = true;
+    inv.driver.source = "pasted collect_env: Is CUDA available: True (Nvidia driver version not printed)";
   } else if (p.values.count("Nvidia driver version")) {
     inv.driver.error = "pasted collect_env: Nvidia driver version: " + p.values["Nvidia driver version"] + " (nvidia-smi gave nothing)";
   }

@@ -924,6 +924,8 @@ std::optional<PastedFacts> read_comfyui_report(std::string_view text) {
     if (above == "Pytorch Version" || above == "PyTorch Version") line = "PyTorch Version: " + line;
     else if (above == "Python Version") line = "Python Version: " + line;
     else if (above == "Name" && starts_with(line, "cuda:")) line = "Name: " + line;
+    // A log wrapped after its key (ComfyUI-aki's console: "Device: " then "cuda:0 NVIDIA GeForce RTX 3060 ...").
+    else if (!above.empty() && above.back() == ':' && !line.empty()) line = above + " " + line;
     // The bug report's markdown: "- **PyTorch Version:** 2.8.0+cu129", "- **Name:** cuda:0 NVIDIA ...".
     if (starts_with(line, "- **")) {
       line.erase(std::remove(line.begin(), line.end(), '*'), line.end());
@@ -939,7 +941,9 @@ std::optional<PastedFacts> read_comfyui_report(std::string_view text) {
     if (starts_with(line, "Python Version: ") && key.empty()) key = "python", value = line.substr(16);
     // The startup banner: "** ComfyUI startup time: ...", "** Platform: Windows", "** Python version: 3.12.9 (main,
     // ...)", "** ComfyUI Path: ...". A paste cut before the torch lines still states Python.
-    if (starts_with(line, "** ComfyUI startup time:") || starts_with(line, "** ComfyUI Path:")) banner = true;
+    if (starts_with(line, "** ComfyUI startup time:") || starts_with(line, "** ComfyUI start up time:") ||
+        starts_with(line, "** ComfyUI Path:"))
+      banner = true;
     // model_management's first lines: "Total VRAM 22516 MB, total RAM 31737 MB" before "Device: cuda:0 ...".
     if (starts_with(line, "Total VRAM ") && line.find(", total RAM ") != std::string::npos) vram_line = true;
     if (starts_with(line, "** Python version: ") && key.empty()) key = "python", value = line.substr(19);
@@ -960,7 +964,8 @@ std::optional<PastedFacts> read_comfyui_report(std::string_view text) {
     }
   }
   // A log cut above the torch line is still ComfyUI's when its memory line and its CUDA device are there.
-  if (!seen && !(banner && !f.python_version.empty()) && !(vram_line && cuda_device)) return std::nullopt;
+  // Its banner and its memory line are ComfyUI's too when it ran on the CPU ("Device: cpu", --cpu).
+  if (!seen && !(banner && (!f.python_version.empty() || vram_line)) && !(vram_line && cuda_device)) return std::nullopt;
   if (cuda_device) f.cuda_available = true;  // torch itself chose a CUDA device
   return f;
 }
@@ -1275,15 +1280,19 @@ std::string failed_extension(const std::string& quoted_line, const std::string& 
     auto space = line.rfind(' ', so);
     at = space == std::string::npos ? 0 : space + 1;
   }
-  if (at == std::string::npos) return "";
-  const std::string message = line.substr(at);
   // Windows' loader: "OSError: [WinError 126] The specified module could not be found. Error loading
-  // "C:\...\site-packages\torch\lib\fbgemm.dll" or one of its dependencies." (a DLL torch needs is missing).
-  const std::string dll = "Error loading \"";
-  if (auto q = message.find(dll); message.find("[WinError ") != std::string::npos && q != std::string::npos) {
-    const std::string path = message.substr(q + dll.size(), message.find('"', q + dll.size()) - q - dll.size());
+  // "C:\...\site-packages\torch\lib\fbgemm.dll" or one of its dependencies." (a DLL torch needs is missing);
+  // also inside a notebook's JSON error, its quotes and backslashes escaped.
+  if (auto loading = line.find("Error loading "); line.find("[WinError ") != std::string::npos && loading != std::string::npos) {
+    std::string path = line.substr(loading + 14);
+    path.erase(0, std::min(path.find_first_not_of("\\\""), path.size()));
+    path = path.substr(0, path.find('"'));
+    while (!path.empty() && path.back() == '\\') path.pop_back();  // the escape before a JSON string's closing quote
+    for (auto twice = path.find("\\\\"); twice != std::string::npos; twice = path.find("\\\\", twice + 1)) path.erase(twice, 1);
     return ends_with(path, ".dll") || ends_with(path, ".pyd") ? module_of_installed_path(path) : "";
   }
+  if (at == std::string::npos) return "";
+  const std::string message = line.substr(at);
   auto so = message.find(".so");
   if (so == std::string::npos) return "";
   // The loader's own words: a missing symbol, a missing file, or a symbol version the library found does not
@@ -1399,6 +1408,10 @@ std::map<std::string, std::string> read_import_warnings(std::string_view text) {
     } else if (trim(t) == "__import__(pkg_name)") {
       runpy_import = true;
     } else if (!raising_import.empty() && exception_line(t)) {
+      // A one-liner's first import is not always the one that raised ("import torch; import flash_attn_2_cuda"):
+      // a loader's message naming another installed module is that module's.
+      if (const std::string named = failed_extension(trim(t), ""); !named.empty() && named != raising_import)
+        raising_import.clear();
       close_traceback(t);
     } else if (!trim(t).empty()) {
       typed_import.clear();

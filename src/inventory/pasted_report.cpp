@@ -191,6 +191,13 @@ std::optional<PastedEnvironment> read_pasted_environment(std::string_view pasted
     states_nvcc |= f.states_nvcc;
   }
   Inventory& inv = out.inventory;
+  // torch's own import failing (a traceback through torch/__init__.py, collect_env's "PyTorch version: N/A"):
+  // recorded as a live probe records it, so the same rule judges it.
+  if (!inv.pythons.empty() && inv.pythons.front().torch_version.empty() && inv.pythons.front().import_errors.count("torch")) {
+    PythonEnv& py = inv.pythons.front();
+    py.torch_import_error = py.import_errors["torch"];
+    py.import_errors.erase("torch");
+  }
   // A compiled library's refusal of the GPU ("no kernel image ..."): judged against torch's arch list.
   if (log_statements && !inv.pythons.empty()) inv.pythons.front().kernel_refusal = kernel_refusal(text);
   // A program's refusal of the driver, pasted with the report: judged against the driver the report states.

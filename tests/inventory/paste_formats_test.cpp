@@ -1651,3 +1651,14 @@ TEST(PasteFormats, TinyCudaNnsArchitectureCheckIsALibrarysRefusal) {
   EXPECT_NE(said.find("Could not find compatible tinycudann extension for compute capability 75"), std::string::npos) << said;
   EXPECT_TRUE(is_library_arch_check(said));
 }
+
+TEST(PasteFormats, ComfyUisConsoleWrappedAfterItsKeysAndItsOlderBanner) {
+  // ComfyUI-aki 308: "xformers version: " and "Device: " each with its value on the next line.
+  auto aki = read_comfyui_report(paste("pasted_env/Kosinkadink-ComfyUI-AnimateDiff-Evolved-308.txt"));
+  ASSERT_TRUE(aki);
+  EXPECT_EQ(aki->packages.at("xformers"), "0.0.23.post1+cu118");
+  ASSERT_EQ(aki->gpus.size(), 1u);
+  EXPECT_EQ(aki->gpus[0].name.rfind("NVIDIA GeForce RTX 3060 Laptop", 0), 0u) << aki->gpus[0].name;
+  // ComfyUI 1359: the 2023 banner said "start up time".
+  EXPECT_TRUE(read_comfyui_report(paste("pasted_env/Comfy-Org-ComfyUI-1359.txt")));
+}

@@ -623,3 +623,32 @@ TEST(PastedVerdicts, AContainerStartedWithoutTheGpuAndColossalAisToolkitCheck) {
   auto c = run_gpucheck({"doctor", "--from-text", kData + "/pasted_env/hpcaitech-ColossalAI-2973.txt", "--json"});
   EXPECT_EQ(with_id(nlohmann::json::parse(c.out), "cuda.nvcc_torch_major_mismatch").size(), 1u) << c.out.substr(0, 2000);
 }
+
+TEST(PastedVerdicts, TorchsOwnImportFailingIsJudgedAsTheLiveDoctorJudgesIt) {
+  auto judge = [](const std::string& paste) {
+    return nlohmann::json::parse(run_gpucheck({"doctor", "--from-text", kData + "/pasted_env/" + paste, "--json"}).out);
+  };
+  // pytorch 165812: a frame cut before 'File "' through torch/__init__.py, then libcudnn.so.9 missing, above a
+  // collect_env whose "PyTorch version" is N/A; pytorch 131662: Windows' DLL error inside a notebook's JSON.
+  for (const char* paste : {"pytorch-pytorch-165812.txt", "pytorch-pytorch-131662.txt"}) {
+    auto doc = judge(paste);
+    ASSERT_EQ(with_id(doc, "torch.import_failed").size(), 1u) << paste << "\n" << doc.dump().substr(0, 2000);
+    EXPECT_TRUE(with_id(doc, "python.import_failed").empty()) << paste;
+  }
+  // axolotl 892: "python3 -c 'import torch;import flash_attn_2_cuda'": the loader names flash_attn_2_cuda, and
+  // torch (the one-liner's first import) is not blamed.
+  auto one_liner = judge("axolotl-ai-cloud-axolotl-892.txt");
+  EXPECT_TRUE(with_id(one_liner, "torch.import_failed").empty());
+  EXPECT_EQ(with_id(one_liner, "ext.built_for_other_torch").size(), 1u) << one_liner.dump().substr(0, 2000);
+}
+
+TEST(PastedVerdicts, DocTrsCollectEnvWithoutTheDriversRowIsAWorkingMachine) {
+  // docTR 1879: "PyTorch version: 2.4.0+cu121 (torchvision 0.19.0+cu121)", "Is CUDA available (PyTorch): Yes",
+  // an empty "Nvidia driver version:": torch used CUDA, so a driver answered.
+  auto r = run_gpucheck({"doctor", "--from-text", kData + "/pasted_env/mindee-doctr-1879.txt", "--json"});
+  auto doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(r.exit_code, 0) << r.out.substr(0, 3000);
+  EXPECT_TRUE(with_id(doc, "driver.missing").empty());
+  EXPECT_EQ(doc["inventory"]["pythons"][0]["torch_version"], "2.4.0+cu121");
+  EXPECT_EQ(doc["inventory"]["pythons"][0]["torch_cuda"], "12.1");
+}
