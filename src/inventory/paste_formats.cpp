@@ -1364,10 +1364,13 @@ bool exception_line(const std::string& line) {
 // compiled with different CUDA versions. PyTorch has CUDA version 12.1 whereas TorchAudio has CUDA version
 // 11.8." -> "torchaudio"; "" when the line is no such refusal.
 std::string companion_cuda_refusal(const std::string& line) {
-  // After "RuntimeError: ", or a program's own prefix ("Error: Detected that ...", TTS WebUI's tab loader).
+  // At the line's start, after "RuntimeError: ", or after a program's own "Error: " (TTS WebUI's tab loader);
+  // the source line a traceback quotes ("    193   \"Detected that ...\"") is not the refusal.
   const std::string lead = "Detected that PyTorch and ";
   const auto at = line.find(lead);
   if (at == std::string::npos) return "";
+  const std::string prefix = line.substr(0, at);
+  if (!prefix.empty() && (!ends_with(prefix, "Error: ") || prefix.find_first_of("\"' ") != prefix.size() - 1)) return "";
   std::string rest = line.substr(at + lead.size());
   if (rest.find(kCompiledWithDifferent) == std::string::npos) return "";  // a terminal may wrap after it
   std::string module = first_word(rest);

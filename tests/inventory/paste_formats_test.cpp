@@ -1132,7 +1132,12 @@ TEST(PasteFormats, AnEnvironmentTypedByHandIsTheLastResort) {
   EXPECT_EQ(sam->torch_version, "1.13.1.post200");
   EXPECT_EQ(sam->packages.at("torchvision"), "0.14.1a0+59d9189");
   EXPECT_EQ(sam->cuda_available, std::optional<bool>(true));
-  EXPECT_FALSE(read_typed_env_list("torch: 2.1.0\nCUDA version: 12.1\n")) << "a typed CUDA is no package";
+  // A typed CUDA row is a stated fact (the list is one) but no package: typed by hand it may be the toolkit's,
+  // the driver's or torch's.
+  auto cuda_row = read_typed_env_list("torch: 2.1.0\nCUDA version: 12.1\n");
+  ASSERT_TRUE(cuda_row);
+  EXPECT_FALSE(cuda_row->packages.count("cuda")) << "a typed CUDA is no package";
+  EXPECT_FALSE(cuda_row->torch_cuda) << "nor torch's CUDA";
   // For doctor --from-text only, and only when no tool's output is in the paste.
   const std::string typed = paste("pasted_env/QwenAudio-CosyVoice-1886.txt");
   EXPECT_TRUE(read_pasted_environment(typed, "1886", kCompat));

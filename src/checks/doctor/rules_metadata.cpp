@@ -321,6 +321,37 @@ void check_numpy_abi(const DoctorContext& ctx, std::vector<Finding>& out) {
   out.push_back(std::move(f));
 }
 
+/// What an import error's undefined symbol says of an extension (not torch itself): a torch symbol (at::, c10::,
+/// torch::) missing from the torch it loads means it was built against another torch build. One passing a
+/// std::string tells the extension's C++11 string ABI ("std::__cxx11::basic_string": the new one); beside a pip
+/// torch of the other ABI (up to 2.5, and 2.6 but its cu126 builds: the old one; from 2.7 the new one;
+/// shared/research/compat-facts.md) that is the mismatch, beside one whose ABI the report does not tell it is
+/// another release or the other ABI, unsaid.
+struct SymbolCause {
+  enum Verdict { kNone, kOtherTorch, kStringAbi, kUnsaid } verdict = kNone;
+  std::string demangled;
+};
+SymbolCause torch_symbol_cause(const std::string& error, const std::string& module, const std::string& torch_version) {
+  SymbolCause c;
+  const std::string symbol = abi::undefined_symbol_in(error);
+  if (module == "torch" || symbol.empty()) return c;
+  c.demangled = abi::demangle(symbol);
+  if (!abi::is_torch_symbol(c.demangled)) return c;
+  const bool new_abi = c.demangled.find("std::__cxx11::") != std::string::npos;
+  const bool old_abi = !new_abi && (c.demangled.find("std::basic_string<") != std::string::npos ||
+                                    c.demangled.find("std::string") != std::string::npos);
+  if (!new_abi && !old_abi) {
+    c.verdict = SymbolCause::kOtherTorch;
+    return c;
+  }
+  const auto v = knowledge::pep440::Version::parse(torch_version);
+  const long long mm = v && v->release.size() >= 2 ? v->release[0] * 1000 + v->release[1] : 0;
+  const bool old_abi_torch = mm <= 2005 || (mm == 2006 && v->local != "cu126");
+  const bool mismatch = mm > 0 && ((new_abi && old_abi_torch) || (old_abi && mm >= 2007));
+  c.verdict = mismatch ? SymbolCause::kStringAbi : SymbolCause::kUnsaid;
+  return c;
+}
+
 void check_import_failures(const DoctorContext& ctx, std::vector<Finding>& out) {
   if (!ctx.python) return;
   const auto& py = *ctx.python;
@@ -329,24 +360,12 @@ void check_import_failures(const DoctorContext& ctx, std::vector<Finding>& out) 
     Finding f;
     // The package's own words name the cause: built for another torch (xFormers' "built for PyTorch X ...
     // (you have Y)", DeepSpeed's "ops were compiled and installed with a different version", torchvision's
-    // and torchaudio's "compiled with different CUDA versions").
-    // A torch symbol missing from the torch it loads (at::, c10::, torch::): built against another torch build.
-    // One passing a std::string tells the extension's C++11 string ABI ("std::__cxx11::basic_string": the new
-    // one); against a pip torch of the other ABI (up to 2.5 and 2.6 but its cu126 builds the old one, from 2.7 the new one:
-    // shared/research/compat-facts.md) that is the mismatch, otherwise another release's missing function.
-    const std::string symbol = abi::undefined_symbol_in(error);
-    const std::string demangled = symbol.empty() ? "" : abi::demangle(symbol);
-    const bool torch_symbol = module != "torch" && !symbol.empty() && abi::is_torch_symbol(demangled);
-    const bool new_abi = demangled.find("std::__cxx11::") != std::string::npos;
-    const bool old_abi = !new_abi && (demangled.find("std::basic_string<") != std::string::npos ||
-                                      demangled.find("std::string") != std::string::npos);
-    const auto torch_v = knowledge::pep440::Version::parse(py.torch_version);
-    const long long torch_mm = torch_v && torch_v->release.size() >= 2 ? torch_v->release[0] * 1000 + torch_v->release[1] : 0;
-    // 2.6: only its cu126 builds took the new ABI; cu118, cu124 (PyPI's default, no local tag) and CPU kept the old.
-    const bool old_abi_torch = torch_mm <= 2005 || (torch_mm == 2006 && torch_v->local != "cu126");
-    const bool string_abi = torch_symbol && torch_mm > 0 && ((new_abi && old_abi_torch) || (old_abi && torch_mm >= 2007));
-    // A string-passing symbol beside a torch whose ABI is not known: another release or the other ABI, unsaid.
-    const bool other_torch = inventory::says_built_for_another_torch(error) || (torch_symbol && !new_abi && !old_abi);
+    // and torchaudio's "compiled with different CUDA versions"); else the torch symbol it misses may.
+    const SymbolCause cause = torch_symbol_cause(error, module, py.torch_version);
+    const bool string_abi = cause.verdict == SymbolCause::kStringAbi;
+    const bool torch_symbol = cause.verdict != SymbolCause::kNone;
+    const std::string& demangled = cause.demangled;
+    const bool other_torch = inventory::says_built_for_another_torch(error) || cause.verdict == SymbolCause::kOtherTorch;
     f.id = string_abi ? "ext.cxx11_abi_mismatch" : other_torch ? "ext.built_for_other_torch" : "python.import_failed";
     // torchao without its C++ ops still imports: what uses them fails, the rest works.
     const bool ops_only = error.find(inventory::kTorchaoSkipsOps) != std::string::npos;
@@ -367,7 +386,7 @@ void check_import_failures(const DoctorContext& ctx, std::vector<Finding>& out) 
                        "extension was compiled with the other _GLIBCXX_USE_CXX11_ABI than this torch (pip's torch up to "
                        "2.5 uses the old ABI, from 2.7 the new one), so it must be rebuilt against, "
                        "or reinstalled for, the torch installed now.";
-    else if (torch_symbol && !other_torch)
+    else if (cause.verdict == SymbolCause::kUnsaid)
       f.explanation += " The symbol it misses, " + demangled + ", is torch's own and passes a std::string: the "
                        "extension was compiled against another torch release or with the other C++11 string ABI "
                        "(compare `python -c \"import torch; print(torch.compiled_with_cxx11_abi())\"` with how it was built).";

@@ -276,10 +276,16 @@ TEST_F(Site, NumpyAbiAndImportFailuresAreErrors) {
   EXPECT_EQ(np[0].title, "torch 2.1.2 cannot use numpy 2.1.3: RuntimeError: Numpy is not available");
   // Pinned: the newest numpy 1.x with a wheel for this Python, from the planner's ABI pins (pypi.json).
   EXPECT_EQ(np[0].fixes[0].commands[0], "/venv/bin/python -m pip install numpy==1.26.4");
-  auto imp = with_id(all, "python.import_failed");
+  // torchvision's operators missing from its torch: built for another torch build.
+  auto imp = with_id(all, "ext.built_for_other_torch");
   ASSERT_EQ(imp.size(), 1u);
   EXPECT_EQ(imp[0].status, Status::kFail);
-  EXPECT_EQ(imp[0].title, "import torchvision fails in /venv/bin/python");
+  EXPECT_EQ(imp[0].title, "torchvision was built for another torch than 2.1.2: import fails in /venv/bin/python");
+  inv.pythons[0].import_errors["torchvision"] = "ImportError: libjpeg.so.8: cannot open shared object file";
+  doctor::DoctorContext other(inv, kb());
+  auto plain = with_id(doctor::diagnose(other), "python.import_failed");
+  ASSERT_EQ(plain.size(), 1u);
+  EXPECT_EQ(plain[0].title, "import torchvision fails in /venv/bin/python");
 }
 
 // Without the extension's files (a document from another machine) only an undefined torch symbol proves
