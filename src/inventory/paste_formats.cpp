@@ -1191,12 +1191,6 @@ std::optional<PastedFacts> read_nvidia_smi(std::string_view text) {
       f.driver_failure = trim(ascii.substr(ascii.find(kNvidiaSmiNoDriver)));
       continue;
     }
-    // An NVIDIA container's banner: started without the GPUs (no driver inside).
-    if (auto at = t.find(kContainerNoDriver); at != std::string::npos && f.driver_failure.empty()) {
-      seen = true;
-      f.driver_failure = trim(t.substr(at));
-      continue;
-    }
     // "Failed to initialize NVML: Driver/library version mismatch": the kernel module and the libraries differ.
     if (auto at = t.find(std::string("Failed to initialize NVML: ") + kNvmlDriverLibraryMismatch); at != std::string::npos) {
       seen = true;

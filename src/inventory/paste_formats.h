@@ -135,6 +135,9 @@ std::optional<PastedFacts> read_ollama_log(std::string_view text);
 /// ESPnet's `tools/check_install.py`: "[x] torch=1.7.1", "[x] torch cuda=11.0" (or "[ ] torch cuda" when CUDA is
 /// not available), "[x] python=3.7.9", a row per module below "Python modules:".
 std::optional<PastedFacts> read_espnet_check_install(std::string_view text);
+/// NVIDIA's container images at start-up without the GPUs: "WARNING: The NVIDIA Driver was not detected.  GPU
+/// functionality will not be available." (kContainerNoDriver), as the driver's failure.
+std::optional<PastedFacts> read_container_banner(std::string_view text);
 /// Colossal-AI's `colossalai check -i`: "PyTorch version: 1.13.1", "CUDA version: 10.1" (the toolkit under
 /// CUDA_HOME; "System CUDA version" in later releases), "CUDA version required by PyTorch: 11.7".
 std::optional<PastedFacts> read_colossalai_check(std::string_view text);

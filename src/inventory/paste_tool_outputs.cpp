@@ -344,6 +344,17 @@ std::optional<PastedFacts> read_nvcc_version(std::string_view text) {
   return f;
 }
 
+std::optional<PastedFacts> read_container_banner(std::string_view text) {
+  PastedFacts f;
+  f.format = "NVIDIA container banner";
+  for (const auto& t : lines_of(text))
+    if (auto at = t.find(kContainerNoDriver); at != std::string::npos) {
+      f.driver_failure = trim(t.substr(at));
+      return f;
+    }
+  return std::nullopt;
+}
+
 std::optional<PastedFacts> read_colossalai_check(std::string_view text) {
   PastedFacts f;
   f.format = "colossalai check -i";

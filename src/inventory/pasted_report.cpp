@@ -21,7 +21,8 @@ std::vector<PastedFacts> read_formats(std::string_view text) {
                       read_interactive_session, read_nvcc_version, read_torch_build_config, read_invokeai_log, read_invokeai_form, read_webui_sysinfo,
                       read_installer_log, read_unsloth_installer, read_webui_launch, read_nvidia_smi_topology,
                       read_nvidia_smi_query, read_cupy_config, read_uv_install, read_ggml_cuda_init, read_ollama_log,
-                      read_espnet_check_install, read_pip_install_output, read_colossalai_check})
+                      read_espnet_check_install, read_pip_install_output, read_colossalai_check,
+                      read_container_banner})
     if (auto f = reader(text)) out.push_back(std::move(*f));
   return out;
 }
@@ -134,12 +135,13 @@ const char* pasted_formats_help() {
          "`yolo checks`, MONAI's print_config, torch's cpp_extension or DeepSpeed's op builder CUDA check, pip's "
          "dependency conflicts, nvidia-smi (also -q, --query-gpu and topo -m), `nvcc --version`, torch's build "
          "configuration (\"PyTorch built with:\"), `cupy.show_config()`, uv's install summary, llama.cpp's "
-         "ggml_cuda_init, ollama's server log, ESPnet's check_install.py, pip's install output, the startup "
+         "ggml_cuda_init, ollama's server log, ESPnet's check_install.py, Colossal-AI's `colossalai check -i`, "
+         "NVIDIA's container banner, pip's install output, the startup "
          "logs of InvokeAI (and its bug report form), SD.Next, kohya_ss, Unsloth Studio's installer, "
          "AUTOMATIC1111's web UI (and its sysinfo) "
          "and Fooocus, "
          "pip list / pip freeze / pip show, conda list, or (doctor --from-text, as a last resort) an environment "
-         "typed as issue templates ask for it";
+         "typed as issue templates (or GitHub's issue forms) ask for it";
 }
 
 bool looks_like_environment_report(std::string_view pasted) {

@@ -1646,8 +1646,9 @@ TEST(PasteFormats, ALibrarysRefusalOfTheGpuAndAContainerWithoutIt) {
                            "PyTorch installation.\n"),
             "") << "torch's own warning is read as torch's";
   // NVIDIA's container banner when started without the GPUs (llama-cpp-python 1882).
-  auto banner = read_nvidia_smi(paste("pasted_env/abetlen-llama-cpp-python-1882.txt"));
+  auto banner = read_container_banner(paste("pasted_env/abetlen-llama-cpp-python-1882.txt"));
   ASSERT_TRUE(banner);
+  EXPECT_FALSE(read_container_banner("Driver Version: 535.104.05\n"));
   EXPECT_EQ(banner->driver_failure.rfind(kContainerNoDriver, 0), 0u) << banner->driver_failure;
 }
 

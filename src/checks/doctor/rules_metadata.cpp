@@ -362,10 +362,20 @@ void check_import_failures(const DoctorContext& ctx, std::vector<Finding>& out) 
     // (you have Y)", DeepSpeed's "ops were compiled and installed with a different version", torchvision's
     // and torchaudio's "compiled with different CUDA versions"); else the torch symbol it misses may.
     const SymbolCause cause = torch_symbol_cause(error, module, py.torch_version);
-    const bool string_abi = cause.verdict == SymbolCause::kStringAbi;
+    // An extension the knowledge base knows (torchao, whose metadata pins no torch, and whose _C does not load
+    // on another torch): the release the planner matches to the installed torch from sourced facts, torch kept.
+    // When there is one, the installed release was made for another torch, whichever ABI its symbol shows.
+    std::string dist = module.substr(0, module.find('.'));
+    for (auto& c : dist)
+      if (c == '_') c = '-';
+    std::optional<Fix> keep;
+    if (py.torch_installed && ctx.kb.extension(dist))
+      if (Fix k = plan_keeping_torch(ctx, dist, "", 1); !k.commands.empty()) keep = std::move(k);
+    const bool string_abi = cause.verdict == SymbolCause::kStringAbi && !keep;
     const bool torch_symbol = cause.verdict != SymbolCause::kNone;
     const std::string& demangled = cause.demangled;
-    const bool other_torch = inventory::says_built_for_another_torch(error) || cause.verdict == SymbolCause::kOtherTorch;
+    const bool other_torch = inventory::says_built_for_another_torch(error) || cause.verdict == SymbolCause::kOtherTorch ||
+                             (cause.verdict == SymbolCause::kStringAbi && keep);
     f.id = string_abi ? "ext.cxx11_abi_mismatch" : other_torch ? "ext.built_for_other_torch" : "python.import_failed";
     // torchao without its C++ ops still imports: what uses them fails, the rest works.
     const bool ops_only = error.find(inventory::kTorchaoSkipsOps) != std::string::npos;
@@ -390,19 +400,14 @@ void check_import_failures(const DoctorContext& ctx, std::vector<Finding>& out) 
       f.explanation += " The symbol it misses, " + demangled + ", is torch's own and passes a std::string: the "
                        "extension was compiled against another torch release or with the other C++11 string ABI "
                        "(compare `python -c \"import torch; print(torch.compiled_with_cxx11_abi())\"` with how it was built).";
+    else if (torch_symbol && cause.verdict == SymbolCause::kStringAbi)
+      f.explanation += " The symbol it misses, " + demangled + ", is torch's own and passes a std::string of the "
+                       "other C++11 ABI than this torch's: the installed release was built against another torch.";
     else if (torch_symbol)
       f.explanation += " The symbol it misses, " + demangled + ", is torch's own: the extension was compiled "
                        "against another torch release, so it must be reinstalled for, or rebuilt against, the torch "
                        "installed now (or, if its library does not link libtorch, it was imported before torch).";
-    // An extension the knowledge base knows (torchao, whose metadata pins no torch, and whose _C does not load
-    // on another torch): the release the planner matches to the installed torch from sourced facts, torch kept.
-    std::string dist = module.substr(0, module.find('.'));
-    for (auto& c : dist)
-      if (c == '_') c = '-';
-    if (py.torch_installed && ctx.kb.extension(dist)) {
-      Fix keep = plan_keeping_torch(ctx, dist, "", 1);
-      if (!keep.commands.empty()) f.fixes.push_back(std::move(keep));
-    }
+    if (keep) f.fixes.push_back(std::move(*keep));
     out.push_back(std::move(f));
   }
 }
