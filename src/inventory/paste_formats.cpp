@@ -1446,8 +1446,9 @@ std::map<std::string, std::string> read_import_warnings(std::string_view text) {
     if (at != std::string::npos && !out.count("vllm")) out["vllm"] = t.substr(at);
     const std::string line = trim(t);
     // A frame pasted without its start: 'venv/lib64/python3.11/site-packages/torch/__init__.py", line 427, in <module>'.
-    const bool cut_frame = !starts_with(line, "File \"") && line.find_first_of("\"'") != std::string::npos &&
-                           line.find(".py\", line ") == line.find_first_of("\"'") - 3;
+    const std::size_t quote = line.find_first_of("\"'");
+    const bool cut_frame = !starts_with(line, "File \"") && quote != std::string::npos && quote >= 3 &&
+                           line.compare(quote - 3, 11, ".py\", line ") == 0;
     if (starts_with(line, "File \"") || cut_frame) {
       std::string file = cut_frame ? line.substr(0, line.find('"')) : line.substr(6, line.find('"', 6) - 6);
       innermost_package = module_of_installed_path(file);

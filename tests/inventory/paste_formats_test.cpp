@@ -1623,6 +1623,8 @@ TEST(PasteFormats, ImportFailuresOfTorchAndItsCompanionsAreNamed) {
   auto cut = read_import_warnings(paste("pasted_env/pytorch-pytorch-165812.txt"));
   ASSERT_TRUE(cut.count("torch"));
   EXPECT_NE(cut["torch"].find("libcudnn.so.9"), std::string::npos);
+  // A quote within a line's first three characters is no frame ('ab"cd' once compared as one).
+  EXPECT_TRUE(read_import_warnings("ab\"cd\nImportError: libfoo.so.1: cannot open shared object file\n").empty());
   // torchao's own check names both versions; it imports without its C++ ops (torchao 3817).
   auto ao = read_import_warning_report(paste("pasted_env/pytorch-ao-3817.txt"));
   ASSERT_TRUE(ao);
