@@ -165,9 +165,9 @@ std::optional<PastedEnvironment> read_pasted_environment(std::string_view pasted
     auto stated = read_stated_facts(text);
     formats.insert(only_nvcc ? formats.begin() : formats.end(), stated.begin(), stated.end());
   }
-  // Lines typed by hand are read only for doctor --from-text and only when no tool's output is there: in a
-  // log they are any program's prints, and beside a tool's output its facts are the better ones.
-  // nvidia-smi's table or `nvcc --version` states nothing of Python: a typed list beside one is read after it.
+  // Lines typed by hand are read only for doctor --from-text and only when no tool that states Python's facts
+  // is there: in a log they are any program's prints, and beside such a tool's output its facts are the better
+  // ones. nvidia-smi's table and `nvcc --version` state nothing of Python: a typed list beside them is read after.
   const bool no_python_tool = std::all_of(formats.begin(), formats.end(), [](const PastedFacts& f) {
     return f.format == "nvidia-smi" || f.format == "nvidia-smi --query-gpu" || f.format == "nvcc --version";
   });
