@@ -549,29 +549,22 @@ std::string torch_cuda_init_failure(std::string_view text) {
   return "";
 }
 
-namespace {
-// FlashAttention 2's check; tiny-cuda-nn's ("Could not find compatible tinycudann extension for compute capability
-// 75": it loads one module per architecture it was built for); 1.x flash-attn's (TGI's images), which needs "is not
-// supported" after it.
-const char* const kLibraryArchChecks[] = {"FlashAttention only supports Ampere GPUs or newer",
-                                          "extension for compute capability", "GPU with CUDA capability "};
-}  // namespace
-
-bool is_library_arch_check(const std::string& refusal) {
-  for (const char* check : kLibraryArchChecks)
-    if (refusal.find(check) != std::string::npos) return true;
-  return false;
+bool is_library_arch_check(const std::string& line) {
+  // FlashAttention 2's; tiny-cuda-nn's ("Could not find compatible tinycudann extension for compute capability 75":
+  // it loads one module per architecture it was built for); flash-attn 1.x's in TGI's images ("GPU with CUDA
+  // capability 7 0 is not supported!"), not torch's own capability warnings.
+  return line.find("FlashAttention only supports Ampere GPUs or newer") != std::string::npos ||
+         (line.find("Could not find compatible") != std::string::npos &&
+          line.find("extension for compute capability") != std::string::npos) ||
+         (line.find("GPU with CUDA capability ") != std::string::npos && line.find("is not supported") != std::string::npos &&
+          line.find("PyTorch") == std::string::npos);
 }
 
 std::string kernel_refusal(std::string_view text) {
   for (const auto& t : lines_of(text)) {
-    const bool no_image = t.find("no kernel image is available for execution on the device") != std::string::npos;
-    // flash-attn 2's check, and 1.x's (TGI's images): "GPU with CUDA capability 7 0 is not supported!"
-    const bool library = t.find(kLibraryArchChecks[0]) != std::string::npos ||
-                         (t.find(kLibraryArchChecks[1]) != std::string::npos && t.find("Could not find compatible") != std::string::npos) ||
-                         (t.find(kLibraryArchChecks[2]) != std::string::npos && t.find("is not supported") != std::string::npos &&
-                          t.find("PyTorch") == std::string::npos);
-    if (!no_image && !library) continue;
+    if (t.find("no kernel image is available for execution on the device") == std::string::npos &&
+        !is_library_arch_check(t))
+      continue;
     std::string line = trim(t);
     line.erase(0, std::min(line.find_first_not_of("`>\"' "), line.size()));
     return line.size() > 200 ? line.substr(0, 200) : line;
