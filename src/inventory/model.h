@@ -177,6 +177,10 @@ struct PythonEnv {
   // A compiled library refusing the GPU at run time, pasted beside the report: "no kernel image is available for
   // execution on the device", "FlashAttention only supports Ampere GPUs or newer". Pasted reports only.
   std::string kernel_refusal;
+  // pip's resolver pasted beside the report, on torch: "torchvision 0.7.0 requires torch==1.6.0, but you have
+  // torch 1.6.1 which is incompatible" as name -> "torch==1.6.0", the specifier as pip printed it. Pasted
+  // reports only: on a machine each distribution's METADATA states it.
+  std::map<std::string, std::string> stated_torch_requirements;
   std::vector<Distribution> distributions;  // every distribution in its site-packages (dist-info metadata)
   std::vector<SharedFile> shared_files;     // files more than one distribution's RECORD lists
 

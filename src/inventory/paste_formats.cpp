@@ -573,16 +573,32 @@ std::string kernel_refusal(std::string_view text) {
 }
 
 std::string cuda_runtime_refusal(std::string_view text) {
-  static const std::string kInsufficient = "CUDA driver version is insufficient for CUDA runtime version";
+  // CUDA error 35; error 222 (ggml's "CUDA error 222 at ggml-cuda.cu:6045: the provided PTX was compiled with an
+  // unsupported toolchain."); XLA's warning ("The NVIDIA driver's CUDA version is 12.2 which is older than the
+  // ptxas CUDA version (12.3.107)").
+  static const std::string kMarkers[] = {"CUDA driver version is insufficient for CUDA runtime version",
+                                         "the provided PTX was compiled with an unsupported toolchain",
+                                         "which is older than the ptxas CUDA version"};
   for (const auto& t : lines_of(text)) {
-    const auto at = t.find(kInsufficient);
+    std::size_t at = std::string::npos;
+    std::string marker;
+    for (const auto& m : kMarkers)
+      if ((at = t.find(m)) != std::string::npos) {
+        marker = m;
+        break;
+      }
     if (at == std::string::npos) continue;
+    if (marker == kMarkers[2]) {  // XLA's sentence, with the two versions, from its start
+      const auto start = t.find("The NVIDIA driver's CUDA version");
+      const auto end = t.find(')', at);
+      if (start != std::string::npos && end != std::string::npos) return "XLA: " + t.substr(start, end + 1 - start);
+    }
     // torch's own words before 1.x's THC was gone: "cuda runtime error (35) : CUDA driver version is insufficient
     // for CUDA runtime version at /pytorch/aten/src/THC/THCGeneral.cpp:50".
     const bool torch = t.find("THC") != std::string::npos || t.find("/pytorch/") != std::string::npos ||
                        t.find("torch") != std::string::npos;
     // From the program's own words ("CUDA failed with error", "cudaGetDevice() failed. Status:") to the message.
-    std::string line = trim(t.substr(0, at + kInsufficient.size()));
+    std::string line = trim(t.substr(0, at + marker.size()));
     if (line.size() > 160) line = trim(line.substr(line.size() - 160));
     line.erase(0, std::min(line.find_first_not_of("`>\"' "), line.size()));  // Markdown's quote or code marks
     return (torch ? "torch: " : "a CUDA program: ") + line;
@@ -599,8 +615,8 @@ std::optional<PastedFacts> read_pip_conflicts(std::string_view text) {
   for (const auto& t : lines_of(text)) {
     std::string line = trim(t);
     if (starts_with(line, "ERROR: ")) line = line.substr(7);
-    std::size_t verb = line.find(" requires ");
-    if (verb == std::string::npos) verb = line.find(" has requirement ");
+    std::size_t verb = line.find(" requires "), verb_len = 10;
+    if (verb == std::string::npos) verb = line.find(" has requirement "), verb_len = 17;
     std::size_t have = line.find(", but you have "), have_len = 15;
     if (have == std::string::npos) have = line.find(", but you'll have "), have_len = 18;
     if (verb == std::string::npos || have == std::string::npos || have < verb) continue;
@@ -615,6 +631,11 @@ std::optional<PastedFacts> read_pip_conflicts(std::string_view text) {
     const std::string installed_name = normalized(installed[0]);
     f.packages[normalized(owner[0])] = owner[1];
     f.packages[installed_name] = installed_version;
+    // The requirement as printed ("torch==2.4.1,"): judged against the torch the report states.
+    std::string required = first_word(line.substr(verb + verb_len));
+    while (!required.empty() && (required.back() == ',' || required.back() == '.' || required.back() == ';')) required.pop_back();
+    if (installed_name == "torch" && normalized(required.substr(0, std::min(required.find_first_of("=<>!~"), required.size()))) == "torch")
+      f.torch_requirements[normalized(owner[0])] = required;
     if (installed_name == "torch") f.torch_version = installed_version;
   }
   if (f.packages.empty()) return std::nullopt;
@@ -1256,7 +1277,10 @@ std::string module_of_installed_path(const std::string& path) {
 // `File ".../site-packages/<pkg>/..."` lines went through. "" when the line is no such failure.
 std::string failed_extension(const std::string& quoted_line, const std::string& last_package_in_traceback) {
   // The message quoted in the reporter's sentence: "\"OSError: .../torch_scatter/_version.so: undefined ...\""
-  const std::string line = quoted_line.substr(std::min(quoted_line.size(), quoted_line.find_first_not_of("\"'")));
+  std::string line = quoted_line.substr(std::min(quoted_line.size(), quoted_line.find_first_not_of("\"'")));
+  // Retyped without the loader's space (mmdetection 3991): ".../mmcv/_ext.cpython-37m-x86_64-linux-gnu.so:undefined
+  // symbol: _ZN3c106Symbol...".
+  if (auto glued = line.find(".so:undefined symbol: "); glued != std::string::npos) line.insert(glued + 4, " ");
   std::size_t at = std::string::npos;
   for (const char* error : {"ImportError: ", "OSError: "})
     if (starts_with(line, error)) at = std::strlen(error);

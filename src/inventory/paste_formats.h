@@ -38,6 +38,7 @@ struct PastedFacts {
   std::vector<std::string> torch_archs;  // torch's own list ("supports CUDA capabilities sm_50 ... sm_90")
   std::string torch_gpu_refusal;         // torch's warning that a GPU is not supported ("... is not compatible ...")
   std::map<std::string, std::vector<std::string>> extension_archs;  // "detectron2 arch flags  7.5": name -> archs
+  std::map<std::string, std::string> torch_requirements;  // pip's conflicts: "torchvision" -> "torch==1.6.0"
   bool torch_check_ran = false;  // torch's own check printed torch_cuda: torch is installed, its version unstated
 };
 
@@ -62,8 +63,10 @@ std::optional<PastedFacts> read_cpp_extension_check(std::string_view text);
 /// versions of both distributions as installed.
 std::optional<PastedFacts> read_pip_conflicts(std::string_view text);
 /// A CUDA program's refusal of the driver pasted beside a report: "CUDA driver version is insufficient for
-/// CUDA runtime version" (cudaErrorInsufficientDriver, 35), as "torch: <line>" when torch printed it, else
-/// "a CUDA program: <line>" (CTranslate2's "CUDA failed with error ...", TensorFlow's); "" when none.
+/// CUDA runtime version" (cudaErrorInsufficientDriver, 35) or "the provided PTX was compiled with an unsupported
+/// toolchain" (222), as "torch: <line>" when torch printed it, else "a CUDA program: <line>" (CTranslate2's
+/// "CUDA failed with error ...", TensorFlow's, ggml's); XLA's warning that the driver is older than its ptxas
+/// as "XLA: <sentence>"; "" when none.
 std::string cuda_runtime_refusal(std::string_view text);
 /// torch's "CUDA initialization: ..." warning pasted beside a report (why torch.cuda.is_available() is False:
 /// "Unexpected error from cudaGetDeviceCount() ... Error 802: system not yet initialized", "CUDA driver
@@ -136,8 +139,12 @@ std::optional<PastedFacts> read_ollama_log(std::string_view text);
 /// not available), "[x] python=3.7.9", a row per module below "Python modules:".
 std::optional<PastedFacts> read_espnet_check_install(std::string_view text);
 /// NVIDIA's container images at start-up without the GPUs: "WARNING: The NVIDIA Driver was not detected.  GPU
-/// functionality will not be available." (kContainerNoDriver), as the driver's failure.
+/// functionality will not be available." (kContainerNoDriver), as the driver's failure; Docker's refusal of
+/// `--gpus` without the NVIDIA container runtime (kDockerNoGpuRuntime) the same way.
 std::optional<PastedFacts> read_container_banner(std::string_view text);
+/// JAX's `jax.print_environment_info()`: "jax:    0.4.24", "jaxlib: 0.4.24", "numpy:  1.26.4", "python: 3.12.1
+/// | packaged by ..." (nvidia-smi's output below it is read by read_nvidia_smi).
+std::optional<PastedFacts> read_jax_environment_info(std::string_view text);
 /// Colossal-AI's `colossalai check -i`: "PyTorch version: 1.13.1", "CUDA version: 10.1" (the toolkit under
 /// CUDA_HOME; "System CUDA version" in later releases), "CUDA version required by PyTorch: 11.7".
 std::optional<PastedFacts> read_colossalai_check(std::string_view text);
@@ -205,6 +212,10 @@ inline constexpr const char* kCompiledWithDifferent = "were compiled with differ
 /// torchao's check at import when it was built for another torch: it imports, without its C++ ops.
 inline constexpr const char* kTorchaoSkipsOps = "Skipping import of cpp extensions due to incompatible torch version";
 inline constexpr const char* kContainerNoDriver = "The NVIDIA Driver was not detected";
+/// Docker's daemon asked for a GPU (`--gpus all`) with no NVIDIA container runtime registered: "docker: Error
+/// response from daemon: could not select device driver "" with capabilities: [[gpu]]." A Driver::error that
+/// begins with it: the container never started, the host's runtime configuration is what is missing.
+inline constexpr const char* kDockerNoGpuRuntime = "could not select device driver \"\" with capabilities: [[gpu]]";
 inline constexpr const char* kDeepspeedOpsMismatch = "ops were compiled and installed with a different version";
 bool says_built_for_another_torch(const std::string& error);
 

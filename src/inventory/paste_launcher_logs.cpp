@@ -197,8 +197,16 @@ std::optional<PastedFacts> read_invokeai_form(std::string_view text) {
   const std::string& raw = deps->second;
   const auto open = raw.find('{'), close = raw.rfind('}');
   if (open == std::string::npos || close == std::string::npos || close < open) return std::nullopt;
-  const auto json = nlohmann::json::parse(raw.substr(open, close - open + 1), nullptr, false);
+  auto json = nlohmann::json::parse(raw.substr(open, close - open + 1), nullptr, false);
+  // Copied whole, the About dialog's JSON holds "version", "dependencies" and "config"; a paste cut inside
+  // "config" still holds the dependencies, whose object has no braces within.
+  if (const auto deps_at = raw.find("\"dependencies\""); !json.is_object() && deps_at != std::string::npos) {
+    const auto from = raw.find('{', deps_at), to = raw.find('}', deps_at);
+    if (from != std::string::npos && to != std::string::npos && from < to)
+      json = nlohmann::json::parse(raw.substr(from, to - from + 1), nullptr, false);
+  }
   if (!json.is_object()) return std::nullopt;
+  if (json.contains("dependencies") && json["dependencies"].is_object()) json = json["dependencies"];
   for (const auto& [name, value] : json.items()) {
     if (!value.is_string()) continue;
     const std::string v = value.get<std::string>();

@@ -64,6 +64,27 @@ bool exception_repr(const std::string& value) {
 
 }  // namespace
 
+std::optional<PastedFacts> read_jax_environment_info(std::string_view text) {
+  PastedFacts f;
+  f.format = "jax.print_environment_info()";
+  bool jax = false, jaxlib = false;
+  // jax/_src/environment_info.py: "jax:    0.4.24", "jaxlib: 0.4.24", "numpy:  1.26.4", "python: 3.12.1 |
+  // packaged by Anaconda, ...", then jax.devices, process_count and nvidia-smi's own output (read by its reader).
+  for (const auto& t : lines_of(text)) {
+    const std::string line = trim(t);
+    const auto colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    const std::string key = line.substr(0, colon), value = first_word(line.substr(colon + 1));
+    if (!is_version(value)) continue;
+    if (key == "jax") jax = true, f.packages["jax"] = value;
+    else if (key == "jaxlib") jaxlib = true, f.packages["jaxlib"] = value;
+    else if (key == "numpy") f.packages["numpy"] = value;
+    else if (key == "python" && dotted_number(value)) f.python_version = value;
+  }
+  if (!jax || !jaxlib) return std::nullopt;
+  return f;
+}
+
 std::optional<PastedFacts> read_cupy_config(std::string_view text) {
   PastedFacts f;
   f.format = "cupy.show_config()";
@@ -348,10 +369,13 @@ std::optional<PastedFacts> read_container_banner(std::string_view text) {
   PastedFacts f;
   f.format = "NVIDIA container banner";
   for (const auto& t : lines_of(text))
-    if (auto at = t.find(kContainerNoDriver); at != std::string::npos) {
-      f.driver_failure = trim(t.substr(at));
-      return f;
-    }
+    for (const char* marker : {kContainerNoDriver, kDockerNoGpuRuntime})
+      if (auto at = t.find(marker); at != std::string::npos) {
+        f.driver_failure = trim(t.substr(at));
+        while (!f.driver_failure.empty() && f.driver_failure.back() == '*') f.driver_failure.pop_back();  // Markdown
+        if (marker == kDockerNoGpuRuntime) f.format = "docker's refusal of --gpus";
+        return f;
+      }
   return std::nullopt;
 }
 

@@ -68,6 +68,26 @@ std::vector<std::string> with_form_fields_joined(const std::vector<std::string>&
   return out;
 }
 
+// A row typed without a colon, read as "name: version": "pytorch=1.4.0", "mmcv=1.1.5" (conda's spelling, one
+// word), or a known name and its version as the line's only two words ("Python 3.13.6", "cuda 10.1"). An
+// environment variable ("TORCH_CUDA_ARCH_LIST=8.6", upper case) is no package.
+std::optional<std::string> name_version_row(const std::string& line) {
+  const std::string t = trim(line);
+  if (t.find(':') != std::string::npos) return std::nullopt;
+  if (const auto eq = t.find('='); eq != std::string::npos && eq > 0 && eq + 1 < t.size() &&
+                                   t.find_first_of(" \t=", eq + 1) == std::string::npos) {
+    const std::string name = t.substr(0, eq);
+    const bool env_var = std::none_of(name.begin(), name.end(), [](unsigned char c) { return std::islower(c); });
+    if (env_var || !distribution_name(name) || version_of(t.substr(eq + 1)).empty()) return std::nullopt;
+    return name + ": " + t.substr(eq + 1);
+  }
+  const auto words = paste_text::words_of(t);
+  if (words.size() != 2 || version_of(words[1]).empty()) return std::nullopt;
+  const std::string key = key_of(words[0]);
+  if (key != "python" && key != "torch" && key != "pytorch" && key != "cuda") return std::nullopt;
+  return words[0] + ": " + words[1];
+}
+
 }  // namespace
 
 std::optional<PastedFacts> read_typed_env_list(std::string_view text) {
@@ -103,6 +123,7 @@ std::optional<PastedFacts> read_typed_env_list(std::string_view text) {
       t = t.substr(0, pin) + ": " + t.substr(pin + 4);
     else if (const auto is = t.find(" = "); is != std::string::npos && t.find(':') == std::string::npos)
       t = t.substr(0, is) + ": " + t.substr(is + 3);  // "- Pytorch = 0.4.1"
+    else if (auto row = name_version_row(t)) t = *row;  // "pytorch=1.4.0", "Python 3.13.6", "cuda 10.1"
     const auto colon = t.find(':');
     // A bullet holding only a value, as some forms are filled in: "- NVIDIA GeForce GTX 1080 Ti", "- 2.8.0+cu128"
     // (a version with torch's local CUDA or CPU tag and a major of 1 or more is torch's).
@@ -144,6 +165,12 @@ std::optional<PastedFacts> read_typed_env_list(std::string_view text) {
                key == "driver info") {
       if (auto v = first_word(value); dotted_number(v)) {
         f.driver_version = v;
+        ++rows;
+      }
+    } else if (key == "torch.version.cuda" || key == "torch cuda" || key == "torch cuda version") {
+      // torch's own CUDA, printed or typed by that name: "Torch.version.cuda: 12.9".
+      if (auto v = version_of(value); !v.empty() && dotted_number(v) && !f.torch_cuda) {
+        f.torch_cuda = v;
         ++rows;
       }
     } else if ((key == "cuda" || key == "cuda version" || key == "cudnn" || key == "cudnn version") && !version_of(value).empty()) {

@@ -22,7 +22,7 @@ std::vector<PastedFacts> read_formats(std::string_view text) {
                       read_installer_log, read_unsloth_installer, read_webui_launch, read_nvidia_smi_topology,
                       read_nvidia_smi_query, read_cupy_config, read_uv_install, read_ggml_cuda_init, read_ollama_log,
                       read_espnet_check_install, read_pip_install_output, read_colossalai_check,
-                      read_container_banner})
+                      read_container_banner, read_jax_environment_info})
     if (auto f = reader(text)) out.push_back(std::move(*f));
   return out;
 }
@@ -35,6 +35,13 @@ std::vector<PastedFacts> read_stated_facts(std::string_view text) {
   std::vector<PastedFacts> out;
   if (auto f = read_cpp_extension_check(text)) out.push_back(std::move(*f));
   if (auto f = read_pip_conflicts(text)) out.push_back(std::move(*f));
+  // A program's refusal of the driver states that a driver is there and too old for it (or absent), and no
+  // version: the format has no facts of its own, the refusal is read after the formats.
+  if (!cuda_runtime_refusal(text).empty()) {
+    PastedFacts refusal;
+    refusal.format = "a CUDA program's refusal of the driver";
+    out.push_back(std::move(refusal));
+  }
   return out;
 }
 
@@ -58,6 +65,7 @@ void merge(Inventory& inv, const PastedFacts& f) {
   for (const auto& [k, v] : f.import_errors) py.import_errors.emplace(k, v);
   if (py.torch_numpy_error.empty()) py.torch_numpy_error = f.numpy_abi_error;
   for (const auto& [k, v] : f.extension_archs) py.extension_archs.emplace(k, v);
+  for (const auto& [k, v] : f.torch_requirements) py.stated_torch_requirements.emplace(k, v);
   if (!py.cuda_available && f.cuda_available) py.cuda_available = f.cuda_available;
   if (py.torch_version.empty() && !f.torch_version.empty()) py.torch_version = f.torch_version;
   // torch's own check printed its CUDA (cpp_extension's refusal): torch is there, its version not stated.
@@ -136,7 +144,8 @@ const char* pasted_formats_help() {
          "dependency conflicts, nvidia-smi (also -q, --query-gpu and topo -m), `nvcc --version`, torch's build "
          "configuration (\"PyTorch built with:\"), `cupy.show_config()`, uv's install summary, llama.cpp's "
          "ggml_cuda_init, ollama's server log, ESPnet's check_install.py, Colossal-AI's `colossalai check -i`, "
-         "NVIDIA's container banner, pip's install output, the startup "
+         "NVIDIA's container banner, docker's refusal of --gpus, JAX's print_environment_info(), pip's install "
+         "output, the startup "
          "logs of InvokeAI (and its bug report form), SD.Next, kohya_ss, Unsloth Studio's installer, "
          "AUTOMATIC1111's web UI (and its sysinfo) "
          "and Fooocus, "
@@ -167,9 +176,11 @@ std::optional<PastedEnvironment> read_pasted_environment(std::string_view pasted
   }
   // Lines typed by hand are read only for doctor --from-text and only when no tool that states Python's facts
   // is there: in a log they are any program's prints, and beside such a tool's output its facts are the better
-  // ones. nvidia-smi's table and `nvcc --version` state nothing of Python: a typed list beside them is read after.
+  // ones. nvidia-smi's table, `nvcc --version` and an import's traceback state nothing of Python's versions: a
+  // typed list beside them is read after.
   const bool no_python_tool = std::all_of(formats.begin(), formats.end(), [](const PastedFacts& f) {
-    return f.format == "nvidia-smi" || f.format == "nvidia-smi --query-gpu" || f.format == "nvcc --version";
+    return f.format == "nvidia-smi" || f.format == "nvidia-smi --query-gpu" || f.format == "nvcc --version" ||
+           (f.format == "import warning" && f.torch_version.empty() && f.packages.empty());
   });
   if (log_statements && no_python_tool && !collect_env)
     if (auto typed = read_typed_env_list(text)) formats.push_back(std::move(*typed));

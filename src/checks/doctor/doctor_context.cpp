@@ -101,6 +101,9 @@ bool DoctorContext::has_env(const std::string& name) const { return !env(name).e
 
 std::string DoctorContext::python_label() const {
   if (!python) return "no Python environment";
+  // A pasted report's interpreter is only the word `python` its fixes print: the report is the source.
+  if (python_from_paste())
+    return python->version.empty() ? "the pasted report" : "the pasted report (python " + python->version + ")";
   return "python " + python->version + " at " + python->interpreter;
 }
 

@@ -134,16 +134,31 @@ void refused_by_torch(const DoctorContext& ctx, const std::string& have, std::ve
 // ways out. CTranslate2 4.x and onnxruntime-gpu >= 1.19 are CUDA 12 builds on a CUDA 11 driver, the common case.
 void refused_by_runtime(const DoctorContext& ctx, const std::string& have, std::vector<Finding>& out) {
   const std::string& said = ctx.inv.driver.refused_by;
+  // Three ways a program says so (inventory::cuda_runtime_refusal): CUDA error 35, error 222 on PTX, and XLA's
+  // warning that the driver is older than its ptxas (it compiles on, without parallel compilation).
+  const bool ptx = said.find("unsupported toolchain") != std::string::npos;
+  const bool xla = said.find("older than the ptxas") != std::string::npos;
   Finding f;
   f.id = "driver.too_old_for_runtime";
-  f.status = Status::kFail;
-  f.title = "A CUDA program says the NVIDIA driver is too old for its CUDA runtime" +
+  f.status = xla ? Status::kWarn : Status::kFail;
+  f.title = std::string(xla ? "XLA says the NVIDIA driver is older than its ptxas: parallel compilation is off"
+                            : ptx ? "A CUDA program's PTX was compiled by a newer CUDA than the NVIDIA driver supports"
+                                  : "A CUDA program says the NVIDIA driver is too old for its CUDA runtime") +
             (have.empty() ? std::string() : " (the driver supports CUDA " + have + ")");
   f.evidence = {{"the program's error", said.substr(said.find(": ") + 2), "the pasted report"}};  // only pastes state one
   if (!ctx.inv.driver.version.empty()) f.evidence.push_back({"driver", ctx.inv.driver.version, ctx.inv.driver.source});
-  f.explanation = "CUDA error 35 (cudaErrorInsufficientDriver): the CUDA runtime the program was built with is newer "
-                  "than the newest CUDA this driver supports, so nothing it runs reaches the GPU. Inside a container "
-                  "the same error means the host's driver was not passed in (no --gpus, no NVIDIA container runtime).";
+  if (xla)
+    f.explanation = "jaxlib's and TensorFlow's XLA compile GPU code with the ptxas of the CUDA they installed; a "
+                    "driver older than that CUDA cannot load what it compiles in parallel, so XLA compiles serially "
+                    "(slower start-up, same results).";
+  else if (ptx)
+    f.explanation = "CUDA error 222 (cudaErrorUnsupportedPtxVersion): the program ships PTX from a CUDA newer than "
+                    "this driver, which cannot JIT-compile it, so its kernels do not load.";
+  else
+    f.explanation = "CUDA error 35 (cudaErrorInsufficientDriver): the CUDA runtime the program was built with is newer "
+                    "than the newest CUDA this driver supports, so nothing it runs reaches the GPU. CUDA answers the "
+                    "same when no driver is installed at all, and inside a container when the host's driver was not "
+                    "passed in (no --gpus, no NVIDIA container runtime).";
   f.add_fix("Install that program's build for CUDA " + (have.empty() ? std::string("the driver supports") : have + " or older") +
                 " (its release notes name the CUDA of each version), or upgrade the driver to one for its CUDA; "
                 "read what the driver supports first",
@@ -244,6 +259,12 @@ void check_driver(const DoctorContext& ctx, std::vector<Finding>& out) {
   if (check_driver_library_mismatch(ctx, out)) return;
   if (check_cuda_init_failure(ctx, out)) return;
   const std::string torch_cuda = major_minor(ctx.torch_cuda());
+  // A program's refusal pasted without the driver's version still says a driver is too old (or missing).
+  const std::string& refused = ctx.inv.driver.refused_by;
+  if (!ctx.inv.driver.present && ctx.inv.driver.error.empty() && !refused.empty() && !starts_with(refused, "torch: ")) {
+    refused_by_runtime(ctx, "", out);
+    return;
+  }
   if (!ctx.inv.driver.present) {
     const auto& seen = ctx.inv.gpu_presence;
     const bool gpu_here = seen.any() || !ctx.inv.gpus.empty();
@@ -262,7 +283,8 @@ void check_driver(const DoctorContext& ctx, std::vector<Finding>& out) {
     }
     // nvidia-smi (installed with the driver) saying it cannot reach the kernel driver: broken now, GPU or not.
     const bool smi_failed = starts_with(ctx.inv.driver.error, inventory::kNvidiaSmiNoDriver);
-    const bool container_without_gpu = starts_with(ctx.inv.driver.error, inventory::kContainerNoDriver);
+    const bool no_gpu_runtime = starts_with(ctx.inv.driver.error, inventory::kDockerNoGpuRuntime);
+    const bool container_without_gpu = no_gpu_runtime || starts_with(ctx.inv.driver.error, inventory::kContainerNoDriver);
     if (!gpu_here && !smi_failed && !container_without_gpu && torch_cuda.empty()) return;
     Finding f;
     f.id = "driver.missing";
@@ -297,6 +319,16 @@ void check_driver(const DoctorContext& ctx, std::vector<Finding>& out) {
                      "needs root and a reboot");
       if (!f.fixes.empty()) f.fixes.front().summary = "Install the NVIDIA driver " +
                                                       (need_driver.empty() ? std::string() : need_driver + " or newer");
+    } else if (no_gpu_runtime) {
+      f.title = "Docker cannot pass a GPU into the container: no NVIDIA container runtime is registered with it";
+      f.explanation = "`docker run --gpus` needs the NVIDIA Container Toolkit's runtime registered in Docker's "
+                      "daemon.json; without it the daemon refuses to start the container, whatever the host's "
+                      "driver. Installing the toolkit's package does not register the runtime by itself.";
+      f.add_fix("With the NVIDIA Container Toolkit installed (its nvidia-ctk), register its runtime with Docker and "
+                "restart Docker",
+                {"sudo nvidia-ctk runtime configure --runtime=docker", "sudo systemctl restart docker"},
+                "on the host; needs root; restarting Docker stops its running containers");
+      f.references.push_back("https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html");
     } else if (container_without_gpu) {
       f.title = "The container was started without the GPU: no NVIDIA driver inside it";
       f.explanation = "NVIDIA's image says so at start-up: the host's driver (libcuda.so.1, /dev/nvidia*) is passed "
@@ -323,7 +355,6 @@ void check_driver(const DoctorContext& ctx, std::vector<Finding>& out) {
     return;
   }
   std::string have = driver_cuda(ctx);
-  const std::string& refused = ctx.inv.driver.refused_by;
   if (torch_cuda.empty() && starts_with(refused, "torch: ")) refused_by_torch(ctx, have, out);
   if (!torch_cuda.empty())
     compare(ctx, have, torch_cuda, "torch " + ctx.python->torch_version,

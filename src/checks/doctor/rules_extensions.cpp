@@ -83,30 +83,58 @@ PublishedTorchPin published_torch_pin(const knowledge::KnowledgeBase& kb, const 
   return {};
 }
 
-/// ext.torch_out_of_range from the torch pin PyPI's release of `name` `version` declares, when the installed
-/// torch is outside it; nullopt otherwise. For a pasted report, which has no METADATA to check as pip check
-/// does: the pin says the same as python.requirement_conflict would on the machine itself.
-std::optional<Finding> published_pin_broken(const DoctorContext& ctx, const std::string& name, const std::string& version) {
+/// ext.torch_out_of_range when the installed torch is outside `specifiers` (">=2.1,<2.2"), which `pin` states
+/// (PyPI's metadata, pip's own resolver in the paste); nullopt otherwise. For a pasted report, which has no
+/// METADATA to check as pip check does: the pin says the same as python.requirement_conflict would on the
+/// machine itself.
+std::optional<Finding> torch_pin_broken(const DoctorContext& ctx, const std::string& name, const std::string& version,
+                                        const std::string& specifiers, const Evidence& pin, const std::string& reference,
+                                        bool stated_by_pip = false) {
   const auto& py = *ctx.python;
   if (!knowledge::Version::parse(py.torch_version)) return std::nullopt;  // a paste may not state it
-  auto pin = published_torch_pin(ctx.kb, name, version);
-  if (pin.specifiers.empty() || knowledge::satisfies(py.torch_version, pin.specifiers)) return std::nullopt;
-  const bool patch_only = torch_pin_differs_in_patch_only(pin.specifiers, py.torch_version) &&
+  if (specifiers.empty() || knowledge::satisfies(py.torch_version, specifiers)) return std::nullopt;
+  const bool patch_only = torch_pin_differs_in_patch_only(specifiers, py.torch_version) &&
                           ctx.import_error(name).empty();
   Finding f;
   f.id = "ext.torch_out_of_range";
   f.status = Status::kFail;
-  f.title = name + " " + version + " requires torch" + pin.specifiers + ", installed is " + py.torch_version;
-  f.evidence = {{name, version, ctx.python_label()},
-                {"torch", py.torch_version, ctx.python_label()},
-                {"Requires-Dist", "torch" + pin.specifiers, "data/compat/pypi.json"}};
-  f.explanation = name + " " + version + "'s wheel is built against that torch and declares it; its compiled "
-                  "operators do not load with another (\"unavailable\" in xformers.info, \"operator "
-                  "torchvision::nms does not exist\").";
-  f.fixes.push_back(plan_keeping_torch(ctx, name, "", 1));
-  f.references.push_back(pin.source);
+  f.title = name + " " + version + " requires torch" + specifiers + ", installed is " + py.torch_version;
+  f.evidence = {{name, version, ctx.python_label()}, {"torch", py.torch_version, ctx.python_label()}, pin};
+  f.explanation = stated_by_pip && !ctx.kb.pypi().package(name)
+                      ? "pip installed it beside a torch it does not accept and said so; code of " + name +
+                            " that needs its torch fails at import or at run time."
+                      : name + " " + version + "'s wheel is built against that torch and declares it; its compiled "
+                        "operators do not load with another (\"unavailable\" in xformers.info, \"operator "
+                        "torchvision::nms does not exist\").";
+  const auto installed = knowledge::pep440::Version::parse(py.torch_version);
+  const auto* torch_releases = ctx.kb.pypi().package("torch");
+  const std::string pinned = specifiers.rfind("==", 0) == 0 ? specifiers.substr(2) : "";
+  if (installed && installed->is_prerelease()) {
+    // Nightlies leave PyPI's tables, and the nightly index keeps only recent dates: no command would last.
+    f.add_fix("Install " + name + " and torch of the same nightly (their versions share the date), or both of "
+              "one release", {});
+  } else if (ctx.kb.pypi().package(name)) {
+    f.fixes.push_back(plan_keeping_torch(ctx, name, "", 1));
+  } else if (!pinned.empty() && torch_releases && torch_releases->find(pinned)) {
+    // A package the tables do not hold, pinned to one torch release PyPI has: that torch, as pip asked.
+    f.add_fix("Install the torch " + name + " " + version + " declares (replaces torch " + py.torch_version + ")",
+              pip_install(ctx, shell_quote("torch==" + pinned)),
+              "downloads PyPI's default build of torch " + pinned + " and its CUDA libraries; every other "
+              "extension built for torch " + py.torch_version + " must then match the new torch");
+  } else {
+    f.add_fix("Install the release of " + name + " made for torch " + py.torch_version + ", or the torch it "
+              "declares (" + specifiers + ")", {});
+  }
+  if (!reference.empty()) f.references.push_back(reference);
   if (patch_only) mark_patch_only_pin(f);
   return f;
+}
+
+/// The torch pin PyPI's release of `name` `version` declares, judged as torch_pin_broken does.
+std::optional<Finding> published_pin_broken(const DoctorContext& ctx, const std::string& name, const std::string& version) {
+  auto pin = published_torch_pin(ctx.kb, name, version);
+  return torch_pin_broken(ctx, name, version, pin.specifiers,
+                          {"Requires-Dist", "torch" + pin.specifiers, "data/compat/pypi.json"}, pin.source);
 }
 
 }  // namespace
@@ -290,9 +318,27 @@ void check_installed_extensions(const DoctorContext& ctx, std::vector<Finding>& 
   // PyPI release's torch pin. On a live machine their METADATA is there and check_requirements judges it.
   // A torch version the paste states is enough: the pin does not depend on the CUDA it was built with.
   if (!py.torch_installed && py.torch_version.empty()) return;
+  std::set<std::string> pinned;  // the packages whose pin is judged already
   for (const auto& [name, version] : py.packages)
     if (name != "torch" && !ctx.kb.extension(name) && !py.distribution(name) && knowledge::Version::parse(version))
-      if (auto f = published_pin_broken(ctx, name, version)) out.push_back(std::move(*f));
+      if (auto f = published_pin_broken(ctx, name, version)) {
+        pinned.insert(name);
+        out.push_back(std::move(*f));
+      }
+  // pip's resolver said so in the paste ("torchvision 0.7.0.dev20200610 has requirement
+  // torch==1.6.0.dev20200609, but you'll have torch 1.6.0.dev20200610"): a nightly or a package the tables
+  // do not hold is judged by pip's own words.
+  for (const auto& [name, required] : py.stated_torch_requirements) {
+    const auto version = py.packages.find(name);
+    const bool judged = pinned.count(name) || std::any_of(out.begin(), out.end(), [&](const Finding& f) {
+                          return f.id == "ext.torch_out_of_range" && !f.evidence.empty() && f.evidence.front().what == name;
+                        });
+    if (judged || version == py.packages.end() || required.size() <= 5) continue;
+    if (auto f = torch_pin_broken(ctx, name, version->second, required.substr(5),
+                                  {"pip's resolver", name + " " + version->second + " requires " + required,
+                                   "the pasted report"}, "", true))
+      out.push_back(std::move(*f));
+  }
 }
 
 }  // namespace gpucheck::doctor

@@ -22,15 +22,6 @@ std::string pip_of(const inventory::PythonEnv& py) {
   return shell_quote(py.executable.empty() ? py.interpreter : py.executable) + " -m pip";
 }
 
-/// `pip install ARGS` as it works for this interpreter: where it is externally managed (PEP 668: Debian's
-/// /usr/bin/python3, which refuses pip), a venv that still sees the system's packages, and pip there.
-std::vector<std::string> pip_install(const DoctorContext& ctx, const std::string& args) {
-  const auto& py = *ctx.python;
-  if (!planner_machine(ctx).externally_managed) return {pip_of(py) + " install " + args};
-  return {shell_quote(py.executable.empty() ? py.interpreter : py.executable) + " -m venv --system-site-packages .venv",
-          ".venv/bin/python -m pip install " + args};
-}
-
 bool already_reported(const std::vector<Finding>& out, const std::string& text) {
   for (const auto& f : out)
     for (const auto& e : f.evidence)
@@ -348,7 +339,10 @@ SymbolCause torch_symbol_cause(const std::string& error, const std::string& modu
   const long long mm = v && v->release.size() >= 2 ? v->release[0] * 1000 + v->release[1] : 0;
   const bool old_abi_torch = mm <= 2005 || (mm == 2006 && v->local != "cu126");
   const bool mismatch = mm > 0 && ((new_abi && old_abi_torch) || (old_abi && mm >= 2007));
-  c.verdict = mismatch ? SymbolCause::kStringAbi : SymbolCause::kUnsaid;
+  // The symbol's ABI is the one pip's torch of that release uses (an old-ABI "...ERKSs" beside torch 1.4): not
+  // the string ABI, so another torch release.
+  const bool same = mm > 0 && ((old_abi && old_abi_torch) || (new_abi && !old_abi_torch));
+  c.verdict = mismatch ? SymbolCause::kStringAbi : same ? SymbolCause::kOtherTorch : SymbolCause::kUnsaid;
   return c;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "checks/planner/plan_commands.h"
+#include "core/shell_quote.h"
 #include "core/text.h"
 #include "knowledge/pep440.h"
 #include "knowledge/version.h"
@@ -12,6 +13,13 @@ namespace gpucheck::doctor {
 planner::Machine planner_machine(const DoctorContext& ctx) {
   const auto* tk = ctx.build.toolkit;
   return planner::machine_from_inventory(ctx.inv, ctx.python, tk ? tk->version : "", tk ? tk->root : "");
+}
+
+std::vector<std::string> pip_install(const DoctorContext& ctx, const std::string& args) {
+  const auto& py = *ctx.python;
+  const std::string python = shell_quote(py.executable.empty() ? py.interpreter : py.executable);
+  if (!planner_machine(ctx).externally_managed) return {python + " -m pip install " + args};
+  return {python + " -m venv --system-site-packages .venv", ".venv/bin/python -m pip install " + args};
 }
 
 std::optional<planner::Plan> torch_for_cuda(const DoctorContext& ctx, const std::string& cuda,

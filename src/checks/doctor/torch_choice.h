@@ -4,6 +4,7 @@
 // planner's plan for a package that must fit the installed torch.
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "checks/doctor/doctor_context.h"
 #include "checks/planner/resolver.h"
@@ -14,6 +15,10 @@ namespace gpucheck::doctor {
 /// The planner's machine for this context: the judged Python, the driver, every GPU, glibc, and the toolkit
 /// torch's extension builder would use (BuildToolkit).
 planner::Machine planner_machine(const DoctorContext& ctx);
+
+/// `pip install ARGS` as it works for the judged interpreter: where it is externally managed (PEP 668: Debian's
+/// /usr/bin/python3, which refuses pip), a venv that still sees the system's packages, and pip there.
+std::vector<std::string> pip_install(const DoctorContext& ctx, const std::string& args);
 
 /// A torch build for exactly this CUDA major.minor, else the best of the same major with a minor not above
 /// it; within `max_driver_cuda` when set, for the judged Python and every GPU here.

@@ -250,6 +250,10 @@ std::optional<PackageFit> fit_package(const knowledge::KnowledgeBase& kb, const 
   std::vector<std::string> reasons;
   if (auto tree = source_tree_package(kb, m, c, t, why)) return PackageFit{nullptr, *tree};
   if (!why.empty()) return std::nullopt;
+  if (!pkg) {  // a package PyPI's table does not hold (llava, named by pip's resolver in a paste)
+    why = c.req->name + ": not in the knowledge base's PyPI releases (data/compat/pypi.json)";
+    return std::nullopt;
+  }
   for (auto it = pkg->releases.rbegin(); it != pkg->releases.rend(); ++it) {
     const auto& r = *it;
     if (r.yanked || !c.spec.contains(r.version)) continue;
