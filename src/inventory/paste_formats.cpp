@@ -546,6 +546,18 @@ std::string torch_cuda_init_failure(std::string_view text) {
     if (said.find(kCudaSystemDriverMismatch) != std::string::npos || said.find("too old (found version") != std::string::npos) continue;
     return said;
   }
+  // The same state raised at first use rather than warned: THC's "cuda runtime error (802) : system not yet
+  // initialized" (torch 1.x), "THCudaCheck FAIL file=... error=802 : system not yet initialized", torch 2's
+  // "RuntimeError: CUDA error: system not yet initialized". Spelled as the warning spells it ("Error 802: ...").
+  for (const auto& t : lines) {
+    if (t.find("system not yet initialized") == std::string::npos) continue;
+    if (t.find("(802)") == std::string::npos && t.find("error=802") == std::string::npos &&
+        t.find("CUDA error: system not yet initialized") == std::string::npos)
+      continue;
+    std::string line = trim(t);
+    if (line.size() > 160) line = line.substr(0, 160);
+    return "Error 802: system not yet initialized (" + line + ")";
+  }
   return "";
 }
 
@@ -1409,7 +1421,15 @@ std::map<std::string, std::string> read_import_warnings(std::string_view text) {
     raising_import.clear();
   };
   bool source_line = false;  // the line after a traceback's `File "..."` line: the frame's code, not typed
-  for (const auto& t : lines_of(text)) {
+  // A loader's message wrapped by the reporter's editor: ".../flash_attn_2_cuda...so: undefined" then
+  // " symbol: _ZN3c10...": one line again.
+  std::vector<std::string> lines = lines_of(text);
+  for (std::size_t i = 0; i + 1 < lines.size(); ++i)
+    if (ends_with(trim(lines[i]), ".so: undefined") && starts_with(trim(lines[i + 1]), "symbol: ")) {
+      lines[i] = trim(lines[i]) + " " + trim(lines[i + 1]);
+      lines.erase(lines.begin() + static_cast<std::ptrdiff_t>(i) + 1);
+    }
+  for (const auto& t : lines) {
     const bool frame_code = source_line;
     source_line = starts_with(trim(t), "File \"");
     if (auto typed = frame_code ? "" : interactive_import(t); !typed.empty()) {

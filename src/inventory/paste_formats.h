@@ -70,7 +70,8 @@ std::optional<PastedFacts> read_pip_conflicts(std::string_view text);
 std::string cuda_runtime_refusal(std::string_view text);
 /// torch's "CUDA initialization: ..." warning pasted beside a report (why torch.cuda.is_available() is False:
 /// "Unexpected error from cudaGetDeviceCount() ... Error 802: system not yet initialized", "CUDA driver
-/// initialization failed, you might not have a CUDA gpu."), its wrapped code joined; "" when none. The driver
+/// initialization failed, you might not have a CUDA gpu."), its wrapped code joined; THC's "cuda runtime error (802)
+/// : system not yet initialized" as "Error 802: ..."; "" when none. The driver
 /// library mismatch (803) and "too old" are left to their own readers.
 std::string torch_cuda_init_failure(std::string_view text);
 /// A compiled library refusing the GPU at run time, pasted beside a report: CUDA's "no kernel image is available
@@ -145,6 +146,9 @@ std::optional<PastedFacts> read_container_banner(std::string_view text);
 /// JAX's `jax.print_environment_info()`: "jax:    0.4.24", "jaxlib: 0.4.24", "numpy:  1.26.4", "python: 3.12.1
 /// | packaged by ..." (nvidia-smi's output below it is read by read_nvidia_smi).
 std::optional<PastedFacts> read_jax_environment_info(std::string_view text);
+/// Coqui TTS's `TTS/bin/collect_env_info.py` JSON: "CUDA" (its GPUs, available, torch.version.cuda), "Packages"
+/// ("PyTorch_version", "TTS", "numpy"), "System" ("python").
+std::optional<PastedFacts> read_coqui_tts_env(std::string_view text);
 /// Colossal-AI's `colossalai check -i`: "PyTorch version: 1.13.1", "CUDA version: 10.1" (the toolkit under
 /// CUDA_HOME; "System CUDA version" in later releases), "CUDA version required by PyTorch: 11.7".
 std::optional<PastedFacts> read_colossalai_check(std::string_view text);

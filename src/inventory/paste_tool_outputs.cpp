@@ -7,6 +7,8 @@
 #include <cstring>
 #include <map>
 
+#include <nlohmann/json.hpp>
+
 #include "core/cuda_version.h"
 #include "core/text.h"
 #include "inventory/paste_formats.h"
@@ -63,6 +65,42 @@ bool exception_repr(const std::string& value) {
 }
 
 }  // namespace
+
+std::optional<PastedFacts> read_coqui_tts_env(std::string_view text) {
+  // TTS/bin/collect_env_info.py prints json.dumps(info, indent=4): {"CUDA": {"GPU": [...], "available": true,
+  // "version": "10.2"}, "Packages": {"PyTorch_version": "1.11.0+cu102", "TTS": "0.6.1", "numpy": ...},
+  // "System": {"python": "3.8.10", ...}}; "version" under CUDA is torch.version.cuda.
+  const std::string all(text);
+  const auto open = all.find('{'), close = all.rfind('}');
+  if (open == std::string::npos || close == std::string::npos || close < open) return std::nullopt;
+  const auto json = nlohmann::json::parse(all.substr(open, close - open + 1), nullptr, false);
+  if (!json.is_object() || !json.contains("Packages") || !json["Packages"].is_object()) return std::nullopt;
+  const auto& packages = json["Packages"];
+  if (!packages.contains("PyTorch_version") || !packages["PyTorch_version"].is_string()) return std::nullopt;
+  PastedFacts f;
+  f.format = "Coqui TTS's collect_env_info";
+  f.torch_version = packages["PyTorch_version"].get<std::string>();
+  if (!is_version(f.torch_version)) return std::nullopt;
+  f.packages["torch"] = f.torch_version;
+  for (const auto& [name, value] : packages.items())
+    if (name != "PyTorch_version" && value.is_string() && is_version(value.get<std::string>()) && distribution_name(name))
+      f.packages[normalized(name)] = value.get<std::string>();
+  if (json.contains("CUDA") && json["CUDA"].is_object()) {
+    const auto& cuda = json["CUDA"];
+    if (cuda.contains("available") && cuda["available"].is_boolean()) f.cuda_available = cuda["available"].get<bool>();
+    if (cuda.contains("version") && cuda["version"].is_string() && dotted_number(cuda["version"].get<std::string>()))
+      f.torch_cuda = cuda["version"].get<std::string>();
+    else if (cuda.contains("version") && cuda["version"].is_null())
+      f.torch_cuda = "";  // torch.version.cuda is None: a CPU build
+    if (cuda.contains("GPU") && cuda["GPU"].is_array())
+      for (const auto& g : cuda["GPU"])
+        if (g.is_string()) f.gpus.push_back({g.get<std::string>(), ""});
+  }
+  if (json.contains("System") && json["System"].is_object() && json["System"].contains("python") &&
+      json["System"]["python"].is_string() && dotted_number(json["System"]["python"].get<std::string>()))
+    f.python_version = json["System"]["python"].get<std::string>();
+  return f;
+}
 
 std::optional<PastedFacts> read_jax_environment_info(std::string_view text) {
   PastedFacts f;

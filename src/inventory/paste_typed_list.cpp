@@ -6,6 +6,7 @@
 // toolkit, the driver's or torch's.
 #include <algorithm>
 #include <cctype>
+#include <set>
 
 #include "core/text.h"
 #include "inventory/paste_formats.h"
@@ -68,23 +69,30 @@ std::vector<std::string> with_form_fields_joined(const std::vector<std::string>&
   return out;
 }
 
-// A row typed without a colon, read as "name: version": "pytorch=1.4.0", "mmcv=1.1.5" (conda's spelling, one
-// word), or a known name and its version as the line's only two words ("Python 3.13.6", "cuda 10.1"). An
-// environment variable ("TORCH_CUDA_ARCH_LIST=8.6", upper case) is no package.
+// A row typed without a colon, read as "name: version": "pytorch=1.4.0", "mmcv=1.1.5" (conda's spelling),
+// "torch==2.1.2" (pip's), one word; or a name and its dotted version as the line's only two words ("Python
+// 3.13.6", "cuda 10.1", "torchvision	0.11.0", "flash-attn   2.5.8"). An environment variable
+// ("TORCH_CUDA_ARCH_LIST=8.6", upper case) is no package; "Windows 10" or "RTX 3090" has no dotted version.
 std::optional<std::string> name_version_row(const std::string& line) {
   const std::string t = trim(line);
   if (t.find(':') != std::string::npos) return std::nullopt;
-  if (const auto eq = t.find('='); eq != std::string::npos && eq > 0 && eq + 1 < t.size() &&
-                                   t.find_first_of(" \t=", eq + 1) == std::string::npos) {
+  if (const auto eq = t.find('='); eq != std::string::npos && eq > 0) {
+    const std::size_t value = t.compare(eq, 2, "==") == 0 ? eq + 2 : eq + 1;
+    if (value >= t.size() || t.find_first_of(" \t=", value) != std::string::npos) return std::nullopt;
     const std::string name = t.substr(0, eq);
     const bool env_var = std::none_of(name.begin(), name.end(), [](unsigned char c) { return std::islower(c); });
-    if (env_var || !distribution_name(name) || version_of(t.substr(eq + 1)).empty()) return std::nullopt;
-    return name + ": " + t.substr(eq + 1);
+    if (env_var || !distribution_name(name) || version_of(t.substr(value)).empty()) return std::nullopt;
+    return name + ": " + t.substr(value);
   }
-  const auto words = paste_text::words_of(t);
-  if (words.size() != 2 || version_of(words[1]).empty()) return std::nullopt;
-  const std::string key = key_of(words[0]);
-  if (key != "python" && key != "torch" && key != "pytorch" && key != "cuda") return std::nullopt;
+  std::string spaced = t;
+  std::replace(spaced.begin(), spaced.end(), '\t', ' ');  // a table typed with tabs
+  const auto words = paste_text::words_of(spaced);
+  if (words.size() != 2 || !distribution_name(words[0])) return std::nullopt;
+  static const std::set<std::string> kNotPackages = {"version", "release", "build", "ubuntu", "debian", "centos",
+                                                      "windows", "macos", "driver", "gpu", "nvidia", "gcc", "cmake"};
+  if (kNotPackages.count(key_of(words[0]))) return std::nullopt;
+  const std::string v = version_of(words[1]);
+  if (v.empty() || v.find('.') == std::string::npos) return std::nullopt;
   return words[0] + ": " + words[1];
 }
 
@@ -103,6 +111,8 @@ std::optional<PastedFacts> read_typed_env_list(std::string_view text) {
       t.replace(at, 6, " version");
     const bool bullet = starts_with(t, "- ") || starts_with(t, "* ");
     if (bullet) t = trim(t.substr(2));
+    // A list kept as comments ("# Tested with", "# torch==2.1.2", "# cuda 12.1"); a Markdown heading's "##" is not.
+    else if (starts_with(t, "# ")) t = trim(t.substr(2));
     // A numbered list: "5. Nvidia Driver:525.105.17", "6. GPU: GTX 1050Ti".
     if (const auto dot = t.find(". "); dot > 0 && dot <= 2 && t.find_first_not_of("0123456789") == dot) t = trim(t.substr(dot + 2));
     // lspci's line for the GPU: "01:00.0 VGA compatible controller: NVIDIA Corporation GA102 [GeForce RTX 3090]

@@ -22,7 +22,7 @@ std::vector<PastedFacts> read_formats(std::string_view text) {
                       read_installer_log, read_unsloth_installer, read_webui_launch, read_nvidia_smi_topology,
                       read_nvidia_smi_query, read_cupy_config, read_uv_install, read_ggml_cuda_init, read_ollama_log,
                       read_espnet_check_install, read_pip_install_output, read_colossalai_check,
-                      read_container_banner, read_jax_environment_info})
+                      read_container_banner, read_jax_environment_info, read_coqui_tts_env})
     if (auto f = reader(text)) out.push_back(std::move(*f));
   return out;
 }
@@ -144,7 +144,8 @@ const char* pasted_formats_help() {
          "dependency conflicts, nvidia-smi (also -q, --query-gpu and topo -m), `nvcc --version`, torch's build "
          "configuration (\"PyTorch built with:\"), `cupy.show_config()`, uv's install summary, llama.cpp's "
          "ggml_cuda_init, ollama's server log, ESPnet's check_install.py, Colossal-AI's `colossalai check -i`, "
-         "NVIDIA's container banner, docker's refusal of --gpus, JAX's print_environment_info(), pip's install "
+         "NVIDIA's container banner, docker's refusal of --gpus, JAX's print_environment_info(), Coqui TTS's "
+         "collect_env_info, pip's install "
          "output, the startup "
          "logs of InvokeAI (and its bug report form), SD.Next, kohya_ss, Unsloth Studio's installer, "
          "AUTOMATIC1111's web UI (and its sysinfo) "
