@@ -26,8 +26,9 @@ inline constexpr const char* kNvmlDriverLibraryMismatch = "Driver/library versio
 inline constexpr const char* kCudaSystemDriverMismatch = "system has unsupported display driver / cuda driver combination";
 inline bool says_driver_library_mismatch(const std::string& error) {
   // NVML's code for it (NVML_ERROR_LIB_RM_VERSION_MISMATCH) and pynvml's wording of it count too.
+  // XLA's cuda_diagnostics: "kernel version 470.182.3 does not match DSO version 520.61.5".
   for (const char* said : {kNvmlDriverLibraryMismatch, kCudaSystemDriverMismatch, "NVML_ERROR_LIB_RM_VERSION_MISMATCH",
-                           "NVML/RM version mismatch"})
+                           "NVML/RM version mismatch", "does not match DSO version"})
     if (error.find(said) != std::string::npos) return true;
   return false;
 }

@@ -573,13 +573,17 @@ bool is_library_arch_check(const std::string& line) {
 }
 
 std::string kernel_refusal(std::string_view text) {
+  // ggml's CUDA backend (llama.cpp, ollama) reports it from its own source, "ggml-cuda.cu:2366": its kernels,
+  // not torch's, whatever torch the paste also shows.
+  const bool ggml = text.find("ggml-cuda.cu") != std::string_view::npos || text.find("ggml_cuda_") != std::string_view::npos;
   for (const auto& t : lines_of(text)) {
     if (t.find("no kernel image is available for execution on the device") == std::string::npos &&
         !is_library_arch_check(t))
       continue;
     std::string line = trim(t);
     line.erase(0, std::min(line.find_first_not_of("`>\"' "), line.size()));
-    return line.size() > 200 ? line.substr(0, 200) : line;
+    if (line.size() > 200) line = line.substr(0, 200);
+    return ggml ? kGgmlKernelRefusal + line : line;
   }
   return "";
 }
@@ -1322,6 +1326,7 @@ std::string failed_extension(const std::string& quoted_line, const std::string& 
   // define ("libcublas.so.11: symbol cublasLtGetStatusString, version libcublasLt.so.11 not defined in file
   // libcublasLt.so.11 with link time reference": another release of a library it needs was loaded first).
   const bool load_failure = message.find("undefined symbol") != std::string::npos ||
+                            message.find("Symbol not found: ") != std::string::npos ||  // macOS's dyld
                             message.find("cannot open shared object file") != std::string::npos ||
                             message.find(" not defined in file ") != std::string::npos ||
                             ends_with(trim(message), ".so:");  // the message cut after the path
@@ -1477,6 +1482,17 @@ std::map<std::string, std::string> read_import_warnings(std::string_view text) {
       std::string plugin = t.substr(j + jax_error.size());
       plugin = plugin.substr(0, plugin.find(".initialize()"));
       if (starts_with(plugin, "jax_plugins.") && !out.count(plugin)) out[plugin] = t.substr(j);
+    }
+    // Windows' loader since Python 3.8: "ImportError: DLL load failed while importing libtriton: The specified
+    // module could not be found." (also quoted by a package: "Can't import SageAttention: DLL load failed ...").
+    // A private module ("_C") is the package's whose frames the traceback went through; triton's is named.
+    const std::string dll = "DLL load failed while importing ";
+    if (auto d = t.find(dll); d != std::string::npos) {
+      std::string module = first_word(t.substr(d + dll.size()));
+      while (!module.empty() && module.back() == ':') module.pop_back();
+      if (module == "libtriton") module = "triton";
+      else if (starts_with(module, "_")) module = last_package;
+      if (python_identifier(module) && !out.count(module)) out[module] = trim(t.substr(d));
     }
     // vLLM: "WARNING 11-14 02:19:07 _custom_ops.py:20] Failed to import from vllm._C with ModuleNotFoundError(...)"
     auto at = t.find("Failed to import from vllm._C with ");

@@ -69,6 +69,13 @@ std::vector<std::string> with_form_fields_joined(const std::vector<std::string>&
   return out;
 }
 
+// Words that a row "name 1.2" or "name=1.2" may start with and that name no package: a system, a tool, a word.
+bool not_a_package(const std::string& name) {
+  static const std::set<std::string> kWords = {"version", "release", "build", "ubuntu", "debian", "centos", "windows",
+                                               "macos", "driver", "gpu", "nvidia", "gcc", "cmake"};
+  return kWords.count(key_of(name)) > 0;
+}
+
 // A row typed without a colon, read as "name: version": "pytorch=1.4.0", "mmcv=1.1.5" (conda's spelling),
 // "torch==2.1.2" (pip's), one word; or a name and its dotted version as the line's only two words ("Python
 // 3.13.6", "cuda 10.1", "torchvision	0.11.0", "flash-attn   2.5.8"). An environment variable
@@ -81,16 +88,15 @@ std::optional<std::string> name_version_row(const std::string& line) {
     if (value >= t.size() || t.find_first_of(" \t=", value) != std::string::npos) return std::nullopt;
     const std::string name = t.substr(0, eq);
     const bool env_var = std::none_of(name.begin(), name.end(), [](unsigned char c) { return std::islower(c); });
-    if (env_var || !distribution_name(name) || version_of(t.substr(value)).empty()) return std::nullopt;
+    if (env_var || !distribution_name(name) || not_a_package(name) || version_of(t.substr(value)).empty())
+      return std::nullopt;
     return name + ": " + t.substr(value);
   }
   std::string spaced = t;
   std::replace(spaced.begin(), spaced.end(), '\t', ' ');  // a table typed with tabs
   const auto words = paste_text::words_of(spaced);
   if (words.size() != 2 || !distribution_name(words[0])) return std::nullopt;
-  static const std::set<std::string> kNotPackages = {"version", "release", "build", "ubuntu", "debian", "centos",
-                                                      "windows", "macos", "driver", "gpu", "nvidia", "gcc", "cmake"};
-  if (kNotPackages.count(key_of(words[0]))) return std::nullopt;
+  if (not_a_package(words[0])) return std::nullopt;
   const std::string v = version_of(words[1]);
   if (v.empty() || v.find('.') == std::string::npos) return std::nullopt;
   return words[0] + ": " + words[1];

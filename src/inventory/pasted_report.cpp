@@ -7,6 +7,7 @@
 #include "inventory/collect_env_text.h"
 #include "inventory/log_prefixes.h"
 #include "inventory/paste_formats.h"
+#include "inventory/paste_text.h"
 #include "knowledge/gpu_models.h"
 
 namespace gpucheck::inventory {
@@ -228,6 +229,23 @@ std::optional<PastedEnvironment> read_pasted_environment(std::string_view pasted
       inv.driver.source = "pasted torch's warning";
     }
   }
+  // pip's resolver beside a report that states the versions (collect_env and pip's error in one paste): its torch
+  // pins still hold.
+  if (log_statements && !inv.pythons.empty())
+    if (auto conflicts = read_pip_conflicts(text))
+      for (const auto& [name, required] : conflicts->torch_requirements)
+        inv.pythons.front().stated_torch_requirements.emplace(name, required);
+  // XLA's (and TensorFlow's) diagnosis that the loaded libcuda is not the kernel module's version: "kernel version
+  // 470.182.3 does not match DSO version 520.61.5 -- cannot find working devices in this configuration" (a
+  // container's forward-compatibility libcuda on an older host driver). The driver's parts disagree.
+  if (log_statements && inv.driver.error.empty())
+    for (const auto& t : paste_text::lines_of(text))
+      if (const auto at = t.find("does not match DSO version"); at != std::string::npos) {
+        const auto from = t.find("kernel version ");
+        inv.driver.error = trim(t.substr(from == std::string::npos ? at : from));
+        inv.driver.source = "pasted XLA diagnostics";
+        break;
+      }
   std::vector<knowledge::GpuModel> models;
   for (auto& g : inv.gpus) {
     if (compat_dir.empty() || g.cc_major != 0 || g.name.empty()) continue;

@@ -1670,3 +1670,87 @@ TEST(PasteFormats, ComfyUisConsoleWrappedAfterItsKeysAndItsOlderBanner) {
   // ComfyUI 1359: the 2023 banner said "start up time".
   EXPECT_TRUE(read_comfyui_report(paste("pasted_env/Comfy-Org-ComfyUI-1359.txt")));
 }
+
+TEST(PasteFormats, TypedRowsWithoutAColonAreRead) {
+  // conda's "name=version", pip's "name==version" in a comment list, two-word rows and a tab table.
+  auto conda = read_typed_env_list("    Ubuntu=18.04\n    python=3.7\n    pytorch=1.4.0\n    cuda 10.1\n    mmcv=1.1.5\n");
+  ASSERT_TRUE(conda);
+  EXPECT_EQ(conda->torch_version, "1.4.0");
+  EXPECT_EQ(conda->python_version, "3.7");
+  EXPECT_EQ(conda->packages.at("mmcv"), "1.1.5");
+  EXPECT_FALSE(conda->packages.count("ubuntu")) << "a system is no package";
+  auto comments = read_typed_env_list("# Tested with\n# flash-attn-2.4.2\n# torch==2.1.2\n# NVIDIA A100-SXM4-80GB\n# cuda 12.1\n");
+  ASSERT_TRUE(comments);
+  EXPECT_EQ(comments->torch_version, "2.1.2");
+  auto tabs = read_typed_env_list("cuda\t\t11.3\ntorch\t\t1.10.0\ntorchvision\t0.11.0\nmmcv-full\t1.4.0\n");
+  ASSERT_TRUE(tabs);
+  EXPECT_EQ(tabs->packages.at("torchvision"), "0.11.0");
+  // torch's CUDA typed by its attribute's name, and "Python 3.13.6" as a row.
+  auto attr = read_typed_env_list("Python 3.13.6\nTorch: 2.8.0+cu129\nTorch.version.cuda: 12.9\n");
+  ASSERT_TRUE(attr);
+  EXPECT_EQ(attr->python_version, "3.13.6");
+  EXPECT_EQ(attr->torch_cuda, std::optional<std::string>("12.9"));
+  // An environment variable, "Windows 10" and "RTX 3090" are no rows.
+  EXPECT_FALSE(read_typed_env_list("TORCH_CUDA_ARCH_LIST=8.6\nWindows 10\nRTX 3090\n"));
+}
+
+TEST(PasteFormats, JaxAndCoquiTtsEnvironmentReports) {
+  auto jax = read_jax_environment_info(paste("pasted_env/jax-ml-jax-19821.txt"));
+  ASSERT_TRUE(jax);
+  EXPECT_EQ(jax->packages.at("jaxlib"), "0.4.24");
+  EXPECT_EQ(jax->python_version, "3.12.1");
+  EXPECT_FALSE(read_jax_environment_info("jax: 0.4.24\n")) << "jaxlib's row too";
+  auto tts = read_coqui_tts_env(paste("pasted_env/coqui-ai-TTS-1516.txt"));
+  ASSERT_TRUE(tts);
+  EXPECT_EQ(tts->torch_version, "1.11.0+cu102");
+  EXPECT_EQ(tts->torch_cuda, std::optional<std::string>("10.2"));
+  EXPECT_EQ(tts->gpus.size(), 4u);
+  EXPECT_EQ(tts->python_version, "3.8.10");
+  EXPECT_FALSE(read_coqui_tts_env("{\"Packages\": {\"numpy\": \"1.22.3\"}}"));
+}
+
+TEST(PasteFormats, MoreWaysAProgramRefusesTheDriver) {
+  EXPECT_EQ(cuda_runtime_refusal("CUDA error 222 at ggml-cuda.cu:6045: the provided PTX was compiled with an "
+                                 "unsupported toolchain.\n"),
+            "a CUDA program: CUDA error 222 at ggml-cuda.cu:6045: the provided PTX was compiled with an unsupported "
+            "toolchain");
+  EXPECT_EQ(cuda_runtime_refusal("W nvptx_compiler.cc:744] The NVIDIA driver's CUDA version is 12.2 which is older "
+                                 "than the ptxas CUDA version (12.3.107). Because the driver is older ...\n"),
+            "XLA: The NVIDIA driver's CUDA version is 12.2 which is older than the ptxas CUDA version (12.3.107)");
+  // THC's error 802 is torch's CUDA initialization failing, spelled as its warning spells it.
+  EXPECT_EQ(torch_cuda_init_failure("THCudaCheck FAIL file=THCGeneral.cpp line=50 error=802 : system not yet "
+                                    "initialized\n")
+                .rfind("Error 802: system not yet initialized", 0),
+            0u);
+  // Docker's refusal of --gpus without the NVIDIA runtime.
+  auto docker = read_container_banner("docker: Error response from daemon: could not select device driver \"\" with "
+                                      "capabilities: [[gpu]].\n");
+  ASSERT_TRUE(docker);
+  EXPECT_EQ(docker->driver_failure.rfind(kDockerNoGpuRuntime, 0), 0u) << docker->driver_failure;
+}
+
+TEST(PasteFormats, LoaderMessagesOfWindowsMacosAndAWrappedOne) {
+  auto dll = read_import_warnings("Can't import SageAttention: DLL load failed while importing libtriton: The "
+                                  "specified module could not be found.\n");
+  EXPECT_TRUE(dll.count("triton")) << "libtriton is triton's";
+  auto mac = read_import_warnings("OSError: dlopen(/Users/x/miniforge3/lib/python3.9/site-packages/torchaudio/lib/"
+                                  "libtorchaudio.so, 0x0006): Symbol not found: __ZN2at14RecordFunctionC1ENS_11RecordScopeEb\n");
+  ASSERT_TRUE(mac.count("torchaudio"));
+  auto wrapped = read_import_warnings("`flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined\n symbol: "
+                                      "_ZN3c104impl3cow11cow_deleterEPv`\n");
+  ASSERT_EQ(wrapped.size(), 1u);
+  EXPECT_NE(wrapped.begin()->second.find("undefined symbol: _ZN3c104impl3cow11cow_deleterEPv"), std::string::npos);
+  auto glued = read_import_warnings("/env/lib/python3.7/site-packages/mmcv/_ext.cpython-37m-x86_64-linux-gnu.so:undefined "
+                                    "symbol: _ZN3c106Symbol14fromQualStringERKSs,how can I solve the problem?\n");
+  EXPECT_TRUE(glued.count("mmcv"));
+}
+
+TEST(PasteFormats, PipConflictsKeepTheTorchRequirementAsPrinted) {
+  auto f = read_pip_conflicts("ERROR: torchvision 0.7.0.dev20200610 has requirement torch==1.6.0.dev20200609, but "
+                              "you'll have torch 1.6.0.dev20200610 which is incompatible.\n"
+                              "llava 1.2.2.post1 requires torch==2.1.2; python_version >= \"3.8\", but you have torch "
+                              "2.0.1 which is incompatible.\n");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->torch_requirements.at("torchvision"), "torch==1.6.0.dev20200609");
+  EXPECT_EQ(f->torch_requirements.at("llava"), "torch==2.1.2");
+}

@@ -92,11 +92,16 @@ std::string cxx_abi_sentence(CxxAbi a) {
 }  // namespace
 
 std::string undefined_symbol_in(const std::string& error) {
-  const std::string key = "undefined symbol: ";
+  std::string key = "undefined symbol: ";
   auto p = error.find(key);
+  // macOS's dyld: "Symbol not found: __ZN2at14RecordFunction..." (Mach-O names carry one more leading '_').
+  const bool macho = p == std::string::npos && (p = error.find("Symbol not found: ")) != std::string::npos;
+  if (macho) key = "Symbol not found: ";
   if (p == std::string::npos) return "";
   auto e = error.find_first_of(" \n\t,`'\"", p + key.size());
-  return error.substr(p + key.size(), e == std::string::npos ? std::string::npos : e - p - key.size());
+  std::string symbol = error.substr(p + key.size(), e == std::string::npos ? std::string::npos : e - p - key.size());
+  if (macho && symbol.rfind("__Z", 0) == 0) symbol.erase(0, 1);
+  return symbol;
 }
 
 bool is_torch_symbol(const std::string& demangled) {

@@ -39,7 +39,8 @@ std::vector<SymbolGroup> diagnose(const LoadGraph& g, const SymbolCheck& check, 
 /// A demangled name in torch's own namespaces (c10::, at::, torch::, caffe2::, typeinfo/vtable of them).
 bool is_torch_symbol(const std::string& demangled);
 
-/// The first undefined symbol an import error names ("undefined symbol: ncclRecv"), "" when none.
+/// The first undefined symbol an import error names ("undefined symbol: ncclRecv"; macOS's "Symbol not found:
+/// __ZN2at..." without Mach-O's extra leading underscore), "" when none.
 std::string undefined_symbol_in(const std::string& error);
 
 /// Every libstdc++.so.6 on this machine (ld.so.cache, default and GCC/conda directories) that defines

@@ -199,7 +199,8 @@ void check_kernel_refusal(const DoctorContext& ctx, const std::vector<std::strin
     }
   if (!gpu) return;
   const std::string cc = cc_of(*gpu), sm = sm_of(*gpu);
-  const bool library_check = inventory::is_library_arch_check(said);
+  const bool ggml = starts_with(said, inventory::kGgmlKernelRefusal);
+  const bool library_check = ggml || inventory::is_library_arch_check(said);
   const bool torch_covers = !torch_targets.empty() && arch_coverage(cc, torch_targets) == Coverage::kSass;
   if (!library_check && !torch_covers) return;
   Finding f;
@@ -208,8 +209,21 @@ void check_kernel_refusal(const DoctorContext& ctx, const std::vector<std::strin
   f.title = "A compiled extension has no kernels for " + gpu->name + " (" + sm + ")" +
             (torch_covers ? ", though torch has" : "");
   f.evidence = {{"GPU " + std::to_string(gpu->index), gpu->name + " (compute capability " + cc + ")", gpu->source},
-                {"the error", said, "the pasted report"}};
+                {"the error", ggml ? said.substr(inventory::kGgmlKernelRefusal.size()) : said, "the pasted report"}};
   if (torch_covers) f.evidence.push_back({"torch arch list", join(torch_targets, " "), "torch " + ctx.python->torch_version});
+  if (ggml) {
+    f.title = "ggml's CUDA backend (llama.cpp, ollama) has no kernels for " + gpu->name + " (" + sm + ")";
+    f.explanation = "The error comes from ggml's own source (ggml-cuda.cu): the binary was built with "
+                    "CMAKE_CUDA_ARCHITECTURES that leave out " + sm + ", so its kernels do not load on this GPU.";
+    f.add_fix("Use a build whose CUDA architectures include " + sm + " (the project's release binaries list them), "
+              "or build llama.cpp for this GPU, in its checkout",
+              {"cmake -B build -DGGML_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=" + std::to_string(gpu->cc_major) +
+                   std::to_string(gpu->cc_minor),
+               "cmake --build build --config Release"},
+              "needs a CUDA toolkit that still supports " + sm);
+    out.push_back(std::move(f));
+    return;
+  }
   f.explanation = library_check
                       ? "The library checks the GPU's architecture itself and refuses this one: its kernels were not "
                         "built for " + sm + " (FlashAttention 2 needs Ampere, sm_80, or newer)."

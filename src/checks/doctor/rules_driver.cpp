@@ -182,6 +182,12 @@ bool check_driver_library_mismatch(const DoctorContext& ctx, std::vector<Finding
                   "answers \"Driver/library version mismatch\" and cuInit fails with CUDA error 803 "
                   "(cudaErrorSystemDriverMismatch): torch.cuda.is_available() is False. Rebooting loads the "
                   "installed module; reloading the nvidia modules does too when no process holds the GPU.";
+  // A libcuda newer than the module, in a container: the image's forward-compatibility library (cuda-compat),
+  // which only data-centre GPUs on a supported driver branch accept; rebooting the host changes nothing.
+  if (d.error.find("DSO version") != std::string::npos)
+    f.add_fix("In a container: use an image whose CUDA the host's driver supports (or one without the cuda-compat "
+              "libcuda), and compare the two versions the error names",
+              {"cat /proc/driver/nvidia/version", "ldconfig -p | grep libcuda.so.1"});
   f.add_fix("Reboot, so the kernel module of the installed driver is the one loaded (compare the two versions first)",
             {"cat /proc/driver/nvidia/version", "sudo reboot"}, "needs root; stops every process on the node");
   out.push_back(std::move(f));

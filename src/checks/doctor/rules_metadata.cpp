@@ -351,6 +351,30 @@ void check_import_failures(const DoctorContext& ctx, std::vector<Finding>& out) 
   const auto& py = *ctx.python;
   for (const auto& [module, error] : py.import_errors) {
     if (already_reported(out, error)) continue;  // an ext.* rule already explained this very error
+    // The driver's own library missing where the module ran (a container started without the GPUs, a machine
+    // without the driver): no CUDA program runs there, whatever this module is.
+    if (error.find("libcuda.so.1: cannot open shared object file") != std::string::npos) {
+      const bool said = std::any_of(out.begin(), out.end(), [](const Finding& d) {
+        return d.id == "driver.missing" && d.status == Status::kFail;
+      });
+      if (said) continue;
+      Finding f;
+      f.id = "driver.missing";
+      f.status = Status::kFail;
+      f.title = "import " + module + " cannot load libcuda.so.1, the NVIDIA driver's library: no driver where it ran";
+      f.evidence = {{"import " + module, error, ctx.python_from_paste() ? "the pasted report" : ctx.python_label()}};
+      if (ctx.inv.driver.present)
+        f.evidence.push_back({"driver (stated for the host)", ctx.inv.driver.version, ctx.inv.driver.source});
+      f.explanation = "libcuda.so.1 comes with the NVIDIA driver, not with CUDA's toolkit or pip's wheels. Inside a "
+                      "container it is there only when the container was started with the GPUs (docker run --gpus "
+                      "all, the NVIDIA container runtime); on a machine, the driver is not installed or not on the "
+                      "loader's path.";
+      f.add_fix("In a container: start it again with the GPUs passed in (`--gpus all` on docker run's command line). "
+                "On a machine: see whether the driver answers and where its library is",
+                {"nvidia-smi", "ldconfig -p | grep libcuda.so.1"});
+      out.push_back(std::move(f));
+      continue;
+    }
     Finding f;
     // The package's own words name the cause: built for another torch (xFormers' "built for PyTorch X ...
     // (you have Y)", DeepSpeed's "ops were compiled and installed with a different version", torchvision's

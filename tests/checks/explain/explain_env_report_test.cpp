@@ -1,5 +1,8 @@
 // A pasted environment report is input: `doctor --from-text FILE` judges a real collect_env output, and
 // `explain` recognises one inside a log; and explain gathers this machine's facts only when a fix asks.
+#include <algorithm>
+#include <map>
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -230,4 +233,116 @@ TEST(DoctorFromText, NumpysAbiWarningAloneIsNumpyAbi) {
   for (const auto& f : findings(nlohmann::json::parse(r.out), "findings"))
     failed |= f["id"] == "python.numpy_abi" && f["title"].get<std::string>().find("numpy 2.3.0") != std::string::npos;
   EXPECT_TRUE(failed) << r.out;
+}
+
+namespace {
+
+// doctor --from-text on a corpus paste: its exit code and the findings by id.
+struct Judged {
+  int exit_code = -1;
+  std::map<std::string, nlohmann::json> by_id;
+  std::string out;
+};
+Judged judge(const std::string& corpus_case) {
+  auto r = gpucheck_run({"doctor", "--from-text", kData + "/pasted_env/" + corpus_case + ".txt", "--json"});
+  Judged j{r.exit_code, {}, r.out + r.err};
+  if (r.exit_code == 2) return j;
+  for (const auto& f : findings(nlohmann::json::parse(r.out), "findings")) j.by_id.emplace(f["id"].get<std::string>(), f);
+  return j;
+}
+
+std::vector<std::string> commands_of(const nlohmann::json& finding) {
+  std::vector<std::string> out;
+  for (const auto& fx : finding["fixes"])
+    for (const auto& c : fx["commands"]) out.push_back(c.get<std::string>());
+  return out;
+}
+
+}  // namespace
+
+TEST(DoctorFromText, AProgramsRefusalOfTheDriverWithoutItsVersionIsTooOldForItsRuntime) {
+  // llama-cpp-python 1436: CUDA error 35 from ggml beside `nvcc --version`, no driver stated.
+  auto error35 = judge("abetlen-llama-cpp-python-1436");
+  EXPECT_EQ(error35.exit_code, 1) << error35.out;
+  ASSERT_TRUE(error35.by_id.count("driver.too_old_for_runtime")) << error35.out;
+  EXPECT_EQ(error35.by_id["driver.too_old_for_runtime"]["status"], "fail");
+  // ctransformers 162: error 222, the PTX of a newer CUDA than the driver's, typed beside prose only.
+  auto ptx = judge("marella-ctransformers-162");
+  ASSERT_TRUE(ptx.by_id.count("driver.too_old_for_runtime")) << ptx.out;
+  EXPECT_NE(ptx.by_id["driver.too_old_for_runtime"]["explanation"].get<std::string>().find("222"), std::string::npos);
+  // JAX 19821: XLA's warning that the driver (CUDA 12.2) is older than its ptxas: slower, not broken.
+  auto xla = judge("jax-ml-jax-19821");
+  EXPECT_EQ(xla.exit_code, 0) << xla.out;
+  ASSERT_TRUE(xla.by_id.count("driver.too_old_for_runtime")) << xla.out;
+  EXPECT_EQ(xla.by_id["driver.too_old_for_runtime"]["status"], "warn");
+}
+
+TEST(DoctorFromText, DockersRefusalOfGpusIsAMissingRuntimeWithItsRegistrationAsTheFix) {
+  auto j = judge("huggingface-text-generation-inference-904");
+  EXPECT_EQ(j.exit_code, 1) << j.out;
+  ASSERT_TRUE(j.by_id.count("driver.missing")) << j.out;
+  const auto cmds = commands_of(j.by_id["driver.missing"]);
+  EXPECT_NE(std::find(cmds.begin(), cmds.end(), "sudo nvidia-ctk runtime configure --runtime=docker"), cmds.end())
+      << j.by_id["driver.missing"].dump();
+}
+
+TEST(DoctorFromText, PipsOwnTorchPinIsJudgedWithACommandOnlyWhereOneWorks) {
+  // LLaVA 1648: a package PyPI's table does not hold, pinned to torch 2.1.2: that torch, nothing else.
+  auto llava = judge("haotian-liu-LLaVA-1648");
+  ASSERT_TRUE(llava.by_id.count("ext.torch_out_of_range")) << llava.out;
+  EXPECT_EQ(commands_of(llava.by_id["ext.torch_out_of_range"]),
+            std::vector<std::string>{"python -m pip install torch==2.1.2"});
+  // The evidence names the report, not an interpreter path the paste never had.
+  for (const auto& e : llava.by_id["ext.torch_out_of_range"]["evidence"])
+    EXPECT_EQ(e["source"].get<std::string>().find(" at python"), std::string::npos) << e.dump();
+  // pytorch 40013: nightlies a day apart; no command (a nightly's pin leaves the index), the pair named.
+  auto nightly = judge("pytorch-pytorch-40013");
+  ASSERT_TRUE(nightly.by_id.count("ext.torch_out_of_range")) << nightly.out;
+  EXPECT_TRUE(commands_of(nightly.by_id["ext.torch_out_of_range"]).empty());
+  // pytorch 87075: the same beside a full collect_env, whose versions win.
+  auto beside = judge("pytorch-pytorch-87075");
+  EXPECT_TRUE(beside.by_id.count("ext.torch_out_of_range")) << beside.out;
+}
+
+TEST(DoctorFromText, AnUndefinedTorchSymbolOfTorchsOwnAbiIsAnotherTorchRelease) {
+  // mmdetection 3991: "...ERKSs" (old-ABI std::string) beside pytorch=1.4.0, whose pip build is old ABI too.
+  auto j = judge("open-mmlab-mmdetection-3991");
+  EXPECT_TRUE(j.by_id.count("ext.built_for_other_torch")) << j.out;
+  EXPECT_FALSE(j.by_id.count("ext.cxx11_abi_mismatch")) << j.out;
+}
+
+TEST(DoctorFromText, TheDriversLibraryMissingWhereAModuleRanIsNoDriverThere) {
+  // xinference 2340: llama_cpp cannot load libcuda.so.1 in a container started without --gpus.
+  auto j = judge("xorbitsai-inference-2340");
+  ASSERT_TRUE(j.by_id.count("driver.missing")) << j.out;
+  EXPECT_EQ(j.by_id["driver.missing"]["status"], "fail");
+  EXPECT_FALSE(j.by_id.count("python.import_failed")) << "one finding for one cause";
+}
+
+TEST(DoctorFromText, GgmlsOwnKernelRefusalIsItsArchitectureList) {
+  // ollama 11270: "no kernel image" from ggml-cuda.cu, the log's GPU at compute 6.1.
+  auto j = judge("ollama-ollama-11270");
+  ASSERT_TRUE(j.by_id.count("ext.arch_not_built")) << j.out;
+  const auto cmds = commands_of(j.by_id["ext.arch_not_built"]);
+  ASSERT_FALSE(cmds.empty());
+  EXPECT_NE(cmds.front().find("-DCMAKE_CUDA_ARCHITECTURES=61"), std::string::npos) << cmds.front();
+}
+
+TEST(DoctorFromText, XlasDsoMismatchIsTheDriversPartsDisagreeing) {
+  auto j = judge("jax-ml-jax-15961");
+  EXPECT_TRUE(j.by_id.count("driver.library_mismatch")) << j.out;
+}
+
+TEST(DoctorFromText, CudaThirteensUnsuffixedWheelsBesideCu12OnesAreTwoMajors) {
+  auto j = judge("vllm-project-vllm-44335");
+  ASSERT_TRUE(j.by_id.count("python.cuda_wheels_two_majors")) << j.out;
+  const auto& f = j.by_id["python.cuda_wheels_two_majors"];
+  EXPECT_NE(f["explanation"].get<std::string>().find("nvidia/cu13"), std::string::npos) << f.dump();
+  for (const auto& c : commands_of(f)) EXPECT_EQ(c.find("uninstall"), std::string::npos) << "nothing shares a file";
+}
+
+TEST(DoctorFromText, CoquiTtsEnvironmentJsonIsReadAndAFineOneIsNotFlagged) {
+  // TTS 1516: four Tesla M40 (sm_52) under torch 1.11.0+cu102, which ships sm_50 SASS.
+  auto j = judge("coqui-ai-TTS-1516");
+  EXPECT_EQ(j.exit_code, 0) << j.out;
 }
