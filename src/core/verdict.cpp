@@ -171,7 +171,7 @@ bool fails_under(const std::string& id, Goal goal) {
   return goal == Goal::kSourceBuild && canonical_cause_id(id) == "cuda.nvcc_torch_major_mismatch";
 }
 
-void apply_goal(std::vector<Finding>& findings, Goal goal) {
+void apply_goal(std::vector<Finding>& findings, Goal goal, const std::string& why) {
   for (auto& f : findings) {
     // A rule marks what a source build cannot survive (details.fatal_for_build: the major mismatch, a minor
     // one under old setuptools); the goal decides whether that is an error now.
@@ -179,7 +179,7 @@ void apply_goal(std::vector<Finding>& findings, Goal goal) {
                        (goal == Goal::kSourceBuild && f.details.is_object() && f.details.value("fatal_for_build", false));
     if (!fatal || f.status != Status::kWarn) continue;
     f.status = Status::kFail;
-    f.summary = "This command's goal is a source build, which this breaks. " + f.summary;
+    f.summary = why + f.summary;
   }
 }
 

@@ -46,9 +46,10 @@ Concern concern_of(const Finding& f);
 /// source build).
 bool fails_under(const std::string& id, Goal goal);
 
-/// Raises the findings that `goal` makes fatal to FAIL (their title then says so); the rest unchanged.
-/// The single place that turns "at risk" into "breaks this goal".
-void apply_goal(std::vector<Finding>& findings, Goal goal);
+/// Raises the findings that `goal` makes fatal to FAIL (their summary then starts with `why`); the rest
+/// unchanged. The single place that turns "at risk" into "breaks this goal".
+void apply_goal(std::vector<Finding>& findings, Goal goal,
+                const std::string& why = "This command's goal is a source build, which this breaks. ");
 
 /// The findings a user should act on, most blocking first: broken now, then at risk, then notes that are
 /// warnings; within each, failures before warnings, a root cause (details.root) before its consequences,

@@ -77,7 +77,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PythonEnv, interpreter, version,
                                                 torch_arch_list, torch_gpu_refusal, cuda_available, cuda_error, torch_import_error,
                                                 mapped_libraries, mapped_library_versions, packages, executable, torch_git_version,
                                                 probe_seconds, import_errors, torch_numpy_error, extension_archs, kernel_refusal,
-                                                stated_torch_requirements,
+                                                stated_torch_requirements, build_refusal,
                                                 distributions, shared_files)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Compiler, name, path, version, source)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(System, os_id, os_version_id, os_pretty, kernel, glibc,

@@ -182,6 +182,10 @@ struct PythonEnv {
   // torch 1.6.1 which is incompatible" as name -> "torch==1.6.0", the specifier as pip printed it. Pasted
   // reports only: on a machine each distribution's METADATA states it.
   std::map<std::string, std::string> stated_torch_requirements;
+  // A build's own check refusing nvcc against torch's CUDA, pasted (torch.utils.cpp_extension's "The detected
+  // CUDA version (12.1) mismatches ...", DeepSpeed's op builder's, apex's setup.py's): the paste is of a source
+  // build that stopped, so that build is the goal it is judged for. Pasted reports only.
+  std::string build_refusal;
   std::vector<Distribution> distributions;  // every distribution in its site-packages (dist-info metadata)
   std::vector<SharedFile> shared_files;     // files more than one distribution's RECORD lists
 

@@ -134,6 +134,10 @@ bool says_built_for_another_torch(const std::string& error) {
          error.find(kTorchaoSkipsOps) != std::string::npos;
 }
 
+bool says_torch_out_of_range(const std::string& error) {
+  return starts_with(error, kUnslothTorchTooNew) && ends_with(error, " too new!");
+}
+
 std::optional<std::string> torch_cuda_from_local_tag(const std::string& torch_version) {
   auto plus = torch_version.find('+');
   if (plus == std::string::npos) return std::nullopt;
@@ -524,6 +528,33 @@ std::optional<PastedFacts> read_cpp_extension_check(std::string_view text) {
       f.states_nvcc = true;
       f.torch_cuda = torch;
       f.torch_check_ran = true;
+      // torch's and DeepSpeed's words for a minor mismatch only warn ("has a minor version mismatch", "accepting
+      // this combination"); the rest stops the build.
+      const std::string said = joined.substr(at, std::min<std::size_t>(240, joined.size() - at));
+      if (said.find("minor version mismatch") == std::string::npos && said.find("accepting this combination") == std::string::npos)
+        f.build_refusal = trim(said.substr(0, said.find(". ") == std::string::npos ? said.size() : said.find(". ") + 1));
+      return f;
+    }
+  }
+  // apex's setup.py (check_cuda_torch_binary_vs_bare_metal) prints `nvcc -V` after "Compiling cuda extensions
+  // with", then "Cuda extensions are being compiled with a version of Cuda that does not match the version used to
+  // compile Pytorch binaries.  Pytorch binaries were compiled with Cuda 10.2." (a RuntimeError; a warning in
+  // apex before 2019).
+  const std::string apex = "Pytorch binaries were compiled with Cuda ";
+  if (const auto at = joined.find(apex); at != std::string::npos) {
+    std::string torch = dotted_number_at(joined, at + apex.size(), '\0');
+    const auto compiling = joined.rfind("Compiling cuda extensions with", at);
+    const auto release = compiling == std::string::npos ? std::string::npos : joined.find("release ", compiling);
+    const std::string nvcc = release == std::string::npos || release > at ? "" : dotted_number_at(joined, release + 8, ',');
+    if (!torch.empty() && !nvcc.empty()) {
+      PastedFacts f;
+      f.format = "apex's CUDA check";
+      f.nvcc_version = nvcc;
+      f.states_nvcc = true;
+      f.torch_cuda = torch.substr(0, torch.find('.', torch.find('.') + 1));  // "9.0.176" -> "9.0"
+      f.torch_check_ran = true;
+      const auto from = joined.rfind("Cuda extensions are being compiled", at);
+      f.build_refusal = trim(joined.substr(from == std::string::npos ? at : from, at + apex.size() + torch.size() - (from == std::string::npos ? at : from)));
       return f;
     }
   }
@@ -1452,6 +1483,15 @@ std::map<std::string, std::string> read_import_warnings(std::string_view text) {
       if (const std::string named = failed_extension(trim(t), ""); !named.empty() && named != raising_import)
         raising_import.clear();
       close_traceback(t);
+    } else if (!typed_import.empty() && exception_line(trim(t)) &&
+               (starts_with(trim(t), "ImportError: ") || starts_with(trim(t), "OSError: ") ||
+                starts_with(trim(t), "ModuleNotFoundError: "))) {
+      // The traceback's frames left out of the paste (pytorch 15752: ">>>import torch", "from torch._C import *",
+      // "ImportError: libcudnn.so.6: ..."): the import typed just above raised it.
+      raising_import = typed_import;
+      how = ">>> import ";
+      typed_import.clear();
+      close_traceback(trim(t));
     } else if (!trim(t).empty()) {
       typed_import.clear();
     }
@@ -1493,6 +1533,11 @@ std::map<std::string, std::string> read_import_warnings(std::string_view text) {
       if (module == "libtriton") module = "triton";
       else if (starts_with(module, "_")) module = last_package;
       if (python_identifier(module) && !out.count(module)) out[module] = trim(t.substr(d));
+    }
+    // Unsloth's installer helper: "RuntimeError: Torch = 2.6.0+cu124 too new!".
+    if (auto u = t.find(std::string("Error: ") + kUnslothTorchTooNew); u != std::string::npos && !out.count("unsloth")) {
+      const std::string said = trim(t.substr(u + 7));
+      if (says_torch_out_of_range(said)) out["unsloth"] = said;
     }
     // vLLM: "WARNING 11-14 02:19:07 _custom_ops.py:20] Failed to import from vllm._C with ModuleNotFoundError(...)"
     auto at = t.find("Failed to import from vllm._C with ");

@@ -39,6 +39,7 @@ struct PastedFacts {
   std::string torch_gpu_refusal;         // torch's warning that a GPU is not supported ("... is not compatible ...")
   std::map<std::string, std::vector<std::string>> extension_archs;  // "detectron2 arch flags  7.5": name -> archs
   std::map<std::string, std::string> torch_requirements;  // pip's conflicts: "torchvision" -> "torch==1.6.0"
+  std::string build_refusal;  // a build's check refusing nvcc against torch's CUDA, as printed
   bool torch_check_ran = false;  // torch's own check printed torch_cuda: torch is installed, its version unstated
 };
 
@@ -224,6 +225,10 @@ inline constexpr const char* kContainerNoDriver = "The NVIDIA Driver was not det
 inline constexpr const char* kDockerNoGpuRuntime = "could not select device driver \"\" with capabilities: [[gpu]]";
 inline constexpr const char* kDeepspeedOpsMismatch = "ops were compiled and installed with a different version";
 bool says_built_for_another_torch(const std::string& error);
+/// Unsloth's installer helper refusing the installed torch: "RuntimeError: Torch = 2.6.0+cu124 too new!" (its
+/// pip extras stop at the torch it knows). An import error of "unsloth" that begins with it.
+inline constexpr const char* kUnslothTorchTooNew = "Torch = ";
+bool says_torch_out_of_range(const std::string& error);
 
 /// "2.1.0+cu121" -> "12.1", "1.13.1+cu117" -> "11.7", "2.1.0+cpu" -> "", other -> unset.
 std::optional<std::string> torch_cuda_from_local_tag(const std::string& torch_version);

@@ -73,7 +73,10 @@ std::optional<PastedFacts> read_coqui_tts_env(std::string_view text) {
   const std::string all(text);
   const auto open = all.find('{'), close = all.rfind('}');
   if (open == std::string::npos || close == std::string::npos || close < open) return std::nullopt;
-  const auto json = nlohmann::json::parse(all.substr(open, close - open + 1), nullptr, false);
+  auto json = nlohmann::json::parse(all.substr(open, close - open + 1), nullptr, false);
+  // Copied without its opening brace ("\"CUDA\": {" first): the object it was.
+  if (const auto first = all.find_first_not_of(" \t\r\n"); !json.is_object() && first != std::string::npos && all[first] == '"')
+    json = nlohmann::json::parse("{" + all.substr(first, close - first + 1), nullptr, false);
   if (!json.is_object() || !json.contains("Packages") || !json["Packages"].is_object()) return std::nullopt;
   const auto& packages = json["Packages"];
   if (!packages.contains("PyTorch_version") || !packages["PyTorch_version"].is_string()) return std::nullopt;

@@ -67,6 +67,7 @@ void merge(Inventory& inv, const PastedFacts& f) {
   if (py.torch_numpy_error.empty()) py.torch_numpy_error = f.numpy_abi_error;
   for (const auto& [k, v] : f.extension_archs) py.extension_archs.emplace(k, v);
   for (const auto& [k, v] : f.torch_requirements) py.stated_torch_requirements.emplace(k, v);
+  if (py.build_refusal.empty()) py.build_refusal = f.build_refusal;
   if (!py.cuda_available && f.cuda_available) py.cuda_available = f.cuda_available;
   if (py.torch_version.empty() && !f.torch_version.empty()) py.torch_version = f.torch_version;
   // torch's own check printed its CUDA (cpp_extension's refusal): torch is there, its version not stated.
@@ -238,14 +239,18 @@ std::optional<PastedEnvironment> read_pasted_environment(std::string_view pasted
   // XLA's (and TensorFlow's) diagnosis that the loaded libcuda is not the kernel module's version: "kernel version
   // 470.182.3 does not match DSO version 520.61.5 -- cannot find working devices in this configuration" (a
   // container's forward-compatibility libcuda on an older host driver). The driver's parts disagree.
+  // nvidia-smi's own "Failed to initialize NVML: Driver/library version mismatch" beside another nvidia-smi's
+  // table (the host's, then a container's) is the same state where it ran.
   if (log_statements && inv.driver.error.empty())
-    for (const auto& t : paste_text::lines_of(text))
-      if (const auto at = t.find("does not match DSO version"); at != std::string::npos) {
-        const auto from = t.find("kernel version ");
-        inv.driver.error = trim(t.substr(from == std::string::npos ? at : from));
-        inv.driver.source = "pasted XLA diagnostics";
-        break;
-      }
+    for (const auto& t : paste_text::lines_of(text)) {
+      const auto dso = t.find("does not match DSO version");
+      const auto nvml = t.find(kNvmlDriverLibraryMismatch);
+      if (dso == std::string::npos && nvml == std::string::npos) continue;
+      const auto from = dso != std::string::npos ? t.find("kernel version ") : nvml;
+      inv.driver.error = trim(t.substr(from == std::string::npos ? dso : from));
+      inv.driver.source = dso != std::string::npos ? "pasted XLA diagnostics" : "pasted nvidia-smi";
+      break;
+    }
   std::vector<knowledge::GpuModel> models;
   for (auto& g : inv.gpus) {
     if (compat_dir.empty() || g.cc_major != 0 || g.name.empty()) continue;

@@ -161,10 +161,14 @@ model::Report doctor_report(model::Report base, const inventory::Inventory& inv,
     plan.erase(plan.begin() + 1, plan.end());
     plan.insert(plan.end(), rest.begin(), rest.end());
   }
-  // What the user asked for decides whether a build risk is an error (core/verdict.h).
-  if (source_build) {
+  // What the user asked for decides whether a build risk is an error (core/verdict.h); a pasted build that a
+  // check stopped was that goal.
+  const bool pasted_build = ctx.python && !ctx.python->build_refusal.empty();
+  if (source_build || pasted_build) {
     auto& found = r.section("findings").findings;
-    apply_goal(found, Goal::kSourceBuild);
+    apply_goal(found, Goal::kSourceBuild,
+               source_build ? "This command's goal is a source build, which this breaks. "
+                            : "The pasted source build stopped on this (" + ctx.python->build_refusal + "). ");
     std::stable_sort(found.begin(), found.end(),
                      [](const Finding& a, const Finding& b) { return severity(a.status) > severity(b.status); });
   }

@@ -394,12 +394,18 @@ void check_import_failures(const DoctorContext& ctx, std::vector<Finding>& out) 
     const std::string& demangled = cause.demangled;
     const bool other_torch = inventory::says_built_for_another_torch(error) || cause.verdict == SymbolCause::kOtherTorch ||
                              (cause.verdict == SymbolCause::kStringAbi && keep);
-    f.id = string_abi ? "ext.cxx11_abi_mismatch" : other_torch ? "ext.built_for_other_torch" : "python.import_failed";
+    // The package's own words that the installed torch is outside what it supports (Unsloth's "Torch = X too new!").
+    const bool out_of_range = inventory::says_torch_out_of_range(error);
+    f.id = out_of_range ? "ext.torch_out_of_range"
+           : string_abi ? "ext.cxx11_abi_mismatch"
+           : other_torch ? "ext.built_for_other_torch"
+                         : "python.import_failed";
     // torchao without its C++ ops still imports: what uses them fails, the rest works.
     const bool ops_only = error.find(inventory::kTorchaoSkipsOps) != std::string::npos;
     f.status = ops_only ? Status::kWarn : Status::kFail;
     const std::string installed_torch = py.torch_version.empty() ? "the installed one" : py.torch_version;
-    f.title = string_abi ? module + " was built with the other C++11 string ABI than " + installed_torch + ": import fails in " + py.interpreter
+    f.title = out_of_range ? module + " refuses torch " + installed_torch + ": " + error
+              : string_abi ? module + " was built with the other C++11 string ABI than " + installed_torch + ": import fails in " + py.interpreter
               : other_torch ? module + " was built for another torch than " + installed_torch +
                                   (ops_only ? ": its C++ ops do not load in " : ": import fails in ") + py.interpreter
                           : "import " + module + " fails in " + py.interpreter;
@@ -426,6 +432,10 @@ void check_import_failures(const DoctorContext& ctx, std::vector<Finding>& out) 
                        "against another torch release, so it must be reinstalled for, or rebuilt against, the torch "
                        "installed now (or, if its library does not link libtorch, it was imported before torch).";
     if (keep) f.fixes.push_back(std::move(*keep));
+    else if (out_of_range)
+      f.add_fix("Upgrade " + dist + ": its newer releases know newer torch releases",
+                pip_install(ctx, "--upgrade " + shell_quote(dist)),
+                "may also change the packages it pins (unsloth_zoo, xformers, bitsandbytes)");
     out.push_back(std::move(f));
   }
 }

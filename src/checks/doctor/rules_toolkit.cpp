@@ -49,7 +49,9 @@ void check_mismatch(const DoctorContext& ctx, std::vector<Finding>& out) {
   // torch < 1.10 compares nothing: a minor mismatch builds and runs; a major one builds too, and the
   // extension then carries another CUDA's code beside torch's runtime (found at run time, not at build).
   const bool unchecked = rule && rule->check == "none";
-  if (unchecked && !major) return;
+  // A pasted build's own check refused the pair (apex's refuses a minor mismatch too): that build stopped.
+  const bool refused = !ctx.python->build_refusal.empty();
+  if (unchecked && !major && !refused) return;
   std::string setuptools;
   if (auto it = ctx.python->packages.find("setuptools"); it != ctx.python->packages.end()) setuptools = it->second;
   bool old_setuptools = rule && rule->old_setuptools_all_fatal && !setuptools.empty() &&
@@ -60,7 +62,7 @@ void check_mismatch(const DoctorContext& ctx, std::vector<Finding>& out) {
   // At risk, not broken: nothing installed changes, only a later source build against this torch stops.
   // It is an error only when the command's goal is that build (core/verdict.h apply_goal).
   f.status = Status::kWarn;
-  if (major || old_setuptools) f.details["fatal_for_build"] = true;  // refused, or (torch < 1.10) built broken
+  if (major || old_setuptools || refused) f.details["fatal_for_build"] = true;  // refused, or (torch < 1.10) built broken
   f.title = "Extension builds would use nvcc " + nvcc_mm + " but torch " + ctx.python->torch_version +
             " was built with CUDA " + torch_mm;
   f.summary = unchecked
@@ -76,6 +78,7 @@ void check_mismatch(const DoctorContext& ctx, std::vector<Finding>& out) {
                 {"nvcc", tk->version, tk->nvcc.empty() ? tk->root : tk->nvcc},
                 {"toolkit chosen by torch.utils.cpp_extension", tk->root, ctx.build.reason}};
   if (old_setuptools) f.evidence.push_back({"setuptools", setuptools, ctx.python_label()});
+  if (refused) f.evidence.push_back({"the build's check", ctx.python->build_refusal, "the pasted report"});
   if (unchecked) {
     f.explanation = "torch " + ctx.python->torch_version + " predates torch.utils.cpp_extension's CUDA version check (" +
                     rule->note + "), so nothing stops the build; an extension built this way runs CUDA " + nvcc_mm +
