@@ -1384,8 +1384,13 @@ std::string failed_extension(const std::string& quoted_line, const std::string& 
 // imported; the private module it loads is not there. The top-level package, "" for any other line.
 std::string missing_compiled_module(const std::string& line) {
   const std::string key = "ModuleNotFoundError: No module named '";
-  if (!starts_with(line, key)) return "";
-  const std::string module = line.substr(key.size(), line.find('\'', key.size()) - key.size());
+  const auto at = line.find(key);
+  if (at == std::string::npos || (at > 0 && line[at - 1] != '`')) return "";
+  const std::string module = line.substr(at + key.size(), line.find('\'', at + key.size()) - at - key.size());
+  // apex's compiled extensions are top-level modules, built only with --cuda_ext / --cpp_ext (setup.py).
+  static const std::set<std::string> kApexModules = {"fused_layer_norm_cuda", "amp_C", "apex_C", "syncbn",
+                                                     "fused_adam_cuda", "fused_dense_cuda", "mlp_cuda"};
+  if (kApexModules.count(module)) return "apex";
   const auto dot = module.rfind('.');
   if (dot == std::string::npos || dot + 2 >= module.size() || module[dot + 1] != '_' || module[dot + 2] == '_')
     return "";

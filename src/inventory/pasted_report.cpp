@@ -43,6 +43,12 @@ std::vector<PastedFacts> read_stated_facts(std::string_view text) {
     refusal.format = "a CUDA program's refusal of the driver";
     out.push_back(std::move(refusal));
   }
+  // A library's own check refusing the GPU ("FlashAttention only supports Ampere GPUs or newer") the same way.
+  if (const std::string said = kernel_refusal(text); !said.empty() && is_library_arch_check(said)) {
+    PastedFacts refusal;
+    refusal.format = "a library's refusal of the GPU";
+    out.push_back(std::move(refusal));
+  }
   return out;
 }
 
@@ -183,6 +189,7 @@ std::optional<PastedEnvironment> read_pasted_environment(std::string_view pasted
   // typed list beside them is read after.
   const bool no_python_tool = std::all_of(formats.begin(), formats.end(), [](const PastedFacts& f) {
     return f.format == "nvidia-smi" || f.format == "nvidia-smi --query-gpu" || f.format == "nvcc --version" ||
+           f.format == "a CUDA program's refusal of the driver" || f.format == "a library's refusal of the GPU" ||
            (f.format == "import warning" && f.torch_version.empty() && f.packages.empty());
   });
   if (log_statements && no_python_tool && !collect_env)

@@ -1754,3 +1754,24 @@ TEST(PasteFormats, PipConflictsKeepTheTorchRequirementAsPrinted) {
   EXPECT_EQ(f->torch_requirements.at("torchvision"), "torch==1.6.0.dev20200609");
   EXPECT_EQ(f->torch_requirements.at("llava"), "torch==2.1.2");
 }
+
+TEST(PasteFormats, ApexsOwnCudaCheckAndAPackagesRefusalOfTorch) {
+  auto apex = read_cpp_extension_check(paste("pasted_env/NVIDIA-apex-214.txt"));
+  ASSERT_TRUE(apex);
+  EXPECT_EQ(apex->nvcc_version, "10.1");
+  EXPECT_EQ(apex->torch_cuda, std::optional<std::string>("10.2"));
+  EXPECT_NE(apex->build_refusal.find("does not match the version used to compile Pytorch binaries"), std::string::npos)
+      << apex->build_refusal;
+  // torch's minor-mismatch warning is no refusal: the build went on.
+  auto minor = read_cpp_extension_check("UserWarning: The detected CUDA version (12.1) has a minor version mismatch "
+                                        "with the version that was used to compile PyTorch (12.4). Most likely this "
+                                        "shouldn't be a problem.\n");
+  ASSERT_TRUE(minor);
+  EXPECT_TRUE(minor->build_refusal.empty()) << minor->build_refusal;
+  EXPECT_TRUE(says_torch_out_of_range("Torch = 2.6.0+cu124 too new!"));
+  EXPECT_FALSE(says_torch_out_of_range("Torch = 2.6.0+cu124"));
+  auto unsloth = read_import_warnings("RuntimeError: Torch = 2.6.0+cu124 too new!\n");
+  EXPECT_EQ(unsloth["unsloth"], "Torch = 2.6.0+cu124 too new!");
+  auto apex_ext = read_import_warnings("`ModuleNotFoundError: No module named 'fused_layer_norm_cuda'`\n");
+  EXPECT_TRUE(apex_ext.count("apex"));
+}

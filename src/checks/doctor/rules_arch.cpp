@@ -197,6 +197,22 @@ void check_kernel_refusal(const DoctorContext& ctx, const std::vector<std::strin
       gpu = &g;
       break;
     }
+  if (!gpu && inventory::is_library_arch_check(said)) {
+    // The library checked the GPU itself, so its words stand though the paste does not name the GPU.
+    Finding f;
+    f.id = "ext.arch_not_built";
+    f.status = Status::kFail;
+    f.title = "A compiled library refuses this GPU's architecture: " + said;
+    f.evidence = {{"the error", said, "the pasted report"}};
+    f.explanation = "The library checks the GPU's architecture itself and refuses this one: its kernels were not "
+                    "built for it (FlashAttention 2 needs Ampere, sm_80, or newer).";
+    f.add_fix("Use the library's fallback for this GPU (PyTorch's SDPA attention in place of FlashAttention 2), or "
+              "build it from source for this GPU where the library supports it; read the GPU's compute capability "
+              "first",
+              {"nvidia-smi --query-gpu=name,compute_cap --format=csv"});
+    out.push_back(std::move(f));
+    return;
+  }
   if (!gpu) return;
   const std::string cc = cc_of(*gpu), sm = sm_of(*gpu);
   const bool ggml = starts_with(said, inventory::kGgmlKernelRefusal);
@@ -240,7 +256,9 @@ void check_kernel_refusal(const DoctorContext& ctx, const std::vector<std::strin
 
 void check_gpu_arch(const DoctorContext& ctx, std::vector<Finding>& out) {
   check_arch_list_env(ctx, out);
-  if (!ctx.python || ctx.inv.gpus.empty()) return;
+  // A library's own refusal of the GPU is judged without the GPU's name (check_kernel_refusal).
+  if (ctx.python && ctx.inv.gpus.empty()) return check_kernel_refusal(ctx, {}, out);
+  if (!ctx.python) return;
   check_extension_archs(ctx, out);
   const std::string torch_name =
       ctx.python->torch_version.empty() ? std::string("the installed torch") : "torch " + ctx.python->torch_version;

@@ -361,10 +361,15 @@ void check_driver(const DoctorContext& ctx, std::vector<Finding>& out) {
     return;
   }
   std::string have = driver_cuda(ctx);
-  if (torch_cuda.empty() && starts_with(refused, "torch: ")) refused_by_torch(ctx, have, out);
   if (!torch_cuda.empty())
     compare(ctx, have, torch_cuda, "torch " + ctx.python->torch_version,
             {"torch.version.cuda", ctx.torch_cuda(), ctx.python_label()}, true, out);
+  // torch's own refusal stands where its stated CUDA does not explain it (pytorch 10971: a collect_env of the
+  // torch before an update, then the updated torch's "cuda runtime error (35)").
+  const bool explained = std::any_of(out.begin(), out.end(), [](const Finding& f) {
+    return f.id == "driver.too_old_for_torch" || f.id == "driver.minor_version_compat";
+  });
+  if (starts_with(refused, "torch: ") && !explained) refused_by_torch(ctx, have, out);
   // A runtime's refusal that torch's own CUDA already explains (torch >= 1.0 prints it without naming itself)
   // is that finding, not a second one.
   const bool torch_too_old = std::any_of(out.begin(), out.end(), [](const Finding& f) { return f.id == "driver.too_old_for_torch"; });

@@ -346,3 +346,49 @@ TEST(DoctorFromText, CoquiTtsEnvironmentJsonIsReadAndAFineOneIsNotFlagged) {
   auto j = judge("coqui-ai-TTS-1516");
   EXPECT_EQ(j.exit_code, 0) << j.out;
 }
+
+TEST(DoctorFromText, ABuildStoppedByItsOwnCudaCheckIsJudgedForThatBuild) {
+  // apex 214: apex's setup.py refuses nvcc 10.1 beside torch's CUDA 10.2 (a minor mismatch torch only warns
+  // about): the paste is that build, stopped, so the mismatch is an error and says why.
+  auto j = judge("NVIDIA-apex-214");
+  EXPECT_EQ(j.exit_code, 1) << j.out;
+  ASSERT_TRUE(j.by_id.count("cuda.nvcc_torch_minor_mismatch")) << j.out;
+  const auto& f = j.by_id["cuda.nvcc_torch_minor_mismatch"];
+  EXPECT_EQ(f["status"], "fail");
+  EXPECT_EQ(f["summary"].get<std::string>().rfind("The pasted source build stopped on this", 0), 0u) << f.dump();
+}
+
+TEST(DoctorFromText, APackagesOwnRefusalOfTorchIsOutOfRange) {
+  // unsloth 2895: "RuntimeError: Torch = 2.6.0+cu124 too new!".
+  auto j = judge("unslothai-unsloth-2895");
+  ASSERT_TRUE(j.by_id.count("ext.torch_out_of_range")) << j.out;
+  const auto cmds = commands_of(j.by_id["ext.torch_out_of_range"]);
+  ASSERT_EQ(cmds.size(), 1u);
+  EXPECT_EQ(cmds.front(), "python -m pip install --upgrade unsloth");
+}
+
+TEST(DoctorFromText, TorchsOwnWordsStandBesideAnOlderCollectEnv) {
+  // pytorch 10971: collect_env of torch 0.4.0 (CUDA 9.1, which driver 387.26 runs), then the updated torch's
+  // "cuda runtime error (35)": torch refused the driver.
+  auto j = judge("pytorch-pytorch-10971");
+  EXPECT_TRUE(j.by_id.count("driver.too_old_for_torch")) << j.out;
+  // pytorch 15752: ">>>import torch" then its ImportError, the traceback's frames left out.
+  auto torch = judge("pytorch-pytorch-15752");
+  EXPECT_TRUE(torch.by_id.count("torch.import_failed")) << torch.out;
+}
+
+TEST(DoctorFromText, ALibrarysArchitectureCheckNeedsNoGpuName) {
+  auto j = judge("komikndr-raylight-68");
+  ASSERT_TRUE(j.by_id.count("ext.arch_not_built")) << j.out;
+  EXPECT_EQ(j.by_id["ext.arch_not_built"]["status"], "fail");
+}
+
+TEST(DoctorFromText, NvidiaSmisLibraryMismatchBesideTheHostsTable) {
+  auto j = judge("YoshitakaMo-localcolabfold-127");
+  EXPECT_TRUE(j.by_id.count("driver.library_mismatch")) << j.out;
+}
+
+TEST(DoctorFromText, ApexWithoutItsCompiledModulesDoesNotImport) {
+  auto j = judge("NVIDIA-apex-1488");
+  EXPECT_TRUE(j.by_id.count("python.import_failed")) << j.out;
+}
