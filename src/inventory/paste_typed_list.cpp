@@ -2,8 +2,9 @@
 // Python version: 3.7", "- GPU models and configuration: RTX 2080", "torch: 2.11.0+cu128", "- GPU: NVIDIA RTX
 // 5060". Only what such a line states without doubt is taken: torch's version (its CUDA only from a local
 // tag), Python, an NVIDIA GPU's name, a dotted driver version, whether CUDA is available, other "name: version"
-// and "name version: version" rows as packages. A "CUDA: 11.8" row is left out: typed by hand, it may be the
-// toolkit, the driver's or torch's.
+// and "name version: version" rows as packages, also typed without a colon ("pytorch=1.4.0", "torch==2.1.2",
+// "Python 3.13.6", a tab table, a list kept as "# " comments). A "CUDA: 11.8" row is left out: typed by hand,
+// it may be the toolkit, the driver's or torch's.
 #include <algorithm>
 #include <cctype>
 #include <set>

@@ -13,6 +13,10 @@
 namespace gpucheck::inventory {
 namespace {
 
+// The formats of a refusal pasted alone: they state no version, and a typed list beside them is read.
+const char* const kDriverRefusalFormat = "a CUDA program's refusal of the driver";
+const char* const kGpuRefusalFormat = "a library's refusal of the GPU";
+
 std::vector<PastedFacts> read_formats(std::string_view text) {
   std::vector<PastedFacts> out;
   for (auto reader : {read_detectron2_env, read_sglang_check_env, read_ds_report, read_xformers_info,
@@ -40,13 +44,13 @@ std::vector<PastedFacts> read_stated_facts(std::string_view text) {
   // version: the format has no facts of its own, the refusal is read after the formats.
   if (!cuda_runtime_refusal(text).empty()) {
     PastedFacts refusal;
-    refusal.format = "a CUDA program's refusal of the driver";
+    refusal.format = kDriverRefusalFormat;
     out.push_back(std::move(refusal));
   }
   // A library's own check refusing the GPU ("FlashAttention only supports Ampere GPUs or newer") the same way.
   if (const std::string said = kernel_refusal(text); !said.empty() && is_library_arch_check(said)) {
     PastedFacts refusal;
-    refusal.format = "a library's refusal of the GPU";
+    refusal.format = kGpuRefusalFormat;
     out.push_back(std::move(refusal));
   }
   return out;
@@ -189,7 +193,7 @@ std::optional<PastedEnvironment> read_pasted_environment(std::string_view pasted
   // typed list beside them is read after.
   const bool no_python_tool = std::all_of(formats.begin(), formats.end(), [](const PastedFacts& f) {
     return f.format == "nvidia-smi" || f.format == "nvidia-smi --query-gpu" || f.format == "nvcc --version" ||
-           f.format == "a CUDA program's refusal of the driver" || f.format == "a library's refusal of the GPU" ||
+           f.format == kDriverRefusalFormat || f.format == kGpuRefusalFormat ||
            (f.format == "import warning" && f.torch_version.empty() && f.packages.empty());
   });
   if (log_statements && no_python_tool && !collect_env)

@@ -318,21 +318,18 @@ void check_installed_extensions(const DoctorContext& ctx, std::vector<Finding>& 
   // PyPI release's torch pin. On a live machine their METADATA is there and check_requirements judges it.
   // A torch version the paste states is enough: the pin does not depend on the CUDA it was built with.
   if (!py.torch_installed && py.torch_version.empty()) return;
-  std::set<std::string> pinned;  // the packages whose pin is judged already
   for (const auto& [name, version] : py.packages)
     if (name != "torch" && !ctx.kb.extension(name) && !py.distribution(name) && knowledge::Version::parse(version))
-      if (auto f = published_pin_broken(ctx, name, version)) {
-        pinned.insert(name);
-        out.push_back(std::move(*f));
-      }
+      if (auto f = published_pin_broken(ctx, name, version)) out.push_back(std::move(*f));
   // pip's resolver said so in the paste ("torchvision 0.7.0.dev20200610 has requirement
   // torch==1.6.0.dev20200609, but you'll have torch 1.6.0.dev20200610"): a nightly or a package the tables
   // do not hold is judged by pip's own words.
   for (const auto& [name, required] : py.stated_torch_requirements) {
     const auto version = py.packages.find(name);
-    const bool judged = pinned.count(name) || std::any_of(out.begin(), out.end(), [&](const Finding& f) {
-                          return f.id == "ext.torch_out_of_range" && !f.evidence.empty() && f.evidence.front().what == name;
-                        });
+    // Judged already from the tables (each such finding's first evidence is the package).
+    const bool judged = std::any_of(out.begin(), out.end(), [&](const Finding& f) {
+      return f.id == "ext.torch_out_of_range" && !f.evidence.empty() && f.evidence.front().what == name;
+    });
     if (judged || version == py.packages.end() || required.size() <= 5) continue;
     if (auto f = torch_pin_broken(ctx, name, version->second, required.substr(5),
                                   {"pip's resolver", name + " " + version->second + " requires " + required,

@@ -567,10 +567,21 @@ TEST(PastedVerdicts, AnExtensionsMissingTorchSymbolNamesWhichTorchItWasBuiltFor)
   // flash-attn 1832: a std::__cxx11::basic_string symbol beside pip's torch 2.6.0 (PyPI's cu124, the old ABI).
   auto abi = judge("Dao-AILab-flash-attention-1832.txt");
   ASSERT_EQ(with_id(abi, "ext.cxx11_abi_mismatch").size(), 1u) << abi.dump().substr(0, 2000);
-  // AutoAWQ 298: an old-ABI std::string symbol, torch's version not pasted: another release or the other ABI,
-  // which is not known, so the import failure is said as it is.
-  auto unknown = judge("casper-hansen-AutoAWQ-298.txt");
-  EXPECT_EQ(with_id(unknown, "python.import_failed").size(), 1u);
+  // AutoAWQ 298: an old-ABI std::string symbol beside its typed "Torch: 2.0.1 + cu11.8", whose pip build is
+  // old-ABI too: not the string ABI, so another torch release.
+  auto same_abi = judge("casper-hansen-AutoAWQ-298.txt");
+  EXPECT_EQ(with_id(same_abi, "ext.built_for_other_torch").size(), 1u) << same_abi.dump().substr(0, 2000);
+  EXPECT_TRUE(with_id(same_abi, "ext.cxx11_abi_mismatch").empty());
+  // Its error line alone, torch's version not pasted: another release or the other ABI, which is not known,
+  // so the import failure is said as it is.
+  const fs::path alone = fs::temp_directory_path() / ("gpucheck_awq_" + std::to_string(::getpid()) + ".txt");
+  const std::string awq = gpucheck::read_file(kData + "/pasted_env/casper-hansen-AutoAWQ-298.txt");
+  std::ofstream(alone) << awq.substr(0, awq.find("My env"));
+  auto r = run_gpucheck({"doctor", "--from-text", alone.string(), "--json"});
+  fs::remove(alone);
+  ASSERT_NE(r.exit_code, 2) << r.err;
+  auto unknown = nlohmann::json::parse(r.out);
+  EXPECT_EQ(with_id(unknown, "python.import_failed").size(), 1u) << r.out.substr(0, 2000);
   EXPECT_TRUE(with_id(unknown, "ext.cxx11_abi_mismatch").empty());
   EXPECT_TRUE(with_id(unknown, "ext.built_for_other_torch").empty());
   // torchao 3817: it imports without its C++ ops: one warning, the knowledge base's range for 0.15.0 (its own

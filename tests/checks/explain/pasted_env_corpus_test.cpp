@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -31,6 +32,9 @@ struct Case {
   // "blind": collected after the readers and rules it is measured by, never opened before the measurement
   std::string set;
   std::set<std::string> findings;
+  // For a problem, whether the paste itself holds what names it (labelled by its collector from batch i57 on,
+  // before any measurement); unset for the earlier cases and for fine ones.
+  std::optional<bool> evidence_in_paste;
 };
 
 struct Judged {
@@ -54,6 +58,7 @@ std::vector<Case> cases() {
     c.source = j.at("source");
     c.set = j.at("set");
     for (const auto& f : j.at("findings")) c.findings.insert(f.get<std::string>());
+    if (j.contains("evidence_in_paste") && j["evidence_in_paste"].is_boolean()) c.evidence_in_paste = j["evidence_in_paste"].get<bool>();
     out.push_back(c);
   }
   std::sort(out.begin(), out.end(), [](const Case& a, const Case& b) { return a.slug < b.slug; });
@@ -122,6 +127,18 @@ std::string table() {
       if (key.first == set)
         o << "| " << set_name(set) << " | " << expect_name(key.second) << " | " << cr.first << " | "
           << pct(cr.second, cr.first) << " (" << cr.second << ") |\n";
+  // A problem whose paste does not show its cause (the error only in the title, a version only in a
+  // later comment) cannot be found by any reader; the collectors say which since batch i57.
+  std::pair<int, int> shown{0, 0}, unshown{0, 0};
+  for (const auto& j : judged()) {
+    if (j.c.expect != "problem" || !j.c.evidence_in_paste) continue;
+    auto& e = *j.c.evidence_in_paste ? shown : unshown;
+    ++e.first;
+    e.second += j.right;
+  }
+  o << "\nProblems whose collector said whether the paste itself shows the cause (batches i57 on): the paste shows it: "
+    << shown.first << " cases, " << pct(shown.second, shown.first) << " (" << shown.second << ") found; it does not: "
+    << unshown.first << " cases, " << pct(unshown.second, unshown.first) << " (" << unshown.second << ") found.\n";
   // The blind cases are counted above but not listed: a list of their answers would open them to whoever
   // writes the next reader, and they would no longer be blind.
   o << "\nThe blind reports are counted above and not listed here, so that they stay blind.\n";
