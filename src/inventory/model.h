@@ -174,6 +174,7 @@ struct PythonEnv {
   std::string torch_numpy_error;  // torch.from_numpy() raised this (numpy built for another ABI), "" when it works
   // An extension's own report of the GPU code in its binary (detectron2's collect_env "detectron2 arch flags
   // 7.5", read from its _C.so with cuobjdump): name -> architectures ("7.5", "sm_37"). Pasted reports only.
+  // An empty list: built with no CUDA compiler at all ("Detectron2 CUDA Compiler  not available").
   std::map<std::string, std::vector<std::string>> extension_archs;
   // A compiled library refusing the GPU at run time, pasted beside the report: "no kernel image is available for
   // execution on the device", "FlashAttention only supports Ampere GPUs or newer". Pasted reports only.

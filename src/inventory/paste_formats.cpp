@@ -596,7 +596,10 @@ bool is_library_arch_check(const std::string& line) {
   // FlashAttention 2's; tiny-cuda-nn's ("Could not find compatible tinycudann extension for compute capability 75":
   // it loads one module per architecture it was built for); flash-attn 1.x's in TGI's images ("GPU with CUDA
   // capability 7 0 is not supported!"), not torch's own capability warnings.
+  // ggml's: "ERROR: CUDA kernel mul_mat_vec has no device code compatible with CUDA arch 520. ggml-cuda.cu was
+  // compiled for: 520".
   return line.find("FlashAttention only supports Ampere GPUs or newer") != std::string::npos ||
+         line.find("has no device code compatible with CUDA arch") != std::string::npos ||
          (line.find("Could not find compatible") != std::string::npos &&
           line.find("extension for compute capability") != std::string::npos) ||
          (line.find("GPU with CUDA capability ") != std::string::npos && line.find("is not supported") != std::string::npos &&
@@ -852,6 +855,10 @@ std::optional<PastedFacts> read_detectron2_env(std::string_view text) {
       f.states_nvcc = true;
       f.nvcc_version = nvcc_release(value);
     }
+    // "Detectron2 CUDA Compiler  not available": detectron2 was built with no nvcc, so its _C has no GPU kernels
+    // (an empty arch list, PythonEnv::extension_archs).
+    else if (key == "Detectron2 CUDA Compiler" && value == "not available")
+      f.extension_archs.emplace("detectron2", std::vector<std::string>{});
     else if (key == "detectron2._C" && (value.find("fail") != std::string::npos || value.find("not built") != std::string::npos))
       f.import_errors["detectron2"] = "detectron2._C " + value;
     else if ((key == "detectron2" || key == "torchvision" || key == "fvcore" || key == "numpy") && is_version(value))

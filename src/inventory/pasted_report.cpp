@@ -241,6 +241,14 @@ std::optional<PastedEnvironment> read_pasted_environment(std::string_view pasted
       inv.driver.source = "pasted torch's warning";
     }
   }
+  // A build's refusal beside a collect_env (pytorch 73047, the collect_env cut before its nvcc line): the toolkit
+  // the build found, when the report states none, and that the build stopped.
+  if (log_statements && !inv.pythons.empty() && inv.pythons.front().build_refusal.empty())
+    if (auto check = read_cpp_extension_check(text)) {
+      inv.pythons.front().build_refusal = check->build_refusal;
+      if (inv.toolkits.empty() && dotted_number(check->nvcc_version))
+        add_pasted_nvcc(inv, check->nvcc_version, "pasted " + check->format + ": nvcc", "the nvcc the pasted build found");
+    }
   // pip's resolver beside a report that states the versions (collect_env and pip's error in one paste): its torch
   // pins still hold.
   if (log_statements && !inv.pythons.empty())

@@ -149,6 +149,25 @@ void check_arch_list_env(const DoctorContext& ctx, std::vector<Finding>& out) {
 /// available for execution on the device" at its first kernel (detectron2 #235, #1621, #740).
 void check_extension_archs(const DoctorContext& ctx, std::vector<Finding>& out) {
   for (const auto& [ext, archs] : ctx.python->extension_archs) {
+    // Built without a CUDA compiler: no kernel for any GPU, beside a torch that uses one.
+    const inventory::Gpu* any_gpu = ctx.inv.gpus.empty() ? nullptr : &ctx.inv.gpus.front();
+    if (archs.empty() && any_gpu && !ctx.torch_cuda().empty()) {
+      Finding f;
+      f.id = "ext.arch_not_built";
+      f.status = Status::kFail;
+      f.title = ext + " was built without CUDA: no kernels for " + any_gpu->name;
+      f.evidence = {{"GPU " + std::to_string(any_gpu->index), any_gpu->name, any_gpu->source},
+                    {ext + "'s CUDA compiler", "not available", "pasted: " + ext + "'s own report"},
+                    {"torch.version.cuda", ctx.torch_cuda(), ctx.python_label()}};
+      f.explanation = "No nvcc was found when it was built (CUDA_HOME unset, no toolkit), so only its CPU code was "
+                      "compiled: its GPU ops fail (\"Not compiled with GPU support\").";
+      f.fixes.push_back({1, "Rebuild " + ext + " from source with the CUDA toolkit of torch's CUDA (" + ctx.torch_cuda() +
+                                ") visible, as it was installed",
+                         {"nvcc --version", "export FORCE_CUDA=1"},
+                         "then run the same install of " + ext + " again in this shell, with CUDA_HOME set to that toolkit"});
+      out.push_back(std::move(f));
+      continue;
+    }
     std::string lowest;
     for (const auto& a : archs)
       if (std::string cc = arch_to_cc(a); !cc.empty() && (lowest.empty() || knowledge::compare_versions(cc, lowest) < 0)) lowest = cc;
