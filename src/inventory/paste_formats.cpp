@@ -168,13 +168,21 @@ std::optional<PastedFacts> read_xformers_info(std::string_view text) {
       std::string have = t.substr(t.find("(you have ") + 10);
       have = have.substr(0, have.find(')'));
       if (f.torch_version.empty()) f.torch_version = have;
-      f.import_errors["xformers"] = std::string("xFormers can't load C++/CUDA extensions: ") + kBuiltForPyTorch + built +
-                                    ", installed is " + have;
+      // The same torch (jetson-inference 1946: "PyTorch 2.8.0 with CUDA 1209 (you have 2.8.0)") is not what
+      // failed; the Python line below may be.
+      if (first_word(built) != first_word(have))
+        f.import_errors["xformers"] = std::string("xFormers can't load C++/CUDA extensions: ") + kBuiltForPyTorch +
+                                      built + ", installed is " + have;
       continue;
     }
     if (built_block && starts_with(t, "Python ") && t.find("(you have ") != std::string::npos) {
       std::string have = t.substr(t.find("(you have ") + 10);
       f.python_version = have.substr(0, have.find(')'));
+      const std::string built = first_word(trim(t.substr(7)));
+      auto minor_of = [](const std::string& v) { return v.substr(0, v.find('.', v.find('.') + 1)); };  // "3.12"
+      if (!f.import_errors.count("xformers") && !built.empty() && minor_of(built) != minor_of(f.python_version))
+        f.import_errors["xformers"] = "xFormers can't load C++/CUDA extensions: built for Python " + built +
+                                      ", installed is " + f.python_version;
       built_block = false;
       continue;
     }
@@ -1363,6 +1371,12 @@ std::string failed_extension(const std::string& quoted_line, const std::string& 
   // The loader's own words: a missing symbol, a missing file, or a symbol version the library found does not
   // define ("libcublas.so.11: symbol cublasLtGetStatusString, version libcublasLt.so.11 not defined in file
   // libcublasLt.so.11 with link time reference": another release of a library it needs was loaded first).
+  // "version `CXXABI_1.3.8' not found (required by .../torch/lib/libATen.so)": the library that needs it names
+  // the package, not the older libstdc++ (or glibc) the loader found first.
+  if (const auto by = message.find("' not found (required by "); by != std::string::npos) {
+    const std::string needer = message.substr(by + 25, message.find(')', by + 25) - by - 25);
+    return module_of_installed_path(needer);
+  }
   const bool load_failure = message.find("undefined symbol") != std::string::npos ||
                             message.find("Symbol not found: ") != std::string::npos ||  // macOS's dyld
                             message.find("cannot open shared object file") != std::string::npos ||
