@@ -216,25 +216,33 @@ void check_kernel_refusal(const DoctorContext& ctx, const std::vector<std::strin
       gpu = &g;
       break;
     }
-  if (!gpu && inventory::is_library_arch_check(said)) {
+  const bool ggml = starts_with(said, inventory::kGgmlKernelRefusal);
+  const std::string shown = ggml ? said.substr(inventory::kGgmlKernelRefusal.size()) : said;  // as pasted
+  if (!gpu && inventory::is_library_arch_check(shown)) {
     // The library checked the GPU itself, so its words stand though the paste does not name the GPU.
     Finding f;
     f.id = "ext.arch_not_built";
     f.status = Status::kFail;
-    f.title = "A compiled library refuses this GPU's architecture: " + said;
-    f.evidence = {{"the error", said, "the pasted report"}};
+    f.title = std::string(ggml ? "ggml's CUDA backend (llama.cpp, ollama)" : "A compiled library") +
+              " refuses this GPU's architecture: " + shown;
+    f.evidence = {{"the error", shown, "the pasted report"}};
     f.explanation = "The library checks the GPU's architecture itself and refuses this one: its kernels were not "
-                    "built for it (FlashAttention 2 needs Ampere, sm_80, or newer).";
-    f.add_fix("Use the library's fallback for this GPU (PyTorch's SDPA attention in place of FlashAttention 2), or "
-              "build it from source for this GPU where the library supports it; read the GPU's compute capability "
-              "first",
-              {"nvidia-smi --query-gpu=name,compute_cap --format=csv"});
+                    "built for it" + std::string(ggml ? " (ggml's CMAKE_CUDA_ARCHITECTURES leave it out)."
+                                                      : " (FlashAttention 2 needs Ampere, sm_80, or newer).");
+    if (ggml)
+      f.add_fix("Build llama.cpp for the GPU of the machine it runs on, in its checkout there",
+                {"cmake -B build -DGGML_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=native", "cmake --build build --config Release"},
+                "needs a CUDA toolkit that still supports that GPU, and CMake 3.24 or newer for `native`");
+    else
+      f.add_fix("Use the library's fallback for this GPU (PyTorch's SDPA attention in place of FlashAttention 2), or "
+                "build it from source for this GPU where the library supports it; read the GPU's compute capability "
+                "first",
+                {"nvidia-smi --query-gpu=name,compute_cap --format=csv"});
     out.push_back(std::move(f));
     return;
   }
   if (!gpu) return;
   const std::string cc = cc_of(*gpu), sm = sm_of(*gpu);
-  const bool ggml = starts_with(said, inventory::kGgmlKernelRefusal);
   const bool library_check = ggml || inventory::is_library_arch_check(said);
   const bool torch_covers = !torch_targets.empty() && arch_coverage(cc, torch_targets) == Coverage::kSass;
   if (!library_check && !torch_covers) return;
@@ -244,7 +252,7 @@ void check_kernel_refusal(const DoctorContext& ctx, const std::vector<std::strin
   f.title = "A compiled extension has no kernels for " + gpu->name + " (" + sm + ")" +
             (torch_covers ? ", though torch has" : "");
   f.evidence = {{"GPU " + std::to_string(gpu->index), gpu->name + " (compute capability " + cc + ")", gpu->source},
-                {"the error", ggml ? said.substr(inventory::kGgmlKernelRefusal.size()) : said, "the pasted report"}};
+                {"the error", shown, "the pasted report"}};
   if (torch_covers) f.evidence.push_back({"torch arch list", join(torch_targets, " "), "torch " + ctx.python->torch_version});
   if (ggml) {
     f.title = "ggml's CUDA backend (llama.cpp, ollama) has no kernels for " + gpu->name + " (" + sm + ")";

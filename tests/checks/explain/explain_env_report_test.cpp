@@ -392,3 +392,35 @@ TEST(DoctorFromText, ApexWithoutItsCompiledModulesDoesNotImport) {
   auto j = judge("NVIDIA-apex-1488");
   EXPECT_TRUE(j.by_id.count("python.import_failed")) << j.out;
 }
+
+TEST(DoctorFromText, ABuildsRefusalBesideACollectEnvGivesItsToolkitAndItsGoal) {
+  // pytorch 73047: cpp_extension's refusal (nvcc 10.1) above a collect_env cut before its nvcc line.
+  auto j = judge("pytorch-pytorch-73047");
+  ASSERT_TRUE(j.by_id.count("cuda.nvcc_torch_major_mismatch")) << j.out;
+  EXPECT_EQ(j.by_id["cuda.nvcc_torch_major_mismatch"]["status"], "fail");
+}
+
+TEST(DoctorFromText, ExtensionsBuiltWithoutTheGpusKernels) {
+  // detectron2 55: "Detectron2 CUDA Compiler  not available" beside torch 1.3.0+cu92 and four RTX 2080 Ti.
+  auto d2 = judge("facebookresearch-detectron2-55");
+  ASSERT_TRUE(d2.by_id.count("ext.arch_not_built")) << d2.out;
+  EXPECT_EQ(d2.by_id["ext.arch_not_built"]["status"], "fail");
+  // nextcloud llm2 52: ggml's "has no device code compatible with CUDA arch 520".
+  auto ggml = judge("nextcloud-llm2-52");
+  EXPECT_TRUE(ggml.by_id.count("ext.arch_not_built")) << ggml.out;
+}
+
+TEST(DoctorFromText, TheLibraryALoaderSaysNeedsAVersionIsTheOneThatFails) {
+  // pytorch 8318: "version `CXXABI_1.3.8' not found (required by .../torch/lib/libATen.so)": torch's import.
+  auto j = judge("pytorch-pytorch-8318");
+  EXPECT_TRUE(j.by_id.count("torch.import_failed")) << j.out;
+}
+
+TEST(DoctorFromText, XformersBuiltForTheSameTorchButAnotherPythonIsNoOtherTorch) {
+  // jetson-inference 1946: "PyTorch 2.8.0 with CUDA 1209 (you have 2.8.0)", "Python 3.12.3 (you have 3.10.12)".
+  auto j = judge("dusty-nv-jetson-inference-1946");
+  EXPECT_FALSE(j.by_id.count("ext.built_for_other_torch")) << j.out;
+  ASSERT_TRUE(j.by_id.count("python.import_failed")) << j.out;
+  EXPECT_NE(j.by_id["python.import_failed"]["evidence"][0]["value"].get<std::string>().find("Python 3.12.3"),
+            std::string::npos);
+}
