@@ -561,8 +561,9 @@ std::optional<PastedFacts> read_cpp_extension_check(std::string_view text) {
       f.states_nvcc = true;
       f.torch_cuda = torch.substr(0, torch.find('.', torch.find('.') + 1));  // "9.0.176" -> "9.0"
       f.torch_check_ran = true;
-      const auto from = joined.rfind("Cuda extensions are being compiled", at);
-      f.build_refusal = trim(joined.substr(from == std::string::npos ? at : from, at + apex.size() + torch.size() - (from == std::string::npos ? at : from)));
+      // From apex's sentence when it is there (rfind's npos is past `at`), through torch's CUDA.
+      const std::size_t from = std::min(at, joined.rfind("Cuda extensions are being compiled", at));
+      f.build_refusal = trim(joined.substr(from, at + apex.size() + torch.size() - from));
       return f;
     }
   }

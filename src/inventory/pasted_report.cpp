@@ -241,20 +241,19 @@ std::optional<PastedEnvironment> read_pasted_environment(std::string_view pasted
       inv.driver.source = "pasted torch's warning";
     }
   }
-  // A build's refusal beside a collect_env (pytorch 73047, the collect_env cut before its nvcc line): the toolkit
-  // the build found, when the report states none, and that the build stopped.
-  if (log_statements && !inv.pythons.empty() && inv.pythons.front().build_refusal.empty())
+  // Beside a collect_env, whose facts win, the statements read_stated_facts() takes otherwise still add what it
+  // does not say: a build's refusal (pytorch 73047, cut before its nvcc line: the toolkit the build found, and
+  // that the build stopped) and pip's torch pins (pytorch 87075).
+  if (log_statements && !out.formats.empty() && out.formats.front() == "collect_env" && !inv.pythons.empty()) {
+    PythonEnv& py = inv.pythons.front();
     if (auto check = read_cpp_extension_check(text)) {
-      inv.pythons.front().build_refusal = check->build_refusal;
+      py.build_refusal = check->build_refusal;
       if (inv.toolkits.empty() && dotted_number(check->nvcc_version))
         add_pasted_nvcc(inv, check->nvcc_version, "pasted " + check->format + ": nvcc", "the nvcc the pasted build found");
     }
-  // pip's resolver beside a report that states the versions (collect_env and pip's error in one paste): its torch
-  // pins still hold.
-  if (log_statements && !inv.pythons.empty())
     if (auto conflicts = read_pip_conflicts(text))
-      for (const auto& [name, required] : conflicts->torch_requirements)
-        inv.pythons.front().stated_torch_requirements.emplace(name, required);
+      for (const auto& [name, required] : conflicts->torch_requirements) py.stated_torch_requirements.emplace(name, required);
+  }
   // XLA's (and TensorFlow's) diagnosis that the loaded libcuda is not the kernel module's version: "kernel version
   // 470.182.3 does not match DSO version 520.61.5 -- cannot find working devices in this configuration" (a
   // container's forward-compatibility libcuda on an older host driver). The driver's parts disagree.
