@@ -324,7 +324,9 @@ void check_installed_extensions(const DoctorContext& ctx, std::vector<Finding>& 
   // pip's resolver said so in the paste ("torchvision 0.7.0.dev20200610 has requirement
   // torch==1.6.0.dev20200609, but you'll have torch 1.6.0.dev20200610"): a nightly or a package the tables
   // do not hold is judged by pip's own words.
-  for (const auto& [name, required] : py.stated_torch_requirements) {
+  for (const auto& stated : py.stated_torch_requirements) {
+    const std::string& name = stated.first;  // a named reference: C++17 lambdas cannot capture a binding
+    const std::string& required = stated.second;
     const auto version = py.packages.find(name);
     // Judged already from the tables (each such finding's first evidence is the package).
     const bool judged = std::any_of(out.begin(), out.end(), [&](const Finding& f) {
