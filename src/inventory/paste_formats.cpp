@@ -135,7 +135,7 @@ bool says_built_for_another_torch(const std::string& error) {
 }
 
 bool says_torch_out_of_range(const std::string& error) {
-  return starts_with(error, kUnslothTorchTooNew) && ends_with(error, " too new!");
+  return starts_with(error, kUnslothTorchLead) && ends_with(error, " too new!");
 }
 
 std::optional<std::string> torch_cuda_from_local_tag(const std::string& torch_version) {
@@ -1562,7 +1562,7 @@ std::map<std::string, std::string> read_import_warnings(std::string_view text) {
       if (python_identifier(module) && !out.count(module)) out[module] = trim(t.substr(d));
     }
     // Unsloth's installer helper: "RuntimeError: Torch = 2.6.0+cu124 too new!".
-    if (auto u = t.find(std::string("Error: ") + kUnslothTorchTooNew); u != std::string::npos && !out.count("unsloth")) {
+    if (auto u = t.find(std::string("Error: ") + kUnslothTorchLead); u != std::string::npos && !out.count("unsloth")) {
       const std::string said = trim(t.substr(u + 7));
       if (says_torch_out_of_range(said)) out["unsloth"] = said;
     }

@@ -226,8 +226,8 @@ inline constexpr const char* kDockerNoGpuRuntime = "could not select device driv
 inline constexpr const char* kDeepspeedOpsMismatch = "ops were compiled and installed with a different version";
 bool says_built_for_another_torch(const std::string& error);
 /// Unsloth's installer helper refusing the installed torch: "RuntimeError: Torch = 2.6.0+cu124 too new!" (its
-/// pip extras stop at the torch it knows). An import error of "unsloth" that begins with it.
-inline constexpr const char* kUnslothTorchTooNew = "Torch = ";
+/// pip extras stop at the torch it knows): the message's lead. An import error of "unsloth" begins with it.
+inline constexpr const char* kUnslothTorchLead = "Torch = ";
 bool says_torch_out_of_range(const std::string& error);
 
 /// "2.1.0+cu121" -> "12.1", "1.13.1+cu117" -> "11.7", "2.1.0+cpu" -> "", other -> unset.

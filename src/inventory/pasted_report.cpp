@@ -115,6 +115,12 @@ void merge(Inventory& inv, const PastedFacts& f) {
   } else if (inv.driver.present && inv.driver.cuda_version == 0 && f.driver_cuda > 0 && inv.driver.version == f.driver_version) {
     inv.driver.cuda_version = f.driver_cuda;
   }
+  // The driver's parts disagreeing stands beside a stated version (localcolabfold 127: the host's nvidia-smi
+  // table, then a container's "Failed to initialize NVML: Driver/library version mismatch").
+  if (inv.driver.error.empty() && says_driver_library_mismatch(f.driver_failure)) {
+    inv.driver.error = f.driver_failure;
+    inv.driver.source = src;
+  }
   // GPUs: the first format that lists them decides how many; later ones may add the compute capability.
   if (inv.gpus.empty()) {
     int index = 0;
@@ -257,18 +263,14 @@ std::optional<PastedEnvironment> read_pasted_environment(std::string_view pasted
   // XLA's (and TensorFlow's) diagnosis that the loaded libcuda is not the kernel module's version: "kernel version
   // 470.182.3 does not match DSO version 520.61.5 -- cannot find working devices in this configuration" (a
   // container's forward-compatibility libcuda on an older host driver). The driver's parts disagree.
-  // nvidia-smi's own "Failed to initialize NVML: Driver/library version mismatch" beside another nvidia-smi's
-  // table (the host's, then a container's) is the same state where it ran.
   if (log_statements && inv.driver.error.empty())
-    for (const auto& t : paste_text::lines_of(text)) {
-      const auto dso = t.find("does not match DSO version");
-      const auto nvml = t.find(kNvmlDriverLibraryMismatch);
-      if (dso == std::string::npos && nvml == std::string::npos) continue;
-      const auto from = dso != std::string::npos ? t.find("kernel version ") : nvml;
-      inv.driver.error = trim(t.substr(from == std::string::npos ? dso : from));
-      inv.driver.source = dso != std::string::npos ? "pasted XLA diagnostics" : "pasted nvidia-smi";
-      break;
-    }
+    for (const auto& t : paste_text::lines_of(text))
+      if (const auto dso = t.find("does not match DSO version"); dso != std::string::npos) {
+        const auto from = t.find("kernel version ");
+        inv.driver.error = trim(t.substr(from == std::string::npos ? dso : from));
+        inv.driver.source = "pasted XLA diagnostics";
+        break;
+      }
   std::vector<knowledge::GpuModel> models;
   for (auto& g : inv.gpus) {
     if (compat_dir.empty() || g.cc_major != 0 || g.name.empty()) continue;

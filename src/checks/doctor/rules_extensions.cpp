@@ -100,7 +100,8 @@ std::optional<Finding> torch_pin_broken(const DoctorContext& ctx, const std::str
   f.status = Status::kFail;
   f.title = name + " " + version + " requires torch" + specifiers + ", installed is " + py.torch_version;
   f.evidence = {{name, version, ctx.python_label()}, {"torch", py.torch_version, ctx.python_label()}, pin};
-  f.explanation = stated_by_pip && !ctx.kb.pypi().package(name)
+  const bool in_pypi_table = ctx.kb.pypi().package(name) != nullptr;  // its releases' pins are known
+  f.explanation = stated_by_pip && !in_pypi_table
                       ? "pip installed it beside a torch it does not accept and said so; code of " + name +
                             " that needs its torch fails at import or at run time."
                       : name + " " + version + "'s wheel is built against that torch and declares it; its compiled "
@@ -113,7 +114,7 @@ std::optional<Finding> torch_pin_broken(const DoctorContext& ctx, const std::str
     // Nightlies leave PyPI's tables, and the nightly index keeps only recent dates: no command would last.
     f.add_fix("Install " + name + " and torch of the same nightly (their versions share the date), or both of "
               "one release", {});
-  } else if (ctx.kb.pypi().package(name)) {
+  } else if (in_pypi_table) {
     f.fixes.push_back(plan_keeping_torch(ctx, name, "", 1));
   } else if (!pinned.empty() && torch_releases && torch_releases->find(pinned)) {
     // A package the tables do not hold, pinned to one torch release PyPI has: that torch, as pip asked.
