@@ -47,7 +47,9 @@ Examples:
   gpucheck doctor -r requirements.txt -c constraints.txt --constraints-out pins.txt
   gpucheck doctor --from-text collect_env.txt     # from an issue's "Your current environment"
   gpucheck doctor --from-text xformers-info.txt   # `python -m xformers.info` + `pip list` pasted in an issue
-  gpucheck doctor --from env.json --for torch torchvision --json)");
+  gpucheck doctor --from env.json --for torch torchvision --json
+
+--from-text reads the output of )" + std::string(commands::pasted_report_formats()) + ".");
   return [a, &g] {
     model::Report rep = commands::doctor(*a, new_report("doctor", g));
     return emit_report(rep, g);

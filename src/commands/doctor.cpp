@@ -42,7 +42,7 @@ model::Report judge(const DoctorRequest& request, model::Report base) {
   std::string text = read_file(path);  // type checks and size limit: a FIFO or /dev/zero is bad input
   auto pasted = inventory::read_pasted_environment(text, path, data_path("compat"));
   if (!pasted)
-    throw InputError(path + ": not an environment report (expected the output of " + inventory::pasted_formats_help() + ")");
+    throw InputError(path + ": not an environment report: no versions in a format it reads (see `gpucheck doctor --help`)");
   const knowledge::KnowledgeBase kb = knowledge::KnowledgeBase::load();
   return report::doctor_report_pasted(std::move(base), pasted->inventory, kb, request.plan, "--from-text " + path);
 }
@@ -56,5 +56,7 @@ model::Report doctor(const DoctorRequest& request, model::Report base) {
   if (!request.constraints_out.empty()) write_constraints(rep, request.constraints_out);
   return rep;
 }
+
+const char* pasted_report_formats() { return inventory::pasted_formats_help(); }
 
 }  // namespace gpucheck::commands

@@ -20,4 +20,7 @@ struct DoctorRequest {
 /// --constraints-out is asked but no plan satisfies the asks.
 model::Report doctor(const DoctorRequest& request, model::Report base);
 
+/// The pasted formats --from-text reads, in words, for --help (the error for an unread paste points there).
+const char* pasted_report_formats();
+
 }  // namespace gpucheck::commands

@@ -899,7 +899,8 @@ std::optional<PastedFacts> read_detectron2_env(std::string_view text) {
       for (std::size_t i = 0; i < count; ++i) f.gpus.push_back({name, cc});
     }
   }
-  if (!seen || f.torch_version.empty()) return std::nullopt;
+  // Cut before its PyTorch row (detectron2 2269): Python's version and a package's still make it a report.
+  if (!seen || (f.torch_version.empty() && (f.python_version.empty() || f.packages.empty()))) return std::nullopt;
   return f;
 }
 
@@ -1492,8 +1493,18 @@ std::map<std::string, std::string> read_import_warnings(std::string_view text) {
       lines[i] = trim(lines[i]) + " " + trim(lines[i + 1]);
       lines.erase(lines.begin() + static_cast<std::ptrdiff_t>(i) + 1);
     }
+  // `ldd <extension>.so` pasted: the package whose library it lists, and the first dependency "=> not found".
+  std::string ldd_package;
   for (const auto& t : lines) {
     const bool frame_code = source_line;
+    if (const auto ldd = t.find("ldd "); ldd != std::string::npos && (ldd == 0 || t.compare(0, 2, "$ ") == 0)) {
+      const std::string target = trim(t.substr(ldd + 4));
+      ldd_package = target.find(".so") != std::string::npos ? module_of_installed_path(first_word(target)) : "";
+    } else if (const auto missing = t.find(" => not found"); missing != std::string::npos && !ldd_package.empty() &&
+               !out.count(ldd_package)) {
+      // "libc10.so => not found (0)" (FreeBSD's ldd adds the count): the loader will refuse the module too.
+      out[ldd_package] = "ldd: " + trim(t.substr(0, missing)) + " => not found";
+    }
     source_line = starts_with(trim(t), "File \"");
     if (auto typed = frame_code ? "" : interactive_import(t); !typed.empty()) {
       close_traceback("");

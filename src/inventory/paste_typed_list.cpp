@@ -214,8 +214,11 @@ std::optional<PastedFacts> read_typed_env_list(std::string_view text) {
   }
   // torch's version, an NVIDIA GPU or the NVIDIA driver's version, beside at least one other stated fact; or,
   // without them, three versions of packages (Horovod's form: "Framework version: 2.1.0", "Horovod version: ...").
+  // Python's version, a package's and a third stated row (optimum 769: "Optimum: 1.6.3", "Python: 3.10.4",
+  // "Platform: Windows 10", "Cuda: 11.6") are one too.
   const bool anchored = !f.torch_version.empty() || !f.gpus.empty() || !f.driver_version.empty();
-  if (rows < 2 || (!anchored && f.packages.size() < 3)) return std::nullopt;
+  const bool python_and_package = !f.python_version.empty() && !f.packages.empty() && rows >= 3;
+  if (rows < 2 || (!anchored && f.packages.size() < 3 && !python_and_package)) return std::nullopt;
   return f;
 }
 

@@ -1775,3 +1775,28 @@ TEST(PasteFormats, ApexsOwnCudaCheckAndAPackagesRefusalOfTorch) {
   auto apex_ext = read_import_warnings("`ModuleNotFoundError: No module named 'fused_layer_norm_cuda'`\n");
   EXPECT_TRUE(apex_ext.count("apex"));
 }
+
+TEST(PasteFormats, LddsMissingLibraryATableCutBeforeTorchAndAThinTypedList) {
+  // `ldd` of torchaudio's library listing torch's libc10.so "not found" (FreeBSD's ldd adds "(0)").
+  auto ldd = read_import_warning_report(paste("pasted_env/pytorch-audio-4047.txt"));
+  ASSERT_TRUE(ldd);
+  ASSERT_TRUE(ldd->import_errors.count("torchaudio"));
+  EXPECT_EQ(ldd->import_errors.at("torchaudio"), "ldd: libc10.so => not found");
+  // A library ldd finds is no failure, nor a "not found" line of an ldd run on a file outside site-packages.
+  EXPECT_FALSE(read_import_warning_report("$ ldd /usr/local/lib/python3.11/site-packages/torchaudio/lib/_torchaudio.so\n"
+                                          "  libc10.so => /usr/local/lib/python3.11/site-packages/torch/lib/libc10.so\n"));
+  EXPECT_FALSE(read_import_warning_report("$ ldd ./a.out\n  libfoo.so => not found\n"));
+  // detectron2's table cut after its fourth row: Python and numpy still make it a report, with no torch.
+  auto cut = read_detectron2_env(paste("pasted_env/facebookresearch-detectron2-2269.txt"));
+  ASSERT_TRUE(cut);
+  EXPECT_EQ(cut->python_version, "3.6.9");
+  EXPECT_EQ(cut->packages.at("numpy"), "1.17.4");
+  EXPECT_TRUE(cut->torch_version.empty());
+  // A typed list of Python, one package and two more stated rows.
+  auto thin = read_typed_env_list(paste("pasted_env/huggingface-optimum-769.txt"));
+  ASSERT_TRUE(thin);
+  EXPECT_EQ(thin->python_version, "3.10.4");
+  EXPECT_EQ(thin->packages.at("optimum"), "1.6.3");
+  // Python and one package alone are not enough.
+  EXPECT_FALSE(read_typed_env_list("Optimum: 1.6.3\nPython: 3.10.4\n"));
+}
