@@ -18,8 +18,9 @@ struct CauseEntry {
 // Rows are exact ids; kPrefixes below cover the families.
 const std::vector<CauseEntry>& registry() {
   static const std::vector<CauseEntry> rows = {
-      {"cuda.nvcc_torch_major_mismatch", Concern::kAtRisk, {"cuda-mismatch-nvcc-torch"}},
-      {"cuda.nvcc_torch_minor_mismatch", Concern::kAtRisk, {}},
+      // doctor --for names the mismatch by the build it plans (install.*), a log by its signature.
+      {"cuda.nvcc_torch_major_mismatch", Concern::kAtRisk, {"cuda-mismatch-nvcc-torch", "install.nvcc_torch_major_mismatch"}},
+      {"cuda.nvcc_torch_minor_mismatch", Concern::kAtRisk, {"install.nvcc_torch_minor_mismatch"}},
       {"install.setup_imports_torch", Concern::kAtRisk, {"build-isolation-missing-torch"}},
       {"install.no_nvcc", Concern::kAtRisk, {"nvcc-missing"}},
       {"compiler.too_new_for_nvcc", Concern::kAtRisk, {"host-compiler-unsupported"}},

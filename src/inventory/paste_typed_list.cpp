@@ -110,6 +110,7 @@ std::optional<PastedFacts> read_typed_env_list(std::string_view text) {
   PastedFacts f;
   f.format = "a typed environment list";
   int rows = 0;
+  std::string stated_cc;  // "Compute capability: 8.7"
   for (const auto& raw : with_form_fields_joined(lines_of(text))) {
     std::string t = raw;
     // A list typed in Chinese (FastChat 2833): "cuda版本：12.1.0", "Driver版本: 535.54.03" (版本 = version, a
@@ -159,7 +160,12 @@ std::optional<PastedFacts> read_typed_env_list(std::string_view text) {
       continue;
     }
     if (colon == std::string::npos || colon == 0 || colon > 64) continue;
-    const std::string key = key_of(t.substr(0, colon)), value = trim(t.substr(colon + 1));
+    const std::string key = key_of(t.substr(0, colon));
+    // The colon inside Markdown's bold or code ("- **torch:** 2.5.0", "`Python:` 3.10"): the marks left
+    // after it are no part of the value.
+    std::string value = trim(t.substr(colon + 1));
+    value.erase(0, std::min(value.size(), value.find_first_not_of("*_`")));
+    value = trim(value);
     if (value.empty()) continue;
     if (key == "torch" || key == "pytorch" || key == "pytorch version" || key == "torch version") {
       if (auto v = version_of(value); !v.empty() && f.torch_version.empty()) {
@@ -174,9 +180,17 @@ std::optional<PastedFacts> read_typed_env_list(std::string_view text) {
       }
     } else if (key == "gpu" || key == "gpus" || key == "gpu model" || key == "gpu models and configuration" ||
                key == "gpu type" || key == "graphics card" || key == "card" || key == "gpu model and memory" ||
-               key == "gpu name" || key == "video card") {
+               key == "gpu name" || key == "video card" || key == "device") {
       if (nvidia_gpu_name(value) && f.gpus.empty()) {
         f.gpus.push_back({value, ""});
+        ++rows;
+      }
+    } else if (key == "compute capability" || key == "gpu compute capability") {
+      // "Compute capability: sm_87" or "8.7": the stated GPU's (a row typed before or after its name).
+      std::string cc = first_word(value);
+      if (starts_with(cc, "sm_") && cc.size() >= 5 && cc.size() <= 6) cc = cc.substr(3, cc.size() - 4) + "." + cc.back();
+      if (dotted_number(cc) && cc.size() <= 4) {
+        stated_cc = cc;
         ++rows;
       }
     } else if (key == "nvidia driver" || key == "driver" || key == "driver version" || key == "nvidia driver version" ||
@@ -212,6 +226,7 @@ std::optional<PastedFacts> read_typed_env_list(std::string_view text) {
       }
     }
   }
+  if (!stated_cc.empty() && !f.gpus.empty() && f.gpus.front().cc.empty()) f.gpus.front().cc = stated_cc;
   // torch's version, an NVIDIA GPU or the NVIDIA driver's version, beside at least one other stated fact; or,
   // without them, three versions of packages (Horovod's form: "Framework version: 2.1.0", "Horovod version: ...").
   // Python's version, a package's and a third stated row (optimum 769: "Optimum: 1.6.3", "Python: 3.10.4",

@@ -76,6 +76,10 @@ TEST(Verdict, OldIdsAreAliasesOfOneCause) {
   EXPECT_EQ(canonical_cause_id("numpy-abi-mismatch"), "python.numpy_abi");
   EXPECT_TRUE(same_cause("driver-too-old", "driver.too_old_for_torch"));
   EXPECT_FALSE(same_cause("driver-too-old", "driver.missing"));
+  // doctor --for's planned build names the nvcc/torch mismatch install.*: the same cause, major and minor apart.
+  EXPECT_TRUE(same_cause("install.nvcc_torch_major_mismatch", "cuda.nvcc_torch_major_mismatch"));
+  EXPECT_TRUE(same_cause("install.nvcc_torch_minor_mismatch", "cuda.nvcc_torch_minor_mismatch"));
+  EXPECT_FALSE(same_cause("install.nvcc_torch_major_mismatch", "cuda.nvcc_torch_minor_mismatch"));
   EXPECT_EQ(canonical_cause_id("something.new"), "something.new");
   auto all = cause_aliases("python.numpy_abi");
   ASSERT_EQ(all.size(), 2u);

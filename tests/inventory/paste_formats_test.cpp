@@ -1800,3 +1800,22 @@ TEST(PasteFormats, LddsMissingLibraryATableCutBeforeTorchAndAThinTypedList) {
   // Python and one package alone are not enough.
   EXPECT_FALSE(read_typed_env_list("Optimum: 1.6.3\nPython: 3.10.4\n"));
 }
+
+TEST(PasteFormats, TypedRowsInMarkdownBoldAndAStatedComputeCapability) {
+  // The colon inside the bold ("- **torch:** 2.5.0+cu121"): the value is what follows the closing marks.
+  auto f = read_typed_env_list("- **Python:** 3.10.12\n- **torch:** 2.5.0+cu121\n- **Device:** NVIDIA Jetson Orin Nano\n"
+                               "- **Compute capability:** sm_87\n");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->python_version, "3.10.12");
+  EXPECT_EQ(f->torch_version, "2.5.0+cu121");
+  ASSERT_EQ(f->gpus.size(), 1u);
+  EXPECT_EQ(f->gpus[0].name, "NVIDIA Jetson Orin Nano");
+  EXPECT_EQ(f->gpus[0].cc, "8.7");
+  // A dotted capability is taken as typed; one that is no capability is not.
+  auto dotted = read_typed_env_list("GPU: RTX 3090\nCompute capability: 8.6\ntorch: 2.1.0+cu118\n");
+  ASSERT_TRUE(dotted);
+  EXPECT_EQ(dotted->gpus[0].cc, "8.6");
+  auto junk = read_typed_env_list("GPU: RTX 3090\nCompute capability: high\ntorch: 2.1.0+cu118\n");
+  ASSERT_TRUE(junk);
+  EXPECT_TRUE(junk->gpus[0].cc.empty());
+}
