@@ -635,10 +635,25 @@ std::string cuda_runtime_refusal(std::string_view text) {
   // CUDA error 35; error 222 (ggml's "CUDA error 222 at ggml-cuda.cu:6045: the provided PTX was compiled with an
   // unsupported toolchain."); XLA's warning ("The NVIDIA driver's CUDA version is 12.2 which is older than the
   // ptxas CUDA version (12.3.107)").
+  // Error 36 ("API call is not supported in the installed CUDA driver": a call of a newer CUDA than the driver's);
+  // an NVIDIA container's start-up refusal, its CUDA newer than the host's driver ("ERROR: This container was
+  // built for NVIDIA Driver Release 535.86 or later, but version 510.85.02 was detected and compatibility mode is
+  // UNAVAILABLE.", wrapped after "but"; "[[ Forward compatibility was attempted on non supported HW (error 804) ]]"
+  // when its compat library meets a GPU that has no forward compatibility).
   static const std::string kMarkers[] = {"CUDA driver version is insufficient for CUDA runtime version",
                                          "the provided PTX was compiled with an unsupported toolchain",
-                                         "which is older than the ptxas CUDA version"};
-  for (const auto& t : lines_of(text)) {
+                                         "which is older than the ptxas CUDA version",
+                                         "API call is not supported in the installed CUDA driver",
+                                         "was detected and compatibility mode is UNAVAILABLE",
+                                         "Forward compatibility was attempted on non supported HW (error 804)"};
+  std::vector<std::string> lines = lines_of(text);
+  for (std::size_t i = 0; i + 1 < lines.size(); ++i)
+    if (lines[i].find("This container was built for NVIDIA Driver Release") != std::string::npos &&
+        lines[i].find(" was detected") == std::string::npos) {
+      lines[i] = trim(lines[i]) + " " + trim(lines[i + 1]);
+      lines.erase(lines.begin() + static_cast<std::ptrdiff_t>(i) + 1);
+    }
+  for (const auto& t : lines) {
     std::size_t at = std::string::npos;
     std::string marker;
     for (const auto& m : kMarkers)
@@ -652,6 +667,10 @@ std::string cuda_runtime_refusal(std::string_view text) {
       const auto end = t.find(')', at);
       if (start != std::string::npos && end != std::string::npos) return "XLA: " + t.substr(start, end + 1 - start);
     }
+    if (marker == kMarkers[4] || marker == kMarkers[5]) {  // the container's, from its sentence's start
+      const auto start = marker == kMarkers[4] ? t.find("This container was built") : at;
+      if (start != std::string::npos) return "the container: " + trim(t.substr(start, at + marker.size() - start));
+    }
     // torch's own words before 1.x's THC was gone: "cuda runtime error (35) : CUDA driver version is insufficient
     // for CUDA runtime version at /pytorch/aten/src/THC/THCGeneral.cpp:50".
     const bool torch = t.find("THC") != std::string::npos || t.find("/pytorch/") != std::string::npos ||
@@ -663,6 +682,31 @@ std::string cuda_runtime_refusal(std::string_view text) {
     return (torch ? "torch: " : "a CUDA program: ") + line;
   }
   return "";
+}
+
+std::optional<PastedFacts> read_wheel_names(std::string_view text) {
+  PastedFacts f;
+  f.format = "a wheel's file name";
+  std::string spaced(text);
+  for (char& c : spaced)
+    if (c == '"' || c == '\'' || c == '`' || c == '(' || c == ')' || c == '<' || c == '>') c = ' ';
+  for (std::string word : paste_text::words_of(spaced)) {
+    word = word.substr(word.find_last_of("/\\") == std::string::npos ? 0 : word.find_last_of("/\\") + 1);
+    while (!word.empty() && (word.back() == '.' || word.back() == ',' || word.back() == ':')) word.pop_back();
+    if (ends_with(word, ".whl")) word.resize(word.size() - 4);
+    // PEP 427: name-version[-build]-python-abi-platform.
+    const auto parts = split(word, '-');
+    if (parts.size() != 5 && parts.size() != 6) continue;
+    const std::string& python = parts[parts.size() - 3];
+    if (!(starts_with(python, "cp") || starts_with(python, "py")) || !is_version(parts[1])) continue;
+    std::string version = parts[1];
+    std::string local = version.substr(std::min(version.size(), version.find('+')));
+    std::transform(local.begin(), local.end(), local.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (local.find("torch") == std::string::npos || !distribution_name(parts[0])) continue;
+    f.packages.emplace(normalized(parts[0]), version);
+  }
+  if (f.packages.empty()) return std::nullopt;
+  return f;
 }
 
 std::optional<PastedFacts> read_pip_conflicts(std::string_view text) {

@@ -43,6 +43,10 @@ struct PastedFacts {
   bool torch_check_ran = false;  // torch's own check printed torch_cuda: torch is installed, its version unstated
 };
 
+/// Wheel file names pasted ("causal_conv1d-1.4.0+cu122torch2.4cxx11abiTRUE-cp310-cp310-linux_x86_64.whl", also
+/// without ".whl" or in a URL) whose version names the torch they were built for: each as an installed package.
+std::optional<PastedFacts> read_wheel_names(std::string_view text);
+
 /// `python -m xformers.info`, or xFormers' warning "xFormers was built for: PyTorch X ... (you have Y)".
 std::optional<PastedFacts> read_xformers_info(std::string_view text);
 /// `python -m bitsandbytes` (0.37 "CUDA SETUP:" lines through 0.43+ "CUDA specs").
@@ -187,7 +191,8 @@ std::optional<PastedFacts> read_nvidia_smi(std::string_view text);
 /// NVIDIA RTX 5060", "Python: 3.6.9"): torch's version, Python, an NVIDIA GPU's name, a driver version, other
 /// "name: version" rows as packages (paste_typed_list.cpp). The last resort of `doctor --from-text`: read only
 /// when no tool's output is in the paste.
-std::optional<PastedFacts> read_typed_env_list(std::string_view text);
+/// Beside another format (`beside_report`), one row of torch's version is enough.
+std::optional<PastedFacts> read_typed_env_list(std::string_view text, bool beside_report = false);
 /// `pip list`, `pip freeze`, `conda list`, and collect_env's "[pip3] name==version" / "[conda] ..." library
 /// rows pasted without the rest of the report (torch's CUDA from its local tag, conda build string, or the
 /// nvidia-cuda-runtime wheel PyPI's torch requires).

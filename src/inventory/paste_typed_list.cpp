@@ -33,7 +33,7 @@ std::string key_of(std::string key) {
 // The value's version: "v2.1.0" and "2.1.0" -> "2.1.0"; "" when it does not start as one.
 std::string version_of(const std::string& value) {
   std::string v = first_word(value);
-  while (!v.empty() && (v.back() == ',' || v.back() == ';')) v.pop_back();  // "2.9.1+cu130, CUDA (PyTorch): 13.0"
+  while (!v.empty() && (v.back() == ',' || v.back() == ';' || v.back() == '\'' || v.back() == '"')) v.pop_back();  // "2.9.1+cu130, CUDA (PyTorch): 13.0"
   if (v.size() > 1 && (v[0] == 'v' || v[0] == 'V') && std::isdigit(static_cast<unsigned char>(v[1]))) v = v.substr(1);
   return is_version(v) ? v : "";
 }
@@ -96,7 +96,9 @@ std::optional<std::string> name_version_row(const std::string& line) {
   }
   std::string spaced = t;
   std::replace(spaced.begin(), spaced.end(), '\t', ' ');  // a table typed with tabs
-  const auto words = paste_text::words_of(spaced);
+  auto words = paste_text::words_of(spaced);
+  // "torch version 2.4.1", "PyTorch version 2.2.0": the name, the word, the version.
+  if (words.size() == 3 && key_of(words[1]) == "version") words.erase(words.begin() + 1);
   if (words.size() != 2 || !distribution_name(words[0])) return std::nullopt;
   if (not_a_package(words[0])) return std::nullopt;
   const std::string v = version_of(words[1]);
@@ -106,7 +108,7 @@ std::optional<std::string> name_version_row(const std::string& line) {
 
 }  // namespace
 
-std::optional<PastedFacts> read_typed_env_list(std::string_view text) {
+std::optional<PastedFacts> read_typed_env_list(std::string_view text, bool beside_report) {
   PastedFacts f;
   f.format = "a typed environment list";
   int rows = 0;
@@ -164,10 +166,10 @@ std::optional<PastedFacts> read_typed_env_list(std::string_view text) {
     // The colon inside Markdown's bold or code ("- **torch:** 2.5.0", "`Python:` 3.10"): the marks left
     // after it are no part of the value.
     std::string value = trim(t.substr(colon + 1));
-    value.erase(0, std::min(value.size(), value.find_first_not_of("*_`")));
+    value.erase(0, std::min(value.size(), value.find_first_not_of("*_`'\"")));
     value = trim(value);
     if (value.empty()) continue;
-    if (key == "torch" || key == "pytorch" || key == "pytorch version" || key == "torch version") {
+    if (key == "torch" || key == "pytorch" || key == "pytorch version" || key == "torch version" || key == "torch.__version__") {
       if (auto v = version_of(value); !v.empty() && f.torch_version.empty()) {
         f.torch_version = v;
         f.packages.emplace("torch", v);
@@ -233,7 +235,8 @@ std::optional<PastedFacts> read_typed_env_list(std::string_view text) {
   // "Platform: Windows 10", "Cuda: 11.6") are one too.
   const bool anchored = !f.torch_version.empty() || !f.gpus.empty() || !f.driver_version.empty();
   const bool python_and_package = !f.python_version.empty() && !f.packages.empty() && rows >= 3;
-  if (rows < 2 || (!anchored && f.packages.size() < 3 && !python_and_package)) return std::nullopt;
+  const bool torch_beside_report = beside_report && !f.torch_version.empty();
+  if ((rows < 2 && !torch_beside_report) || (!anchored && f.packages.size() < 3 && !python_and_package)) return std::nullopt;
   return f;
 }
 

@@ -40,6 +40,7 @@ std::vector<PastedFacts> read_stated_facts(std::string_view text) {
   std::vector<PastedFacts> out;
   if (auto f = read_cpp_extension_check(text)) out.push_back(std::move(*f));
   if (auto f = read_pip_conflicts(text)) out.push_back(std::move(*f));
+  if (auto f = read_wheel_names(text)) out.push_back(std::move(*f));
   // A program's refusal of the driver states that a driver is there and too old for it (or absent), and no
   // version: the format has no facts of its own, the refusal is read after the formats.
   if (!cuda_runtime_refusal(text).empty()) {
@@ -199,11 +200,11 @@ std::optional<PastedEnvironment> read_pasted_environment(std::string_view pasted
   // typed list beside them is read after.
   const bool no_python_tool = std::all_of(formats.begin(), formats.end(), [](const PastedFacts& f) {
     return f.format == "nvidia-smi" || f.format == "nvidia-smi --query-gpu" || f.format == "nvcc --version" ||
-           f.format == kDriverRefusalFormat || f.format == kGpuRefusalFormat ||
+           f.format == kDriverRefusalFormat || f.format == kGpuRefusalFormat || f.format == "a wheel's file name" ||
            (f.format == "import warning" && f.torch_version.empty() && f.packages.empty());
   });
   if (log_statements && no_python_tool && !collect_env)
-    if (auto typed = read_typed_env_list(text)) formats.push_back(std::move(*typed));
+    if (auto typed = read_typed_env_list(text, !formats.empty())) formats.push_back(std::move(*typed));
   if (collect_env) {
     out.inventory = std::move(*collect_env);
     out.formats.push_back("collect_env");

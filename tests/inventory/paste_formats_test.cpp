@@ -1819,3 +1819,27 @@ TEST(PasteFormats, TypedRowsInMarkdownBoldAndAStatedComputeCapability) {
   ASSERT_TRUE(junk);
   EXPECT_TRUE(junk->gpus[0].cc.empty());
 }
+
+TEST(PasteFormats, WheelFileNamesThatNameATorch) {
+  auto f = read_wheel_names("pip install \"causal_conv1d-1.4.0+cu122torch2.4cxx11abiTRUE-cp310-cp310-linux_x86_64.whl\"\n"
+                            "https://example.org/whl/exllamav2-0.2.1+cu121.torch2.4.0-cp310-cp310-win_amd64.whl,\n"
+                            "sageattention-2.2.0+cu128torch2.9.0.post3-cp39-abi3-win_amd64\n");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->packages.at("causal-conv1d"), "1.4.0+cu122torch2.4cxx11abiTRUE");
+  EXPECT_EQ(f->packages.at("exllamav2"), "0.2.1+cu121.torch2.4.0");
+  EXPECT_EQ(f->packages.at("sageattention"), "2.2.0+cu128torch2.9.0.post3");
+  // A wheel that names no torch, and words that are no wheel, state nothing here.
+  EXPECT_FALSE(read_wheel_names("numpy-1.26.4-cp310-cp310-manylinux_2_17_x86_64.whl\nsee torch-2.1 docs\n"));
+}
+
+TEST(PasteFormats, TypedRowsOfThreeWordsAndAQuotedVersion) {
+  auto f = read_typed_env_list("torch version 2.4.1\nPython version 3.10.13\n");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->torch_version, "2.4.1");
+  EXPECT_EQ(f->python_version, "3.10.13");
+  // torch.__version__ printed with its quotes, alone beside another report's facts.
+  auto quoted = read_typed_env_list("torch.__version__: '2.1.0a0+4136153'\n", true);
+  ASSERT_TRUE(quoted);
+  EXPECT_EQ(quoted->torch_version, "2.1.0a0+4136153");
+  EXPECT_FALSE(read_typed_env_list("torch.__version__: '2.1.0a0+4136153'\n"));
+}

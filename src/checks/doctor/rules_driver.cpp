@@ -5,6 +5,7 @@
 #include "checks/doctor/rules.h"
 #include "checks/doctor/torch_choice.h"
 #include "inventory/paste_formats.h"
+#include "inventory/paste_text.h"
 #include "knowledge/version.h"
 #include "core/text.h"
 
@@ -138,12 +139,18 @@ void refused_by_runtime(const DoctorContext& ctx, const std::string& have, std::
   // warning that the driver is older than its ptxas (it compiles on, without parallel compilation).
   const bool ptx = said.find("unsupported toolchain") != std::string::npos;
   const bool xla = said.find("older than the ptxas") != std::string::npos;
+  const bool call = said.find("API call is not supported") != std::string::npos;
+  const bool container = starts_with(said, "the container: ");
+  // The release an NVIDIA container states it needs ("built for NVIDIA Driver Release 535.86 or later").
+  const std::string release = container ? inventory::paste_text::after(said, "Driver Release ") : "";
   Finding f;
   f.id = "driver.too_old_for_runtime";
   f.status = xla ? Status::kWarn : Status::kFail;
   f.title = std::string(xla ? "XLA says the NVIDIA driver is older than its ptxas: parallel compilation is off"
                             : ptx ? "A CUDA program's PTX was compiled by a newer CUDA than the NVIDIA driver supports"
-                                  : "A CUDA program says the NVIDIA driver is too old for its CUDA runtime") +
+                            : container ? "The container's CUDA needs a newer NVIDIA driver than the host's" +
+                                              (release.empty() ? std::string() : " (" + release + " or later)")
+                                        : "A CUDA program says the NVIDIA driver is too old for its CUDA runtime") +
             (have.empty() ? std::string() : " (the driver supports CUDA " + have + ")");
   f.evidence = {{"the program's error", said.substr(said.find(": ") + 2), "the pasted report"}};  // only pastes state one
   if (!ctx.inv.driver.version.empty()) f.evidence.push_back({"driver", ctx.inv.driver.version, ctx.inv.driver.source});
@@ -154,12 +161,25 @@ void refused_by_runtime(const DoctorContext& ctx, const std::string& have, std::
   else if (ptx)
     f.explanation = "CUDA error 222 (cudaErrorUnsupportedPtxVersion): the program ships PTX from a CUDA newer than "
                     "this driver, which cannot JIT-compile it, so its kernels do not load.";
+  else if (container)
+    f.explanation = "An NVIDIA container carries its own CUDA and uses the host's driver, which must be of that CUDA "
+                    "or newer. A container may bridge an older driver with CUDA's forward-compatibility library, "
+                    "but only on data-centre GPUs (error 804 elsewhere): here it cannot, so CUDA does not start in it.";
+  else if (call)
+    f.explanation = "CUDA error 36 (cudaErrorCallRequiresNewerDriver): the program calls a CUDA API (its runtime is "
+                    "newer) that this driver does not have, so that call fails.";
   else
     f.explanation = "CUDA error 35 (cudaErrorInsufficientDriver): the CUDA runtime the program was built with is newer "
                     "than the newest CUDA this driver supports, so nothing it runs reaches the GPU. CUDA answers the "
                     "same when no driver is installed at all, and inside a container when the host's driver was not "
                     "passed in (no --gpus, no NVIDIA container runtime).";
-  f.add_fix("Install that program's build for CUDA " + (have.empty() ? std::string("the driver supports") : have + " or older") +
+  if (container)
+    f.add_fix("Upgrade the host's NVIDIA driver to " + (release.empty() ? std::string("the release the container names") : release) +
+                  " or later, or run a release of the container made for the CUDA the driver supports (the container's "
+                  "release notes name both); read the host's driver first",
+              {"nvidia-smi"});
+  else
+    f.add_fix("Install that program's build for CUDA " + (have.empty() ? std::string("the driver supports") : have + " or older") +
                 " (its release notes name the CUDA of each version), or upgrade the driver to one for its CUDA; "
                 "read what the driver supports first",
             {"nvidia-smi"});

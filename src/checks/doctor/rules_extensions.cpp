@@ -13,6 +13,7 @@
 #include "checks/planner/plan_commands.h"
 #include "checks/doctor/fix_commands.h"
 #include "checks/doctor/rules.h"
+#include "checks/doctor/torch_abi.h"
 #include "inventory/paste_formats.h"
 #include "knowledge/pep440.h"
 #include "knowledge/version.h"
@@ -138,6 +139,91 @@ std::optional<Finding> published_pin_broken(const DoctorContext& ctx, const std:
                           {"Requires-Dist", "torch" + pin.specifiers, "data/compat/pypi.json"}, pin.source);
 }
 
+
+/// The torch a wheel's local label says it was built for: "cu128torch2.9.0.post3" -> "2.9", "cu122torch2.1cxx11abitrue"
+/// -> "2.1", "torch260.cuda126" -> "2.6" (three digits: X, Y and Z), "cu121.torch2.4.0" -> "2.4"; "" for none.
+std::string torch_of_build_tag(const std::string& local) {
+  const auto t = local.find("torch");
+  if (t == std::string::npos) return "";
+  std::string digits;
+  for (std::size_t i = t + 5; i < local.size() && (std::isdigit(static_cast<unsigned char>(local[i])) || local[i] == '.'); ++i)
+    digits += local[i];
+  while (!digits.empty() && digits.back() == '.') digits.pop_back();
+  if (digits.find('.') != std::string::npos) {
+    const auto parts = split(digits, '.');
+    return parts.size() >= 2 && !parts[0].empty() && !parts[1].empty() ? parts[0] + "." + parts[1] : "";
+  }
+  return digits.size() == 3 ? digits.substr(0, 1) + "." + digits.substr(1, 1) : "";
+}
+
+/// A package whose version carries the torch it was built for in its local label (prebuilt wheels of flash-attn,
+/// causal-conv1d, SageAttention, exllamav2, ... named "+cu122torch2.3cxx11abiFALSE"), the knowledge base's or not:
+/// another torch minor than the installed one, or the other C++11 ABI than PyTorch's wheel of that release, and
+/// its compiled module does not load. A source build of torch ("2.1.0a0+4136153") is not the release the wheel
+/// was built against either.
+void check_torch_build_tags(const DoctorContext& ctx, std::vector<Finding>& out) {
+  const auto& py = *ctx.python;
+  const auto installed = knowledge::pep440::Version::parse(py.torch_version);
+  if (!installed || installed->release.size() < 2) return;
+  const std::string have = std::to_string(installed->release[0]) + "." + std::to_string(installed->release[1]);
+  for (const auto& [name, version] : py.packages) {
+    if (name == "torch") continue;
+    const auto v = knowledge::pep440::Version::parse(version);
+    if (!v) continue;
+    const std::string built_for = torch_of_build_tag(v->local);
+    if (built_for.empty()) continue;
+    const bool judged = std::any_of(out.begin(), out.end(), [&](const Finding& f) {
+      return starts_with(f.id, "ext.") && !f.evidence.empty() && f.evidence.front().what == name;
+    });
+    if (judged) continue;
+    const auto abi_at = v->local.find("cxx11abi");
+    const std::optional<bool> wheel_new_abi =
+        abi_at == std::string::npos ? std::nullopt : std::optional<bool>(v->local.compare(abi_at + 8, 4, "true") == 0);
+    const std::optional<bool> torch_new_abi =
+        py.torch_cxx11_abi ? py.torch_cxx11_abi : wheel_torch_uses_cxx11_abi(py.torch_version);
+    const bool source_build = installed->is_prerelease() && !installed->local.empty();
+    const bool other_torch = built_for != have || source_build;
+    const bool other_abi = !other_torch && wheel_new_abi && torch_new_abi && *wheel_new_abi != *torch_new_abi;
+    if (!other_torch && !other_abi) continue;
+    // Another torch minor usually breaks the module's link to torch's C++ symbols, not always (flashinfer 0.1.6's
+    // torch2.4 wheels ran on torch 2.5 in sglang's own image): at risk until its import is seen failing. The
+    // other string ABI breaks every function passing a std::string.
+    // Its import seen failing: the package's or its compiled module's ("causal_conv1d_cuda", "flash_attn_2_cuda").
+    std::string module = name, import_error;
+    std::replace(module.begin(), module.end(), '-', '_');
+    for (const auto& [imported, error] : py.import_errors)
+      if (starts_with(imported, module) && import_error.empty()) import_error = error;
+    const bool import_fails = !import_error.empty();
+    Finding f;
+    f.id = other_torch ? "ext.built_for_other_torch" : "ext.cxx11_abi_mismatch";
+    f.status = other_torch && !import_fails ? Status::kWarn : Status::kFail;
+    f.title = source_build ? name + " " + version + " was built for torch " + built_for + "'s release, installed is a build of "
+                                 "torch from source, " + py.torch_version
+              : other_torch ? name + " " + version + " was built for torch " + built_for + ", installed is torch " + py.torch_version
+                          : name + " " + version + " was built with the " + (*wheel_new_abi ? "new" : "old") +
+                                " C++11 string ABI; torch " + py.torch_version + " uses the " + (*torch_new_abi ? "new" : "old");
+    f.evidence = {{name, version, ctx.python_label()}, {"torch", py.torch_version, ctx.python_label()}};
+    if (import_fails)
+      f.evidence.push_back({"import error", import_error, ctx.python_from_paste() ? "the pasted report" : ctx.python_label()});
+    if (other_abi)
+      f.evidence.push_back({"torch's _GLIBCXX_USE_CXX11_ABI", *torch_new_abi ? "True" : "False",
+                            py.torch_cxx11_abi ? ctx.python_label() : "PyTorch's wheels of that release"});
+    f.explanation = other_torch
+                        ? "The wheel's version names the torch it was compiled against; its module links that torch's "
+                          "C++ symbols, so with " + std::string(source_build ? "a source build of torch" : "another torch minor") +
+                              " its import most often fails with \"undefined symbol\" (on Windows, \"DLL load failed\")."
+                        : "The wheel passes std::string across torch's C++ API in the other layout, so import fails "
+                          "with \"undefined symbol\" naming a std::__cxx11 (or plain std::string) function of torch.";
+    const std::string wanted = other_torch ? "torch" + have + (torch_new_abi ? std::string(" and cxx11abi") + (*torch_new_abi ? "TRUE" : "FALSE") : "")
+                                           : "torch" + have + "cxx11abi" + (*torch_new_abi ? "TRUE" : "FALSE");
+    if (source_build)
+      f.add_fix("Build " + name + " from source against this torch: no prebuilt wheel is made for a source build", {});
+    else
+      f.add_fix("Install the wheel of " + name + " whose name says " + wanted + " (its release page lists one per torch, "
+              "CUDA and ABI), or build it from source against the installed torch", {});
+    out.push_back(std::move(f));
+  }
+}
 }  // namespace
 
 void check_installed_extensions(const DoctorContext& ctx, std::vector<Finding>& out) {
@@ -339,6 +425,7 @@ void check_installed_extensions(const DoctorContext& ctx, std::vector<Finding>& 
                                    "the pasted report"}, "", true))
       out.push_back(std::move(*f));
   }
+  check_torch_build_tags(ctx, out);
 }
 
 }  // namespace gpucheck::doctor

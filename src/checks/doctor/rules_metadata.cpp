@@ -9,6 +9,7 @@
 #include "checks/abi/diagnosis.h"
 #include "checks/doctor/fix_commands.h"
 #include "checks/doctor/rules.h"
+#include "checks/doctor/torch_abi.h"
 #include "checks/doctor/torch_choice.h"
 #include "core/text.h"
 #include "inventory/paste_formats.h"
@@ -335,14 +336,15 @@ SymbolCause torch_symbol_cause(const std::string& error, const std::string& modu
     c.verdict = SymbolCause::kOtherTorch;
     return c;
   }
-  const auto v = knowledge::pep440::Version::parse(torch_version);
-  const long long mm = v && v->release.size() >= 2 ? v->release[0] * 1000 + v->release[1] : 0;
-  const bool old_abi_torch = mm <= 2005 || (mm == 2006 && v->local != "cu126");
-  const bool mismatch = mm > 0 && ((new_abi && old_abi_torch) || (old_abi && mm >= 2007));
-  // The symbol's ABI is the one pip's torch of that release uses (an old-ABI "...ERKSs" beside torch 1.4): not
-  // the string ABI, so another torch release.
-  const bool same = mm > 0 && ((old_abi && old_abi_torch) || (new_abi && !old_abi_torch));
-  c.verdict = mismatch ? SymbolCause::kStringAbi : same ? SymbolCause::kOtherTorch : SymbolCause::kUnsaid;
+  if (!knowledge::pep440::Version::parse(torch_version)) {
+    c.verdict = SymbolCause::kUnsaid;  // no torch version stated: another release or the other ABI
+    return c;
+  }
+  // The symbol's ABI is the one PyTorch's wheel of that release uses (an old-ABI "...ERKSs" beside torch 1.4):
+  // not the string ABI, so another torch release. A torch of no such wheel (NVIDIA's "2.1.0a0+41361538.nv23.06",
+  // a source build) is another build than the one the extension was compiled against, whichever its ABI.
+  const std::optional<bool> torch_new_abi = wheel_torch_uses_cxx11_abi(torch_version);
+  c.verdict = torch_new_abi && new_abi != *torch_new_abi ? SymbolCause::kStringAbi : SymbolCause::kOtherTorch;
   return c;
 }
 

@@ -424,3 +424,36 @@ TEST(DoctorFromText, XformersBuiltForTheSameTorchButAnotherPythonIsNoOtherTorch)
   EXPECT_NE(j.by_id["python.import_failed"]["evidence"][0]["value"].get<std::string>().find("Python 3.12.3"),
             std::string::npos);
 }
+
+TEST(DoctorFromText, AWheelNamedForAnotherTorchOrTheOtherStringAbi) {
+  // SageAttention 49: "sageattention-2.2.0+cu128torch2.9.0.post3-cp39-abi3-win_amd64" beside torch 2.8.0+cu129.
+  auto other = judge("woct0rdho-SageAttention-49");
+  ASSERT_TRUE(other.by_id.count("ext.built_for_other_torch")) << other.out;
+  EXPECT_EQ(other.by_id["ext.built_for_other_torch"]["title"],
+            "sageattention 2.2.0+cu128torch2.9.0.post3 was built for torch 2.9, installed is torch 2.8.0+cu129");
+  // causal-conv1d 35: a cxx11abiTRUE wheel beside PyPI's torch 2.4.1 (the old ABI), its import failing: one
+  // finding, an error, holding the import's error (no second python.import_failed for causal_conv1d_cuda).
+  auto abi = judge("Dao-AILab-causal-conv1d-35");
+  ASSERT_TRUE(abi.by_id.count("ext.cxx11_abi_mismatch")) << abi.out;
+  EXPECT_EQ(abi.by_id["ext.cxx11_abi_mismatch"]["status"], "fail");
+  EXPECT_FALSE(abi.by_id.count("python.import_failed")) << abi.out;
+  // sglang 3065: flashinfer's torch2.4 wheel beside torch 2.5.1 in sglang's own image, nothing failing: at risk.
+  auto risk = judge("sgl-project-sglang-3065");
+  ASSERT_TRUE(risk.by_id.count("ext.built_for_other_torch")) << risk.out;
+  EXPECT_EQ(risk.by_id["ext.built_for_other_torch"]["status"], "warn");
+}
+
+TEST(DoctorFromText, AContainersRefusalAndErrorThirtySixAreTheDriverTooOld) {
+  // TensorRT-LLM 23: the container's start-up refusal, wrapped after "but", beside nvidia-smi's 510.85.02.
+  auto container = judge("NVIDIA-TensorRT-LLM-23");
+  ASSERT_TRUE(container.by_id.count("driver.too_old_for_runtime")) << container.out;
+  const auto& f = container.by_id["driver.too_old_for_runtime"];
+  EXPECT_EQ(f["status"], "fail");
+  EXPECT_NE(f["title"].get<std::string>().find("535.86 or later"), std::string::npos) << f.dump();
+  EXPECT_NE(f["fixes"][0]["summary"].get<std::string>().find("Upgrade the host's NVIDIA driver to 535.86"),
+            std::string::npos) << f.dump();
+  // lmdeploy 340: "API call is not supported in the installed CUDA driver" beside driver 450.102.04.
+  auto call = judge("InternLM-lmdeploy-340");
+  ASSERT_TRUE(call.by_id.count("driver.too_old_for_runtime")) << call.out;
+  EXPECT_NE(call.by_id["driver.too_old_for_runtime"]["explanation"].get<std::string>().find("error 36"), std::string::npos);
+}
