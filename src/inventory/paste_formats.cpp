@@ -607,7 +607,9 @@ bool is_library_arch_check(const std::string& line) {
   // capability 7 0 is not supported!"), not torch's own capability warnings.
   // ggml's: "ERROR: CUDA kernel mul_mat_vec has no device code compatible with CUDA arch 520. ggml-cuda.cu was
   // compiled for: 520".
+  // ptxas not knowing the GPU's architecture: "ptxas fatal   : Value 'sm_121a' is not defined for option 'gpu-name'".
   return line.find("FlashAttention only supports Ampere GPUs or newer") != std::string::npos ||
+         line.find("is not defined for option 'gpu-name'") != std::string::npos ||
          line.find("has no device code compatible with CUDA arch") != std::string::npos ||
          (line.find("Could not find compatible") != std::string::npos &&
           line.find("extension for compute capability") != std::string::npos) ||
@@ -619,6 +621,9 @@ std::string kernel_refusal(std::string_view text) {
   // ggml's CUDA backend (llama.cpp, ollama) reports it from its own source, "ggml-cuda.cu:2366": its kernels,
   // not torch's, whatever torch the paste also shows.
   const bool ggml = text.find("ggml-cuda.cu") != std::string_view::npos || text.find("ggml_cuda_") != std::string_view::npos;
+  // Triton compiles its kernels with the ptxas it bundles (triton/backends/nvidia/bin/ptxas), at run time.
+  const bool triton = text.find("PTXASError") != std::string_view::npos ||
+                      text.find("triton/backends/nvidia/bin/ptxas") != std::string_view::npos;
   for (const auto& t : lines_of(text)) {
     if (t.find("no kernel image is available for execution on the device") == std::string::npos &&
         !is_library_arch_check(t))
@@ -626,6 +631,7 @@ std::string kernel_refusal(std::string_view text) {
     std::string line = trim(t);
     line.erase(0, std::min(line.find_first_not_of("`>\"' "), line.size()));
     if (line.size() > 200) line = line.substr(0, 200);
+    if (triton && line.find("is not defined for option 'gpu-name'") != std::string::npos) return kTritonPtxasRefusal + line;
     return ggml ? kGgmlKernelRefusal + line : line;
   }
   return "";
@@ -645,7 +651,9 @@ std::string cuda_runtime_refusal(std::string_view text) {
                                          "which is older than the ptxas CUDA version",
                                          "API call is not supported in the installed CUDA driver",
                                          "was detected and compatibility mode is UNAVAILABLE",
-                                         "Forward compatibility was attempted on non supported HW (error 804)"};
+                                         "Forward compatibility was attempted on non supported HW (error 804)",
+                                         // numba's link through the driver: CUDA_ERROR_UNSUPPORTED_PTX_VERSION (222)
+                                         "[222] Call to cuLinkAddData"};
   std::vector<std::string> lines = lines_of(text);
   for (std::size_t i = 0; i + 1 < lines.size(); ++i)
     if (lines[i].find("This container was built for NVIDIA Driver Release") != std::string::npos &&
@@ -653,7 +661,8 @@ std::string cuda_runtime_refusal(std::string_view text) {
       lines[i] = trim(lines[i]) + " " + trim(lines[i + 1]);
       lines.erase(lines.begin() + static_cast<std::ptrdiff_t>(i) + 1);
     }
-  for (const auto& t : lines) {
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const std::string& t = lines[i];
     std::size_t at = std::string::npos;
     std::string marker;
     for (const auto& m : kMarkers)
@@ -666,6 +675,12 @@ std::string cuda_runtime_refusal(std::string_view text) {
       const auto start = t.find("The NVIDIA driver's CUDA version");
       const auto end = t.find(')', at);
       if (start != std::string::npos && end != std::string::npos) return "XLA: " + t.substr(start, end + 1 - start);
+    }
+    if (marker == kMarkers[6]) {  // numba's line whole, and the driver's JIT's reason when it follows
+      std::string said = trim(t.substr(t.find("LinkerError") == std::string::npos ? at : t.find("LinkerError")));
+      if (i + 1 < lines.size() && lines[i + 1].find("Unsupported .version") != std::string::npos)
+        said += "; " + trim(lines[i + 1].substr(lines[i + 1].find("Unsupported .version")));
+      return "a CUDA program: " + said;
     }
     if (marker == kMarkers[4] || marker == kMarkers[5]) {  // the container's, from its sentence's start
       const auto start = marker == kMarkers[4] ? t.find("This container was built") : at;

@@ -90,6 +90,8 @@ std::string kernel_refusal(std::string_view text);
 bool is_library_arch_check(const std::string& line);
 /// kernel_refusal()'s prefix when ggml's CUDA backend (llama.cpp, ollama) raised the refusal: its own kernels.
 inline const std::string kGgmlKernelRefusal = "ggml: ";
+/// kernel_refusal()'s mark of the ptxas that triton bundles refusing the GPU's architecture.
+inline const std::string kTritonPtxasRefusal = "triton's ptxas: ";
 /// Startup banners that name torch: Ultralytics' "Ultralytics YOLOv8.2.5 🚀 Python-3.10.12 torch-2.2.0+cu121
 /// CUDA:0 (NVIDIA A100-SXM4-80GB, 81051MiB)" with `yolo checks`' package rows ("torch  ✅ 2.3.0+cu121>=1.8.0"),
 /// and pyannote's "Model was trained with torch 1.10.0+cu102, yours is 2.1.1+cu118".

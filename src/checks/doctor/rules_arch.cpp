@@ -8,6 +8,7 @@
 #include "checks/doctor/torch_choice.h"
 #include "checks/planner/requirements_file.h"
 #include "inventory/paste_formats.h"
+#include "inventory/paste_text.h"
 #include "knowledge/version.h"
 #include "core/text.h"
 
@@ -203,6 +204,33 @@ void check_extension_archs(const DoctorContext& ctx, std::vector<Finding>& out) 
   }
 }
 
+/// Triton's bundled ptxas not knowing the GPU's architecture ("Value 'sm_121a' is not defined for option
+/// 'gpu-name'"): every Triton kernel (torch.compile's too) fails to compile on this GPU. Triton takes another
+/// ptxas from TRITON_PTXAS_PATH (triton/knobs.py), so a CUDA toolkit that knows the GPU is the way out.
+void triton_ptxas_refusal(const DoctorContext& ctx, const std::string& said, std::vector<Finding>& out) {
+  const std::string shown = said.substr(inventory::kTritonPtxasRefusal.size());
+  std::string arch = inventory::paste_text::after(shown, "Value '");
+  arch = arch.substr(0, arch.find('\''));
+  Finding f;
+  f.id = "ext.arch_not_built";
+  f.status = Status::kFail;
+  f.title = "Triton's bundled ptxas does not know this GPU's architecture" + (arch.empty() ? std::string() : " (" + arch + ")");
+  f.evidence = {{"the error", shown, "the pasted report"}};
+  for (const char* name : {"triton", "pytorch-triton"})  // PyPI's, or the one torch's nightlies pin
+    if (const auto it = ctx.python->packages.find(name); it != ctx.python->packages.end()) {
+      f.evidence.push_back({name, it->second, ctx.python_label()});
+      break;
+    }
+  f.explanation = "Triton compiles each kernel at run time with the ptxas it ships; that ptxas predates this GPU, so "
+                  "no Triton kernel (torch.compile's included) builds for it.";
+  f.add_fix("Point Triton at the ptxas of a CUDA toolkit that knows this GPU (TRITON_PTXAS_PATH), or install a "
+            "Triton release whose bundled CUDA does; check the toolkit's ptxas lists the architecture first",
+            {"/usr/local/cuda/bin/ptxas --help | grep -o " + (arch.empty() ? std::string("sm_[0-9]*") : shell_quote(arch)),
+             "export TRITON_PTXAS_PATH=/usr/local/cuda/bin/ptxas"},
+            "needs a CUDA toolkit at /usr/local/cuda new enough for the GPU");
+  out.push_back(std::move(f));
+}
+
 /// A compiled library refusing the GPU at run time, pasted with the report. CUDA's "no kernel image" names no
 /// library: beside a torch whose arch list holds SASS for the GPU, torch's own kernels run, so an extension's
 /// lack them; with torch's list unknown (or without the GPU) the error is torch's as likely, and nothing is
@@ -216,6 +244,7 @@ void check_kernel_refusal(const DoctorContext& ctx, const std::vector<std::strin
       gpu = &g;
       break;
     }
+  if (starts_with(said, inventory::kTritonPtxasRefusal)) return triton_ptxas_refusal(ctx, said, out);
   const bool ggml = starts_with(said, inventory::kGgmlKernelRefusal);
   const std::string shown = ggml ? said.substr(inventory::kGgmlKernelRefusal.size()) : said;  // as pasted
   if (!gpu && inventory::is_library_arch_check(shown)) {

@@ -137,7 +137,7 @@ void refused_by_runtime(const DoctorContext& ctx, const std::string& have, std::
   const std::string& said = ctx.inv.driver.refused_by;
   // Three ways a program says so (inventory::cuda_runtime_refusal): CUDA error 35, error 222 on PTX, and XLA's
   // warning that the driver is older than its ptxas (it compiles on, without parallel compilation).
-  const bool ptx = said.find("unsupported toolchain") != std::string::npos;
+  const bool ptx = said.find("unsupported toolchain") != std::string::npos || said.find("[222] ") != std::string::npos;
   const bool xla = said.find("older than the ptxas") != std::string::npos;
   const bool call = said.find("API call is not supported") != std::string::npos;
   const bool container = starts_with(said, "the container: ");

@@ -156,6 +156,17 @@ std::string torch_of_build_tag(const std::string& local) {
   return digits.size() == 3 ? digits.substr(0, 1) + "." + digits.substr(1, 1) : "";
 }
 
+/// The CUDA major a wheel's local label names: "cu128torch2.7.1" -> 12, "cu11torch2.1" -> 11, "cu92" -> 9; 0 for none.
+int cuda_major_of_build_tag(const std::string& local) {
+  for (auto at = local.find("cu"); at != std::string::npos; at = local.find("cu", at + 1)) {
+    std::string digits;
+    for (std::size_t i = at + 2; i < local.size() && std::isdigit(static_cast<unsigned char>(local[i])); ++i) digits += local[i];
+    if (digits.size() == 3) return std::stoi(digits.substr(0, 2));
+    if (digits.size() == 2) return digits[0] == '1' ? std::stoi(digits) : digits[0] - '0';
+  }
+  return 0;
+}
+
 /// A package whose version carries the torch it was built for in its local label (prebuilt wheels of flash-attn,
 /// causal-conv1d, SageAttention, exllamav2, ... named "+cu122torch2.3cxx11abiFALSE"), the knowledge base's or not:
 /// another torch minor than the installed one, or the other C++11 ABI than PyTorch's wheel of that release, and
@@ -182,7 +193,12 @@ void check_torch_build_tags(const DoctorContext& ctx, std::vector<Finding>& out)
     const std::optional<bool> torch_new_abi =
         py.torch_cxx11_abi ? py.torch_cxx11_abi : wheel_torch_uses_cxx11_abi(py.torch_version);
     const bool source_build = installed->is_prerelease() && !installed->local.empty();
-    const bool other_torch = built_for != have || source_build;
+    // The same torch minor of another CUDA major ("cu128torch2.7.1" beside torch 2.7.1+cu118): its module links
+    // that build's CUDA libraries, which this torch does not carry.
+    const int wheel_cuda = cuda_major_of_build_tag(v->local);
+    const auto torch_cuda = knowledge::Version::parse(ctx.torch_cuda());
+    const bool other_cuda = wheel_cuda > 0 && torch_cuda && torch_cuda->major() != wheel_cuda;
+    const bool other_torch = built_for != have || source_build || other_cuda;
     const bool other_abi = !other_torch && wheel_new_abi && torch_new_abi && *wheel_new_abi != *torch_new_abi;
     if (!other_torch && !other_abi) continue;
     // Another torch minor usually breaks the module's link to torch's C++ symbols, not always (flashinfer 0.1.6's
@@ -199,7 +215,9 @@ void check_torch_build_tags(const DoctorContext& ctx, std::vector<Finding>& out)
     f.status = other_torch && !import_fails ? Status::kWarn : Status::kFail;
     f.title = source_build ? name + " " + version + " was built for torch " + built_for + "'s release, installed is a build of "
                                  "torch from source, " + py.torch_version
-              : other_torch ? name + " " + version + " was built for torch " + built_for + ", installed is torch " + py.torch_version
+              : other_torch ? name + " " + version + " was built for torch " + built_for +
+                                  (other_cuda ? " with CUDA " + std::to_string(wheel_cuda) : std::string()) +
+                                  ", installed is torch " + py.torch_version
                           : name + " " + version + " was built with the " + (*wheel_new_abi ? "new" : "old") +
                                 " C++11 string ABI; torch " + py.torch_version + " uses the " + (*torch_new_abi ? "new" : "old");
     f.evidence = {{name, version, ctx.python_label()}, {"torch", py.torch_version, ctx.python_label()}};
@@ -210,7 +228,9 @@ void check_torch_build_tags(const DoctorContext& ctx, std::vector<Finding>& out)
                             py.torch_cxx11_abi ? ctx.python_label() : "PyTorch's wheels of that release"});
     f.explanation = other_torch
                         ? "The wheel's version names the torch it was compiled against; its module links that torch's "
-                          "C++ symbols, so with " + std::string(source_build ? "a source build of torch" : "another torch minor") +
+                          "C++ symbols, so with " + std::string(source_build                          ? "a source build of torch"
+                                                      : built_for == have ? "torch's build for another CUDA major"
+                                                                          : "another torch minor") +
                               " its import most often fails with \"undefined symbol\" (on Windows, \"DLL load failed\")."
                         : "The wheel passes std::string across torch's C++ API in the other layout, so import fails "
                           "with \"undefined symbol\" naming a std::__cxx11 (or plain std::string) function of torch.";

@@ -457,3 +457,19 @@ TEST(DoctorFromText, AContainersRefusalAndErrorThirtySixAreTheDriverTooOld) {
   ASSERT_TRUE(call.by_id.count("driver.too_old_for_runtime")) << call.out;
   EXPECT_NE(call.by_id["driver.too_old_for_runtime"]["explanation"].get<std::string>().find("error 36"), std::string::npos);
 }
+
+TEST(DoctorFromText, PtxTheDriverOrTritonsPtxasCannotTake) {
+  // numba 8961: the driver's JIT refusing PTX 8.1 through cuLinkAddData (error 222): the driver is too old.
+  auto numba = judge("numba-numba-8961");
+  ASSERT_TRUE(numba.by_id.count("driver.too_old_for_runtime")) << numba.out;
+  EXPECT_NE(numba.by_id["driver.too_old_for_runtime"]["evidence"][0]["value"].get<std::string>().find("Unsupported .version 8.1"),
+            std::string::npos);
+  // triton 8539: Triton's bundled ptxas does not know sm_121a; the fix points TRITON_PTXAS_PATH at a toolkit's.
+  auto triton = judge("triton-lang-triton-8539");
+  ASSERT_TRUE(triton.by_id.count("ext.arch_not_built")) << triton.out;
+  EXPECT_NE(triton.by_id["ext.arch_not_built"]["fixes"][0]["commands"].dump().find("TRITON_PTXAS_PATH"), std::string::npos);
+  // SageAttention 63: a cu128 wheel for torch 2.7.1 beside torch 2.7.1+cu118: another CUDA major's build.
+  auto cuda = judge("woct0rdho-SageAttention-63");
+  ASSERT_TRUE(cuda.by_id.count("ext.built_for_other_torch")) << cuda.out;
+  EXPECT_NE(cuda.by_id["ext.built_for_other_torch"]["title"].get<std::string>().find("with CUDA 12"), std::string::npos);
+}
