@@ -703,8 +703,9 @@ std::optional<PastedFacts> read_wheel_names(std::string_view text) {
   PastedFacts f;
   f.format = "a wheel's file name";
   std::string spaced(text);
+  static const std::string kSeparators = "\"'`()<>\n\r\t";  // quotes and brackets around a name, and lines
   for (char& c : spaced)
-    if (c == '"' || c == '\'' || c == '`' || c == '(' || c == ')' || c == '<' || c == '>') c = ' ';
+    if (kSeparators.find(c) != std::string::npos) c = ' ';
   for (std::string word : paste_text::words_of(spaced)) {
     word = word.substr(word.find_last_of("/\\") == std::string::npos ? 0 : word.find_last_of("/\\") + 1);
     while (!word.empty() && (word.back() == '.' || word.back() == ',' || word.back() == ':')) word.pop_back();
@@ -1636,6 +1637,14 @@ std::map<std::string, std::string> read_import_warnings(std::string_view text) {
       const std::string said = trim(t.substr(u + 7));
       if (says_torch_out_of_range(said)) out["unsloth"] = said;
     }
+    // numba's own check of numpy at import: "ImportError: Numba needs NumPy 1.24 or less" (2.1 or less. Got
+    // NumPy 2.2.), also quoted by a program that loaded it ("Cannot import ...: Numba needs NumPy 1.24 or less").
+    if (auto n = t.find("Numba needs NumPy "); n != std::string::npos && !out.count("numba")) out["numba"] = trim(t.substr(n));
+    // CuPy's loader: "RuntimeError: CuPy failed to load libnvrtc.so.12: OSError: libnvrtc.so.12: cannot open ...";
+    // not cupy.show_config()'s row of the runtime it looks for beside its wheels' ("... (locally installed)").
+    if (auto c = t.find("CuPy failed to load "); c != std::string::npos && t.find("(locally installed)") == std::string::npos &&
+                                                 !out.count("cupy"))
+      out["cupy"] = trim(t.substr(c));
     // vLLM: "WARNING 11-14 02:19:07 _custom_ops.py:20] Failed to import from vllm._C with ModuleNotFoundError(...)"
     auto at = t.find("Failed to import from vllm._C with ");
     if (at != std::string::npos && !out.count("vllm")) out["vllm"] = t.substr(at);

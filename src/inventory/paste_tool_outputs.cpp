@@ -381,6 +381,13 @@ std::optional<PastedFacts> read_pip_install_output(std::string_view text) {
       const std::string v = t.substr(t.rfind('(') + 1, t.size() - t.rfind('(') - 2);
       if (distribution_name(name) && is_version(v) && v.find(' ') == std::string::npos) f.packages[normalized(name)] = v;
     }
+    // pip's last line: "Successfully installed torch-1.14.0.dev20221205+cu117 torchvision-0.15.0.dev20221205+cpu".
+    if (starts_with(t, "Successfully installed "))
+      for (const auto& word : words_of(t.substr(23))) {
+        const auto dash = word.rfind('-');
+        if (dash == std::string::npos || dash == 0 || !is_version(word.substr(dash + 1))) continue;
+        if (const std::string name = word.substr(0, dash); distribution_name(name)) f.packages[normalized(name)] = word.substr(dash + 1);
+      }
     // A setup.py that prints torch's version before building (apex, flash-attn): "torch.__version__  = 1.9.0+cu111".
     if (starts_with(t, "torch.__version__") && t.find("= ") != std::string::npos) {
       const std::string v = first_word(t.substr(t.find("= ") + 2));

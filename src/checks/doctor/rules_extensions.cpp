@@ -244,6 +244,52 @@ void check_torch_build_tags(const DoctorContext& ctx, std::vector<Finding>& out)
     out.push_back(std::move(f));
   }
 }
+/// torchvision or torchaudio of another build than torch's, as pip takes them from two indexes
+/// ("torch-1.14.0.dev20221205+cu117 ... torchvision-0.15.0.dev20221205+cpu"): a CPU build beside a CUDA torch has
+/// no CUDA operators ("Could not run 'torchvision::nms' with arguments from the 'CUDA' backend"); one of another
+/// CUDA major stops at import ("compiled with different CUDA major versions").
+void check_companion_builds(const DoctorContext& ctx, std::vector<Finding>& out) {
+  const auto& py = *ctx.python;
+  const auto torch = knowledge::pep440::Version::parse(py.torch_version);
+  if (!torch) return;
+  // "cpu", or the CUDA major of "cu117" (0 for any other label: ROCm's, NVIDIA's, none).
+  auto build_of = [](const std::string& local) -> std::pair<bool, int> {
+    if (local == "cpu") return {true, -1};
+    return {false, starts_with(local, "cu") ? cuda_major_of_build_tag(local) : 0};
+  };
+  const auto [torch_cpu, torch_cuda] = build_of(torch->local);
+  if (!torch_cpu && torch_cuda == 0) return;
+  for (const char* name : {"torchvision", "torchaudio"}) {
+    const auto it = py.packages.find(name);
+    if (it == py.packages.end()) continue;
+    const auto v = knowledge::pep440::Version::parse(it->second);
+    if (!v) continue;
+    const auto [cpu, cuda] = build_of(v->local);
+    if ((!cpu && cuda == 0) || (cpu == torch_cpu && cuda == torch_cuda)) continue;
+    const bool judged = std::any_of(out.begin(), out.end(), [&](const Finding& f) {
+      return starts_with(f.id, "ext.") && !f.evidence.empty() && f.evidence.front().what == name;
+    });
+    if (judged) continue;
+    Finding f;
+    f.id = "ext.built_for_other_torch";
+    f.status = Status::kFail;
+    f.title = std::string(name) + " " + it->second + " is " + (cpu ? "a CPU-only build" : "a CUDA " + std::to_string(cuda) + " build") +
+              ", torch " + py.torch_version + " is " + (torch_cpu ? "a CPU-only one" : "a CUDA " + std::to_string(torch_cuda) + " one");
+    f.evidence = {{name, it->second, ctx.python_label()}, {"torch", py.torch_version, ctx.python_label()}};
+    f.explanation = cpu ? std::string(name) + "'s CPU build has no CUDA operators, so its GPU work fails (\"Could not run "
+                          "'torchvision::nms' with arguments from the 'CUDA' backend\")."
+                        : std::string(name) + "'s compiled operators link another CUDA build of torch than the installed "
+                          "one: its import stops (\"compiled with different CUDA major versions\") or they do not load.";
+    // The planner's release for this torch, from PyTorch's index of torch's build; else the way, in words.
+    if (Fix keep = plan_keeping_torch(ctx, name, "", 1); !keep.commands.empty() && !torch->is_prerelease())
+      f.fixes.push_back(std::move(keep));
+    else
+      f.add_fix("Install " + std::string(name) + " from the same index as torch, so both are the same build (the "
+                "`--index-url` that gave torch " + py.torch_version + ")", {});
+    out.push_back(std::move(f));
+  }
+}
+
 }  // namespace
 
 void check_installed_extensions(const DoctorContext& ctx, std::vector<Finding>& out) {
@@ -446,6 +492,7 @@ void check_installed_extensions(const DoctorContext& ctx, std::vector<Finding>& 
       out.push_back(std::move(*f));
   }
   check_torch_build_tags(ctx, out);
+  check_companion_builds(ctx, out);
 }
 
 }  // namespace gpucheck::doctor

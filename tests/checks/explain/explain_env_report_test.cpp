@@ -473,3 +473,18 @@ TEST(DoctorFromText, PtxTheDriverOrTritonsPtxasCannotTake) {
   ASSERT_TRUE(cuda.by_id.count("ext.built_for_other_torch")) << cuda.out;
   EXPECT_NE(cuda.by_id["ext.built_for_other_torch"]["title"].get<std::string>().find("with CUDA 12"), std::string::npos);
 }
+
+TEST(DoctorFromText, APackagesOwnLoadFailureAndACompanionOfAnotherBuild) {
+  // ComfyUI-Whisper 16: numba's own check, "Numba needs NumPy 1.24 or less", quoted by ComfyUI's loader.
+  auto numba = judge("yuvraj108c-ComfyUI-Whisper-16");
+  ASSERT_TRUE(numba.by_id.count("python.import_failed")) << numba.out;
+  // rapidsai deployment 709: "CuPy failed to load libnvrtc.so.12" is cupy's import failing; cupy 9547's
+  // show_config row of the runtime "(locally installed)" is not.
+  EXPECT_TRUE(judge("rapidsai-deployment-709").by_id.count("python.import_failed"));
+  EXPECT_FALSE(judge("cupy-cupy-9547").by_id.count("python.import_failed"));
+  // pytorch 90272: pip's "Successfully installed torch-...+cu117 ... torchvision-...+cpu": two builds.
+  auto mixed = judge("pytorch-pytorch-90272");
+  ASSERT_TRUE(mixed.by_id.count("ext.built_for_other_torch")) << mixed.out;
+  EXPECT_EQ(mixed.by_id["ext.built_for_other_torch"]["title"],
+            "torchvision 0.15.0.dev20221205+cpu is a CPU-only build, torch 1.14.0.dev20221205+cu117 is a CUDA 11 one");
+}
