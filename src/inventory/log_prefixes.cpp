@@ -1,6 +1,7 @@
 #include "inventory/log_prefixes.h"
 
 #include <cctype>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -179,11 +180,36 @@ std::size_t ray_prefix(std::string_view l) {
   return at + 2;
 }
 
+// docker compose's service column: "stable-diffusion-webui-forge  | ", "vllm-1  | " (the name padded to the
+// widest service's): the prefix's length, and the name in `name`; 0 when none. A Markdown table's row
+// ("torch | 2.1.0 |") looks alike: without_log_prefixes takes it only when one name starts three lines or more.
+std::size_t compose_prefix(std::string_view l, std::string_view& name) {
+  std::size_t at = 0;
+  while (at < l.size() && at < 64 && (std::isalnum(static_cast<unsigned char>(l[at])) || l[at] == '_' || l[at] == '-' || l[at] == '.'))
+    ++at;
+  if (at == 0 || !std::isalnum(static_cast<unsigned char>(l[0]))) return 0;
+  name = l.substr(0, at);
+  std::size_t bar = at;
+  while (bar < l.size() && l[bar] == ' ') ++bar;
+  if (bar == at || bar >= l.size() || l[bar] != '|') return 0;
+  if (bar + 1 < l.size() && l[bar + 1] == ' ') return bar + 2;
+  return bar + 1 == l.size() || l[bar + 1] == '\n' || l[bar + 1] == '\r' ? bar + 1 : 0;  // an empty line of the log
+}
+
 }  // namespace
 
 std::string without_log_prefixes(std::string_view text) {
   std::string out;
   out.reserve(text.size());
+  // The compose services that start three lines or more.
+  std::map<std::string_view, int> services;
+  for (std::size_t start = 0; start < text.size();) {
+    const std::size_t nl = text.find('\n', start);
+    const std::size_t end = nl == std::string_view::npos ? text.size() : nl + 1;
+    std::string_view name;
+    if (compose_prefix(text.substr(start, end - start), name)) ++services[name];
+    start = end;
+  }
   for (std::size_t start = 0; start < text.size();) {
     std::size_t nl = text.find('\n', start);
     std::size_t end = nl == std::string_view::npos ? text.size() : nl + 1;
@@ -200,6 +226,7 @@ std::string without_log_prefixes(std::string_view text) {
       if (cut) cut += python_logging_fields(line, cut);
     }
     if (!cut) cut = ray_prefix(line);
+    if (std::string_view name; !cut && compose_prefix(line, name) && services[name] >= 3) cut = compose_prefix(line, name);
     if (!cut) cut = comfyui_log_prefix(line);
     if (!cut) cut = rich_installer_prefix(line);
     if (!cut) cut = rich_level_prefix(line);

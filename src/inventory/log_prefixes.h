@@ -9,7 +9,8 @@
 
 namespace gpucheck::inventory {
 
-/// `text` with a syslog/journald, ISO-8601 timestamp, Ray worker, installer-log or ComfyUI-Manager prefix removed from each line
+/// `text` with a syslog/journald, ISO-8601 timestamp, Ray worker, docker compose service, installer-log or
+/// ComfyUI-Manager prefix removed from each line
 /// that has one; other lines unchanged.
 std::string without_log_prefixes(std::string_view text);
 

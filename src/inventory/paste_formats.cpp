@@ -321,6 +321,15 @@ std::optional<PastedFacts> read_torch_warnings(std::string_view text) {
         seen = true;
       }
     }
+    // The same warning's last line, when the paste starts below its first: "If you want to use the NVIDIA GeForce
+    // RTX 5090 GPU with PyTorch, please check the instructions at https://pytorch.org/get-started/locally/".
+    const std::string want = "If you want to use the ", with = " GPU with PyTorch, please check the instructions";
+    if (auto at = t.find(want), end = t.find(with); at != std::string::npos && end != std::string::npos && end > at + want.size()) {
+      const std::string name = t.substr(at + want.size(), end - at - want.size());
+      if (f.gpus.empty()) f.gpus.push_back({name, ""});
+      if (f.torch_gpu_refusal.empty()) f.torch_gpu_refusal = trim(t.substr(at));
+      seen = true;
+    }
     if (auto at = t.find(supports); at != std::string::npos && f.torch_archs.empty()) {
       add_archs(t.substr(at + supports.size()));
       archs_next = f.torch_archs.empty();

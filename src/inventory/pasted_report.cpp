@@ -201,7 +201,10 @@ std::optional<PastedEnvironment> read_pasted_environment(std::string_view pasted
   const bool no_python_tool = std::all_of(formats.begin(), formats.end(), [](const PastedFacts& f) {
     return f.format == "nvidia-smi" || f.format == "nvidia-smi --query-gpu" || f.format == "nvcc --version" ||
            f.format == kDriverRefusalFormat || f.format == kGpuRefusalFormat || f.format == "a wheel's file name" ||
-           (f.format == "import warning" && f.torch_version.empty() && f.packages.empty());
+           (f.format == "import warning" && f.torch_version.empty() && f.packages.empty()) ||
+           // ComfyUI's reader takes any "PyTorch Version:" row; without ComfyUI's device or Python rows it was a
+           // typed list's (MinkowskiEngine 620: "- GPU: NVIDIA RTX 5090", "- PyTorch Version: 2.5.1").
+           (f.format == "ComfyUI's system information" && f.gpus.empty() && f.python_version.empty());
   });
   if (log_statements && no_python_tool && !collect_env)
     if (auto typed = read_typed_env_list(text, !formats.empty())) formats.push_back(std::move(*typed));

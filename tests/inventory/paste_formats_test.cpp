@@ -1843,3 +1843,18 @@ TEST(PasteFormats, TypedRowsOfThreeWordsAndAQuotedVersion) {
   EXPECT_EQ(quoted->torch_version, "2.1.0a0+4136153");
   EXPECT_FALSE(read_typed_env_list("torch.__version__: '2.1.0a0+4136153'\n"));
 }
+
+TEST(PasteFormats, DockerComposeServiceColumnAndTorchsWarningCutToItsLastLine) {
+  // docker compose's column, the name padded: taken off when one service starts three lines or more.
+  EXPECT_EQ(without_log_prefixes("webui-forge  | Python 3.10.16\nwebui-forge  |\nwebui-forge  | torch 2.3.1\n"),
+            "Python 3.10.16\n\ntorch 2.3.1\n");
+  // A Markdown table's rows are no service's.
+  const std::string table = "torch | 2.3.1 |\nnumpy | 1.26 |\n";
+  EXPECT_EQ(without_log_prefixes(table), table);
+  // torch's "not compatible" warning pasted from its last line: the GPU it names, and torch's refusal.
+  auto f = read_torch_warnings(paste("pasted_env/jim60105-docker-stable-diffusion-webui-7.txt"));
+  ASSERT_TRUE(f);
+  ASSERT_FALSE(f->gpus.empty());
+  EXPECT_EQ(f->gpus[0].name, "NVIDIA GeForce RTX 5090");
+  EXPECT_NE(f->torch_gpu_refusal.find("If you want to use the NVIDIA GeForce RTX 5090 GPU"), std::string::npos);
+}

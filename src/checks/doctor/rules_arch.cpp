@@ -231,6 +231,42 @@ void triton_ptxas_refusal(const DoctorContext& ctx, const std::string& said, std
   out.push_back(std::move(f));
 }
 
+/// torch's version stated without its build (a typed "PyTorch Version: 2.5.1"): when no CUDA build of that release
+/// has SASS for the GPU (data/compat/torch.json's arch lists; PTX of an older major does not count, as torch's own
+/// check does not), whichever was installed cannot run on it.
+void check_no_build_of_release(const DoctorContext& ctx, std::vector<Finding>& out) {
+  const auto& py = *ctx.python;
+  const knowledge::TorchRelease* release = py.torch_version.empty() ? nullptr : ctx.kb.torch_release(py.torch_version);
+  if (!release || release->builds.empty()) return;
+  std::vector<std::string> all;  // every build's list, for the evidence
+  for (const auto& b : release->builds) {
+    if (b.archs.empty()) return;  // a build whose list is not recorded might have it
+    all.push_back(b.tag + ": " + join(b.archs, " "));
+  }
+  for (const auto& g : ctx.inv.gpus) {
+    const std::string cc = cc_of(g);
+    if (g.cc_major == 0) continue;
+    const bool some_build_runs = std::any_of(release->builds.begin(), release->builds.end(), [&](const knowledge::TorchBuild& b) {
+      return arch_coverage(cc, b.archs) == Coverage::kSass;
+    });
+    if (some_build_runs) continue;
+    const std::string sm = sm_of(g);
+    Finding f;
+    f.id = "gpu.arch_not_in_torch";
+    f.status = Status::kFail;
+    f.title = "No CUDA build of torch " + release->version + " has kernels for " + g.name + " (" + sm + ")";
+    f.evidence = {{"GPU " + std::to_string(g.index), g.name + " (compute capability " + cc + ")", g.source},
+                  {"torch", py.torch_version + " (its CUDA build not stated)", ctx.python_label()},
+                  {"torch " + release->version + "'s builds", join(all, "; "), "data/compat/torch.json"}};
+    f.explanation = "Whichever of torch " + release->version + "'s wheels is installed, none carries SASS for " + sm +
+                    ": torch warns \"" + g.name + " with CUDA capability " + sm + " is not compatible with the current "
+                    "PyTorch installation\" and kernels fail with \"no kernel image is available\".";
+    add_arch_fixes(ctx, cc, ctx.kb.arch(cc), f);
+    out.push_back(std::move(f));
+    return;
+  }
+}
+
 /// A compiled library refusing the GPU at run time, pasted with the report. CUDA's "no kernel image" names no
 /// library: beside a torch whose arch list holds SASS for the GPU, torch's own kernels run, so an extension's
 /// lack them; with torch's list unknown (or without the GPU) the error is torch's as likely, and nothing is
@@ -322,8 +358,10 @@ void check_gpu_arch(const DoctorContext& ctx, std::vector<Finding>& out) {
     return refused_by_torch_warning(ctx, torch_name, out);
   // torch's own arch list (only a CUDA build has one) is enough even where its version was not stated, as in
   // a pasted "is not compatible with the current PyTorch installation" warning.
-  if (ctx.python->torch_arch_list.empty() && (!ctx.python->torch_installed || ctx.torch_cuda().empty()))
+  if (ctx.python->torch_arch_list.empty() && (!ctx.python->torch_installed || ctx.torch_cuda().empty())) {
+    check_no_build_of_release(ctx, out);
     return check_kernel_refusal(ctx, {}, out);
+  }
   std::vector<std::string> targets = ctx.python->torch_arch_list;
   std::string list_source = ctx.python_from_paste() ? std::string("pasted: the architectures torch states it was built for")
                                    : ctx.python_label() + ": torch.cuda.get_arch_list()";

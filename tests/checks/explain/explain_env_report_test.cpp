@@ -488,3 +488,11 @@ TEST(DoctorFromText, APackagesOwnLoadFailureAndACompanionOfAnotherBuild) {
   EXPECT_EQ(mixed.by_id["ext.built_for_other_torch"]["title"],
             "torchvision 0.15.0.dev20221205+cpu is a CPU-only build, torch 1.14.0.dev20221205+cu117 is a CUDA 11 one");
 }
+
+TEST(DoctorFromText, ATorchReleaseNoneOfWhoseBuildsRunsTheGpu) {
+  // MinkowskiEngine 620: "- GPU: NVIDIA RTX 5090", "- PyTorch Version: 2.5.1" (its build not stated): no build of
+  // torch 2.5 has sm_120, whichever was installed.
+  auto j = judge("NVIDIA-MinkowskiEngine-620");
+  ASSERT_TRUE(j.by_id.count("gpu.arch_not_in_torch")) << j.out;
+  EXPECT_EQ(j.by_id["gpu.arch_not_in_torch"]["title"], "No CUDA build of torch 2.5 has kernels for NVIDIA RTX 5090 (sm_120)");
+}
