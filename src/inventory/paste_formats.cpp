@@ -1557,8 +1557,10 @@ std::map<std::string, std::string> read_import_warnings(std::string_view text) {
   // A loader's message wrapped by the reporter's editor: ".../flash_attn_2_cuda...so: undefined" then
   // " symbol: _ZN3c10...": one line again.
   std::vector<std::string> lines = lines_of(text);
+  // Or after the path's colon: ".../causal_conv1d_cuda.cpython-310-x86_64-linux-gnu.so:" then "undefined symbol: ...".
   for (std::size_t i = 0; i + 1 < lines.size(); ++i)
-    if (ends_with(trim(lines[i]), ".so: undefined") && starts_with(trim(lines[i + 1]), "symbol: ")) {
+    if ((ends_with(trim(lines[i]), ".so: undefined") && starts_with(trim(lines[i + 1]), "symbol: ")) ||
+        (ends_with(trim(lines[i]), ".so:") && starts_with(trim(lines[i + 1]), "undefined symbol: "))) {
       lines[i] = trim(lines[i]) + " " + trim(lines[i + 1]);
       lines.erase(lines.begin() + static_cast<std::ptrdiff_t>(i) + 1);
     }

@@ -438,6 +438,10 @@ TEST(DoctorFromText, AWheelNamedForAnotherTorchOrTheOtherStringAbi) {
   EXPECT_EQ(abi.by_id["ext.cxx11_abi_mismatch"]["status"], "fail");
   EXPECT_FALSE(abi.by_id.count("python.import_failed")) << abi.out;
   // sglang 3065: flashinfer's torch2.4 wheel beside torch 2.5.1 in sglang's own image, nothing failing: at risk.
+  // causal-conv1d 77: the loader's message wrapped after the path's colon, a std::__cxx11 symbol beside torch
+  // 2.6.0+cu124 (PyTorch's old-ABI build of 2.6).
+  auto wrapped = judge("Dao-AILab-causal-conv1d-77");
+  EXPECT_TRUE(wrapped.by_id.count("ext.cxx11_abi_mismatch")) << wrapped.out;
   auto risk = judge("sgl-project-sglang-3065");
   ASSERT_TRUE(risk.by_id.count("ext.built_for_other_torch")) << risk.out;
   EXPECT_EQ(risk.by_id["ext.built_for_other_torch"]["status"], "warn");
