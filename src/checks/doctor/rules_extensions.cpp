@@ -139,6 +139,13 @@ std::optional<Finding> published_pin_broken(const DoctorContext& ctx, const std:
                           {"Requires-Dist", "torch" + pin.specifiers, "data/compat/pypi.json"}, pin.source);
 }
 
+/// Whether a finding whose id starts with `id` is about `name` already (each ext.* finding's first evidence is the
+/// package).
+bool judged_already(const std::vector<Finding>& out, const std::string& name, const std::string& id = "ext.") {
+  return std::any_of(out.begin(), out.end(), [&](const Finding& f) {
+    return starts_with(f.id, id) && !f.evidence.empty() && f.evidence.front().what == name;
+  });
+}
 
 /// The torch a wheel's local label says it was built for: "cu128torch2.9.0.post3" -> "2.9", "cu122torch2.1cxx11abitrue"
 /// -> "2.1", "torch260.cuda126" -> "2.6" (three digits: X, Y and Z), "cu121.torch2.4.0" -> "2.4"; "" for none.
@@ -156,11 +163,13 @@ std::string torch_of_build_tag(const std::string& local) {
   return digits.size() == 3 ? digits.substr(0, 1) + "." + digits.substr(1, 1) : "";
 }
 
-/// The CUDA major a wheel's local label names: "cu128torch2.7.1" -> 12, "cu11torch2.1" -> 11, "cu92" -> 9; 0 for none.
+/// The CUDA major a wheel's local label names: "cu128torch2.7.1" -> 12, "cu11torch2.1" -> 11, "cu92" -> 9,
+/// "torch260.cuda126" -> 12; 0 for none.
 int cuda_major_of_build_tag(const std::string& local) {
   for (auto at = local.find("cu"); at != std::string::npos; at = local.find("cu", at + 1)) {
     std::string digits;
-    for (std::size_t i = at + 2; i < local.size() && std::isdigit(static_cast<unsigned char>(local[i])); ++i) digits += local[i];
+    const std::size_t from = local.compare(at, 4, "cuda") == 0 ? at + 4 : at + 2;
+    for (std::size_t i = from; i < local.size() && std::isdigit(static_cast<unsigned char>(local[i])); ++i) digits += local[i];
     if (digits.size() == 3) return std::stoi(digits.substr(0, 2));
     if (digits.size() == 2) return digits[0] == '1' ? std::stoi(digits) : digits[0] - '0';
   }
@@ -183,15 +192,12 @@ void check_torch_build_tags(const DoctorContext& ctx, std::vector<Finding>& out)
     if (!v) continue;
     const std::string built_for = torch_of_build_tag(v->local);
     if (built_for.empty()) continue;
-    const bool judged = std::any_of(out.begin(), out.end(), [&](const Finding& f) {
-      return starts_with(f.id, "ext.") && !f.evidence.empty() && f.evidence.front().what == name;
-    });
-    if (judged) continue;
+    if (judged_already(out, name)) continue;
     const auto abi_at = v->local.find("cxx11abi");
     const std::optional<bool> wheel_new_abi =
         abi_at == std::string::npos ? std::nullopt : std::optional<bool>(v->local.compare(abi_at + 8, 4, "true") == 0);
     const std::optional<bool> torch_new_abi =
-        py.torch_cxx11_abi ? py.torch_cxx11_abi : wheel_torch_uses_cxx11_abi(py.torch_version);
+        py.torch_cxx11_abi ? py.torch_cxx11_abi : wheel_torch_uses_cxx11_abi(ctx.kb, py.torch_version);
     const bool source_build = installed->is_prerelease() && !installed->local.empty();
     // The same torch minor of another CUDA major ("cu128torch2.7.1" beside torch 2.7.1+cu118): its module links
     // that build's CUDA libraries, which this torch does not carry.
@@ -201,9 +207,6 @@ void check_torch_build_tags(const DoctorContext& ctx, std::vector<Finding>& out)
     const bool other_torch = built_for != have || source_build || other_cuda;
     const bool other_abi = !other_torch && wheel_new_abi && torch_new_abi && *wheel_new_abi != *torch_new_abi;
     if (!other_torch && !other_abi) continue;
-    // Another torch minor usually breaks the module's link to torch's C++ symbols, not always (flashinfer 0.1.6's
-    // torch2.4 wheels ran on torch 2.5 in sglang's own image): at risk until its import is seen failing. The
-    // other string ABI breaks every function passing a std::string.
     // Its import seen failing: the package's or its compiled module's ("causal_conv1d_cuda", "flash_attn_2_cuda").
     std::string module = name, import_error;
     std::replace(module.begin(), module.end(), '-', '_');
@@ -212,6 +215,9 @@ void check_torch_build_tags(const DoctorContext& ctx, std::vector<Finding>& out)
     const bool import_fails = !import_error.empty();
     Finding f;
     f.id = other_torch ? "ext.built_for_other_torch" : "ext.cxx11_abi_mismatch";
+    // Another torch minor usually breaks the module's link to torch's C++ symbols, not always (flashinfer 0.1.6's
+    // torch2.4 wheels ran on torch 2.5 in sglang's own image): at risk until its import is seen failing. The
+    // other string ABI breaks every function passing a std::string.
     f.status = other_torch && !import_fails ? Status::kWarn : Status::kFail;
     f.title = source_build ? name + " " + version + " was built for torch " + built_for + "'s release, installed is a build of "
                                  "torch from source, " + py.torch_version
@@ -225,7 +231,7 @@ void check_torch_build_tags(const DoctorContext& ctx, std::vector<Finding>& out)
       f.evidence.push_back({"import error", import_error, ctx.python_from_paste() ? "the pasted report" : ctx.python_label()});
     if (other_abi)
       f.evidence.push_back({"torch's _GLIBCXX_USE_CXX11_ABI", *torch_new_abi ? "True" : "False",
-                            py.torch_cxx11_abi ? ctx.python_label() : "PyTorch's wheels of that release"});
+                            py.torch_cxx11_abi ? ctx.python_label() : "data/compat/torch.json (PyTorch's wheel of that build)"});
     f.explanation = other_torch
                         ? "The wheel's version names the torch it was compiled against; its module links that torch's "
                           "C++ symbols, so with " + std::string(source_build                          ? "a source build of torch"
@@ -244,6 +250,7 @@ void check_torch_build_tags(const DoctorContext& ctx, std::vector<Finding>& out)
     out.push_back(std::move(f));
   }
 }
+
 /// torchvision or torchaudio of another build than torch's, as pip takes them from two indexes
 /// ("torch-1.14.0.dev20221205+cu117 ... torchvision-0.15.0.dev20221205+cpu"): a CPU build beside a CUDA torch has
 /// no CUDA operators ("Could not run 'torchvision::nms' with arguments from the 'CUDA' backend"); one of another
@@ -266,10 +273,7 @@ void check_companion_builds(const DoctorContext& ctx, std::vector<Finding>& out)
     if (!v) continue;
     const auto [cpu, cuda] = build_of(v->local);
     if ((!cpu && cuda == 0) || (cpu == torch_cpu && cuda == torch_cuda)) continue;
-    const bool judged = std::any_of(out.begin(), out.end(), [&](const Finding& f) {
-      return starts_with(f.id, "ext.") && !f.evidence.empty() && f.evidence.front().what == name;
-    });
-    if (judged) continue;
+    if (judged_already(out, name)) continue;
     Finding f;
     f.id = "ext.built_for_other_torch";
     f.status = Status::kFail;
@@ -478,14 +482,11 @@ void check_installed_extensions(const DoctorContext& ctx, std::vector<Finding>& 
   // torch==1.6.0.dev20200609, but you'll have torch 1.6.0.dev20200610"): a nightly or a package the tables
   // do not hold is judged by pip's own words.
   for (const auto& stated : py.stated_torch_requirements) {
-    const std::string& name = stated.first;  // a named reference: C++17 lambdas cannot capture a binding
+    const std::string& name = stated.first;  // named references: clang's C++17 lambdas cannot capture a binding
     const std::string& required = stated.second;
     const auto version = py.packages.find(name);
-    // Judged already from the tables (each such finding's first evidence is the package).
-    const bool judged = std::any_of(out.begin(), out.end(), [&](const Finding& f) {
-      return f.id == "ext.torch_out_of_range" && !f.evidence.empty() && f.evidence.front().what == name;
-    });
-    if (judged || version == py.packages.end() || required.size() <= 5) continue;
+    if (judged_already(out, name, "ext.torch_out_of_range") || version == py.packages.end() || required.size() <= 5)
+      continue;  // judged from the tables already
     if (auto f = torch_pin_broken(ctx, name, version->second, required.substr(5),
                                   {"pip's resolver", name + " " + version->second + " requires " + required,
                                    "the pasted report"}, "", true))

@@ -315,15 +315,16 @@ void check_numpy_abi(const DoctorContext& ctx, std::vector<Finding>& out) {
 
 /// What an import error's undefined symbol says of an extension (not torch itself): a torch symbol (at::, c10::,
 /// torch::) missing from the torch it loads means it was built against another torch build. One passing a
-/// std::string tells the extension's C++11 string ABI ("std::__cxx11::basic_string": the new one); beside a pip
-/// torch of the other ABI (up to 2.5, and 2.6 but its cu126 builds: the old one; from 2.7 the new one;
-/// shared/research/compat-facts.md) that is the mismatch, beside one whose ABI the report does not tell it is
-/// another release or the other ABI, unsaid.
+/// std::string tells the extension's C++11 string ABI ("std::__cxx11::basic_string": the new one); beside a
+/// PyTorch wheel of the other ABI (data/compat/torch.json: up to 2.5, and 2.6 but its cu126 builds, the old one;
+/// from 2.7 the new one) that is the mismatch; beside a torch that is no such wheel, another torch build; beside
+/// one whose version the report does not tell, another release or the other ABI, unsaid.
 struct SymbolCause {
   enum Verdict { kNone, kOtherTorch, kStringAbi, kUnsaid } verdict = kNone;
   std::string demangled;
 };
-SymbolCause torch_symbol_cause(const std::string& error, const std::string& module, const std::string& torch_version) {
+SymbolCause torch_symbol_cause(const knowledge::KnowledgeBase& kb, const std::string& error, const std::string& module,
+                               const std::string& torch_version) {
   SymbolCause c;
   const std::string symbol = abi::undefined_symbol_in(error);
   if (module == "torch" || symbol.empty()) return c;
@@ -343,7 +344,7 @@ SymbolCause torch_symbol_cause(const std::string& error, const std::string& modu
   // The symbol's ABI is the one PyTorch's wheel of that release uses (an old-ABI "...ERKSs" beside torch 1.4):
   // not the string ABI, so another torch release. A torch of no such wheel (NVIDIA's "2.1.0a0+41361538.nv23.06",
   // a source build) is another build than the one the extension was compiled against, whichever its ABI.
-  const std::optional<bool> torch_new_abi = wheel_torch_uses_cxx11_abi(torch_version);
+  const std::optional<bool> torch_new_abi = wheel_torch_uses_cxx11_abi(kb, torch_version);
   c.verdict = torch_new_abi && new_abi != *torch_new_abi ? SymbolCause::kStringAbi : SymbolCause::kOtherTorch;
   return c;
 }
@@ -381,7 +382,7 @@ void check_import_failures(const DoctorContext& ctx, std::vector<Finding>& out) 
     // The package's own words name the cause: built for another torch (xFormers' "built for PyTorch X ...
     // (you have Y)", DeepSpeed's "ops were compiled and installed with a different version", torchvision's
     // and torchaudio's "compiled with different CUDA versions"); else the torch symbol it misses may.
-    const SymbolCause cause = torch_symbol_cause(error, module, py.torch_version);
+    const SymbolCause cause = torch_symbol_cause(ctx.kb, error, module, py.torch_version);
     // An extension the knowledge base knows (torchao, whose metadata pins no torch, and whose _C does not load
     // on another torch): the release the planner matches to the installed torch from sourced facts, torch kept.
     // When there is one, the installed release was made for another torch, whichever ABI its symbol shows.
