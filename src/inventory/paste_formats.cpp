@@ -1648,6 +1648,24 @@ std::map<std::string, std::string> read_import_warnings(std::string_view text) {
       const std::string said = trim(t.substr(u + 7));
       if (says_torch_out_of_range(said)) out["unsloth"] = said;
     }
+    // onnxruntime's CUDA execution provider not loading: "Failed to load library libonnxruntime_providers_cuda.so
+    // with error: libcublasLt.so.11: cannot open shared object file", Windows' "LoadLibrary failed with error 126
+    // ... onnxruntime_providers_cuda.dll".
+    if (t.find("onnxruntime_providers_cuda") != std::string::npos && !out.count("onnxruntime") &&
+        (t.find("Failed to load library") != std::string::npos || t.find("LoadLibrary failed") != std::string::npos))
+      out["onnxruntime"] = trim(t.substr(t.find(t.find("LoadLibrary failed") != std::string::npos ? "LoadLibrary failed" : "Failed to load library")));
+    // transformers' lazy modules: "Failed to import transformers.training_args because of the following error
+    // (look up to see its traceback): cannot import name 'PartialState' from 'accelerate' (...)".
+    if (auto l = t.find("Failed to import "); l != std::string::npos && t.find(" because of the following error") != std::string::npos) {
+      const std::string module = first_word(t.substr(l + 17));
+      const std::string top = module.substr(0, module.find('.'));
+      if (python_identifier(top) && !out.count(top)) out[top] = trim(t.substr(l));
+    }
+    // bitsandbytes' loader finding no CUDA library for torch's CUDA: "bitsandbytes library load error: Configured
+    // CUDA binary not found at .../libbitsandbytes_cuda131.so", "Could not find the bitsandbytes CUDA binary at
+    // ...libbitsandbytes_cuda128.dll" (it then runs without its GPU kernels).
+    for (const char* bnb : {"bitsandbytes library load error: ", "Could not find the bitsandbytes CUDA binary at "})
+      if (auto b = t.find(bnb); b != std::string::npos && !out.count("bitsandbytes")) out["bitsandbytes"] = trim(t.substr(b));
     // numba's own check of numpy at import: "ImportError: Numba needs NumPy 1.24 or less" (2.1 or less. Got
     // NumPy 2.2.), also quoted by a program that loaded it ("Cannot import ...: Numba needs NumPy 1.24 or less").
     if (auto n = t.find("Numba needs NumPy "); n != std::string::npos && !out.count("numba")) out["numba"] = trim(t.substr(n));

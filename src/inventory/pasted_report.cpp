@@ -13,6 +13,18 @@
 namespace gpucheck::inventory {
 namespace {
 
+// Each "ModuleNotFoundError: No module named 'x'" of the paste: the top-level module and the line.
+std::vector<std::pair<std::string, std::string>> modules_not_found(std::string_view text) {
+  std::vector<std::pair<std::string, std::string>> out;
+  const std::string key = "ModuleNotFoundError: No module named '";
+  for (const auto& t : paste_text::lines_of(text))
+    if (const auto at = t.find(key); at != std::string::npos) {
+      const std::string module = t.substr(at + key.size(), t.find('\'', at + key.size()) - at - key.size());
+      if (!module.empty() && module.find('.') == std::string::npos) out.emplace_back(module, trim(t.substr(at)));
+    }
+  return out;
+}
+
 // The formats of a refusal pasted alone: they state no version, and a typed list beside them is read.
 const char* const kDriverRefusalFormat = "a CUDA program's refusal of the driver";
 const char* const kGpuRefusalFormat = "a library's refusal of the GPU";
@@ -251,6 +263,13 @@ std::optional<PastedEnvironment> read_pasted_environment(std::string_view pasted
       inv.driver.source = "pasted torch's warning";
     }
   }
+  // "ModuleNotFoundError: No module named 'tensorrt'" where the paste lists tensorrt as installed (TensorRT-LLM
+  // 1839: the metapackage beside wheels of another release): the installed package does not import.
+  if (log_statements && !inv.pythons.empty())
+    for (const auto& [module, said] : modules_not_found(text)) {
+      PythonEnv& py = inv.pythons.front();
+      if (py.packages.count(paste_text::normalized(module)) && !py.import_errors.count(module)) py.import_errors[module] = said;
+    }
   // Beside a collect_env, whose facts win, the statements read_stated_facts() takes otherwise still add what it
   // does not say: a build's refusal (pytorch 73047, cut before its nvcc line: the toolkit the build found, and
   // that the build stopped) and pip's torch pins (pytorch 87075).

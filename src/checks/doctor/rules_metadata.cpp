@@ -412,12 +412,24 @@ void check_import_failures(const DoctorContext& ctx, std::vector<Finding>& out) 
               : other_torch ? module + " was built for another torch than " + installed_torch +
                                   (ops_only ? ": its C++ ops do not load in " : ": import fails in ") + py.interpreter
                           : "import " + module + " fails in " + py.interpreter;
+    // onnxruntime and bitsandbytes import; their CUDA library is what does not load (onnxruntime's sessions fall
+    // back to the CPU or fail when they ask for CUDA only; bitsandbytes runs without its GPU kernels).
+    const bool ort_cuda = error.find("onnxruntime_providers_cuda") != std::string::npos;
+    const bool bnb_cuda = error.find("bitsandbytes library load error") != std::string::npos ||
+                          error.find("bitsandbytes CUDA binary") != std::string::npos;
+    if (ort_cuda) f.title = "onnxruntime's CUDA execution provider does not load in " + py.interpreter;
+    if (bnb_cuda) f.title = "bitsandbytes' CUDA library does not load in " + py.interpreter;
     const bool pasted = ctx.python_from_paste();
     f.evidence = {{"import " + module, error,
                    pasted ? "the pasted report" : (py.torch_installed ? "after import torch in " : "in ") + py.interpreter}};
-    f.explanation = pasted ? "The paste shows this import failing: every program importing it stops there."
-                           : "The package is installed (its dist-info is there) but cannot be used: every program "
-                             "importing it stops here.";
+    f.explanation = ort_cuda ? "onnxruntime-gpu's CUDA provider links one CUDA major and cuDNN major (its release "
+                               "notes name them); a library of those missing or of another major, and it does not "
+                               "load: work runs on the CPU or stops."
+                    : bnb_cuda ? "bitsandbytes loads the library built for torch's CUDA (libbitsandbytes_cudaXYZ); this "
+                                 "release has none for it, so 8-bit and 4-bit GPU operations are unavailable."
+                    : pasted ? "The paste shows this import failing: every program importing it stops there."
+                             : "The package is installed (its dist-info is there) but cannot be used: every program "
+                               "importing it stops here.";
     if (string_abi)
       f.explanation += " The symbol it misses, " + demangled + ", is torch's own and passes a std::string: the "
                        "extension was compiled with the other _GLIBCXX_USE_CXX11_ABI than this torch (pip's torch up to "

@@ -500,3 +500,20 @@ TEST(DoctorFromText, ATorchReleaseNoneOfWhoseBuildsRunsTheGpu) {
   ASSERT_TRUE(j.by_id.count("gpu.arch_not_in_torch")) << j.out;
   EXPECT_EQ(j.by_id["gpu.arch_not_in_torch"]["title"], "No CUDA build of torch 2.5 has kernels for NVIDIA RTX 5090 (sm_120)");
 }
+
+TEST(DoctorFromText, ACudaLibraryOfAPackageThatDoesNotLoad) {
+  // ComfyUI-3D-Pack 222: onnxruntime's provider DLL, LoadLibrary error 126.
+  auto ort = judge("MrForExample-ComfyUI-3D-Pack-222");
+  ASSERT_TRUE(ort.by_id.count("python.import_failed")) << ort.out;
+  EXPECT_EQ(ort.by_id["python.import_failed"]["title"], "onnxruntime's CUDA execution provider does not load in python");
+  // bitsandbytes 1848: no libbitsandbytes_cuda131.so for torch's CUDA 13.1.
+  auto bnb = judge("bitsandbytes-foundation-bitsandbytes-1848");
+  ASSERT_TRUE(bnb.by_id.count("python.import_failed")) << bnb.out;
+  EXPECT_EQ(bnb.by_id["python.import_failed"]["title"], "bitsandbytes' CUDA library does not load in python");
+  // transformers 23815: transformers' lazy import naming the error of accelerate it met.
+  EXPECT_TRUE(judge("huggingface-transformers-23815").by_id.count("python.import_failed"));
+  // TensorRT-LLM 1839: "No module named 'tensorrt'" where the paste lists tensorrt as installed.
+  auto trt = judge("NVIDIA-TensorRT-LLM-1839");
+  ASSERT_TRUE(trt.by_id.count("python.import_failed")) << trt.out;
+  EXPECT_NE(trt.by_id["python.import_failed"]["title"].get<std::string>().find("tensorrt"), std::string::npos);
+}
