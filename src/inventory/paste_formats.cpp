@@ -1666,6 +1666,12 @@ std::map<std::string, std::string> read_import_warnings(std::string_view text) {
     // ...libbitsandbytes_cuda128.dll" (it then runs without its GPU kernels).
     for (const char* bnb : {"bitsandbytes library load error: ", "Could not find the bitsandbytes CUDA binary at "})
       if (auto b = t.find(bnb); b != std::string::npos && !out.count("bitsandbytes")) out["bitsandbytes"] = trim(t.substr(b));
+    // TensorFlow's loader of CUDA's libraries (stream_executor's dso_loader): "Could not load dynamic library
+    // 'libcudart.so.10.1'; dlerror: libcudart.so.10.1: cannot open shared object file". libcuda.so.1's line is
+    // the driver's, and TensorFlow prints it on any machine without one.
+    if (const auto d = t.find("Could not load dynamic library '"); d != std::string::npos && t.find("; dlerror: ") != std::string::npos &&
+                                                                    t.find("'libcuda.so") == std::string::npos && !out.count("tensorflow"))
+      out["tensorflow"] = trim(t.substr(d, t.find("; LD_LIBRARY_PATH") == std::string::npos ? std::string::npos : t.find("; LD_LIBRARY_PATH") - d));
     // numba's own check of numpy at import: "ImportError: Numba needs NumPy 1.24 or less" (2.1 or less. Got
     // NumPy 2.2.), also quoted by a program that loaded it ("Cannot import ...: Numba needs NumPy 1.24 or less").
     if (auto n = t.find("Numba needs NumPy "); n != std::string::npos && !out.count("numba")) out["numba"] = trim(t.substr(n));

@@ -419,6 +419,15 @@ void check_import_failures(const DoctorContext& ctx, std::vector<Finding>& out) 
                           error.find("bitsandbytes CUDA binary") != std::string::npos;
     if (ort_cuda) f.title = "onnxruntime's CUDA execution provider does not load in " + py.interpreter;
     if (bnb_cuda) f.title = "bitsandbytes' CUDA library does not load in " + py.interpreter;
+    // TensorFlow imports and runs on the CPU: an error where the paste shows an NVIDIA GPU or driver, else at risk
+    // (it prints the same line on a machine that has no GPU to use).
+    const std::string tf_loader = "Could not load dynamic library '";
+    const bool tf_cuda = starts_with(error, tf_loader);
+    if (tf_cuda) {
+      const std::string lib = error.substr(tf_loader.size(), error.find('\'', tf_loader.size()) - tf_loader.size());
+      f.title = "TensorFlow cannot load " + lib + ": it runs without the GPU";
+      if (ctx.inv.gpus.empty() && !ctx.inv.driver.present) f.status = Status::kWarn;
+    }
     const bool pasted = ctx.python_from_paste();
     f.evidence = {{"import " + module, error,
                    pasted ? "the pasted report" : (py.torch_installed ? "after import torch in " : "in ") + py.interpreter}};
@@ -427,6 +436,9 @@ void check_import_failures(const DoctorContext& ctx, std::vector<Finding>& out) 
                                "load: work runs on the CPU or stops."
                     : bnb_cuda ? "bitsandbytes loads the library built for torch's CUDA (libbitsandbytes_cudaXYZ); this "
                                  "release has none for it, so 8-bit and 4-bit GPU operations are unavailable."
+                    : tf_cuda ? "Each TensorFlow release is built against one CUDA and one cuDNN release (its tested "
+                                "build configurations); when a library of that release is not on the loader's path, "
+                                "TensorFlow lists no GPU and runs on the CPU."
                     : pasted ? "The paste shows this import failing: every program importing it stops there."
                              : "The package is installed (its dist-info is there) but cannot be used: every program "
                                "importing it stops here.";

@@ -517,3 +517,17 @@ TEST(DoctorFromText, ACudaLibraryOfAPackageThatDoesNotLoad) {
   ASSERT_TRUE(trt.by_id.count("python.import_failed")) << trt.out;
   EXPECT_NE(trt.by_id["python.import_failed"]["title"].get<std::string>().find("tensorrt"), std::string::npos);
 }
+
+TEST(DoctorFromText, TensorflowsLoaderOfCudasLibraries) {
+  // tensorflow 34759: "Could not load dynamic library 'libcudart.so.10.1'" beside nvidia-smi: an error.
+  auto gpu = judge("tensorflow-tensorflow-34759");
+  ASSERT_TRUE(gpu.by_id.count("python.import_failed")) << gpu.out;
+  EXPECT_EQ(gpu.by_id["python.import_failed"]["status"], "fail");
+  EXPECT_EQ(gpu.by_id["python.import_failed"]["title"], "TensorFlow cannot load libcudart.so.10.1: it runs without the GPU");
+  // transformers 13270: the same warning where the paste shows no GPU and no driver (TensorFlow prints it on
+  // any machine): at risk, and libcuda.so.1's line is no finding about the driver.
+  auto cpu = judge("huggingface-transformers-13270");
+  ASSERT_TRUE(cpu.by_id.count("python.import_failed")) << cpu.out;
+  EXPECT_EQ(cpu.by_id["python.import_failed"]["status"], "warn");
+  EXPECT_FALSE(cpu.by_id.count("driver.missing")) << cpu.out;
+}
