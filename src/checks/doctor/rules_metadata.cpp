@@ -349,6 +349,40 @@ SymbolCause torch_symbol_cause(const knowledge::KnowledgeBase& kb, const std::st
   return c;
 }
 
+namespace {
+
+/// A package that imports but whose CUDA library does not load, by its own words: the finding's title and why.
+struct LibraryLoadFailure {
+  std::string title, why;
+  bool only_with_gpu = false;  // said on any machine: an error only where a GPU or driver is known
+};
+std::optional<LibraryLoadFailure> library_load_failure(const std::string& error, const std::string& interpreter) {
+  // onnxruntime's CUDA provider: "Failed to load library libonnxruntime_providers_cuda.so with error: ...".
+  if (error.find("onnxruntime_providers_cuda") != std::string::npos)
+    return LibraryLoadFailure{"onnxruntime's CUDA execution provider does not load in " + interpreter,
+                              "onnxruntime-gpu's CUDA provider links one CUDA major and cuDNN major (its release notes "
+                              "name them); a library of those missing or of another major, and it does not load: work "
+                              "runs on the CPU or stops."};
+  // bitsandbytes' loader: "Configured CUDA binary not found at .../libbitsandbytes_cuda131.so".
+  if (error.find("bitsandbytes library load error") != std::string::npos ||
+      error.find("bitsandbytes CUDA binary") != std::string::npos)
+    return LibraryLoadFailure{"bitsandbytes' CUDA library does not load in " + interpreter,
+                              "bitsandbytes loads the library built for torch's CUDA (libbitsandbytes_cudaXYZ); this "
+                              "release has none for it, so 8-bit and 4-bit GPU operations are unavailable."};
+  // TensorFlow's dso_loader: "Could not load dynamic library 'libcudart.so.10.1'; dlerror: ...".
+  const std::string tf = "Could not load dynamic library '";
+  if (starts_with(error, tf))
+    return LibraryLoadFailure{"TensorFlow cannot load " + error.substr(tf.size(), error.find('\'', tf.size()) - tf.size()) +
+                                  ": it runs without the GPU",
+                              "Each TensorFlow release is built against one CUDA and one cuDNN release (its tested "
+                              "build configurations); when a library of that release is not on the loader's path, "
+                              "TensorFlow lists no GPU and runs on the CPU.",
+                              true};
+  return std::nullopt;
+}
+
+}  // namespace
+
 void check_import_failures(const DoctorContext& ctx, std::vector<Finding>& out) {
   if (!ctx.python) return;
   const auto& py = *ctx.python;
@@ -412,33 +446,16 @@ void check_import_failures(const DoctorContext& ctx, std::vector<Finding>& out) 
               : other_torch ? module + " was built for another torch than " + installed_torch +
                                   (ops_only ? ": its C++ ops do not load in " : ": import fails in ") + py.interpreter
                           : "import " + module + " fails in " + py.interpreter;
-    // onnxruntime and bitsandbytes import; their CUDA library is what does not load (onnxruntime's sessions fall
-    // back to the CPU or fail when they ask for CUDA only; bitsandbytes runs without its GPU kernels).
-    const bool ort_cuda = error.find("onnxruntime_providers_cuda") != std::string::npos;
-    const bool bnb_cuda = error.find("bitsandbytes library load error") != std::string::npos ||
-                          error.find("bitsandbytes CUDA binary") != std::string::npos;
-    if (ort_cuda) f.title = "onnxruntime's CUDA execution provider does not load in " + py.interpreter;
-    if (bnb_cuda) f.title = "bitsandbytes' CUDA library does not load in " + py.interpreter;
-    // TensorFlow imports and runs on the CPU: an error where the paste shows an NVIDIA GPU or driver, else at risk
-    // (it prints the same line on a machine that has no GPU to use).
-    const std::string tf_loader = "Could not load dynamic library '";
-    const bool tf_cuda = starts_with(error, tf_loader);
-    if (tf_cuda) {
-      const std::string lib = error.substr(tf_loader.size(), error.find('\'', tf_loader.size()) - tf_loader.size());
-      f.title = "TensorFlow cannot load " + lib + ": it runs without the GPU";
-      if (ctx.inv.gpus.empty() && !ctx.inv.driver.present) f.status = Status::kWarn;
+    const std::optional<LibraryLoadFailure> load = library_load_failure(error, py.interpreter);
+    if (load) {
+      f.title = load->title;
+      // TensorFlow prints its line on any machine: an error only where the paste shows a GPU or driver to use.
+      if (load->only_with_gpu && ctx.inv.gpus.empty() && !ctx.inv.driver.present) f.status = Status::kWarn;
     }
     const bool pasted = ctx.python_from_paste();
     f.evidence = {{"import " + module, error,
                    pasted ? "the pasted report" : (py.torch_installed ? "after import torch in " : "in ") + py.interpreter}};
-    f.explanation = ort_cuda ? "onnxruntime-gpu's CUDA provider links one CUDA major and cuDNN major (its release "
-                               "notes name them); a library of those missing or of another major, and it does not "
-                               "load: work runs on the CPU or stops."
-                    : bnb_cuda ? "bitsandbytes loads the library built for torch's CUDA (libbitsandbytes_cudaXYZ); this "
-                                 "release has none for it, so 8-bit and 4-bit GPU operations are unavailable."
-                    : tf_cuda ? "Each TensorFlow release is built against one CUDA and one cuDNN release (its tested "
-                                "build configurations); when a library of that release is not on the loader's path, "
-                                "TensorFlow lists no GPU and runs on the CPU."
+    f.explanation = load     ? load->why
                     : pasted ? "The paste shows this import failing: every program importing it stops there."
                              : "The package is installed (its dist-info is there) but cannot be used: every program "
                                "importing it stops here.";
