@@ -7,9 +7,9 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <thread>
 
+#include "core/files.h"
 #include "core/interrupt.h"
 #include "runner/probe_runner.h"
 #include "runner/suite.h"
@@ -200,8 +200,8 @@ int children_of_self() {
   for (const auto& e : std::filesystem::directory_iterator("/proc")) {
     const std::string name = e.path().filename().string();
     if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream in(e.path() / "stat");
-    std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    // As containment.cpp reads it: an ifstream's istreambuf_iterator throws when the process ends mid-read (ESRCH).
+    const std::string stat = gpucheck::read_proc_text((e.path() / "stat").string());
     auto close = stat.rfind(')');
     if (close != std::string::npos && std::atoi(stat.c_str() + close + 4) == getpid()) ++n;
   }
