@@ -226,7 +226,10 @@ std::string without_log_prefixes(std::string_view text) {
       if (cut) cut += python_logging_fields(line, cut);
     }
     if (!cut) cut = ray_prefix(line);
-    if (std::string_view name; !cut && compose_prefix(line, name) && services[name] >= 3) cut = compose_prefix(line, name);
+    if (std::string_view name; !cut) {
+      const std::size_t compose = compose_prefix(line, name);
+      if (const auto it = services.find(name); compose && it != services.end() && it->second >= 3) cut = compose;
+    }
     if (!cut) cut = comfyui_log_prefix(line);
     if (!cut) cut = rich_installer_prefix(line);
     if (!cut) cut = rich_level_prefix(line);

@@ -1651,9 +1651,10 @@ std::map<std::string, std::string> read_import_warnings(std::string_view text) {
     // onnxruntime's CUDA execution provider not loading: "Failed to load library libonnxruntime_providers_cuda.so
     // with error: libcublasLt.so.11: cannot open shared object file", Windows' "LoadLibrary failed with error 126
     // ... onnxruntime_providers_cuda.dll".
-    if (t.find("onnxruntime_providers_cuda") != std::string::npos && !out.count("onnxruntime") &&
-        (t.find("Failed to load library") != std::string::npos || t.find("LoadLibrary failed") != std::string::npos))
-      out["onnxruntime"] = trim(t.substr(t.find(t.find("LoadLibrary failed") != std::string::npos ? "LoadLibrary failed" : "Failed to load library")));
+    for (const char* ort : {"LoadLibrary failed", "Failed to load library"})  // Windows' words first, as both may stand
+      if (auto o = t.find(ort); o != std::string::npos && t.find("onnxruntime_providers_cuda") != std::string::npos &&
+                                !out.count("onnxruntime"))
+        out["onnxruntime"] = trim(t.substr(o));
     // transformers' lazy modules: "Failed to import transformers.training_args because of the following error
     // (look up to see its traceback): cannot import name 'PartialState' from 'accelerate' (...)".
     if (auto l = t.find("Failed to import "); l != std::string::npos && t.find(" because of the following error") != std::string::npos) {

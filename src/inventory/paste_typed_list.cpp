@@ -33,7 +33,8 @@ std::string key_of(std::string key) {
 // The value's version: "v2.1.0" and "2.1.0" -> "2.1.0"; "" when it does not start as one.
 std::string version_of(const std::string& value) {
   std::string v = first_word(value);
-  while (!v.empty() && (v.back() == ',' || v.back() == ';' || v.back() == '\'' || v.back() == '"')) v.pop_back();  // "2.9.1+cu130, CUDA (PyTorch): 13.0"
+  // "2.9.1+cu130, CUDA (PyTorch): 13.0"; torch.__version__ printed with its quotes, "'2.1.0a0+4136153'".
+  while (!v.empty() && (v.back() == ',' || v.back() == ';' || v.back() == '\'' || v.back() == '"')) v.pop_back();
   if (v.size() > 1 && (v[0] == 'v' || v[0] == 'V') && std::isdigit(static_cast<unsigned char>(v[1]))) v = v.substr(1);
   return is_version(v) ? v : "";
 }
