@@ -243,6 +243,9 @@ std::optional<Inventory> inventory_from_collect_env(std::string_view text, const
       gname = strip(l.substr(colon + 1));
       if (auto paren = gname.find(" (UUID"); paren != std::string::npos) gname = gname.substr(0, paren);
     }
+    // A value cut short with the paste ("GPU models and configuration: N", pytorch 123087: its "N/A") names no
+    // GPU: torch's names are NVIDIA's full ones ("Tesla T4", "NVIDIA A100-SXM4-80GB").
+    if (gname.size() < 3 || starts_with("N/A", gname) || starts_with("Could not collect", gname)) continue;
     Gpu gpu;
     gpu.index = gpu.nvml_index = index++;
     gpu.name = gname;

@@ -560,9 +560,13 @@ std::optional<PastedFacts> read_cpp_extension_check(std::string_view text) {
   const std::string apex = "Pytorch binaries were compiled with Cuda ";
   if (const auto at = joined.find(apex); at != std::string::npos) {
     std::string torch = dotted_number_at(joined, at + apex.size(), '\0');
-    const auto compiling = joined.rfind("Compiling cuda extensions with", at);
+    // nvcc's banner before the sentence, or after it when the paste quotes the error first and the build's
+    // output below (apex 1171).
+    auto compiling = joined.rfind("Compiling cuda extensions with", at);
+    if (compiling == std::string::npos) compiling = joined.find("Compiling cuda extensions with", at);
     const auto release = compiling == std::string::npos ? std::string::npos : joined.find("release ", compiling);
-    const std::string nvcc = release == std::string::npos || release > at ? "" : dotted_number_at(joined, release + 8, ',');
+    const bool banner = release != std::string::npos && (compiling > at || release < at) && release - compiling < 400;
+    const std::string nvcc = banner ? dotted_number_at(joined, release + 8, ',') : "";
     if (!torch.empty() && !nvcc.empty()) {
       PastedFacts f;
       f.format = "apex's CUDA check";
@@ -654,7 +658,8 @@ std::string cuda_runtime_refusal(std::string_view text) {
   // an NVIDIA container's start-up refusal, its CUDA newer than the host's driver ("ERROR: This container was
   // built for NVIDIA Driver Release 535.86 or later, but version 510.85.02 was detected and compatibility mode is
   // UNAVAILABLE.", wrapped after "but"; "[[ Forward compatibility was attempted on non supported HW (error 804) ]]"
-  // when its compat library meets a GPU that has no forward compatibility).
+  // when its compat library meets a GPU that has no forward compatibility); the NVIDIA Container Toolkit refusing
+  // to start an image whose CUDA the host's driver is too old for.
   static const std::string kMarkers[] = {"CUDA driver version is insufficient for CUDA runtime version",
                                          "the provided PTX was compiled with an unsupported toolchain",
                                          "which is older than the ptxas CUDA version",
@@ -662,7 +667,11 @@ std::string cuda_runtime_refusal(std::string_view text) {
                                          "was detected and compatibility mode is UNAVAILABLE",
                                          "Forward compatibility was attempted on non supported HW (error 804)",
                                          // numba's link through the driver: CUDA_ERROR_UNSUPPORTED_PTX_VERSION (222)
-                                         "[222] Call to cuLinkAddData"};
+                                         "[222] Call to cuLinkAddData",
+                                         // The NVIDIA Container Toolkit's check of the image's NVIDIA_REQUIRE_CUDA
+                                         // against the host driver: "nvidia-container-cli: requirement error:
+                                         // unsatisfied condition: cuda>=12.8, please update your driver ...".
+                                         "requirement error: unsatisfied condition: cuda>="};
   std::vector<std::string> lines = lines_of(text);
   for (std::size_t i = 0; i + 1 < lines.size(); ++i)
     if (lines[i].find("This container was built for NVIDIA Driver Release") != std::string::npos &&
@@ -690,6 +699,10 @@ std::string cuda_runtime_refusal(std::string_view text) {
       if (i + 1 < lines.size() && lines[i + 1].find("Unsupported .version") != std::string::npos)
         said += "; " + trim(lines[i + 1].substr(lines[i + 1].find("Unsupported .version")));
       return "a CUDA program: " + said;
+    }
+    if (marker == kMarkers[7]) {  // the toolkit's, through the CUDA the image requires
+      const std::string cuda = dotted_number_at(t, at + marker.size(), ',');
+      return "the container: nvidia-container-cli: " + marker + cuda;
     }
     if (marker == kMarkers[4] || marker == kMarkers[5]) {  // the container's, from its sentence's start
       const auto start = marker == kMarkers[4] ? t.find("This container was built") : at;

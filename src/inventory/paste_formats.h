@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "knowledge/gpu_models.h"
+
 namespace gpucheck::inventory {
 
 struct PastedGpu {
@@ -152,6 +154,10 @@ std::optional<PastedFacts> read_espnet_check_install(std::string_view text);
 /// functionality will not be available." (kContainerNoDriver), as the driver's failure; Docker's refusal of
 /// `--gpus` without the NVIDIA container runtime (kDockerNoGpuRuntime) the same way.
 std::optional<PastedFacts> read_container_banner(std::string_view text);
+/// The CUDA toolkit's stub libcuda.so loaded instead of the driver's: CUDA error 34 (CUDA_ERROR_STUB_LIBRARY,
+/// "CUDA driver is a stub library") or numba's library test mapping ".../lib/stubs/libcuda.so", as the driver's
+/// failure (kStubLibcuda).
+std::optional<PastedFacts> read_stub_libcuda(std::string_view text);
 /// JAX's `jax.print_environment_info()`: "jax:    0.4.24", "jaxlib: 0.4.24", "numpy:  1.26.4", "python: 3.12.1
 /// | packaged by ..." (nvidia-smi's output below it is read by read_nvidia_smi).
 std::optional<PastedFacts> read_jax_environment_info(std::string_view text);
@@ -195,6 +201,12 @@ std::optional<PastedFacts> read_nvidia_smi(std::string_view text);
 /// when no tool's output is in the paste.
 /// Beside another format (`beside_report`), one row of torch's version is enough.
 std::optional<PastedFacts> read_typed_env_list(std::string_view text, bool beside_report = false);
+/// An environment stated in sentences ("I am using RTX 4090, Nvidia driver 535.54.03 and torch 2.1.0+cu121"):
+/// torch's and Python's versions, a dotted driver version, an NVIDIA GPU of `models` (NVIDIA's table), pip's
+/// pins and the GPU packages doctor judges, each only when every statement of it agrees (paste_prose.cpp).
+/// Read after the typed list, when that found nothing.
+std::optional<PastedFacts> read_prose_statements(std::string_view text, const std::vector<knowledge::GpuModel>& models,
+                                                 bool beside_report = false);
 /// `pip list`, `pip freeze`, `conda list`, and collect_env's "[pip3] name==version" / "[conda] ..." library
 /// rows pasted without the rest of the report (torch's CUDA from its local tag, conda build string, or the
 /// nvidia-cuda-runtime wheel PyPI's torch requires).
@@ -229,6 +241,9 @@ inline constexpr const char* kContainerNoDriver = "The NVIDIA Driver was not det
 /// Docker's daemon asked for a GPU (`--gpus all`) with no NVIDIA container runtime registered: "docker: Error
 /// response from daemon: could not select device driver "" with capabilities: [[gpu]]." A Driver::error that
 /// begins with it: the container never started, the host's runtime configuration is what is missing.
+/// A Driver::error that begins with it: what a program loaded as libcuda is the toolkit's stub (lib64/stubs, for
+/// linking only), which answers every call with CUDA_ERROR_STUB_LIBRARY; the driver's own is not what it found.
+inline constexpr const char* kStubLibcuda = "the CUDA toolkit's stub libcuda.so was loaded";
 inline constexpr const char* kDockerNoGpuRuntime = "could not select device driver \"\" with capabilities: [[gpu]]";
 inline constexpr const char* kDeepspeedOpsMismatch = "ops were compiled and installed with a different version";
 bool says_built_for_another_torch(const std::string& error);

@@ -49,6 +49,28 @@ PastedGpu detected_gpu(const std::string& rest) {
   return g;
 }
 
+// The facts of InvokeAI's form: its dependencies ("torch": "2.4.1+cu124") and the GPU chosen in it.
+std::optional<PastedFacts> invokeai_answers(PastedFacts f, const nlohmann::json& json,
+                                            const std::map<std::string, std::string>& answers) {
+  for (const auto& [name, value] : json.items()) {
+    if (!value.is_string()) continue;
+    const std::string v = value.get<std::string>();
+    if (!is_version(v)) continue;
+    if (name == "python") f.python_version = v;
+    else if (name == "cuda") continue;  // torch.version.cuda, stated again by torch's local tag
+    else if (name == "torch") f.torch_version = v, f.packages["torch"] = v;
+    else if (distribution_name(name)) f.packages[normalized(name)] = v;
+  }
+  // The GPU the reporter chose in the form, an NVIDIA one only when the vendor says so ("Nvidia (CUDA)").
+  const auto vendor = answers.find("GPU vendor"), model = answers.find("GPU model");
+  if (vendor != answers.end() && starts_with(trim(vendor->second), "Nvidia") && model != answers.end()) {
+    const std::string answer = trim(model->second);
+    if (!answer.empty()) f.gpus.push_back({trim(answer.substr(0, answer.find('\n'))), ""});
+  }
+  if (f.torch_version.empty()) return std::nullopt;
+  return f;
+}
+
 }  // namespace
 
 std::optional<PastedFacts> read_installer_log(std::string_view text) {
@@ -196,7 +218,22 @@ std::optional<PastedFacts> read_invokeai_form(std::string_view text) {
   if (deps == answers.end()) return std::nullopt;
   const std::string& raw = deps->second;
   const auto open = raw.find('{'), close = raw.rfind('}');
-  if (open == std::string::npos || close == std::string::npos || close < open) return std::nullopt;
+  if (open == std::string::npos || close == std::string::npos || close < open) {
+    // The dependencies as GitHub renders the dialog's table and a copy of the page gives it (InvokeAI 7523): each
+    // name on its line, its version on the next line that is not blank ("torch", "", "2.4.1+cu124").
+    nlohmann::json table = nlohmann::json::object();
+    const auto rows = lines_of(raw);
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      std::size_t next = i + 1;
+      while (next < rows.size() && rows[next].empty()) ++next;
+      if (next < rows.size() && distribution_name(rows[i]) && is_version(rows[next])) {
+        table[rows[i]] = rows[next];
+        i = next;
+      }
+    }
+    if (table.empty()) return std::nullopt;
+    return invokeai_answers(std::move(f), table, answers);
+  }
   auto json = nlohmann::json::parse(raw.substr(open, close - open + 1), nullptr, false);
   // Copied whole, the About dialog's JSON holds "version", "dependencies" and "config"; a paste cut inside
   // "config" still holds the dependencies, whose object has no braces within.
@@ -207,23 +244,7 @@ std::optional<PastedFacts> read_invokeai_form(std::string_view text) {
   }
   if (!json.is_object()) return std::nullopt;
   if (json.contains("dependencies") && json["dependencies"].is_object()) json = json["dependencies"];
-  for (const auto& [name, value] : json.items()) {
-    if (!value.is_string()) continue;
-    const std::string v = value.get<std::string>();
-    if (!is_version(v)) continue;
-    if (name == "python") f.python_version = v;
-    else if (name == "cuda") continue;  // torch.version.cuda, stated again by torch's local tag
-    else if (name == "torch") f.torch_version = v, f.packages["torch"] = v;
-    else if (distribution_name(name)) f.packages[normalized(name)] = v;
-  }
-  // The GPU the reporter chose in the form, an NVIDIA one only when the vendor says so ("Nvidia (CUDA)").
-  const auto vendor = answers.find("GPU vendor"), model = answers.find("GPU model");
-  if (vendor != answers.end() && starts_with(trim(vendor->second), "Nvidia") && model != answers.end()) {
-    const std::string answer = trim(model->second);
-    if (!answer.empty()) f.gpus.push_back({trim(answer.substr(0, answer.find('\n'))), ""});
-  }
-  if (f.torch_version.empty()) return std::nullopt;
-  return f;
+  return invokeai_answers(std::move(f), json, answers);
 }
 
 std::optional<PastedFacts> read_webui_sysinfo(std::string_view text) {

@@ -427,6 +427,27 @@ std::optional<PastedFacts> read_container_banner(std::string_view text) {
   return std::nullopt;
 }
 
+std::optional<PastedFacts> read_stub_libcuda(std::string_view text) {
+  PastedFacts f;
+  f.format = "a CUDA program's stub libcuda";
+  const auto lines = lines_of(text);
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const std::string& t = lines[i];
+    for (const char* marker : {"CUDA_ERROR_STUB_LIBRARY", "CUDA driver is a stub library"})
+      if (const auto at = t.find(marker); at != std::string::npos) {
+        f.driver_failure = std::string(kStubLibcuda) + ": " + trim(t.substr(at));
+        return f;
+      }
+    // numba's `numba.cuda.cudadrv.libs.test()`: "Mapped libcuda.so paths:" and the file it mapped below.
+    if (t.find("Mapped libcuda.so paths:") != std::string::npos && i + 1 < lines.size() &&
+        lines[i + 1].find("/stubs/libcuda.so") != std::string::npos) {
+      f.driver_failure = std::string(kStubLibcuda) + ": numba mapped " + trim(lines[i + 1]);
+      return f;
+    }
+  }
+  return std::nullopt;
+}
+
 std::optional<PastedFacts> read_colossalai_check(std::string_view text) {
   PastedFacts f;
   f.format = "colossalai check -i";

@@ -39,7 +39,7 @@ std::vector<PastedFacts> read_formats(std::string_view text) {
                       read_installer_log, read_unsloth_installer, read_webui_launch, read_nvidia_smi_topology,
                       read_nvidia_smi_query, read_cupy_config, read_uv_install, read_ggml_cuda_init, read_ollama_log,
                       read_espnet_check_install, read_pip_install_output, read_colossalai_check,
-                      read_container_banner, read_jax_environment_info, read_coqui_tts_env})
+                      read_container_banner, read_stub_libcuda, read_jax_environment_info, read_coqui_tts_env})
     if (auto f = reader(text)) out.push_back(std::move(*f));
   return out;
 }
@@ -182,7 +182,7 @@ const char* pasted_formats_help() {
          "AUTOMATIC1111's web UI (and its sysinfo) "
          "and Fooocus, "
          "pip list / pip freeze / pip show, conda list, or (doctor --from-text, as a last resort) an environment "
-         "typed as issue templates (or GitHub's issue forms) ask for it";
+         "typed as issue templates (or GitHub's issue forms) ask for it, or stated in sentences";
 }
 
 bool looks_like_environment_report(std::string_view pasted) {
@@ -213,13 +213,21 @@ std::optional<PastedEnvironment> read_pasted_environment(std::string_view pasted
   const bool no_python_tool = std::all_of(formats.begin(), formats.end(), [](const PastedFacts& f) {
     return f.format == "nvidia-smi" || f.format == "nvidia-smi --query-gpu" || f.format == "nvcc --version" ||
            f.format == kDriverRefusalFormat || f.format == kGpuRefusalFormat || f.format == "a wheel's file name" ||
+           f.format == "a CUDA program's stub libcuda" ||
            (f.format == "import warning" && f.torch_version.empty() && f.packages.empty()) ||
            // ComfyUI's reader takes any "PyTorch Version:" row; without ComfyUI's device or Python rows it was a
            // typed list's (MinkowskiEngine 620: "- GPU: NVIDIA RTX 5090", "- PyTorch Version: 2.5.1").
            (f.format == "ComfyUI's system information" && f.gpus.empty() && f.python_version.empty());
   });
-  if (log_statements && no_python_tool && !collect_env)
-    if (auto typed = read_typed_env_list(text, !formats.empty())) formats.push_back(std::move(*typed));
+  std::vector<knowledge::GpuModel> models;
+  if (log_statements && no_python_tool && !collect_env) {
+    if (auto typed = read_typed_env_list(text, !formats.empty())) {
+      formats.push_back(std::move(*typed));
+    } else {
+      if (!compat_dir.empty()) models = knowledge::load_gpu_models(compat_dir);
+      if (auto prose = read_prose_statements(text, models, !formats.empty())) formats.push_back(std::move(*prose));
+    }
+  }
   if (collect_env) {
     out.inventory = std::move(*collect_env);
     out.formats.push_back("collect_env");
@@ -294,7 +302,6 @@ std::optional<PastedEnvironment> read_pasted_environment(std::string_view pasted
         inv.driver.source = "pasted XLA diagnostics";
         break;
       }
-  std::vector<knowledge::GpuModel> models;
   for (auto& g : inv.gpus) {
     if (compat_dir.empty() || g.cc_major != 0 || g.name.empty()) continue;
     if (models.empty()) models = knowledge::load_gpu_models(compat_dir);

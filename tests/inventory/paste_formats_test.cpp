@@ -1858,3 +1858,37 @@ TEST(PasteFormats, DockerComposeServiceColumnAndTorchsWarningCutToItsLastLine) {
   EXPECT_EQ(f->gpus[0].name, "NVIDIA GeForce RTX 5090");
   EXPECT_NE(f->torch_gpu_refusal.find("If you want to use the NVIDIA GeForce RTX 5090 GPU"), std::string::npos);
 }
+
+TEST(PasteFormats, ApexsCheckWithNvccsBannerBelowItsSentence) {
+  // apex 1171: the RuntimeError quoted first, the build's "Compiling cuda extensions with" and nvcc 9.0 below.
+  auto f = read_cpp_extension_check(paste("pasted_env/NVIDIA-apex-1171.txt"));
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->nvcc_version, "9.0");
+  EXPECT_EQ(f->torch_cuda, "10.2");
+  EXPECT_NE(f->build_refusal.find("does not match"), std::string::npos);
+}
+
+TEST(PasteFormats, InvokeaisDependenciesRenderedAsATableAreRead) {
+  // InvokeAI 7523: the About dialog's dependencies as a copied table, each name above its version.
+  auto f = read_invokeai_form(paste("pasted_env/invoke-ai-InvokeAI-7523.txt"));
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->torch_version, "2.4.1+cu124");
+  EXPECT_EQ(f->packages.at("torchvision"), "0.19.1+cu124");
+  EXPECT_EQ(f->python_version, "3.11.11");
+  EXPECT_EQ(f->packages.count("xformers"), 0u);  // "Not Installed"
+  EXPECT_EQ(f->packages.count("cuda"), 0u);
+}
+
+TEST(PasteFormats, TheStubLibcudaIsTheDriversFailure) {
+  auto f = read_stub_libcuda(paste("pasted_env/numba-numba-9732.txt"));
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->driver_failure.rfind(kStubLibcuda, 0), 0u);
+  EXPECT_NE(f->driver_failure.find("/usr/local/cuda-11.8/targets/x86_64-linux/lib/stubs/libcuda.so"), std::string::npos);
+  // The library test mapping the driver's own libcuda is no failure.
+  EXPECT_FALSE(read_stub_libcuda("Mapped libcuda.so paths:\n  /usr/lib/x86_64-linux-gnu/libcuda.so.535.104.05\n"));
+}
+
+TEST(PasteFormats, TheContainerToolkitsRequirementIsARefusalOfTheDriver) {
+  EXPECT_EQ(cuda_runtime_refusal(paste("pasted_env/theroyallab-tabbyAPI-324.txt")),
+            "the container: nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.8");
+}

@@ -141,8 +141,12 @@ void refused_by_runtime(const DoctorContext& ctx, const std::string& have, std::
   const bool xla = said.find("older than the ptxas") != std::string::npos;
   const bool call = said.find("API call is not supported") != std::string::npos;
   const bool container = starts_with(said, "the container: ");
-  // The release an NVIDIA container states it needs ("built for NVIDIA Driver Release 535.86 or later").
-  const std::string release = container ? inventory::paste_text::after(said, "Driver Release ") : "";
+  // The release an NVIDIA container states it needs ("built for NVIDIA Driver Release 535.86 or later"), or the
+  // oldest driver for the CUDA its image requires (the Container Toolkit's "unsatisfied condition: cuda>=12.8").
+  std::string release = container ? inventory::paste_text::after(said, "Driver Release ") : "";
+  if (const auto cuda = said.find("cuda>="); container && release.empty() && cuda != std::string::npos)
+    if (auto d = ctx.kb.driver_minimum(said.substr(cuda + 6)))
+      release = d->min_driver + " (CUDA " + said.substr(cuda + 6) + ")";
   Finding f;
   f.id = "driver.too_old_for_runtime";
   f.status = xla ? Status::kWarn : Status::kFail;
@@ -311,10 +315,11 @@ void check_driver(const DoctorContext& ctx, std::vector<Finding>& out) {
     const bool smi_failed = starts_with(ctx.inv.driver.error, inventory::kNvidiaSmiNoDriver);
     const bool no_gpu_runtime = starts_with(ctx.inv.driver.error, inventory::kDockerNoGpuRuntime);
     const bool container_without_gpu = no_gpu_runtime || starts_with(ctx.inv.driver.error, inventory::kContainerNoDriver);
-    if (!gpu_here && !smi_failed && !container_without_gpu && torch_cuda.empty()) return;
+    const bool stub = starts_with(ctx.inv.driver.error, inventory::kStubLibcuda);
+    if (!gpu_here && !smi_failed && !container_without_gpu && !stub && torch_cuda.empty()) return;
     Finding f;
     f.id = "driver.missing";
-    f.status = gpu_here || smi_failed || container_without_gpu ? Status::kFail : Status::kInfo;
+    f.status = gpu_here || smi_failed || container_without_gpu || stub ? Status::kFail : Status::kInfo;
     f.evidence = {{"driver", ctx.inv.driver.error.empty() ? "absent" : ctx.inv.driver.error, ctx.inv.driver.source}};
     for (const auto& d : seen.pci_devices) f.evidence.push_back({"NVIDIA GPU (PCI)", d, seen.source});
     for (const auto& d : seen.device_nodes) f.evidence.push_back({"device node", d, "/dev"});
@@ -334,7 +339,16 @@ void check_driver(const DoctorContext& ctx, std::vector<Finding>& out) {
     if (ctx.python) require(torch_cuda, "torch " + ctx.python->torch_version);
     if (ctx.build.toolkit && !ctx.build.toolkit->version.empty())
       require(major_minor(ctx.build.toolkit->version), "the toolkit at " + ctx.build.toolkit->root);
-    if (gpu_here) {
+    if (stub) {
+      f.title = "A CUDA program loaded the CUDA toolkit's stub libcuda.so, not the NVIDIA driver's: CUDA does not start";
+      f.explanation = "The toolkit ships a stub libcuda.so (in lib64/stubs) so that programs link without a driver; "
+                      "loaded at run time it answers every call with CUDA_ERROR_STUB_LIBRARY (34). Its directory is "
+                      "on LD_LIBRARY_PATH (or the loader's configuration) before the driver's libcuda.so.1, or no "
+                      "driver is installed at all.";
+      f.add_fix("Take the toolkit's stubs directory out of LD_LIBRARY_PATH (and of /etc/ld.so.conf.d), then see "
+                "that the loader finds the driver's libcuda.so.1 and that the driver answers",
+                {"echo \"$LD_LIBRARY_PATH\"", "ldconfig -p | grep libcuda", "nvidia-smi"});
+    } else if (gpu_here) {
       f.title = "An NVIDIA GPU is present but no NVIDIA driver is loaded" +
                 (needs.empty() ? std::string() : ": install driver " + need_driver + " or newer");
       f.explanation = "Without the driver (libcuda.so.1, the nvidia kernel module) torch.cuda.is_available() is False "

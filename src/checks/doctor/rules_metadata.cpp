@@ -429,8 +429,10 @@ void check_import_failures(const DoctorContext& ctx, std::vector<Finding>& out) 
     const bool string_abi = cause.verdict == SymbolCause::kStringAbi && !keep;
     const bool torch_symbol = cause.verdict != SymbolCause::kNone;
     const std::string& demangled = cause.demangled;
+    // A torch symbol passing a std::string, with torch's ABI not stated (kUnsaid), is another torch build either
+    // way: another release, or the other ABI of this one.
     const bool other_torch = inventory::says_built_for_another_torch(error) || cause.verdict == SymbolCause::kOtherTorch ||
-                             (cause.verdict == SymbolCause::kStringAbi && keep);
+                             cause.verdict == SymbolCause::kUnsaid || (cause.verdict == SymbolCause::kStringAbi && keep);
     // The package's own words that the installed torch is outside what it supports (Unsloth's "Torch = X too new!").
     const bool out_of_range = inventory::says_torch_out_of_range(error);
     f.id = out_of_range ? "ext.torch_out_of_range"
@@ -443,6 +445,9 @@ void check_import_failures(const DoctorContext& ctx, std::vector<Finding>& out) 
     const std::string installed_torch = py.torch_version.empty() ? "the installed one" : py.torch_version;
     f.title = out_of_range ? module + " refuses torch " + installed_torch + ": " + error
               : string_abi ? module + " was built with the other C++11 string ABI than " + installed_torch + ": import fails in " + py.interpreter
+              : cause.verdict == SymbolCause::kUnsaid && !inventory::says_built_for_another_torch(error)
+                  ? module + " was built for another torch build than " + installed_torch +
+                        " (another release, or the other C++11 ABI): import fails in " + py.interpreter
               : other_torch ? module + " was built for another torch than " + installed_torch +
                                   (ops_only ? ": its C++ ops do not load in " : ": import fails in ") + py.interpreter
                           : "import " + module + " fails in " + py.interpreter;
