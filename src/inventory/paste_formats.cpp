@@ -183,6 +183,11 @@ std::optional<PastedFacts> read_xformers_info(std::string_view text) {
       if (!f.import_errors.count("xformers") && !built.empty() && minor_of(built) != minor_of(f.python_version))
         f.import_errors["xformers"] = "xFormers can't load C++/CUDA extensions: built for Python " + built +
                                       ", installed is " + f.python_version;
+      // The same torch and Python (SEINE 21: "PyTorch 2.0.1 with CUDA 1106 (you have 2.0.1)" on a Mac): its
+      // extensions still do not load, for a reason the block does not name.
+      else if (!f.import_errors.count("xformers") && !built.empty())
+        f.import_errors["xformers"] = "xFormers can't load C++/CUDA extensions (its torch and Python are the "
+                                      "installed ones: " + f.torch_version + ", " + f.python_version + ")";
       built_block = false;
       continue;
     }
@@ -621,7 +626,10 @@ bool is_library_arch_check(const std::string& line) {
   // ggml's: "ERROR: CUDA kernel mul_mat_vec has no device code compatible with CUDA arch 520. ggml-cuda.cu was
   // compiled for: 520".
   // ptxas not knowing the GPU's architecture: "ptxas fatal   : Value 'sm_121a' is not defined for option 'gpu-name'".
+  // spconv's check of its prebuilt kernels: "[WARNING]your gpu arch (8, 9) isn't compiled in prebuilt, may cause
+  // invalid device function. available: {(7, 0), (6, 1), (8, 0), ...}".
   return line.find("FlashAttention only supports Ampere GPUs or newer") != std::string::npos ||
+         (line.find("your gpu arch") != std::string::npos && line.find("isn't compiled in prebuilt") != std::string::npos) ||
          line.find("is not defined for option 'gpu-name'") != std::string::npos ||
          line.find("has no device code compatible with CUDA arch") != std::string::npos ||
          (line.find("Could not find compatible") != std::string::npos &&
@@ -1689,6 +1697,11 @@ std::map<std::string, std::string> read_import_warnings(std::string_view text) {
     // numba's own check of numpy at import: "ImportError: Numba needs NumPy 1.24 or less" (2.1 or less. Got
     // NumPy 2.2.), also quoted by a program that loaded it ("Cannot import ...: Numba needs NumPy 1.24 or less").
     if (auto n = t.find("Numba needs NumPy "); n != std::string::npos && !out.count("numba")) out["numba"] = trim(t.substr(n));
+    // CTranslate2's loader of CUDA's libraries (faster-whisper, whisperX): "RuntimeError: Library
+    // cublas64_12.dll is not found or cannot be loaded", "Library libcublas.so.12 is not found or cannot be loaded".
+    if (auto c = t.find("Library "); c != std::string::npos && t.find(" is not found or cannot be loaded") != std::string::npos &&
+                                     !out.count("ctranslate2"))
+      out["ctranslate2"] = trim(t.substr(c));
     // CuPy's loader: "RuntimeError: CuPy failed to load libnvrtc.so.12: OSError: libnvrtc.so.12: cannot open ...";
     // not cupy.show_config()'s row of the runtime it looks for beside its wheels' ("... (locally installed)").
     if (auto c = t.find("CuPy failed to load "); c != std::string::npos && t.find("(locally installed)") == std::string::npos &&

@@ -245,6 +245,11 @@ inline constexpr const char* kContainerNoDriver = "The NVIDIA Driver was not det
 /// linking only), which answers every call with CUDA_ERROR_STUB_LIBRARY; the driver's own is not what it found.
 inline constexpr const char* kStubLibcuda = "the CUDA toolkit's stub libcuda.so was loaded";
 inline constexpr const char* kDockerNoGpuRuntime = "could not select device driver \"\" with capabilities: [[gpu]]";
+/// The same refusal where a compose file or `--runtime` named the driver: "could not select device driver
+/// \"nvidia\" with capabilities: [[gpu]]".
+inline constexpr const char* kDockerNoNvidiaRuntime = "could not select device driver \"nvidia\" with capabilities: [[gpu]]";
+/// A Driver::error that is Docker's refusal in either spelling.
+bool says_docker_without_gpu_runtime(const std::string& driver_error);
 inline constexpr const char* kDeepspeedOpsMismatch = "ops were compiled and installed with a different version";
 bool says_built_for_another_torch(const std::string& error);
 /// Unsloth's installer helper refusing the installed torch: "RuntimeError: Torch = 2.6.0+cu124 too new!" (its

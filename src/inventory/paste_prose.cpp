@@ -75,12 +75,18 @@ std::vector<std::string> statements(std::string_view text, const TextPattern& re
   return out;
 }
 
-// The GPU packages whose constraints doctor judges (data/compat/extensions.json, torch's companions), which a
-// sentence may name with a version and no "==": "flash_attn 2.7.4.post1", "`xformers` (0.0.23)".
+// Packages built against torch or CUDA, which a sentence may name with a version and no "==": "flash_attn
+// 2.7.4.post1", "`xformers` (0.0.23)", "torch_scatter 2.1.2". Those doctor judges (data/compat/extensions.json,
+// torch's companions) and the compiled ones users most often name beside torch; any other word before a version
+// ("Ubuntu 22.04", "CUDA 11.8", "Windows 10") is not taken.
 bool judged_package(const std::string& normalized_name) {
-  static const std::set<std::string> kNames = {"torchvision", "torchaudio", "triton",   "xformers", "flash-attn",
-                                               "bitsandbytes", "deepspeed", "apex",     "torchao",  "bmtrain",
-                                               "vllm",         "numpy",     "mmcv",     "mmcv-full", "onnxruntime-gpu"};
+  static const std::set<std::string> kNames = {
+      "torchvision", "torchaudio",    "triton",       "xformers",      "flash-attn",     "bitsandbytes",
+      "deepspeed",   "apex",          "torchao",      "bmtrain",       "vllm",           "numpy",
+      "mmcv",        "mmcv-full",     "mmdet",        "onnxruntime-gpu", "onnxruntime",  "torch-scatter",
+      "torch-sparse", "torch-cluster", "torch-spline-conv", "torch-geometric", "pytorch3d", "detectron2",
+      "spconv",      "flashinfer",    "sglang",       "tensorrt",      "ctranslate2",    "faster-whisper",
+      "jax",         "jaxlib",        "tensorflow",   "cupy",          "numba",          "transformers"};
   return kNames.count(normalized_name) > 0;
 }
 

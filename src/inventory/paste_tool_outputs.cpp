@@ -417,14 +417,18 @@ std::optional<PastedFacts> read_container_banner(std::string_view text) {
   PastedFacts f;
   f.format = "NVIDIA container banner";
   for (const auto& t : lines_of(text))
-    for (const char* marker : {kContainerNoDriver, kDockerNoGpuRuntime})
+    for (const char* marker : {kContainerNoDriver, kDockerNoGpuRuntime, kDockerNoNvidiaRuntime})
       if (auto at = t.find(marker); at != std::string::npos) {
         f.driver_failure = trim(t.substr(at));
         while (!f.driver_failure.empty() && f.driver_failure.back() == '*') f.driver_failure.pop_back();  // Markdown
-        if (marker == kDockerNoGpuRuntime) f.format = "docker's refusal of --gpus";
+        if (marker != kContainerNoDriver) f.format = "docker's refusal of --gpus";
         return f;
       }
   return std::nullopt;
+}
+
+bool says_docker_without_gpu_runtime(const std::string& driver_error) {
+  return starts_with(driver_error, kDockerNoGpuRuntime) || starts_with(driver_error, kDockerNoNvidiaRuntime);
 }
 
 std::optional<PastedFacts> read_stub_libcuda(std::string_view text) {

@@ -130,9 +130,13 @@ void merge(Inventory& inv, const PastedFacts& f) {
   }
   // The driver's parts disagreeing stands beside a stated version (localcolabfold 127: the host's nvidia-smi
   // table, then a container's "Failed to initialize NVML: Driver/library version mismatch").
+  // So does Docker's refusal to pass the GPU in, beside the host's nvidia-smi (gpu-hot 18), whose driver keeps
+  // its source.
   if (inv.driver.error.empty() && says_driver_library_mismatch(f.driver_failure)) {
     inv.driver.error = f.driver_failure;
     inv.driver.source = src;
+  } else if (inv.driver.error.empty() && says_docker_without_gpu_runtime(f.driver_failure)) {
+    inv.driver.error = f.driver_failure;
   }
   // GPUs: the first format that lists them decides how many; later ones may add the compute capability.
   if (inv.gpus.empty()) {
@@ -269,6 +273,21 @@ std::optional<PastedEnvironment> read_pasted_environment(std::string_view pasted
         !inv.driver.present && inv.driver.error.empty()) {
       inv.driver.error = "torch: CUDA initialization: " + py.cuda_error;
       inv.driver.source = "pasted torch's warning";
+    }
+  }
+  // torch's own answer when a program asks CUDA of a build without it (torch/cuda/__init__.py's _lazy_init):
+  // "AssertionError: Torch not compiled with CUDA enabled". The installed torch is a CPU build (its version, when
+  // the paste states none, is torch's), and the program wanted the GPU. Not A1111's memory monitor's "caught
+  // exception 'Torch not compiled with CUDA enabled'", printed as well by a web UI run on the CPU on purpose.
+  if (log_statements && !inv.pythons.empty() && text.find(kTorchNotCompiledWithCuda) != std::string_view::npos) {
+    PythonEnv& py = inv.pythons.front();
+    const bool other_backend = py.torch_version.find("+rocm") != std::string::npos || py.torch_version.find("+xpu") != std::string::npos;
+    if (!other_backend && (!py.torch_installed || py.torch_cuda.empty())) {
+      if (py.torch_version.empty()) py.torch_version = kTorchVersionNotPasted;
+      py.torch_installed = true;
+      py.torch_cuda.clear();
+      py.cuda_available = false;
+      if (py.cuda_error.empty()) py.cuda_error = kTorchNotCompiledWithCuda;
     }
   }
   // "ModuleNotFoundError: No module named 'tensorrt'" where the paste lists tensorrt as installed (TensorRT-LLM

@@ -104,6 +104,15 @@ TEST(PasteProse, NamesInsideWordsPathsAndUrlsAreNotStatements) {
       models()));
 }
 
+TEST(PasteProse, ReadsTheCompiledPackagesUsersNameBesideTorch) {
+  // torch_scatter 438: "I'm using torch 2.1.0.post303 and torch_scatter 2.1.2 with cuda 12.2."
+  auto f = read_prose_statements(paste("pasted_env/rusty1s-pytorch_scatter-438.txt"), models());
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->torch_version, "2.1.0.post303");
+  EXPECT_EQ(f->packages.at("torch-scatter"), "2.1.2");
+  EXPECT_EQ(f->packages.count("cuda"), 0u);
+}
+
 TEST(PasteProse, OneFactAloneIsNoReport) {
   EXPECT_FALSE(read_prose_statements("With torch 2.1.2+cu121 and exllamav2 0.0.15+cu121.\n", models()));
   // Beside another report's format, torch's version alone adds to it.

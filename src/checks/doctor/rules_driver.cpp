@@ -263,6 +263,33 @@ const std::vector<InitFailure>& init_failures() {
   return all;
 }
 
+// Docker refusing `--gpus` (or a compose file's GPU request): the NVIDIA container runtime is not registered.
+void explain_docker_without_gpu_runtime(Finding& f) {
+  f.title = "Docker cannot pass a GPU into the container: no NVIDIA container runtime is registered with it";
+  f.explanation = "`docker run --gpus` needs the NVIDIA Container Toolkit's runtime registered in Docker's "
+                  "daemon.json; without it the daemon refuses to start the container, whatever the host's "
+                  "driver. Installing the toolkit's package does not register the runtime by itself.";
+  f.add_fix("With the NVIDIA Container Toolkit installed (its nvidia-ctk), register its runtime with Docker and "
+            "restart Docker",
+            {"sudo nvidia-ctk runtime configure --runtime=docker", "sudo systemctl restart docker"},
+            "on the host; needs root; restarting Docker stops its running containers");
+  f.references.push_back("https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html");
+}
+
+// The same refusal beside a host driver that answers (nvidia-smi's table pasted too, gpu-hot 18): the host is
+// fine, Docker is what cannot hand its GPU on.
+bool check_docker_without_gpu_runtime(const DoctorContext& ctx, std::vector<Finding>& out) {
+  const auto& d = ctx.inv.driver;
+  if (!d.present || !inventory::says_docker_without_gpu_runtime(d.error)) return false;
+  Finding f;
+  f.id = "driver.missing";
+  f.status = Status::kFail;
+  f.evidence = {{"docker", d.error, "the pasted report"}, {"host driver", d.version, d.source}};
+  explain_docker_without_gpu_runtime(f);
+  out.push_back(std::move(f));
+  return true;
+}
+
 bool check_cuda_init_failure(const DoctorContext& ctx, std::vector<Finding>& out) {
   if (!ctx.python || !inventory::says_driver_unusable(ctx.python->cuda_error)) return false;
   const std::string& said = ctx.python->cuda_error;
@@ -287,6 +314,7 @@ bool check_cuda_init_failure(const DoctorContext& ctx, std::vector<Finding>& out
 
 void check_driver(const DoctorContext& ctx, std::vector<Finding>& out) {
   if (check_driver_library_mismatch(ctx, out)) return;
+  if (check_docker_without_gpu_runtime(ctx, out)) return;
   if (check_cuda_init_failure(ctx, out)) return;
   const std::string torch_cuda = major_minor(ctx.torch_cuda());
   // A program's refusal pasted without the driver's version still says a driver is too old (or missing).
@@ -313,7 +341,7 @@ void check_driver(const DoctorContext& ctx, std::vector<Finding>& out) {
     }
     // nvidia-smi (installed with the driver) saying it cannot reach the kernel driver: broken now, GPU or not.
     const bool smi_failed = starts_with(ctx.inv.driver.error, inventory::kNvidiaSmiNoDriver);
-    const bool no_gpu_runtime = starts_with(ctx.inv.driver.error, inventory::kDockerNoGpuRuntime);
+    const bool no_gpu_runtime = inventory::says_docker_without_gpu_runtime(ctx.inv.driver.error);
     const bool container_without_gpu = no_gpu_runtime || starts_with(ctx.inv.driver.error, inventory::kContainerNoDriver);
     const bool stub = starts_with(ctx.inv.driver.error, inventory::kStubLibcuda);
     if (!gpu_here && !smi_failed && !container_without_gpu && !stub && torch_cuda.empty()) return;
@@ -360,15 +388,7 @@ void check_driver(const DoctorContext& ctx, std::vector<Finding>& out) {
       if (!f.fixes.empty()) f.fixes.front().summary = "Install the NVIDIA driver " +
                                                       (need_driver.empty() ? std::string() : need_driver + " or newer");
     } else if (no_gpu_runtime) {
-      f.title = "Docker cannot pass a GPU into the container: no NVIDIA container runtime is registered with it";
-      f.explanation = "`docker run --gpus` needs the NVIDIA Container Toolkit's runtime registered in Docker's "
-                      "daemon.json; without it the daemon refuses to start the container, whatever the host's "
-                      "driver. Installing the toolkit's package does not register the runtime by itself.";
-      f.add_fix("With the NVIDIA Container Toolkit installed (its nvidia-ctk), register its runtime with Docker and "
-                "restart Docker",
-                {"sudo nvidia-ctk runtime configure --runtime=docker", "sudo systemctl restart docker"},
-                "on the host; needs root; restarting Docker stops its running containers");
-      f.references.push_back("https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html");
+      explain_docker_without_gpu_runtime(f);
     } else if (container_without_gpu) {
       f.title = "The container was started without the GPU: no NVIDIA driver inside it";
       f.explanation = "NVIDIA's image says so at start-up: the host's driver (libcuda.so.1, /dev/nvidia*) is passed "

@@ -369,6 +369,21 @@ std::optional<LibraryLoadFailure> library_load_failure(const std::string& error,
     return LibraryLoadFailure{"bitsandbytes' CUDA library does not load in " + interpreter,
                               "bitsandbytes loads the library built for torch's CUDA (libbitsandbytes_cudaXYZ); this "
                               "release has none for it, so 8-bit and 4-bit GPU operations are unavailable."};
+  // xFormers' warning whose "built for" block matches the installed torch and Python (paste_formats.cpp).
+  if (starts_with(error, "xFormers can't load C++/CUDA extensions (its torch and Python are the installed ones"))
+    return LibraryLoadFailure{"xFormers' C++/CUDA extensions do not load in " + interpreter,
+                              "xFormers imports without its compiled operators, so memory-efficient attention and the "
+                              "rest of them are unavailable. The torch and Python it was built for are the installed "
+                              "ones, so its block does not name the cause: the CUDA it was built with against torch's "
+                              "(XFORMERS_MORE_DETAILS=1 prints the loader's error), or a machine without CUDA."};
+  // CTranslate2's loader: "Library cublas64_12.dll is not found or cannot be loaded".
+  const std::string ct2 = "Library ";
+  if (starts_with(error, ct2) && error.find(" is not found or cannot be loaded") != std::string::npos)
+    return LibraryLoadFailure{"CTranslate2 cannot load " + error.substr(ct2.size(), error.find(' ', ct2.size()) - ct2.size()) +
+                                  " in " + interpreter,
+                              "Each CTranslate2 release is built against one CUDA major and one cuDNN major (its "
+                              "installation page names them); a library of that major not on "
+                              "the loader's path, and its GPU work (faster-whisper, whisperX) stops."};
   // TensorFlow's dso_loader: "Could not load dynamic library 'libcudart.so.10.1'; dlerror: ...".
   const std::string tf = "Could not load dynamic library '";
   if (starts_with(error, tf))

@@ -4,6 +4,7 @@
 #include "checks/doctor/fix_commands.h"
 #include "checks/doctor/rules.h"
 #include "checks/doctor/torch_choice.h"
+#include "inventory/pasted_report.h"
 #include "knowledge/version.h"
 #include "core/text.h"
 
@@ -69,15 +70,21 @@ void check_torch_install(const DoctorContext& ctx, std::vector<Finding>& out) {
   }
 
   const auto* py = ctx.python;
-  if (py && py->torch_installed && py->torch_cuda.empty() && py->torch_import_error.empty() && !ctx.inv.gpus.empty()) {
+  // A pasted program that asked CUDA of it and stopped on torch's assertion wanted the GPU, listed or not.
+  const bool asked_cuda = py && py->cuda_error == inventory::kTorchNotCompiledWithCuda;
+  if (py && py->torch_installed && py->torch_cuda.empty() && py->torch_import_error.empty() &&
+      (!ctx.inv.gpus.empty() || asked_cuda)) {
     Finding f;
     f.id = "torch.cpu_only_on_gpu_node";
     f.status = Status::kFail;
-    f.title = "torch " + py->torch_version + " is a CPU-only build but this machine has " +
-              std::to_string(ctx.inv.gpus.size()) + " GPU(s)";
+    const std::string torch = py->torch_version == inventory::kTorchVersionNotPasted ? "torch" : "torch " + py->torch_version;
+    f.title = ctx.inv.gpus.empty() ? torch + " is a CPU-only build but the program asks it for CUDA"
+                                   : torch + " is a CPU-only build but this machine has " +
+                                         std::to_string(ctx.inv.gpus.size()) + " GPU(s)";
     f.evidence = {{"torch", py->torch_version, ctx.python_label()},
-                  {"torch.version.cuda", "None", ctx.python_label()},
-                  {"GPU 0", ctx.inv.gpus.front().name, ctx.inv.gpus.front().source}};
+                  {"torch.version.cuda", "None", ctx.python_label()}};
+    if (asked_cuda) f.evidence.push_back({"the program", py->cuda_error, "the pasted report"});
+    if (!ctx.inv.gpus.empty()) f.evidence.push_back({"GPU 0", ctx.inv.gpus.front().name, ctx.inv.gpus.front().source});
     f.explanation = "torch.cuda.is_available() is False and .cuda() raises \"Torch not compiled with CUDA enabled\". "
                     "pip took a +cpu wheel (a CPU index, a mirror, or a lock file).";
     std::string driver = ctx.inv.driver.cuda_version ? cuda_int_to_string(ctx.inv.driver.cuda_version) : "";
@@ -85,9 +92,17 @@ void check_torch_install(const DoctorContext& ctx, std::vector<Finding>& out) {
     std::string want;
     if (ctx.build.toolkit) want = major_minor(ctx.build.toolkit->version);
     if (!driver.empty() && (want.empty() || knowledge::compare_versions(want, driver) > 0)) want = driver;
-    std::optional<planner::Plan> c;
+    // The installed release's CUDA build first: torchvision, torchaudio and extensions made for it keep working.
+    std::optional<planner::Plan> same, c;
+    if (!want.empty()) same = torch_for_cuda_in_release(ctx, want, driver, py->torch_version);
     if (!want.empty()) c = torch_for_cuda(ctx, want, driver);
-    if (c) f.fixes.push_back(install_torch_step(*c, py->torch_version, 1));
+    if (same) f.fixes.push_back(install_torch_step(*same, "", 1));
+    if (c && (!same || c->torch.version != same->torch.version))
+      f.fixes.push_back(install_torch_step(*c, py->torch_version, same ? 2 : 1));
+    // Nothing here says which CUDA the driver runs: read it first (a pasted report without nvidia-smi).
+    else f.add_fix("Read which CUDA the NVIDIA driver supports, then install torch's build for that CUDA (each build's "
+                   "--index-url is on pytorch.org's install page)",
+                   {"nvidia-smi"});
     out.push_back(std::move(f));
   }
 }

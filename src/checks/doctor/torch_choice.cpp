@@ -27,6 +27,21 @@ std::optional<planner::Plan> torch_for_cuda(const DoctorContext& ctx, const std:
   return planner::torch_for_cuda(ctx.kb, planner_machine(ctx), cuda, max_driver_cuda);
 }
 
+std::optional<planner::Plan> torch_for_cuda_in_release(const DoctorContext& ctx, const std::string& cuda,
+                                                       const std::string& max_driver_cuda, const std::string& installed_torch) {
+  // "2.0.1+cpu" pins 2.0.1; a series stated alone ("2.0") any patch of it.
+  const std::string public_version = installed_torch.substr(0, installed_torch.find('+'));
+  const auto parts = split(public_version, '.');
+  if (parts.size() < 2 || !knowledge::Version::parse(public_version)) return std::nullopt;
+  const std::string spec = parts.size() == 2 ? "torch==" + public_version + ".*" : "torch==" + public_version;
+  try {
+    return planner::torch_for_cuda(ctx.kb, planner_machine(ctx), cuda, max_driver_cuda,
+                                   {{knowledge::pep440::Requirement::parse(spec), "the installed torch's release", true}});
+  } catch (const std::exception&) {
+    return std::nullopt;  // a version pip's grammar does not take
+  }
+}
+
 // See torch_choice.h. Shared by the ext.* rebuild fixes and python.requirement_conflict on torch.
 Fix plan_keeping_torch(const DoctorContext& ctx, const std::string& package, const std::string& version, int rank) {
   Fix f;

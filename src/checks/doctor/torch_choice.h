@@ -24,6 +24,11 @@ std::vector<std::string> pip_install(const DoctorContext& ctx, const std::string
 /// it; within `max_driver_cuda` when set, for the judged Python and every GPU here.
 std::optional<planner::Plan> torch_for_cuda(const DoctorContext& ctx, const std::string& cuda_major_minor,
                                             const std::string& max_driver_cuda = "");
+/// The same, within the release series of `installed_torch` ("2.0.1+cpu" -> 2.0.1; "2.0" -> any 2.0.x): the
+/// build that keeps torchvision, torchaudio and extensions made for that release. nullopt when that release has
+/// no build that fits.
+std::optional<planner::Plan> torch_for_cuda_in_release(const DoctorContext& ctx, const std::string& cuda_major_minor,
+                                                       const std::string& max_driver_cuda, const std::string& installed_torch);
 
 /// The planner's plan for `package` (`version`: that release, "" any) with the installed torch kept: its
 /// TORCH_CUDA_ARCH_LIST for this nvcc and these GPUs, its toolkit, `wheel` before a --no-build-isolation

@@ -712,3 +712,61 @@ TEST(PastedVerdicts, ACollectEnvGpuRowCutShortNamesNoGpu) {
   EXPECT_TRUE(doc["inventory"]["gpus"].empty()) << r.out.substr(0, 2000);
   EXPECT_TRUE(with_id(doc, "torch.cpu_only_on_gpu_node").empty());
 }
+
+TEST(PastedVerdicts, DockersRefusalOfTheNvidiaDriverBesideAWorkingHostIsTheRuntimeMissing) {
+  // gpu-hot 18: nvidia-smi on the host (driver 550.163.01), then compose's 'could not select device driver
+  // "nvidia" with capabilities: [[gpu]]': the host's driver keeps its source, Docker is what is missing.
+  auto r = run_gpucheck({"doctor", "--from-text", kData + "/pasted_env/psalias2006-gpu-hot-18.txt", "--json"});
+  EXPECT_EQ(r.exit_code, 1) << r.out.substr(0, 2000);
+  auto missing = with_id(nlohmann::json::parse(r.out), "driver.missing");
+  ASSERT_EQ(missing.size(), 1u) << r.out.substr(0, 3000);
+  EXPECT_NE(missing[0]["title"].get<std::string>().find("no NVIDIA container runtime"), std::string::npos);
+  EXPECT_EQ(missing[0]["evidence"][1]["source"], "pasted nvidia-smi");
+  EXPECT_EQ(missing[0]["fixes"][0]["commands"][0], "sudo nvidia-ctk runtime configure --runtime=docker");
+}
+
+TEST(PastedVerdicts, TorchsAssertionThatItHasNoCudaIsACpuTorchTheProgramWantedOnTheGpu) {
+  // ChatGLM-6B 920: the traceback ends in torch's "AssertionError: Torch not compiled with CUDA enabled".
+  auto r = run_gpucheck({"doctor", "--from-text", kData + "/pasted_env/zai-org-ChatGLM-6B-920.txt", "--json"});
+  auto cpu = with_id(nlohmann::json::parse(r.out), "torch.cpu_only_on_gpu_node");
+  ASSERT_EQ(cpu.size(), 1u) << r.out.substr(0, 3000);
+  EXPECT_EQ(cpu[0]["status"], "fail");
+  // Its driver (527.56, CUDA 12.0) and nvcc 11.8 choose CUDA 11.8; the stated release "2.0" (torchvision 0.15.1
+  // and torchaudio 2.0.1 +cu118 beside it) comes first, the newest torch for that CUDA second.
+  EXPECT_EQ(cpu[0]["fixes"][0]["commands"][0],
+            "python -m pip install torch==2.0.1 --index-url https://download.pytorch.org/whl/cu118");
+  EXPECT_NE(cpu[0]["fixes"][1]["summary"].get<std::string>().find("built for CUDA 11.8"), std::string::npos);
+  // Without the driver or a toolkit in the paste, the driver's CUDA is read first.
+  const fs::path tmp = fs::temp_directory_path() / ("gpucheck_cpu_torch_" + std::to_string(::getpid()) + ".txt");
+  std::ofstream(tmp) << "torch==2.1.0+cpu\nnumpy==1.26.4\nAssertionError: Torch not compiled with CUDA enabled\n";
+  auto bare = with_id(nlohmann::json::parse(run_gpucheck({"doctor", "--from-text", tmp.string(), "--json"}).out),
+                      "torch.cpu_only_on_gpu_node");
+  fs::remove(tmp);
+  ASSERT_EQ(bare.size(), 1u);
+  EXPECT_EQ(bare[0]["title"], "torch 2.1.0+cpu is a CPU-only build but the program asks it for CUDA");
+  EXPECT_EQ(bare[0]["fixes"][0]["commands"][0], "nvidia-smi");
+  // A1111's memory monitor prints the words as a caught warning when the web UI runs on the CPU on purpose
+  // (stable-diffusion-webui 12174, launched with --use-cpu all): that is no request of CUDA.
+  auto cpu_on_purpose =
+      run_gpucheck({"doctor", "--from-text", kData + "/pasted_env/AUTOMATIC1111-stable-diffusion-webui-12174.txt", "--json"});
+  if (cpu_on_purpose.exit_code != 2)
+    EXPECT_TRUE(with_id(nlohmann::json::parse(cpu_on_purpose.out), "torch.cpu_only_on_gpu_node").empty());
+}
+
+TEST(PastedVerdicts, LibrariesThatSayTheyCannotLoadAreTitledByWhatDoesNotLoad) {
+  auto judge = [](const std::string& paste) {
+    return nlohmann::json::parse(run_gpucheck({"doctor", "--from-text", kData + "/pasted_env/" + paste, "--json"}).out);
+  };
+  // GPT-SoVITS 607: faster-whisper's CTranslate2 "Library cublas64_12.dll is not found or cannot be loaded".
+  auto ct2 = with_id(judge("RVC-Boss-GPT-SoVITS-607.txt"), "python.import_failed");
+  ASSERT_EQ(ct2.size(), 1u);
+  EXPECT_EQ(ct2[0]["title"], "CTranslate2 cannot load cublas64_12.dll in python");
+  // SEINE 21: xFormers' block with the installed torch and Python: its extensions do not load, cause unnamed.
+  auto xf = with_id(judge("Vchitect-SEINE-21.txt"), "python.import_failed");
+  ASSERT_EQ(xf.size(), 1u);
+  EXPECT_EQ(xf[0]["title"], "xFormers' C++/CUDA extensions do not load in python");
+  // MSMDFusion 32: spconv's own check of its prebuilt kernels ("your gpu arch (8, 9) isn't compiled in prebuilt").
+  auto spconv = with_id(judge("SxJyJay-MSMDFusion-32.txt"), "ext.arch_not_built");
+  ASSERT_EQ(spconv.size(), 1u);
+  EXPECT_NE(spconv[0]["title"].get<std::string>().find("(8, 9)"), std::string::npos);
+}
