@@ -628,7 +628,10 @@ bool is_library_arch_check(const std::string& line) {
   // ptxas not knowing the GPU's architecture: "ptxas fatal   : Value 'sm_121a' is not defined for option 'gpu-name'".
   // spconv's check of its prebuilt kernels: "[WARNING]your gpu arch (8, 9) isn't compiled in prebuilt, may cause
   // invalid device function. available: {(7, 0), (6, 1), (8, 0), ...}".
+  // vLLM's build and start-up check: "RuntimeError: GPUs with compute capability less than 7.0 are not supported."
   return line.find("FlashAttention only supports Ampere GPUs or newer") != std::string::npos ||
+         (line.find("GPUs with compute capability less than ") != std::string::npos &&
+          line.find("are not supported") != std::string::npos) ||
          (line.find("your gpu arch") != std::string::npos && line.find("isn't compiled in prebuilt") != std::string::npos) ||
          line.find("is not defined for option 'gpu-name'") != std::string::npos ||
          line.find("has no device code compatible with CUDA arch") != std::string::npos ||
@@ -679,13 +682,23 @@ std::string cuda_runtime_refusal(std::string_view text) {
                                          // The NVIDIA Container Toolkit's check of the image's NVIDIA_REQUIRE_CUDA
                                          // against the host driver: "nvidia-container-cli: requirement error:
                                          // unsatisfied condition: cuda>=12.8, please update your driver ...".
-                                         "requirement error: unsatisfied condition: cuda>="};
+                                         "requirement error: unsatisfied condition: cuda>=",
+                                         // ollama's loader of its bundled cudart when the driver is older than
+                                         // its CUDA (or absent): "your nvidia driver is too old or missing".
+                                         "your nvidia driver is too old or missing"};
   std::vector<std::string> lines = lines_of(text);
   for (std::size_t i = 0; i + 1 < lines.size(); ++i)
     if (lines[i].find("This container was built for NVIDIA Driver Release") != std::string::npos &&
         lines[i].find(" was detected") == std::string::npos) {
       lines[i] = trim(lines[i]) + " " + trim(lines[i + 1]);
       lines.erase(lines.begin() + static_cast<std::ptrdiff_t>(i) + 1);
+    }
+  // The Toolkit's refusal on another of the image's alternatives ("unsatisfied condition: brand = tesla", the
+  // last it tried), its command line holding what the image requires: "--require=cuda>=10.0 brand=tesla,driver>=384".
+  if (text.find("requirement error: unsatisfied condition: ") != std::string_view::npos)
+    if (const auto req = text.find("--require=cuda>="); req != std::string_view::npos) {
+      const std::string cuda = dotted_number_at(std::string(text.substr(req + 16, 12)) + " ", 0, ' ');
+      if (!cuda.empty()) return "the container: nvidia-container-cli: requirement error: unsatisfied condition: cuda>=" + cuda;
     }
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const std::string& t = lines[i];
@@ -712,6 +725,8 @@ std::string cuda_runtime_refusal(std::string_view text) {
       const std::string cuda = dotted_number_at(t, at + marker.size(), ',');
       return "the container: nvidia-container-cli: " + marker + cuda;
     }
+    if (marker == kMarkers[8])  // ollama's structured log: the library it loaded and its error, quoted
+      return "a CUDA program: ollama could not use its bundled cudart: " + marker;
     if (marker == kMarkers[4] || marker == kMarkers[5]) {  // the container's, from its sentence's start
       const auto start = marker == kMarkers[4] ? t.find("This container was built") : at;
       if (start != std::string::npos) return "the container: " + trim(t.substr(start, at + marker.size() - start));
@@ -1540,9 +1555,12 @@ bool exception_line(const std::string& line) {
 // traceback's listing of the source that raises it: "RuntimeError: Detected that PyTorch and TorchAudio were
 // compiled with different CUDA versions. PyTorch has CUDA version 12.1 whereas TorchAudio has CUDA version
 // 11.8." -> "torchaudio"; "" when the line is no such refusal.
-std::string companion_cuda_refusal(const std::string& line) {
+std::string companion_cuda_refusal(const std::string& quoted) {
   // At the line's start, after "RuntimeError: ", or after a program's own "Error: " (TTS WebUI's tab loader);
-  // the source line a traceback quotes ("    193   \"Detected that ...\"") is not the refusal.
+  // the source line a traceback quotes ("    193   \"Detected that ...\"") is not the refusal. The reporter's
+  // own quotes around the whole message ("\"RuntimeError: Detected that ...", SillyTavern Extras 242) are not
+  // part of it.
+  const std::string line = quoted.substr(std::min(quoted.size(), quoted.find_first_not_of("\"'`")));
   const std::string lead = "Detected that PyTorch and ";
   const auto at = line.find(lead);
   if (at == std::string::npos) return "";
@@ -1734,6 +1752,14 @@ std::map<std::string, std::string> read_import_warnings(std::string_view text) {
     else if (starts_with(line, "ImportError: ") && !innermost_package.empty() && !out.count(innermost_package))
       out[innermost_package] = line;
     if (auto module = companion_cuda_refusal(line); !module.empty() && !out.count(module)) out[module] = line;
+    // PyG's extensions check the same at import (torch_sparse/__init__.py), its second sentence often pasted
+    // alone: "PyTorch has CUDA version 11.0 and torch_sparse has CUDA version 11.2".
+    if (const auto pyg = line.find("PyTorch has CUDA version "); pyg != std::string::npos) {
+      const auto words = words_of(line.substr(pyg));
+      if (words.size() >= 10 && words[5] == "and" && words[7] == "has" && words[8] == "CUDA" &&
+          starts_with(words[6], "torch_") && python_identifier(words[6]) && !out.count(words[6]))
+        out[words[6]] = "PyTorch and " + words[6] + " " + kCompiledWithDifferent + " CUDA versions: " + trim(line.substr(pyg));
+    }
   }
   close_traceback("");
   return out;

@@ -158,6 +158,9 @@ std::optional<PastedFacts> read_container_banner(std::string_view text);
 /// "CUDA driver is a stub library") or numba's library test mapping ".../lib/stubs/libcuda.so", as the driver's
 /// failure (kStubLibcuda).
 std::optional<PastedFacts> read_stub_libcuda(std::string_view text);
+/// `nvidia-container-cli info` (the NVIDIA Container Toolkit's view of the host): "NVRM version:   384.130" (the
+/// driver), "CUDA version:   9.0" (the newest CUDA it supports), each device's "Model:" and "Architecture:".
+std::optional<PastedFacts> read_container_cli_info(std::string_view text);
 /// JAX's `jax.print_environment_info()`: "jax:    0.4.24", "jaxlib: 0.4.24", "numpy:  1.26.4", "python: 3.12.1
 /// | packaged by ..." (nvidia-smi's output below it is read by read_nvidia_smi).
 std::optional<PastedFacts> read_jax_environment_info(std::string_view text);

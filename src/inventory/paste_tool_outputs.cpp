@@ -427,6 +427,24 @@ std::optional<PastedFacts> read_container_banner(std::string_view text) {
   return std::nullopt;
 }
 
+std::optional<PastedFacts> read_container_cli_info(std::string_view text) {
+  PastedFacts f;
+  f.format = "nvidia-container-cli info";
+  PastedGpu gpu;
+  for (const auto& t : lines_of(text)) {
+    const auto colon = t.find(':');
+    if (colon == std::string::npos) continue;
+    const std::string key = trim(t.substr(0, colon)), value = first_word(trim(t.substr(colon + 1)));
+    if (key == "NVRM version" && dotted_number(value)) f.driver_version = value;
+    else if (key == "CUDA version" && dotted_number(value) && !f.driver_version.empty()) f.driver_cuda = cuda_string_to_int(value);
+    else if (key == "Model" && !f.driver_version.empty() && gpu.name.empty()) gpu.name = trim(t.substr(colon + 1));
+    else if (key == "Architecture" && !gpu.name.empty() && dotted_number(value) && gpu.cc.empty()) gpu.cc = value;
+  }
+  if (f.driver_version.empty()) return std::nullopt;
+  if (!gpu.name.empty()) f.gpus.push_back(gpu);
+  return f;
+}
+
 bool says_docker_without_gpu_runtime(const std::string& driver_error) {
   return starts_with(driver_error, kDockerNoGpuRuntime) || starts_with(driver_error, kDockerNoNvidiaRuntime);
 }

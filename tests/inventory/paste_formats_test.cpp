@@ -1892,3 +1892,15 @@ TEST(PasteFormats, TheContainerToolkitsRequirementIsARefusalOfTheDriver) {
   EXPECT_EQ(cuda_runtime_refusal(paste("pasted_env/theroyallab-tabbyAPI-324.txt")),
             "the container: nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.8");
 }
+
+TEST(PasteFormats, ContainerCliInfoStatesTheHostsDriverAndGpu) {
+  auto f = read_container_cli_info(paste("pasted_env/NVIDIA-nvidia-docker-895.txt"));
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->driver_version, "384.130");
+  EXPECT_EQ(f->driver_cuda, 9000);
+  ASSERT_EQ(f->gpus.size(), 1u);
+  EXPECT_EQ(f->gpus[0].name, "GeForce 920M");
+  EXPECT_EQ(f->gpus[0].cc, "3.5");  // "Architecture:   3.5" (a Kepler GK208)
+  // Its "CUDA version:" alone (no NVRM line) is not a driver.
+  EXPECT_FALSE(read_container_cli_info("CUDA version:   9.0\n"));
+}

@@ -770,3 +770,41 @@ TEST(PastedVerdicts, LibrariesThatSayTheyCannotLoadAreTitledByWhatDoesNotLoad) {
   ASSERT_EQ(spconv.size(), 1u);
   EXPECT_NE(spconv[0]["title"].get<std::string>().find("(8, 9)"), std::string::npos);
 }
+
+TEST(PastedVerdicts, CompanionAndPygCudaChecksAreExtensionsBuiltForAnotherTorch) {
+  auto judge = [](const std::string& paste) {
+    return nlohmann::json::parse(run_gpucheck({"doctor", "--from-text", kData + "/pasted_env/" + paste, "--json"}).out);
+  };
+  // SillyTavern Extras 242: torchvision's refusal quoted whole by the reporter ("\"RuntimeError: Detected that
+  // PyTorch and torchvision were compiled with different CUDA versions ...").
+  EXPECT_EQ(with_id(judge("SillyTavern-SillyTavern-Extras-242.txt"), "ext.built_for_other_torch").size(), 1u);
+  // torch_sparse 117: PyG's check, its second sentence alone, beside torch 1.7.1+cu110.
+  auto pyg = with_id(judge("rusty1s-pytorch_sparse-117.txt"), "ext.built_for_other_torch");
+  ASSERT_EQ(pyg.size(), 1u);
+  EXPECT_NE(pyg[0]["title"].get<std::string>().find("torch_sparse"), std::string::npos);
+}
+
+TEST(PastedVerdicts, TheContainerToolkitsOtherAlternativeStillNamesTheCudaTheImageRequires) {
+  // nvidia-docker 895: "--require=cuda>=10.0 brand=tesla,driver>=384,driver<385" refused on "brand = tesla",
+  // beside `nvidia-container-cli info` (NVRM 384.130, CUDA 9.0, a GeForce 920M).
+  auto r = run_gpucheck({"doctor", "--from-text", kData + "/pasted_env/NVIDIA-nvidia-docker-895.txt", "--json"});
+  auto doc = nlohmann::json::parse(r.out);
+  auto refused = with_id(doc, "driver.too_old_for_runtime");
+  ASSERT_EQ(refused.size(), 1u) << r.out.substr(0, 3000);
+  EXPECT_NE(refused[0]["title"].get<std::string>().find("410.48 (CUDA 10.0)"), std::string::npos);
+  EXPECT_NE(refused[0]["title"].get<std::string>().find("supports CUDA 9.0"), std::string::npos);
+  EXPECT_EQ(doc["inventory"]["driver"]["version"], "384.130");
+}
+
+TEST(PastedVerdicts, VllmsAndOllamasOwnChecksAreRead) {
+  auto judge = [](const std::string& paste) {
+    return nlohmann::json::parse(run_gpucheck({"doctor", "--from-text", kData + "/pasted_env/" + paste, "--json"}).out);
+  };
+  // vLLM 463: "GPUs with compute capability less than 7.0 are not supported." beside an A100 and a P100.
+  EXPECT_EQ(with_id(judge("vllm-project-vllm-463.txt"), "ext.arch_not_built").size(), 1u);
+  // ollama 6604: its cudart loader's "your nvidia driver is too old or missing".
+  auto ollama = with_id(judge("ollama-ollama-6604.txt"), "driver.too_old_for_runtime");
+  ASSERT_EQ(ollama.size(), 1u);
+  EXPECT_NE(ollama[0]["evidence"][0]["value"].get<std::string>().find("ollama could not use its bundled cudart"),
+            std::string::npos);
+}
