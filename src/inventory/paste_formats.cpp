@@ -604,6 +604,10 @@ std::string torch_cuda_init_failure(std::string_view text) {
     if (said.find(kCudaSystemDriverMismatch) != std::string::npos || said.find("too old (found version") != std::string::npos) continue;
     return said;
   }
+  // torch's _cuda_init raising rather than warning when no libcuda answers: "RuntimeError: Found no NVIDIA driver
+  // on your system. Please check that you have an NVIDIA GPU and installed a driver from ...".
+  for (const auto& t : lines)
+    if (const auto at = t.find(kTorchFoundNoDriver); at != std::string::npos) return std::string(kTorchFoundNoDriver) + ".";
   // The same state raised at first use rather than warned: THC's "cuda runtime error (802) : system not yet
   // initialized" (torch 1.x), "THCudaCheck FAIL file=... error=802 : system not yet initialized", torch 2's
   // "RuntimeError: CUDA error: system not yet initialized". Spelled as the warning spells it ("Error 802: ...").
@@ -1883,6 +1887,24 @@ std::optional<PastedFacts> read_package_list(std::string_view text) {
     while (tail < t.size() - lead && tail < 2 && t[t.size() - 1 - tail] == '*') ++tail;
     if (lead > 0 && lead == tail && lead < t.size() && t[lead] != ' ') t = trim(t.substr(lead, t.size() - lead - tail));
   }
+  // conda's plan before it installs ("The following NEW packages will be INSTALLED:", "  pytorch
+  // conda-forge/linux-64::pytorch-1.10.0-cpu_py37hf3cc979_0"): each row as conda list prints it, "pytorch 1.10.0
+  // cpu_py37hf3cc979_0 conda-forge". pytorch 30664: the solver's CPU build, about to be installed.
+  int plan_rows = 0;
+  bool plan_torch_family = false;
+  for (auto& t : lines) {
+    const auto words = words_of(t);
+    const auto colons = words.size() == 2 ? words[1].find("::") : std::string::npos;
+    if (colons == std::string::npos || !distribution_name(words[0])) continue;
+    const std::string spec = words[1].substr(colons + 2), channel = words[1].substr(0, words[1].find('/'));
+    if (!starts_with(spec, words[0] + "-")) continue;
+    const std::string version_build = spec.substr(words[0].size() + 1);
+    const auto dash = version_build.rfind('-');
+    if (dash == std::string::npos || !is_version(version_build.substr(0, dash))) continue;
+    t = words[0] + " " + version_build.substr(0, dash) + " " + version_build.substr(dash + 1) + " " + channel;
+    ++plan_rows;
+    plan_torch_family |= normalized(words[0]) == "pytorch" || normalized(words[0]) == "torch";
+  }
   // A list retyped as Markdown bullets ("- torch                    2.3.1", AutoAWQ 559): the bullet goes
   // when the rest is a name and a version.
   for (auto& t : lines) {
@@ -1917,7 +1939,10 @@ std::optional<PastedFacts> read_package_list(std::string_view text) {
     ++bare_conda_rows;
     conda_torch_family |= torch_family_name(normalized(words[0]));
   }
-  if (bare_conda_rows >= 3 || (bare_conda_rows == 2 && conda_torch_family)) conda = true;
+  if (bare_conda_rows >= 3 || (bare_conda_rows == 2 && conda_torch_family) || (plan_rows > 0 && plan_torch_family)) {
+    conda = true;
+    conda_torch_family |= plan_torch_family;
+  }
   // pip list rows pasted without the "Package  Version" header ("torch  2.9.1+cu128"): two words, a name
   // and a version, at least two such rows and torch's family among them (so prose is not read as a list).
   // Without torch's family, a fragment of the table is still one when five or more rows of different

@@ -251,6 +251,10 @@ inline constexpr const char* kDockerNoGpuRuntime = "could not select device driv
 /// The same refusal where a compose file or `--runtime` named the driver: "could not select device driver
 /// \"nvidia\" with capabilities: [[gpu]]".
 inline constexpr const char* kDockerNoNvidiaRuntime = "could not select device driver \"nvidia\" with capabilities: [[gpu]]";
+/// The NVIDIA Container Toolkit finding no driver on the host: "nvidia-container-cli: initialization error: nvml
+/// error: driver not loaded", "... load library failed: libnvidia-ml.so.1: cannot open shared object file". A
+/// Driver::error that begins with it: the host's driver is not loaded (or not installed).
+inline constexpr const char* kContainerCliNoDriver = "nvidia-container-cli: initialization error: ";
 /// A Driver::error that is Docker's refusal in either spelling.
 bool says_docker_without_gpu_runtime(const std::string& driver_error);
 inline constexpr const char* kDeepspeedOpsMismatch = "ops were compiled and installed with a different version";

@@ -417,11 +417,19 @@ std::optional<PastedFacts> read_container_banner(std::string_view text) {
   PastedFacts f;
   f.format = "NVIDIA container banner";
   for (const auto& t : lines_of(text))
-    for (const char* marker : {kContainerNoDriver, kDockerNoGpuRuntime, kDockerNoNvidiaRuntime})
+    for (const char* marker : {kContainerNoDriver, kDockerNoGpuRuntime, kDockerNoNvidiaRuntime, kContainerCliNoDriver})
       if (auto at = t.find(marker); at != std::string::npos) {
+        if (marker == kContainerCliNoDriver && t.find("driver not loaded") == std::string::npos &&
+            t.find("libnvidia-ml.so.1") == std::string::npos)
+          continue;  // another initialization error (cgroups, a device node) is no statement about the driver
         f.driver_failure = trim(t.substr(at));
         while (!f.driver_failure.empty() && f.driver_failure.back() == '*') f.driver_failure.pop_back();  // Markdown
-        if (marker != kContainerNoDriver) f.format = "docker's refusal of --gpus";
+        if (marker == kContainerCliNoDriver) {
+          f.driver_failure = f.driver_failure.substr(0, f.driver_failure.find(": unknown"));
+          f.format = "the NVIDIA Container Toolkit's error";
+        } else if (marker != kContainerNoDriver) {
+          f.format = "docker's refusal of --gpus";
+        }
         return f;
       }
   return std::nullopt;

@@ -25,6 +25,14 @@ std::vector<std::pair<std::string, std::string>> modules_not_found(std::string_v
   return out;
 }
 
+// torch's "Torch not compiled with CUDA enabled" in a line that is not A1111's memory monitor's warning.
+bool torch_said_it_has_no_cuda(std::string_view text) {
+  for (const auto& t : paste_text::lines_of(text))
+    if (t.find("Torch not compiled with CUDA enabled") != std::string::npos && t.find("memory monitor disabled") == std::string::npos)
+      return true;
+  return false;
+}
+
 // The formats of a refusal pasted alone: they state no version, and a typed list beside them is read.
 const char* const kDriverRefusalFormat = "a CUDA program's refusal of the driver";
 const char* const kGpuRefusalFormat = "a library's refusal of the GPU";
@@ -277,10 +285,11 @@ std::optional<PastedEnvironment> read_pasted_environment(std::string_view pasted
     }
   }
   // torch's own answer when a program asks CUDA of a build without it (torch/cuda/__init__.py's _lazy_init):
-  // "AssertionError: Torch not compiled with CUDA enabled". The installed torch is a CPU build (its version, when
-  // the paste states none, is torch's), and the program wanted the GPU. Not A1111's memory monitor's "caught
-  // exception 'Torch not compiled with CUDA enabled'", printed as well by a web UI run on the CPU on purpose.
-  if (log_statements && !inv.pythons.empty() && text.find(kTorchNotCompiledWithCuda) != std::string_view::npos) {
+  // "AssertionError: Torch not compiled with CUDA enabled", also retold ("I get the Torch not compiled with CUDA
+  // enabled error"). The installed torch is a CPU build (its version, when the paste states none, is torch's),
+  // and the program wanted the GPU. Not A1111's memory monitor's "caught exception 'Torch not compiled with CUDA
+  // enabled', memory monitor disabled", printed as well by a web UI run on the CPU on purpose.
+  if (log_statements && !inv.pythons.empty() && torch_said_it_has_no_cuda(text)) {
     PythonEnv& py = inv.pythons.front();
     const bool other_backend = py.torch_version.find("+rocm") != std::string::npos || py.torch_version.find("+xpu") != std::string::npos;
     if (!other_backend && (!py.torch_installed || py.torch_cuda.empty())) {

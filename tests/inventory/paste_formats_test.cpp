@@ -1904,3 +1904,13 @@ TEST(PasteFormats, ContainerCliInfoStatesTheHostsDriverAndGpu) {
   // Its "CUDA version:" alone (no NVRM line) is not a driver.
   EXPECT_FALSE(read_container_cli_info("CUDA version:   9.0\n"));
 }
+
+TEST(PasteFormats, CondasInstallPlanIsReadAsItsList) {
+  auto f = read_package_list(paste("pasted_env/pytorch-pytorch-30664.txt"));
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->format, "conda list");
+  EXPECT_EQ(f->torch_version, "1.10.0");
+  ASSERT_TRUE(f->torch_cuda);
+  EXPECT_EQ(*f->torch_cuda, "");  // the build "cpu_py37hf3cc979_0"
+  EXPECT_EQ(f->packages.at("pytorch-cpu"), "1.10.0");
+}

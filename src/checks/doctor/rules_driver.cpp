@@ -340,14 +340,19 @@ void check_driver(const DoctorContext& ctx, std::vector<Finding>& out) {
       return;
     }
     // nvidia-smi (installed with the driver) saying it cannot reach the kernel driver: broken now, GPU or not.
-    const bool smi_failed = starts_with(ctx.inv.driver.error, inventory::kNvidiaSmiNoDriver);
+    // nvidia-smi, or the NVIDIA Container Toolkit on the host, finding the driver not loaded.
+    const bool smi_failed = starts_with(ctx.inv.driver.error, inventory::kNvidiaSmiNoDriver) ||
+                            starts_with(ctx.inv.driver.error, inventory::kContainerCliNoDriver);
     const bool no_gpu_runtime = inventory::says_docker_without_gpu_runtime(ctx.inv.driver.error);
     const bool container_without_gpu = no_gpu_runtime || starts_with(ctx.inv.driver.error, inventory::kContainerNoDriver);
     const bool stub = starts_with(ctx.inv.driver.error, inventory::kStubLibcuda);
-    if (!gpu_here && !smi_failed && !container_without_gpu && !stub && torch_cuda.empty()) return;
+    // torch itself said so where the program ran ("Found no NVIDIA driver on your system"): the program asked for
+    // the GPU and stopped, whatever the paste lists.
+    const bool torch_found_none = ctx.inv.driver.error.find(inventory::kTorchFoundNoDriver) != std::string::npos;
+    if (!gpu_here && !smi_failed && !container_without_gpu && !stub && !torch_found_none && torch_cuda.empty()) return;
     Finding f;
     f.id = "driver.missing";
-    f.status = gpu_here || smi_failed || container_without_gpu || stub ? Status::kFail : Status::kInfo;
+    f.status = gpu_here || smi_failed || container_without_gpu || stub || torch_found_none ? Status::kFail : Status::kInfo;
     f.evidence = {{"driver", ctx.inv.driver.error.empty() ? "absent" : ctx.inv.driver.error, ctx.inv.driver.source}};
     for (const auto& d : seen.pci_devices) f.evidence.push_back({"NVIDIA GPU (PCI)", d, seen.source});
     for (const auto& d : seen.device_nodes) f.evidence.push_back({"device node", d, "/dev"});
@@ -398,13 +403,24 @@ void check_driver(const DoctorContext& ctx, std::vector<Finding>& out) {
                 "the NVIDIA Container Toolkit installed on the host",
                 {}, "on the host, not in the container");
     } else if (smi_failed) {
-      f.title = "nvidia-smi cannot communicate with the NVIDIA driver: the driver is installed but not loaded";
+      f.title = starts_with(ctx.inv.driver.error, inventory::kContainerCliNoDriver)
+                    ? "The NVIDIA Container Toolkit finds no loaded NVIDIA driver on the host"
+                    : "nvidia-smi cannot communicate with the NVIDIA driver: the driver is installed but not loaded";
       f.explanation = "The driver's user-space tools are there but its kernel module does not answer (not loaded, "
                       "built for another kernel after a kernel update, or a GPU the driver does not see), so "
                       "torch.cuda.is_available() is False and no CUDA program runs." +
                       (needs.empty() ? std::string() : " Needed: " + join(needs, "; ") + ".");
       f.add_fix("Load the nvidia kernel module and read why it does not load (after a kernel update: reinstall the driver for the new kernel)",
                 {"lsmod | grep nvidia", "sudo modprobe nvidia", "sudo dmesg | grep -i nvidia"});
+    } else if (torch_found_none) {
+      f.title = "torch found no NVIDIA driver where the program ran: CUDA code cannot run there";
+      f.explanation = "torch's CUDA initialization found no libcuda.so.1: no NVIDIA driver is installed or loaded "
+                      "there, or it is a container, VM or notebook runtime without a GPU attached. The program asked "
+                      "for the GPU, so it stopped." +
+                      (needs.empty() ? std::string() : " Needed: " + join(needs, "; ") + ".");
+      f.add_fix("See whether a GPU and its driver answer there (in a container: start it with `--gpus all`; in a "
+                "notebook: choose a GPU runtime)",
+                {"nvidia-smi"});
     } else {
       // Not looked at (a saved inventory, a pasted report): what is known is only that no driver answered.
       f.title = "No NVIDIA driver: CUDA code cannot run on this machine";

@@ -808,3 +808,27 @@ TEST(PastedVerdicts, VllmsAndOllamasOwnChecksAreRead) {
   EXPECT_NE(ollama[0]["evidence"][0]["value"].get<std::string>().find("ollama could not use its bundled cudart"),
             std::string::npos);
 }
+
+TEST(PastedVerdicts, WhatTorchAndTheContainerToolkitSayOfAMissingDriverIsThatFinding) {
+  auto judge = [](const std::string& paste) {
+    return nlohmann::json::parse(run_gpucheck({"doctor", "--from-text", kData + "/pasted_env/" + paste, "--json"}).out);
+  };
+  // Fooocus 508: torch's _cuda_init raised "RuntimeError: Found no NVIDIA driver on your system." (no GPU listed).
+  auto torch_said = with_id(judge("lllyasviel-Fooocus-508.txt"), "driver.missing");
+  ASSERT_EQ(torch_said.size(), 1u);
+  EXPECT_EQ(torch_said[0]["status"], "fail");
+  EXPECT_EQ(torch_said[0]["title"], "torch found no NVIDIA driver where the program ran: CUDA code cannot run there");
+  // nvidia-container-toolkit 260: "nvidia-container-cli: initialization error: nvml error: driver not loaded".
+  auto toolkit_said = with_id(judge("NVIDIA-nvidia-container-toolkit-260.txt"), "driver.missing");
+  ASSERT_EQ(toolkit_said.size(), 1u);
+  EXPECT_EQ(toolkit_said[0]["title"], "The NVIDIA Container Toolkit finds no loaded NVIDIA driver on the host");
+}
+
+TEST(PastedVerdicts, CondasPlanToInstallTheCpuBuildBesideAnNvidiaGpuIsThatFinding) {
+  // pytorch 30664: "pytorch  conda-forge/linux-64::pytorch-1.10.0-cpu_py37hf3cc979_0" in conda's plan, nvidia-smi's
+  // table beside it.
+  auto r = run_gpucheck({"doctor", "--from-text", kData + "/pasted_env/pytorch-pytorch-30664.txt", "--json"});
+  auto doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(with_id(doc, "torch.cpu_only_on_gpu_node").size(), 1u) << r.out.substr(0, 3000);
+  EXPECT_EQ(doc["inventory"]["pythons"][0]["torch_version"], "1.10.0");
+}
