@@ -161,6 +161,9 @@ std::optional<PastedFacts> read_stub_libcuda(std::string_view text);
 /// `nvidia-container-cli info` (the NVIDIA Container Toolkit's view of the host): "NVRM version:   384.130" (the
 /// driver), "CUDA version:   9.0" (the newest CUDA it supports), each device's "Model:" and "Architecture:".
 std::optional<PastedFacts> read_container_cli_info(std::string_view text);
+/// A line saying the driver's kernel module and its libraries disagree, pasted alone or in prose: NVML's
+/// "Driver/library version mismatch", TensorFlow's "kernel version 352.63.0 does not match DSO version 361.93.2".
+std::optional<PastedFacts> read_driver_mismatch_statement(std::string_view text);
 /// JAX's `jax.print_environment_info()`: "jax:    0.4.24", "jaxlib: 0.4.24", "numpy:  1.26.4", "python: 3.12.1
 /// | packaged by ..." (nvidia-smi's output below it is read by read_nvidia_smi).
 std::optional<PastedFacts> read_jax_environment_info(std::string_view text);

@@ -11,6 +11,7 @@
 
 #include "core/cuda_version.h"
 #include "core/text.h"
+#include "inventory/model.h"
 #include "inventory/paste_formats.h"
 #include "inventory/paste_text.h"
 
@@ -451,6 +452,24 @@ std::optional<PastedFacts> read_container_cli_info(std::string_view text) {
   if (f.driver_version.empty()) return std::nullopt;
   if (!gpu.name.empty()) f.gpus.push_back(gpu);
   return f;
+}
+
+std::optional<PastedFacts> read_driver_mismatch_statement(std::string_view text) {
+  PastedFacts f;
+  f.format = "a statement that the driver's parts disagree";
+  for (const auto& t : lines_of(text)) {
+    std::string line = trim(t);
+    // The line from what says it, without a log's prefix ("E tensorflow/.../cuda_diagnostics.cc:296] ").
+    for (const char* said : {"kernel version ", "Failed to initialize NVML", "Driver/library version mismatch"})
+      if (const auto at = line.find(said); at != std::string::npos && inventory::says_driver_library_mismatch(line.substr(at))) {
+        f.driver_failure = line.substr(at, 200);
+        // NVML's words end at "mismatch" (a sentence may go on: "... mismatch\" — kernel module still loaded").
+        if (const auto end = f.driver_failure.find(kNvmlDriverLibraryMismatch); end != std::string::npos)
+          f.driver_failure.resize(end + std::strlen(kNvmlDriverLibraryMismatch));
+        return f;
+      }
+  }
+  return std::nullopt;
 }
 
 bool says_docker_without_gpu_runtime(const std::string& driver_error) {

@@ -47,7 +47,7 @@ std::vector<PastedFacts> read_formats(std::string_view text) {
                       read_installer_log, read_unsloth_installer, read_webui_launch, read_nvidia_smi_topology,
                       read_nvidia_smi_query, read_cupy_config, read_uv_install, read_ggml_cuda_init, read_ollama_log,
                       read_espnet_check_install, read_pip_install_output, read_colossalai_check,
-                      read_container_banner, read_stub_libcuda, read_container_cli_info, read_jax_environment_info, read_coqui_tts_env})
+                      read_container_banner, read_stub_libcuda, read_container_cli_info, read_driver_mismatch_statement, read_jax_environment_info, read_coqui_tts_env})
     if (auto f = reader(text)) out.push_back(std::move(*f));
   return out;
 }
@@ -224,7 +224,7 @@ std::optional<PastedEnvironment> read_pasted_environment(std::string_view pasted
   // typed list beside them is read after.
   const bool no_python_tool = std::all_of(formats.begin(), formats.end(), [](const PastedFacts& f) {
     return f.format == "nvidia-smi" || f.format == "nvidia-smi --query-gpu" || f.format == "nvcc --version" ||
-           f.format == "nvidia-container-cli info" ||
+           f.format == "nvidia-container-cli info" || f.format == "a statement that the driver's parts disagree" ||
            f.format == kDriverRefusalFormat || f.format == kGpuRefusalFormat || f.format == "a wheel's file name" ||
            f.format == "a CUDA program's stub libcuda" ||
            (f.format == "import warning" && f.torch_version.empty() && f.packages.empty()) ||

@@ -1914,3 +1914,15 @@ TEST(PasteFormats, CondasInstallPlanIsReadAsItsList) {
   EXPECT_EQ(*f->torch_cuda, "");  // the build "cpu_py37hf3cc979_0"
   EXPECT_EQ(f->packages.at("pytorch-cpu"), "1.10.0");
 }
+
+TEST(PasteFormats, AStatementThatTheDriversPartsDisagreeIsReadAlone) {
+  // TensorFlow 4768: "kernel version 352.63.0 does not match DSO version 361.93.2 -- cannot find working devices".
+  auto tf = read_driver_mismatch_statement(paste("pasted_env/tensorflow-tensorflow-4768.txt"));
+  ASSERT_TRUE(tf);
+  EXPECT_EQ(tf->driver_failure.rfind("kernel version 352.63.0 does not match DSO version 361.93.2", 0), 0u);
+  // ollama 15918, in prose: 'nvidia-smi itself fails with "Driver/library version mismatch" — kernel module ...'.
+  auto prose = read_driver_mismatch_statement(paste("pasted_env/ollama-ollama-15918.txt"));
+  ASSERT_TRUE(prose);
+  EXPECT_EQ(prose->driver_failure, "Driver/library version mismatch");
+  EXPECT_FALSE(read_driver_mismatch_statement("Driver Version: 535.104.05   CUDA Version: 12.2\n"));
+}

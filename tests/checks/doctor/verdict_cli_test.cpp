@@ -832,3 +832,11 @@ TEST(PastedVerdicts, CondasPlanToInstallTheCpuBuildBesideAnNvidiaGpuIsThatFindin
   EXPECT_EQ(with_id(doc, "torch.cpu_only_on_gpu_node").size(), 1u) << r.out.substr(0, 3000);
   EXPECT_EQ(doc["inventory"]["pythons"][0]["torch_version"], "1.10.0");
 }
+
+TEST(PastedVerdicts, TheDriversPartsDisagreeingSaidAloneIsThatFinding) {
+  for (const char* paste : {"tensorflow-tensorflow-4768.txt", "ollama-ollama-15918.txt"}) {
+    auto r = run_gpucheck({"doctor", "--from-text", kData + "/pasted_env/" + paste, "--json"});
+    ASSERT_EQ(r.exit_code, 1) << paste << r.err;
+    EXPECT_EQ(with_id(nlohmann::json::parse(r.out), "driver.library_mismatch").size(), 1u) << paste;
+  }
+}
