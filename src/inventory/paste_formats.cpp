@@ -127,7 +127,8 @@ bool dotted_number(const std::string& v) {
 bool says_built_for_another_torch(const std::string& error) {
   // torchvision's operators not registered in the torch it runs on ("operator torchvision::nms does not exist"):
   // its compiled ops were built for another torch build (another release, or CPU beside CUDA).
-  const bool torchvision_ops = error.find("operator torchvision::") != std::string::npos &&
+  // torch 2.x words it without "operator" ("RuntimeError: torchvision::nms does not exist", ComfyUI 10517).
+  const bool torchvision_ops = error.find("torchvision::") != std::string::npos &&
                                error.find("does not exist") != std::string::npos;
   return error.find(kBuiltForPyTorch) != std::string::npos || error.find(kCompiledWithDifferent) != std::string::npos ||
          error.find(kDeepspeedOpsMismatch) != std::string::npos || torchvision_ops ||
@@ -1664,9 +1665,9 @@ std::map<std::string, std::string> read_import_warnings(std::string_view text) {
     // version 2.7.1+cu128 for torchao version 0.15.0": it imports, its C++ ops do not load.
     if (t.find(kTorchaoSkipsOps) != std::string::npos && !out.count("torchao")) out["torchao"] = trim(t.substr(t.find(kTorchaoSkipsOps)));
     // torchvision's operators missing from the torch it runs on (a torchvision built for another torch).
-    if (t.find("operator torchvision::") != std::string::npos && t.find("does not exist") != std::string::npos &&
+    if (t.find("torchvision::") != std::string::npos && t.find("does not exist") != std::string::npos &&
         !out.count("torchvision"))
-      out["torchvision"] = t;
+      out["torchvision"] = trim(t);
     // JAX's CUDA plugin failing at start-up (jax/_src/xla_bridge.py), after which JAX runs on the CPU: "Jax plugin
     // configuration error: Exception when calling jax_plugins.xla_cuda12.initialize()".
     const std::string jax_error = "Jax plugin configuration error: Exception when calling ";

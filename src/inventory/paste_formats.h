@@ -250,6 +250,9 @@ inline constexpr const char* kContainerNoDriver = "The NVIDIA Driver was not det
 /// A Driver::error that begins with it: what a program loaded as libcuda is the toolkit's stub (lib64/stubs, for
 /// linking only), which answers every call with CUDA_ERROR_STUB_LIBRARY; the driver's own is not what it found.
 inline constexpr const char* kStubLibcuda = "the CUDA toolkit's stub libcuda.so was loaded";
+/// A Driver::error that begins with it: the library numba loaded as the driver has no cuInit, so it is not the
+/// driver's libcuda (NUMBA_CUDA_DRIVER or NUMBAPRO_CUDA_DRIVER set to the runtime's libcudart.so).
+inline constexpr const char* kNotLibcuda = "the library loaded as the CUDA driver is not libcuda";
 inline constexpr const char* kDockerNoGpuRuntime = "could not select device driver \"\" with capabilities: [[gpu]]";
 /// The same refusal where a compose file or `--runtime` named the driver: "could not select device driver
 /// \"nvidia\" with capabilities: [[gpu]]".

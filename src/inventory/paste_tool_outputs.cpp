@@ -487,6 +487,12 @@ std::optional<PastedFacts> read_stub_libcuda(std::string_view text) {
         f.driver_failure = std::string(kStubLibcuda) + ": " + trim(t.substr(at));
         return f;
       }
+    // numba's driver binding finding no cuInit in what it loaded: "CudaDriverError: driver missing function:
+    // cuInit." (numba -s: "CUDA device intialisation problem. driver missing function: cuInit.").
+    if (const auto at = t.find("driver missing function: cuInit"); at != std::string::npos) {
+      f.driver_failure = std::string(kNotLibcuda) + ": numba: " + trim(t.substr(at));
+      return f;
+    }
     // numba's `numba.cuda.cudadrv.libs.test()`: "Mapped libcuda.so paths:" and the file it mapped below.
     if (t.find("Mapped libcuda.so paths:") != std::string::npos && i + 1 < lines.size() &&
         lines[i + 1].find("/stubs/libcuda.so") != std::string::npos) {

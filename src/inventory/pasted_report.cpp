@@ -25,8 +25,13 @@ std::vector<std::pair<std::string, std::string>> modules_not_found(std::string_v
   return out;
 }
 
-// torch's "Torch not compiled with CUDA enabled" in a line that is not A1111's memory monitor's warning.
+// torch's "Torch not compiled with CUDA enabled" in a line that is not A1111's memory monitor's warning, in a
+// paste that shows no other backend the torch was built for: Intel's XPU (CatVTON Wrapper 24: "Device: xpu", an
+// IPEX build), DirectML, Apple's MPS, AMD's ROCm. There the program's asking for CUDA is its own bug.
 bool torch_said_it_has_no_cuda(std::string_view text) {
+  for (const char* other : {"Device: xpu", "intel_extension_for_pytorch", "Intel Arc", "Device: privateuseone",
+                            "DirectML", "directml", "Device: mps", "+rocm", "ROCm", "Radeon"})
+    if (text.find(other) != std::string_view::npos) return false;
   for (const auto& t : paste_text::lines_of(text))
     if (t.find("Torch not compiled with CUDA enabled") != std::string::npos && t.find("memory monitor disabled") == std::string::npos)
       return true;

@@ -346,13 +346,16 @@ void check_driver(const DoctorContext& ctx, std::vector<Finding>& out) {
     const bool no_gpu_runtime = inventory::says_docker_without_gpu_runtime(ctx.inv.driver.error);
     const bool container_without_gpu = no_gpu_runtime || starts_with(ctx.inv.driver.error, inventory::kContainerNoDriver);
     const bool stub = starts_with(ctx.inv.driver.error, inventory::kStubLibcuda);
+    const bool not_libcuda = starts_with(ctx.inv.driver.error, inventory::kNotLibcuda);
     // torch itself said so where the program ran ("Found no NVIDIA driver on your system"): the program asked for
     // the GPU and stopped, whatever the paste lists.
     const bool torch_found_none = ctx.inv.driver.error.find(inventory::kTorchFoundNoDriver) != std::string::npos;
-    if (!gpu_here && !smi_failed && !container_without_gpu && !stub && !torch_found_none && torch_cuda.empty()) return;
+    if (!gpu_here && !smi_failed && !container_without_gpu && !stub && !not_libcuda && !torch_found_none && torch_cuda.empty())
+      return;
     Finding f;
     f.id = "driver.missing";
-    f.status = gpu_here || smi_failed || container_without_gpu || stub || torch_found_none ? Status::kFail : Status::kInfo;
+    f.status = gpu_here || smi_failed || container_without_gpu || stub || not_libcuda || torch_found_none ? Status::kFail
+                                                                                                       : Status::kInfo;
     f.evidence = {{"driver", ctx.inv.driver.error.empty() ? "absent" : ctx.inv.driver.error, ctx.inv.driver.source}};
     for (const auto& d : seen.pci_devices) f.evidence.push_back({"NVIDIA GPU (PCI)", d, seen.source});
     for (const auto& d : seen.device_nodes) f.evidence.push_back({"device node", d, "/dev"});
@@ -381,6 +384,14 @@ void check_driver(const DoctorContext& ctx, std::vector<Finding>& out) {
       f.add_fix("Take the toolkit's stubs directory out of LD_LIBRARY_PATH (and of /etc/ld.so.conf.d), then see "
                 "that the loader finds the driver's libcuda.so.1 and that the driver answers",
                 {"echo \"$LD_LIBRARY_PATH\"", "ldconfig -p | grep libcuda", "nvidia-smi"});
+    } else if (not_libcuda) {
+      f.title = "numba loaded a library that is not the NVIDIA driver's libcuda: CUDA does not start";
+      f.explanation = "numba binds the driver API (cuInit and the rest) from the library it takes as the driver; "
+                      "NUMBA_CUDA_DRIVER (NUMBAPRO_CUDA_DRIVER in old releases) set to another library, such as "
+                      "the runtime's libcudart.so, leaves it without cuInit.";
+      f.add_fix("Unset the variable that names the driver (or point it at the driver's libcuda.so.1), then see that "
+                "the loader finds libcuda.so.1",
+                {"unset NUMBA_CUDA_DRIVER NUMBAPRO_CUDA_DRIVER", "ldconfig -p | grep libcuda"});
     } else if (gpu_here) {
       f.title = "An NVIDIA GPU is present but no NVIDIA driver is loaded" +
                 (needs.empty() ? std::string() : ": install driver " + need_driver + " or newer");

@@ -224,8 +224,8 @@ void check_torch_build_tags(const DoctorContext& ctx, std::vector<Finding>& out)
               : other_torch ? name + " " + version + " was built for torch " + built_for +
                                   (other_cuda ? " with CUDA " + std::to_string(wheel_cuda) : std::string()) +
                                   ", installed is torch " + py.torch_version
-                          : name + " " + version + " was built with the " + (*wheel_new_abi ? "new" : "old") +
-                                " C++11 string ABI; torch " + py.torch_version + " uses the " + (*torch_new_abi ? "new" : "old");
+                          : name + " " + version + " was built with the " + (wheel_new_abi.value_or(false) ? "new" : "old") +
+                                " C++11 string ABI; torch " + py.torch_version + " uses the " + (torch_new_abi.value_or(false) ? "new" : "old");
     f.evidence = {{name, version, ctx.python_label()}, {"torch", py.torch_version, ctx.python_label()}};
     if (import_fails)
       f.evidence.push_back({"import error", import_error, ctx.python_from_paste() ? "the pasted report" : ctx.python_label()});

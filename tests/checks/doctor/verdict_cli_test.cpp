@@ -840,3 +840,23 @@ TEST(PastedVerdicts, TheDriversPartsDisagreeingSaidAloneIsThatFinding) {
     EXPECT_EQ(with_id(nlohmann::json::parse(r.out), "driver.library_mismatch").size(), 1u) << paste;
   }
 }
+
+TEST(PastedVerdicts, AProgramAskingCudaOfAnIntelXpuTorchIsItsOwnBug) {
+  // CatVTON Wrapper 24: "Torch not compiled with CUDA enabled" from a node that hard-codes CUDA, beside ComfyUI's
+  // "Device: xpu" with Intel's IPEX torch: nothing about the environment is wrong.
+  auto r = run_gpucheck({"doctor", "--from-text", kData + "/pasted_env/chflame163-ComfyUI_CatVTON_Wrapper-24.txt", "--json"});
+  ASSERT_NE(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(with_id(nlohmann::json::parse(r.out), "torch.cpu_only_on_gpu_node").empty()) << r.out.substr(0, 2000);
+}
+
+TEST(PastedVerdicts, NumbasDriverWithoutCuInitAndTorchvisionsMissingOperatorAreRead) {
+  auto judge = [](const std::string& paste) {
+    return nlohmann::json::parse(run_gpucheck({"doctor", "--from-text", kData + "/pasted_env/" + paste, "--json"}).out);
+  };
+  // numba 2629: numba -s "driver missing function: cuInit." with NUMBAPRO_CUDA_DRIVER set to libcudart.so.
+  auto numba = with_id(judge("numba-numba-2629.txt"), "driver.missing");
+  ASSERT_EQ(numba.size(), 1u);
+  EXPECT_EQ(numba[0]["fixes"][0]["commands"][0], "unset NUMBA_CUDA_DRIVER NUMBAPRO_CUDA_DRIVER");
+  // ComfyUI 10517: torch 2.x's "RuntimeError: torchvision::nmd does not exist" (no "operator" before it).
+  EXPECT_EQ(with_id(judge("Comfy-Org-ComfyUI-10517.txt"), "ext.built_for_other_torch").size(), 1u);
+}
