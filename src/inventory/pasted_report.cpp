@@ -25,6 +25,14 @@ std::vector<std::pair<std::string, std::string>> modules_not_found(std::string_v
   return out;
 }
 
+// The first line that says the machine is a Jetson, cut to 100 characters; "" when none does.
+std::string jetson_statement(std::string_view text) {
+  for (const auto& t : paste_text::lines_of(text))
+    for (const char* marker : {"-tegra-aarch64", "nv_tegra_release", "L4T", "JetPack", "Jetson"})
+      if (t.find(marker) != std::string::npos) return trim(t).substr(0, 100);
+  return "";
+}
+
 // torch's "Torch not compiled with CUDA enabled" in a line that is not A1111's memory monitor's warning, in a
 // paste that shows no other backend the torch was built for: Intel's XPU (CatVTON Wrapper 24: "Device: xpu", an
 // IPEX build), DirectML, Apple's MPS, AMD's ROCm. There the program's asking for CUDA is its own bug.
@@ -273,6 +281,15 @@ std::optional<PastedEnvironment> read_pasted_environment(std::string_view pasted
     py.torch_import_error = py.import_errors["torch"];
     py.import_errors.erase("torch");
   }
+  // A Jetson states its GPU by its platform: L4T's kernel ("Linux-5.15.148-tegra-aarch64"), its release file
+  // (/etc/nv_tegra_release), JetPack or the board's name. Its GPU is integrated, so no format lists it.
+  if (log_statements && inv.gpus.empty())
+    if (const std::string said = jetson_statement(text); !said.empty()) {
+      Gpu gpu;
+      gpu.name = kJetsonGpu;
+      gpu.source = "pasted: \"" + said + "\" (a Jetson's platform)";
+      inv.gpus.push_back(gpu);
+    }
   // A compiled library's refusal of the GPU ("no kernel image ..."): judged against torch's arch list.
   if (log_statements && !inv.pythons.empty()) inv.pythons.front().kernel_refusal = kernel_refusal(text);
   // A program's refusal of the driver, pasted with the report: judged against the driver the report states.

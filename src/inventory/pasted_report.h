@@ -24,6 +24,8 @@ struct PastedEnvironment {
 inline constexpr const char* kPasteLacksDriver = "the pasted report does not state the NVIDIA driver";
 /// torch's version when the paste shows only torch's own check of its CUDA (cpp_extension's refusal).
 inline constexpr const char* kTorchVersionNotPasted = "(version not in the paste)";
+/// The GPU of a pasted report that shows a Jetson's platform (L4T, JetPack) but lists no GPU: its integrated one.
+inline constexpr const char* kJetsonGpu = "NVIDIA Jetson (integrated GPU)";
 /// torch's assertion when CUDA is asked of a build without it; pasted, a PythonEnv::cuda_error.
 inline constexpr const char* kTorchNotCompiledWithCuda = "AssertionError: Torch not compiled with CUDA enabled";
 inline constexpr const char* kPasteLacksToolkit = "the pasted report does not say whether nvcc (a CUDA toolkit) is installed";

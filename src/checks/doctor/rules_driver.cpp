@@ -3,6 +3,7 @@
 
 #include "checks/doctor/fix_commands.h"
 #include "checks/doctor/rules.h"
+#include "inventory/pasted_report.h"
 #include "checks/doctor/torch_choice.h"
 #include "inventory/paste_formats.h"
 #include "inventory/paste_text.h"
@@ -324,6 +325,10 @@ void check_driver(const DoctorContext& ctx, std::vector<Finding>& out) {
     return;
   }
   if (!ctx.inv.driver.present) {
+    // A Jetson's driver is part of L4T and has no nvidia-smi before JetPack 6, so a report's "Could not collect"
+    // says nothing of it.
+    if (ctx.inv.gpus.size() == 1 && ctx.inv.gpus.front().name == inventory::kJetsonGpu && ctx.inv.driver.refused_by.empty())
+      return;
     const auto& seen = ctx.inv.gpu_presence;
     const bool gpu_here = seen.any() || !ctx.inv.gpus.empty();
     if (!gpu_here && seen.checked) {

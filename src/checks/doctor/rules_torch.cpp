@@ -96,6 +96,17 @@ void check_torch_install(const DoctorContext& ctx, std::vector<Finding>& out) {
     std::optional<planner::Plan> same, c;
     if (!want.empty()) same = torch_for_cuda_in_release(ctx, want, driver, py->torch_version);
     if (!want.empty()) c = torch_for_cuda(ctx, want, driver);
+    // A Jetson runs NVIDIA's own torch builds, one per JetPack release, not pytorch.org's: read the release first.
+    const bool jetson = !ctx.inv.gpus.empty() && ctx.inv.gpus.front().name.find("Jetson") != std::string::npos;
+    if (jetson) {
+      f.add_fix("Install NVIDIA's torch wheel for this JetPack release (NVIDIA's \"Installing PyTorch for Jetson "
+                "Platform\" names one per release; pip's and pytorch.org's aarch64 wheels carry no CUDA for "
+                "Jetson's GPU); read the release first",
+                {"cat /etc/nv_tegra_release"});
+      f.references.push_back("https://docs.nvidia.com/deeplearning/frameworks/install-pytorch-jetson-platform/index.html");
+      out.push_back(std::move(f));
+      return;
+    }
     if (same) f.fixes.push_back(install_torch_step(*same, "", 1));
     if (c && (!same || c->torch.version != same->torch.version))
       f.fixes.push_back(install_torch_step(*c, py->torch_version, same ? 2 : 1));

@@ -860,3 +860,17 @@ TEST(PastedVerdicts, NumbasDriverWithoutCuInitAndTorchvisionsMissingOperatorAreR
   // ComfyUI 10517: torch 2.x's "RuntimeError: torchvision::nmd does not exist" (no "operator" before it).
   EXPECT_EQ(with_id(judge("Comfy-Org-ComfyUI-10517.txt"), "ext.built_for_other_torch").size(), 1u);
 }
+
+TEST(PastedVerdicts, AJetsonsPlatformIsItsGpuAndItsTorchComesFromNvidia) {
+  auto judge = [](const std::string& paste) {
+    return nlohmann::json::parse(run_gpucheck({"doctor", "--from-text", kData + "/pasted_env/" + paste, "--json"}).out);
+  };
+  // lerobot 2363: "Platform: Linux-5.15.148-tegra-aarch64" (a Jetson's L4T kernel) beside "PyTorch version:
+  // 2.7.1+cpu": the CPU torch is the finding, and its fix is NVIDIA's wheel for the JetPack release.
+  auto cpu = with_id(judge("huggingface-lerobot-2363.txt"), "torch.cpu_only_on_gpu_node");
+  ASSERT_EQ(cpu.size(), 1u);
+  EXPECT_EQ(cpu[0]["fixes"][0]["commands"][0], "cat /etc/nv_tegra_release");
+  // pytorch 120186: a Jetson's collect_env with "Nvidia driver version: Could not collect" (no nvidia-smi there)
+  // is no missing driver.
+  EXPECT_TRUE(with_id(judge("pytorch-pytorch-120186.txt"), "driver.missing").empty());
+}
