@@ -633,8 +633,12 @@ bool is_library_arch_check(const std::string& line) {
   // ptxas not knowing the GPU's architecture: "ptxas fatal   : Value 'sm_121a' is not defined for option 'gpu-name'".
   // spconv's check of its prebuilt kernels: "[WARNING]your gpu arch (8, 9) isn't compiled in prebuilt, may cause
   // invalid device function. available: {(7, 0), (6, 1), (8, 0), ...}".
+  // SageAttention's dispatch finding no kernel built for the GPU: "SM89 kernel is not available. Make sure you GPUs
+  // with compute capability 8.9." (its wheel was built without that architecture).
   // vLLM's build and start-up check: "RuntimeError: GPUs with compute capability less than 7.0 are not supported."
   return line.find("FlashAttention only supports Ampere GPUs or newer") != std::string::npos ||
+         (line.find(" kernel is not available") != std::string::npos && line.find("SM") != std::string::npos &&
+          line.find("compute capability") != std::string::npos) ||
          (line.find("GPUs with compute capability less than ") != std::string::npos &&
           line.find("are not supported") != std::string::npos) ||
          (line.find("your gpu arch") != std::string::npos && line.find("isn't compiled in prebuilt") != std::string::npos) ||

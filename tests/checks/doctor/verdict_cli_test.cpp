@@ -874,3 +874,11 @@ TEST(PastedVerdicts, AJetsonsPlatformIsItsGpuAndItsTorchComesFromNvidia) {
   // is no missing driver.
   EXPECT_TRUE(with_id(judge("pytorch-pytorch-120186.txt"), "driver.missing").empty());
 }
+
+TEST(PastedVerdicts, SageAttentionsMissingKernelIsAnExtensionWithoutTheGpusArchitecture) {
+  // SageAttention 50: "Error running sage attention: SM89 kernel is not available. Make sure you GPUs with compute
+  // capability 8.9., using pytorch attention instead." (its wheel built without that architecture).
+  auto r = run_gpucheck({"doctor", "--from-text", kData + "/pasted_env/woct0rdho-SageAttention-50.txt", "--json"});
+  ASSERT_NE(r.exit_code, 2) << r.err;
+  EXPECT_EQ(with_id(nlohmann::json::parse(r.out), "ext.arch_not_built").size(), 1u) << r.out.substr(0, 2000);
+}
