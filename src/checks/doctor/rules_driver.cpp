@@ -264,17 +264,101 @@ const std::vector<InitFailure>& init_failures() {
   return all;
 }
 
-// Docker refusing `--gpus` (or a compose file's GPU request): the NVIDIA container runtime is not registered.
-void explain_docker_without_gpu_runtime(Finding& f) {
-  f.title = "Docker cannot pass a GPU into the container: no NVIDIA container runtime is registered with it";
-  f.explanation = "`docker run --gpus` needs the NVIDIA Container Toolkit's runtime registered in Docker's "
-                  "daemon.json; without it the daemon refuses to start the container, whatever the host's "
-                  "driver. Installing the toolkit's package does not register the runtime by itself.";
-  f.add_fix("With the NVIDIA Container Toolkit installed (its nvidia-ctk), register its runtime with Docker and "
-            "restart Docker",
-            {"sudo nvidia-ctk runtime configure --runtime=docker", "sudo systemctl restart docker"},
-            "on the host; needs root; restarting Docker stops its running containers");
-  f.references.push_back("https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html");
+// A way the paste (or the machine) says why no driver answered, and what doctor says of it.
+struct AbsentDriverKind {
+  bool (*said_by)(const std::string& driver_error);
+  bool before_a_gpu;  // said in place of "a GPU is present but no driver is loaded" (what loaded is wrong)
+  const char* title;
+  const char* why;
+  bool needs_in_why;  // the drivers torch and the toolkit need follow the explanation
+  const char* fix;
+  std::vector<std::string> commands;
+  const char* cost;
+  const char* reference;
+};
+
+const char* const kNotLoadedWhy =
+    "The driver's user-space tools are there but its kernel module does not answer (not loaded, built for another "
+    "kernel after a kernel update, or a GPU the driver does not see), so torch.cuda.is_available() is False and no "
+    "CUDA program runs.";
+const char* const kNotLoadedFix =
+    "Load the nvidia kernel module and read why it does not load (after a kernel update: reinstall the driver for "
+    "the new kernel)";
+
+const std::vector<AbsentDriverKind>& absent_driver_kinds() {
+  static const std::vector<AbsentDriverKind> all = {
+      {[](const std::string& e) { return starts_with(e, inventory::kStubLibcuda); }, true,
+       "A CUDA program loaded the CUDA toolkit's stub libcuda.so, not the NVIDIA driver's: CUDA does not start",
+       "The toolkit ships a stub libcuda.so (in lib64/stubs) so that programs link without a driver; loaded at run "
+       "time it answers every call with CUDA_ERROR_STUB_LIBRARY (34). Its directory is on LD_LIBRARY_PATH (or the "
+       "loader's configuration) before the driver's libcuda.so.1, or no driver is installed at all.",
+       false,
+       "Take the toolkit's stubs directory out of LD_LIBRARY_PATH (and of /etc/ld.so.conf.d), then see that the "
+       "loader finds the driver's libcuda.so.1 and that the driver answers",
+       {"echo \"$LD_LIBRARY_PATH\"", "ldconfig -p | grep libcuda", "nvidia-smi"}, "", ""},
+      {[](const std::string& e) { return starts_with(e, inventory::kNotLibcuda); }, true,
+       "numba loaded a library that is not the NVIDIA driver's libcuda: CUDA does not start",
+       "numba binds the driver API (cuInit and the rest) from the library it takes as the driver; NUMBA_CUDA_DRIVER "
+       "(NUMBAPRO_CUDA_DRIVER in old releases) set to another library, such as the runtime's libcudart.so, leaves it "
+       "without cuInit.",
+       false,
+       "Unset the variable that names the driver (or point it at the driver's libcuda.so.1), then see that the loader "
+       "finds libcuda.so.1",
+       {"unset NUMBA_CUDA_DRIVER NUMBAPRO_CUDA_DRIVER", "ldconfig -p | grep libcuda"}, "", ""},
+      // Docker refusing `--gpus` (or a compose file's GPU request): the NVIDIA container runtime is not registered.
+      {inventory::says_docker_without_gpu_runtime, false,
+       "Docker cannot pass a GPU into the container: no NVIDIA container runtime is registered with it",
+       "`docker run --gpus` needs the NVIDIA Container Toolkit's runtime registered in Docker's daemon.json; without "
+       "it the daemon refuses to start the container, whatever the host's driver. Installing the toolkit's package "
+       "does not register the runtime by itself.",
+       false,
+       "With the NVIDIA Container Toolkit installed (its nvidia-ctk), register its runtime with Docker and restart "
+       "Docker",
+       {"sudo nvidia-ctk runtime configure --runtime=docker", "sudo systemctl restart docker"},
+       "on the host; needs root; restarting Docker stops its running containers",
+       "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html"},
+      {[](const std::string& e) { return starts_with(e, inventory::kContainerNoDriver); }, false,
+       "The container was started without the GPU: no NVIDIA driver inside it",
+       "NVIDIA's image says so at start-up: the host's driver (libcuda.so.1, /dev/nvidia*) is passed into a container "
+       "only by the NVIDIA container runtime, so torch.cuda.is_available() is False and a CUDA library fails to load "
+       "libcuda.so.1.",
+       false,
+       "Start the container again with the GPUs passed in: `--gpus all` on docker run's command line, with the NVIDIA "
+       "Container Toolkit installed on the host",
+       {}, "on the host, not in the container", ""},
+      // nvidia-smi (installed with the driver), or the NVIDIA Container Toolkit on the host, finding it not loaded.
+      {[](const std::string& e) { return starts_with(e, inventory::kNvidiaSmiNoDriver); }, false,
+       "nvidia-smi cannot communicate with the NVIDIA driver: the driver is installed but not loaded", kNotLoadedWhy,
+       true, kNotLoadedFix, {"lsmod | grep nvidia", "sudo modprobe nvidia", "sudo dmesg | grep -i nvidia"}, "", ""},
+      {[](const std::string& e) { return starts_with(e, inventory::kContainerCliNoDriver); }, false,
+       "The NVIDIA Container Toolkit finds no loaded NVIDIA driver on the host", kNotLoadedWhy, true, kNotLoadedFix,
+       {"lsmod | grep nvidia", "sudo modprobe nvidia", "sudo dmesg | grep -i nvidia"}, "", ""},
+      // torch itself said so where the program ran: the program asked for the GPU and stopped.
+      {[](const std::string& e) { return e.find(inventory::kTorchFoundNoDriver) != std::string::npos; }, false,
+       "torch found no NVIDIA driver where the program ran: CUDA code cannot run there",
+       "torch's CUDA initialization found no libcuda.so.1: no NVIDIA driver is installed or loaded there, or it is a "
+       "container, VM or notebook runtime without a GPU attached. The program asked for the GPU, so it stopped.",
+       true,
+       "See whether a GPU and its driver answer there (in a container: start it with `--gpus all`; in a notebook: "
+       "choose a GPU runtime)",
+       {"nvidia-smi"}, "", ""},
+  };
+  return all;
+}
+
+const AbsentDriverKind* absent_driver_kind(const std::string& driver_error) {
+  for (const auto& kind : absent_driver_kinds())
+    if (kind.said_by(driver_error)) return &kind;
+  return nullptr;
+}
+
+// The finding's words for that kind; `needs`: the drivers torch and the toolkit need, when the table has them.
+void describe(const AbsentDriverKind& kind, const std::vector<std::string>& needs, Finding& f) {
+  f.title = kind.title;
+  f.explanation = kind.why;
+  if (kind.needs_in_why && !needs.empty()) f.explanation += " Needed: " + join(needs, "; ") + ".";
+  f.add_fix(kind.fix, kind.commands, kind.cost);
+  if (*kind.reference) f.references.push_back(kind.reference);
 }
 
 // The same refusal beside a host driver that answers (nvidia-smi's table pasted too, gpu-hot 18): the host is
@@ -286,7 +370,7 @@ bool check_docker_without_gpu_runtime(const DoctorContext& ctx, std::vector<Find
   f.id = "driver.missing";
   f.status = Status::kFail;
   f.evidence = {{"docker", d.error, "the pasted report"}, {"host driver", d.version, d.source}};
-  explain_docker_without_gpu_runtime(f);
+  describe(*absent_driver_kind(d.error), {}, f);
   out.push_back(std::move(f));
   return true;
 }
@@ -344,23 +428,12 @@ void check_driver(const DoctorContext& ctx, std::vector<Finding>& out) {
       out.push_back(std::move(f));
       return;
     }
-    // nvidia-smi (installed with the driver) saying it cannot reach the kernel driver: broken now, GPU or not.
-    // nvidia-smi, or the NVIDIA Container Toolkit on the host, finding the driver not loaded.
-    const bool smi_failed = starts_with(ctx.inv.driver.error, inventory::kNvidiaSmiNoDriver) ||
-                            starts_with(ctx.inv.driver.error, inventory::kContainerCliNoDriver);
-    const bool no_gpu_runtime = inventory::says_docker_without_gpu_runtime(ctx.inv.driver.error);
-    const bool container_without_gpu = no_gpu_runtime || starts_with(ctx.inv.driver.error, inventory::kContainerNoDriver);
-    const bool stub = starts_with(ctx.inv.driver.error, inventory::kStubLibcuda);
-    const bool not_libcuda = starts_with(ctx.inv.driver.error, inventory::kNotLibcuda);
-    // torch itself said so where the program ran ("Found no NVIDIA driver on your system"): the program asked for
-    // the GPU and stopped, whatever the paste lists.
-    const bool torch_found_none = ctx.inv.driver.error.find(inventory::kTorchFoundNoDriver) != std::string::npos;
-    if (!gpu_here && !smi_failed && !container_without_gpu && !stub && !not_libcuda && !torch_found_none && torch_cuda.empty())
-      return;
+    // What says why no driver answered, in its own words (the paste's or the machine's): broken now, GPU or not.
+    const AbsentDriverKind* said = absent_driver_kind(ctx.inv.driver.error);
+    if (!gpu_here && !said && torch_cuda.empty()) return;
     Finding f;
     f.id = "driver.missing";
-    f.status = gpu_here || smi_failed || container_without_gpu || stub || not_libcuda || torch_found_none ? Status::kFail
-                                                                                                       : Status::kInfo;
+    f.status = gpu_here || said ? Status::kFail : Status::kInfo;
     f.evidence = {{"driver", ctx.inv.driver.error.empty() ? "absent" : ctx.inv.driver.error, ctx.inv.driver.source}};
     for (const auto& d : seen.pci_devices) f.evidence.push_back({"NVIDIA GPU (PCI)", d, seen.source});
     for (const auto& d : seen.device_nodes) f.evidence.push_back({"device node", d, "/dev"});
@@ -380,23 +453,8 @@ void check_driver(const DoctorContext& ctx, std::vector<Finding>& out) {
     if (ctx.python) require(torch_cuda, "torch " + ctx.python->torch_version);
     if (ctx.build.toolkit && !ctx.build.toolkit->version.empty())
       require(major_minor(ctx.build.toolkit->version), "the toolkit at " + ctx.build.toolkit->root);
-    if (stub) {
-      f.title = "A CUDA program loaded the CUDA toolkit's stub libcuda.so, not the NVIDIA driver's: CUDA does not start";
-      f.explanation = "The toolkit ships a stub libcuda.so (in lib64/stubs) so that programs link without a driver; "
-                      "loaded at run time it answers every call with CUDA_ERROR_STUB_LIBRARY (34). Its directory is "
-                      "on LD_LIBRARY_PATH (or the loader's configuration) before the driver's libcuda.so.1, or no "
-                      "driver is installed at all.";
-      f.add_fix("Take the toolkit's stubs directory out of LD_LIBRARY_PATH (and of /etc/ld.so.conf.d), then see "
-                "that the loader finds the driver's libcuda.so.1 and that the driver answers",
-                {"echo \"$LD_LIBRARY_PATH\"", "ldconfig -p | grep libcuda", "nvidia-smi"});
-    } else if (not_libcuda) {
-      f.title = "numba loaded a library that is not the NVIDIA driver's libcuda: CUDA does not start";
-      f.explanation = "numba binds the driver API (cuInit and the rest) from the library it takes as the driver; "
-                      "NUMBA_CUDA_DRIVER (NUMBAPRO_CUDA_DRIVER in old releases) set to another library, such as "
-                      "the runtime's libcudart.so, leaves it without cuInit.";
-      f.add_fix("Unset the variable that names the driver (or point it at the driver's libcuda.so.1), then see that "
-                "the loader finds libcuda.so.1",
-                {"unset NUMBA_CUDA_DRIVER NUMBAPRO_CUDA_DRIVER", "ldconfig -p | grep libcuda"});
+    if (said && said->before_a_gpu) {
+      describe(*said, needs, f);
     } else if (gpu_here) {
       f.title = "An NVIDIA GPU is present but no NVIDIA driver is loaded" +
                 (needs.empty() ? std::string() : ": install driver " + need_driver + " or newer");
@@ -408,35 +466,8 @@ void check_driver(const DoctorContext& ctx, std::vector<Finding>& out) {
                      "needs root and a reboot");
       if (!f.fixes.empty()) f.fixes.front().summary = "Install the NVIDIA driver " +
                                                       (need_driver.empty() ? std::string() : need_driver + " or newer");
-    } else if (no_gpu_runtime) {
-      explain_docker_without_gpu_runtime(f);
-    } else if (container_without_gpu) {
-      f.title = "The container was started without the GPU: no NVIDIA driver inside it";
-      f.explanation = "NVIDIA's image says so at start-up: the host's driver (libcuda.so.1, /dev/nvidia*) is passed "
-                      "into a container only by the NVIDIA container runtime, so torch.cuda.is_available() is False "
-                      "and a CUDA library fails to load libcuda.so.1.";
-      f.add_fix("Start the container again with the GPUs passed in: `--gpus all` on docker run's command line, with "
-                "the NVIDIA Container Toolkit installed on the host",
-                {}, "on the host, not in the container");
-    } else if (smi_failed) {
-      f.title = starts_with(ctx.inv.driver.error, inventory::kContainerCliNoDriver)
-                    ? "The NVIDIA Container Toolkit finds no loaded NVIDIA driver on the host"
-                    : "nvidia-smi cannot communicate with the NVIDIA driver: the driver is installed but not loaded";
-      f.explanation = "The driver's user-space tools are there but its kernel module does not answer (not loaded, "
-                      "built for another kernel after a kernel update, or a GPU the driver does not see), so "
-                      "torch.cuda.is_available() is False and no CUDA program runs." +
-                      (needs.empty() ? std::string() : " Needed: " + join(needs, "; ") + ".");
-      f.add_fix("Load the nvidia kernel module and read why it does not load (after a kernel update: reinstall the driver for the new kernel)",
-                {"lsmod | grep nvidia", "sudo modprobe nvidia", "sudo dmesg | grep -i nvidia"});
-    } else if (torch_found_none) {
-      f.title = "torch found no NVIDIA driver where the program ran: CUDA code cannot run there";
-      f.explanation = "torch's CUDA initialization found no libcuda.so.1: no NVIDIA driver is installed or loaded "
-                      "there, or it is a container, VM or notebook runtime without a GPU attached. The program asked "
-                      "for the GPU, so it stopped." +
-                      (needs.empty() ? std::string() : " Needed: " + join(needs, "; ") + ".");
-      f.add_fix("See whether a GPU and its driver answer there (in a container: start it with `--gpus all`; in a "
-                "notebook: choose a GPU runtime)",
-                {"nvidia-smi"});
+    } else if (said) {
+      describe(*said, needs, f);
     } else {
       // Not looked at (a saved inventory, a pasted report): what is known is only that no driver answered.
       f.title = "No NVIDIA driver: CUDA code cannot run on this machine";
