@@ -63,6 +63,11 @@ struct FakeRoot {
   }
 };
 
+// `doctor --from-text` on a real paste of tests/data/pasted_env, as JSON.
+nlohmann::json judge_paste(const std::string& paste) {
+  return nlohmann::json::parse(run_gpucheck({"doctor", "--from-text", kData + "/pasted_env/" + paste, "--json"}).out);
+}
+
 std::vector<nlohmann::json> with_id(const nlohmann::json& doc, const std::string& id) {
   std::vector<nlohmann::json> out;
   for (const auto& s : doc.at("sections"))
@@ -556,20 +561,16 @@ TEST(PastedVerdicts, AReportOfAnotherMachinesFactsDoesNotCarryThisHostsName) {
 }
 
 TEST(PastedVerdicts, AnExtensionsMissingTorchSymbolNamesWhichTorchItWasBuiltFor) {
-  auto judge = [](const std::string& paste) {
-    auto r = run_gpucheck({"doctor", "--from-text", kData + "/pasted_env/" + paste, "--json"});
-    return nlohmann::json::parse(r.out);
-  };
   // torch_scatter 414: torch::autograd's symbol, no std::string in it: built for another torch.
-  auto scatter = judge("rusty1s-pytorch_scatter-414.txt");
+  auto scatter = judge_paste("rusty1s-pytorch_scatter-414.txt");
   ASSERT_EQ(with_id(scatter, "ext.built_for_other_torch").size(), 1u) << scatter.dump().substr(0, 2000);
   EXPECT_TRUE(with_id(scatter, "python.import_failed").empty());
   // flash-attn 1832: a std::__cxx11::basic_string symbol beside pip's torch 2.6.0 (PyPI's cu124, the old ABI).
-  auto abi = judge("Dao-AILab-flash-attention-1832.txt");
+  auto abi = judge_paste("Dao-AILab-flash-attention-1832.txt");
   ASSERT_EQ(with_id(abi, "ext.cxx11_abi_mismatch").size(), 1u) << abi.dump().substr(0, 2000);
   // AutoAWQ 298: an old-ABI std::string symbol beside its typed "Torch: 2.0.1 + cu11.8", whose pip build is
   // old-ABI too: not the string ABI, so another torch release.
-  auto same_abi = judge("casper-hansen-AutoAWQ-298.txt");
+  auto same_abi = judge_paste("casper-hansen-AutoAWQ-298.txt");
   EXPECT_EQ(with_id(same_abi, "ext.built_for_other_torch").size(), 1u) << same_abi.dump().substr(0, 2000);
   EXPECT_TRUE(with_id(same_abi, "ext.cxx11_abi_mismatch").empty());
   // Its error line alone, torch's version not pasted: another release or the other ABI, which is not known,
@@ -588,7 +589,7 @@ TEST(PastedVerdicts, AnExtensionsMissingTorchSymbolNamesWhichTorchItWasBuiltFor)
   EXPECT_NE(either[0]["title"].get<std::string>().find("another release, or the other C++11 ABI"), std::string::npos);
   // torchao 3817: it imports without its C++ ops: one warning, the knowledge base's range for 0.15.0 (its own
   // words are that finding's evidence, not a second finding).
-  auto ao_doc = judge("pytorch-ao-3817.txt");
+  auto ao_doc = judge_paste("pytorch-ao-3817.txt");
   auto ao = with_id(ao_doc, "ext.torch_out_of_range");
   ASSERT_EQ(ao.size(), 1u) << ao_doc.dump().substr(0, 2000);
   EXPECT_EQ(ao[0]["status"], "warn");
@@ -638,19 +639,16 @@ TEST(PastedVerdicts, AContainerStartedWithoutTheGpuAndColossalAisToolkitCheck) {
 }
 
 TEST(PastedVerdicts, TorchsOwnImportFailingIsJudgedAsTheLiveDoctorJudgesIt) {
-  auto judge = [](const std::string& paste) {
-    return nlohmann::json::parse(run_gpucheck({"doctor", "--from-text", kData + "/pasted_env/" + paste, "--json"}).out);
-  };
   // pytorch 165812: a frame cut before 'File "' through torch/__init__.py, then libcudnn.so.9 missing, above a
   // collect_env whose "PyTorch version" is N/A; pytorch 131662: Windows' DLL error inside a notebook's JSON.
   for (const char* paste : {"pytorch-pytorch-165812.txt", "pytorch-pytorch-131662.txt"}) {
-    auto doc = judge(paste);
+    auto doc = judge_paste(paste);
     ASSERT_EQ(with_id(doc, "torch.import_failed").size(), 1u) << paste << "\n" << doc.dump().substr(0, 2000);
     EXPECT_TRUE(with_id(doc, "python.import_failed").empty()) << paste;
   }
   // axolotl 892: "python3 -c 'import torch;import flash_attn_2_cuda'": the loader names flash_attn_2_cuda, and
   // torch (the one-liner's first import) is not blamed.
-  auto one_liner = judge("axolotl-ai-cloud-axolotl-892.txt");
+  auto one_liner = judge_paste("axolotl-ai-cloud-axolotl-892.txt");
   EXPECT_TRUE(with_id(one_liner, "torch.import_failed").empty());
   EXPECT_EQ(with_id(one_liner, "ext.built_for_other_torch").size(), 1u) << one_liner.dump().substr(0, 2000);
 }
@@ -754,32 +752,26 @@ TEST(PastedVerdicts, TorchsAssertionThatItHasNoCudaIsACpuTorchTheProgramWantedOn
 }
 
 TEST(PastedVerdicts, LibrariesThatSayTheyCannotLoadAreTitledByWhatDoesNotLoad) {
-  auto judge = [](const std::string& paste) {
-    return nlohmann::json::parse(run_gpucheck({"doctor", "--from-text", kData + "/pasted_env/" + paste, "--json"}).out);
-  };
   // GPT-SoVITS 607: faster-whisper's CTranslate2 "Library cublas64_12.dll is not found or cannot be loaded".
-  auto ct2 = with_id(judge("RVC-Boss-GPT-SoVITS-607.txt"), "python.import_failed");
+  auto ct2 = with_id(judge_paste("RVC-Boss-GPT-SoVITS-607.txt"), "python.import_failed");
   ASSERT_EQ(ct2.size(), 1u);
   EXPECT_EQ(ct2[0]["title"], "CTranslate2 cannot load cublas64_12.dll in python");
   // SEINE 21: xFormers' block with the installed torch and Python: its extensions do not load, cause unnamed.
-  auto xf = with_id(judge("Vchitect-SEINE-21.txt"), "python.import_failed");
+  auto xf = with_id(judge_paste("Vchitect-SEINE-21.txt"), "python.import_failed");
   ASSERT_EQ(xf.size(), 1u);
   EXPECT_EQ(xf[0]["title"], "xFormers' C++/CUDA extensions do not load in python");
   // MSMDFusion 32: spconv's own check of its prebuilt kernels ("your gpu arch (8, 9) isn't compiled in prebuilt").
-  auto spconv = with_id(judge("SxJyJay-MSMDFusion-32.txt"), "ext.arch_not_built");
+  auto spconv = with_id(judge_paste("SxJyJay-MSMDFusion-32.txt"), "ext.arch_not_built");
   ASSERT_EQ(spconv.size(), 1u);
   EXPECT_NE(spconv[0]["title"].get<std::string>().find("(8, 9)"), std::string::npos);
 }
 
 TEST(PastedVerdicts, CompanionAndPygCudaChecksAreExtensionsBuiltForAnotherTorch) {
-  auto judge = [](const std::string& paste) {
-    return nlohmann::json::parse(run_gpucheck({"doctor", "--from-text", kData + "/pasted_env/" + paste, "--json"}).out);
-  };
   // SillyTavern Extras 242: torchvision's refusal quoted whole by the reporter ("\"RuntimeError: Detected that
   // PyTorch and torchvision were compiled with different CUDA versions ...").
-  EXPECT_EQ(with_id(judge("SillyTavern-SillyTavern-Extras-242.txt"), "ext.built_for_other_torch").size(), 1u);
+  EXPECT_EQ(with_id(judge_paste("SillyTavern-SillyTavern-Extras-242.txt"), "ext.built_for_other_torch").size(), 1u);
   // torch_sparse 117: PyG's check, its second sentence alone, beside torch 1.7.1+cu110.
-  auto pyg = with_id(judge("rusty1s-pytorch_sparse-117.txt"), "ext.built_for_other_torch");
+  auto pyg = with_id(judge_paste("rusty1s-pytorch_sparse-117.txt"), "ext.built_for_other_torch");
   ASSERT_EQ(pyg.size(), 1u);
   EXPECT_NE(pyg[0]["title"].get<std::string>().find("torch_sparse"), std::string::npos);
 }
@@ -797,29 +789,23 @@ TEST(PastedVerdicts, TheContainerToolkitsOtherAlternativeStillNamesTheCudaTheIma
 }
 
 TEST(PastedVerdicts, VllmsAndOllamasOwnChecksAreRead) {
-  auto judge = [](const std::string& paste) {
-    return nlohmann::json::parse(run_gpucheck({"doctor", "--from-text", kData + "/pasted_env/" + paste, "--json"}).out);
-  };
   // vLLM 463: "GPUs with compute capability less than 7.0 are not supported." beside an A100 and a P100.
-  EXPECT_EQ(with_id(judge("vllm-project-vllm-463.txt"), "ext.arch_not_built").size(), 1u);
+  EXPECT_EQ(with_id(judge_paste("vllm-project-vllm-463.txt"), "ext.arch_not_built").size(), 1u);
   // ollama 6604: its cudart loader's "your nvidia driver is too old or missing".
-  auto ollama = with_id(judge("ollama-ollama-6604.txt"), "driver.too_old_for_runtime");
+  auto ollama = with_id(judge_paste("ollama-ollama-6604.txt"), "driver.too_old_for_runtime");
   ASSERT_EQ(ollama.size(), 1u);
   EXPECT_NE(ollama[0]["evidence"][0]["value"].get<std::string>().find("ollama could not use its bundled cudart"),
             std::string::npos);
 }
 
 TEST(PastedVerdicts, WhatTorchAndTheContainerToolkitSayOfAMissingDriverIsThatFinding) {
-  auto judge = [](const std::string& paste) {
-    return nlohmann::json::parse(run_gpucheck({"doctor", "--from-text", kData + "/pasted_env/" + paste, "--json"}).out);
-  };
   // Fooocus 508: torch's _cuda_init raised "RuntimeError: Found no NVIDIA driver on your system." (no GPU listed).
-  auto torch_said = with_id(judge("lllyasviel-Fooocus-508.txt"), "driver.missing");
+  auto torch_said = with_id(judge_paste("lllyasviel-Fooocus-508.txt"), "driver.missing");
   ASSERT_EQ(torch_said.size(), 1u);
   EXPECT_EQ(torch_said[0]["status"], "fail");
   EXPECT_EQ(torch_said[0]["title"], "torch found no NVIDIA driver where the program ran: CUDA code cannot run there");
   // nvidia-container-toolkit 260: "nvidia-container-cli: initialization error: nvml error: driver not loaded".
-  auto toolkit_said = with_id(judge("NVIDIA-nvidia-container-toolkit-260.txt"), "driver.missing");
+  auto toolkit_said = with_id(judge_paste("NVIDIA-nvidia-container-toolkit-260.txt"), "driver.missing");
   ASSERT_EQ(toolkit_said.size(), 1u);
   EXPECT_EQ(toolkit_said[0]["title"], "The NVIDIA Container Toolkit finds no loaded NVIDIA driver on the host");
 }
@@ -850,29 +836,23 @@ TEST(PastedVerdicts, AProgramAskingCudaOfAnIntelXpuTorchIsItsOwnBug) {
 }
 
 TEST(PastedVerdicts, NumbasDriverWithoutCuInitAndTorchvisionsMissingOperatorAreRead) {
-  auto judge = [](const std::string& paste) {
-    return nlohmann::json::parse(run_gpucheck({"doctor", "--from-text", kData + "/pasted_env/" + paste, "--json"}).out);
-  };
   // numba 2629: numba -s "driver missing function: cuInit." with NUMBAPRO_CUDA_DRIVER set to libcudart.so.
-  auto numba = with_id(judge("numba-numba-2629.txt"), "driver.missing");
+  auto numba = with_id(judge_paste("numba-numba-2629.txt"), "driver.missing");
   ASSERT_EQ(numba.size(), 1u);
   EXPECT_EQ(numba[0]["fixes"][0]["commands"][0], "unset NUMBA_CUDA_DRIVER NUMBAPRO_CUDA_DRIVER");
   // ComfyUI 10517: torch 2.x's "RuntimeError: torchvision::nmd does not exist" (no "operator" before it).
-  EXPECT_EQ(with_id(judge("Comfy-Org-ComfyUI-10517.txt"), "ext.built_for_other_torch").size(), 1u);
+  EXPECT_EQ(with_id(judge_paste("Comfy-Org-ComfyUI-10517.txt"), "ext.built_for_other_torch").size(), 1u);
 }
 
 TEST(PastedVerdicts, AJetsonsPlatformIsItsGpuAndItsTorchComesFromNvidia) {
-  auto judge = [](const std::string& paste) {
-    return nlohmann::json::parse(run_gpucheck({"doctor", "--from-text", kData + "/pasted_env/" + paste, "--json"}).out);
-  };
   // lerobot 2363: "Platform: Linux-5.15.148-tegra-aarch64" (a Jetson's L4T kernel) beside "PyTorch version:
   // 2.7.1+cpu": the CPU torch is the finding, and its fix is NVIDIA's wheel for the JetPack release.
-  auto cpu = with_id(judge("huggingface-lerobot-2363.txt"), "torch.cpu_only_on_gpu_node");
+  auto cpu = with_id(judge_paste("huggingface-lerobot-2363.txt"), "torch.cpu_only_on_gpu_node");
   ASSERT_EQ(cpu.size(), 1u);
   EXPECT_EQ(cpu[0]["fixes"][0]["commands"][0], "cat /etc/nv_tegra_release");
   // pytorch 120186: a Jetson's collect_env with "Nvidia driver version: Could not collect" (no nvidia-smi there)
   // is no missing driver.
-  EXPECT_TRUE(with_id(judge("pytorch-pytorch-120186.txt"), "driver.missing").empty());
+  EXPECT_TRUE(with_id(judge_paste("pytorch-pytorch-120186.txt"), "driver.missing").empty());
 }
 
 TEST(PastedVerdicts, SageAttentionsMissingKernelIsAnExtensionWithoutTheGpusArchitecture) {
