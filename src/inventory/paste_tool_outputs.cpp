@@ -459,8 +459,12 @@ std::optional<PastedFacts> read_driver_mismatch_statement(std::string_view text)
   f.format = "a statement that the driver's parts disagree";
   for (const auto& t : lines_of(text)) {
     std::string line = trim(t);
-    // The line from what says it, without a log's prefix ("E tensorflow/.../cuda_diagnostics.cc:296] ").
-    for (const char* said : {"kernel version ", "Failed to initialize NVML", "Driver/library version mismatch"})
+    // The line from what says it, without a log's prefix ("E tensorflow/.../cuda_diagnostics.cc:296] "): XLA's and
+    // TensorFlow's "kernel version 470.182.3 does not match DSO version 520.61.5 -- cannot find working devices" (a
+    // container's forward-compatibility libcuda on an older host driver; from "does not match" when wrapped before
+    // it), NVML's words.
+    for (const char* said : {"kernel version ", "does not match DSO version", "Failed to initialize NVML",
+                             "Driver/library version mismatch"})
       if (const auto at = line.find(said); at != std::string::npos && inventory::says_driver_library_mismatch(line.substr(at))) {
         f.driver_failure = line.substr(at, 200);
         // NVML's words end at "mismatch" (a sentence may go on: "... mismatch\" — kernel module still loaded").

@@ -37,7 +37,7 @@ std::string jetson_statement(std::string_view text) {
 // paste that shows no other backend the torch was built for: Intel's XPU (CatVTON Wrapper 24: "Device: xpu", an
 // IPEX build), DirectML, Apple's MPS, AMD's ROCm. There the program's asking for CUDA is its own bug.
 bool torch_said_it_has_no_cuda(std::string_view text) {
-  for (const char* other : {"Device: xpu", "intel_extension_for_pytorch", "Intel Arc", "Device: privateuseone",
+  for (const char* other : {"Device: xpu", "+xpu", "intel_extension_for_pytorch", "Intel Arc", "Device: privateuseone",
                             "DirectML", "directml", "Device: mps", "+rocm", "ROCm", "Radeon"})
     if (text.find(other) != std::string_view::npos) return false;
   for (const auto& t : paste_text::lines_of(text))
@@ -138,11 +138,16 @@ void merge(Inventory& inv, const PastedFacts& f) {
   if (py.torch_gpu_refusal.empty()) py.torch_gpu_refusal = f.torch_gpu_refusal;
   // torch's "driver ... too old (found version 9010)" states what the driver supports, not its version.
   if (!inv.driver.present && (dotted_number(f.driver_version) || (f.driver_version.empty() && f.driver_cuda > 0))) {
+    // A stated version answers "no driver" from an earlier format; what stands beside a version (its parts
+    // disagreeing, Docker's refusal to pass it in) stays, with the source that said it.
+    const bool stands = says_driver_library_mismatch(inv.driver.error) || says_docker_without_gpu_runtime(inv.driver.error);
     inv.driver.present = true;
     inv.driver.version = f.driver_version;
     inv.driver.cuda_version = f.driver_cuda;
-    inv.driver.source = src;
-    inv.driver.error.clear();
+    if (!stands) {
+      inv.driver.source = src;
+      inv.driver.error.clear();
+    }
   } else if (!inv.driver.present && inv.driver.error.empty() && !f.driver_failure.empty()) {
     inv.driver.error = f.driver_failure;
     inv.driver.source = src;
@@ -313,8 +318,7 @@ std::optional<PastedEnvironment> read_pasted_environment(std::string_view pasted
   // enabled', memory monitor disabled", printed as well by a web UI run on the CPU on purpose.
   if (log_statements && !inv.pythons.empty() && torch_said_it_has_no_cuda(text)) {
     PythonEnv& py = inv.pythons.front();
-    const bool other_backend = py.torch_version.find("+rocm") != std::string::npos || py.torch_version.find("+xpu") != std::string::npos;
-    if (!other_backend && (!py.torch_installed || py.torch_cuda.empty())) {
+    if (!py.torch_installed || py.torch_cuda.empty()) {
       if (py.torch_version.empty()) py.torch_version = kTorchVersionNotPasted;
       py.torch_installed = true;
       py.torch_cuda.clear();
@@ -342,17 +346,6 @@ std::optional<PastedEnvironment> read_pasted_environment(std::string_view pasted
     if (auto conflicts = read_pip_conflicts(text))
       for (const auto& [name, required] : conflicts->torch_requirements) py.stated_torch_requirements.emplace(name, required);
   }
-  // XLA's (and TensorFlow's) diagnosis that the loaded libcuda is not the kernel module's version: "kernel version
-  // 470.182.3 does not match DSO version 520.61.5 -- cannot find working devices in this configuration" (a
-  // container's forward-compatibility libcuda on an older host driver). The driver's parts disagree.
-  if (log_statements && inv.driver.error.empty())
-    for (const auto& t : paste_text::lines_of(text))
-      if (const auto dso = t.find("does not match DSO version"); dso != std::string::npos) {
-        const auto from = t.find("kernel version ");
-        inv.driver.error = trim(t.substr(from == std::string::npos ? dso : from));
-        inv.driver.source = "pasted XLA diagnostics";
-        break;
-      }
   for (auto& g : inv.gpus) {
     if (compat_dir.empty() || g.cc_major != 0 || g.name.empty()) continue;
     if (models.empty()) models = knowledge::load_gpu_models(compat_dir);
